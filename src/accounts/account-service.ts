@@ -1,0 +1,96 @@
+import { randomBytes } from 'node:crypto';
+import type { Database } from '../store/database.js';
+import { hashPassword, hashToken, newApiToken } from './secrets.js';
+
+export interface Account {
+  id: number;
+  name: string;
+  timeZone: string;
+  smsEnabled: boolean;
+}
+
+/** Who made an authenticated request: the account and the workspace user behind the token. */
+export interface Principal {
+  account: Account;
+  userID: number;
+}
+
+export interface CreatedAccount {
+  account: Account;
+  token: string;
+  userLogin: string;
+  password?: string;
+}
+
+export class AccountService {
+  constructor(
+    private readonly database: Database,
+    private readonly clock: () => number = Date.now,
+  ) {}
+
+  /** Resolves a bearer token to its principal; null for unknown or revoked tokens. */
+  async authenticate(token: string): Promise<Principal | null> {
+    const row = await this.database.db
+      .selectFrom('api_tokens as t')
+      .innerJoin('accounts as a', 'a.id', 't.account_id')
+      .select(['a.id', 'a.name', 'a.time_zone', 'a.sms_enabled', 't.user_id'])
+      .where('t.token_hash', '=', hashToken(token))
+      .where('t.revoked_at', 'is', null)
+      .executeTakeFirst();
+    if (!row) return null;
+    return { account: toAccount(row), userID: row.user_id };
+  }
+
+  async hasAnyAccount(): Promise<boolean> {
+    const row = await this.database.db.selectFrom('accounts').select('id').limit(1).executeTakeFirst();
+    return row !== undefined;
+  }
+
+  async listAccounts(): Promise<Account[]> {
+    const rows = await this.database.db
+      .selectFrom('accounts')
+      .select(['id', 'name', 'time_zone', 'sms_enabled'])
+      .orderBy('id')
+      .execute();
+    return rows.map(toAccount);
+  }
+
+  /**
+   * A new account with its first workspace user and API token. The token is returned here and
+   * never again; only its hash is kept. `login` defaults to `admin@<accountID>`; the user can
+   * sign in only once it has a password.
+   */
+  async createAccount(input: {
+    name: string;
+    timeZone: string;
+    token?: string;
+    login?: string;
+    password?: string;
+  }): Promise<CreatedAccount> {
+    const now = this.clock();
+    const token = input.token ?? newApiToken();
+    const passwordHash = input.password ? await hashPassword(input.password) : `disabled$${randomBytes(8).toString('hex')}`;
+    return this.database.transaction(async (tx) => {
+      const account = await tx
+        .insertInto('accounts')
+        .values({ name: input.name, time_zone: input.timeZone, sms_enabled: 0, created_at: now })
+        .returning(['id', 'name', 'time_zone', 'sms_enabled'])
+        .executeTakeFirstOrThrow();
+      const login = input.login ?? `admin@${account.id}`;
+      const user = await tx
+        .insertInto('users')
+        .values({ account_id: account.id, login, password_hash: passwordHash, created_at: now })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await tx
+        .insertInto('api_tokens')
+        .values({ account_id: account.id, user_id: user.id, token_hash: hashToken(token), label: 'first token', created_at: now })
+        .execute();
+      return { account: toAccount(account), token, userLogin: login, ...(input.password ? { password: input.password } : {}) };
+    });
+  }
+}
+
+function toAccount(row: { id: number; name: string; time_zone: string; sms_enabled: number }): Account {
+  return { id: row.id, name: row.name, timeZone: row.time_zone, smsEnabled: row.sms_enabled === 1 };
+}

@@ -1,0 +1,72 @@
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { AccountService } from './accounts/account-service.js';
+import { adminRoutes } from './accounts/admin-routes.js';
+import type { Config } from './config.js';
+import { employeeRoutes } from './employees/employee-routes.js';
+import { EmployeeService } from './employees/employee-service.js';
+import { bearerAuth } from './http/auth.js';
+import { applyConventions } from './http/conventions.js';
+import { registerIdempotency } from './http/idempotency.js';
+import { createMetrics, registerObservability, type Metrics } from './http/observability.js';
+import { registerOpenApi } from './http/openapi.js';
+import { validatorCompiler } from './http/validation.js';
+import { locationRoutes } from './positioning/location-routes.js';
+import { LocationService } from './positioning/location-service.js';
+import type { Database } from './store/database.js';
+import { version } from './version.js';
+
+export type AppConfig = Pick<Config, 'LOKATOR_ADMIN_TOKEN' | 'INGEST_BODY_LIMIT_BYTES'>;
+
+export interface Services {
+  accounts: AccountService;
+  employees: EmployeeService;
+  locations: LocationService;
+  metrics: Metrics;
+}
+
+/** Every service, composed in one place. */
+export function createServices(database: Database, clock: () => number = Date.now): Services {
+  const metrics = createMetrics();
+  const accounts = new AccountService(database, clock);
+  const employees = new EmployeeService(database, clock);
+  const locations = new LocationService(database, employees, metrics, clock);
+  return { accounts, employees, locations, metrics };
+}
+
+export interface AppOptions {
+  database: Database;
+  services: Services;
+  config: AppConfig;
+  logger?: FastifyBaseLogger | boolean;
+  clock?: () => number;
+}
+
+const MANAGEMENT_BODY_LIMIT = 1024 * 1024;
+
+/** The API server: the v6 routes, the operator routes, docs and health, with the conventions of CONTRACT §1. */
+export async function buildApp({ database, services, config, logger = false, clock = Date.now }: AppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    ...(typeof logger === 'boolean' ? { logger } : { loggerInstance: logger }),
+    bodyLimit: MANAGEMENT_BODY_LIMIT,
+    requestIdHeader: 'x-request-id',
+    return503OnClosing: true,
+  }).withTypeProvider<TypeBoxTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  applyConventions(app);
+
+  await registerOpenApi(app, version);
+  registerObservability(app, database, services.metrics);
+  if (config.LOKATOR_ADMIN_TOKEN) await app.register(adminRoutes(services.accounts, config.LOKATOR_ADMIN_TOKEN));
+
+  await app.register(
+    async (api) => {
+      api.addHook('onRequest', bearerAuth(services.accounts));
+      registerIdempotency(api, database, clock);
+      await api.register(employeeRoutes(services.employees, services.locations));
+      await api.register(locationRoutes(services.locations, config.INGEST_BODY_LIMIT_BYTES));
+    },
+    { prefix: '/v6/api' },
+  );
+  return app;
+}

@@ -1,0 +1,95 @@
+import { join } from 'node:path';
+import { isValidTimeZone } from './http/datetime.js';
+
+/**
+ * Every setting Lokator reads from the environment, with its default and a line of doc.
+ * `loadConfig` checks them all at boot and lists every bad one, so a typo stops the start
+ * instead of running with a silent fallback.
+ */
+interface Setting<T> {
+  doc: string;
+  default?: T;
+  parse(raw: string): T;
+}
+
+const port = (raw: string) => {
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new Error('must be a port number 0-65535');
+  return n;
+};
+const text = (raw: string) => raw;
+const positiveInt = (raw: string) => {
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1) throw new Error('must be a positive integer');
+  return n;
+};
+const secret = (raw: string) => {
+  if (raw.length < 16) throw new Error('must be at least 16 characters');
+  return raw;
+};
+
+export const settings = {
+  PORT: { doc: 'HTTP port of the API and the workspace', default: 8080, parse: port },
+  HOST: { doc: 'address to listen on', default: '0.0.0.0', parse: text },
+  OSMAND_PORT: { doc: 'HTTP port of the OsmAnd protocol listener for phones and trackers', default: 5055, parse: port },
+  DATA_DIR: { doc: 'folder of the embedded SQLite database', default: './data', parse: text },
+  DATABASE_URL: { doc: '`postgres://…` to use PostgreSQL instead of the embedded SQLite file', parse: text },
+  DATABASE_POOL_SIZE: { doc: 'PostgreSQL connections per server', default: 10, parse: positiveInt },
+  LOG_LEVEL: {
+    doc: 'pino log level (fatal, error, warn, info, debug, trace, silent)',
+    default: 'info',
+    parse: (raw: string) => {
+      if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(raw)) throw new Error('unknown level');
+      return raw;
+    },
+  },
+  LOKATOR_BOOTSTRAP_TOKEN: {
+    doc: 'API token of the first account, created at the first start when the database has none',
+    parse: secret,
+  },
+  LOKATOR_BOOTSTRAP_PASSWORD: { doc: 'password of the first account’s workspace user `admin`', parse: secret },
+  LOKATOR_BOOTSTRAP_TIME_ZONE: {
+    doc: 'IANA time zone of the first account',
+    default: 'UTC',
+    parse: (raw: string) => {
+      if (!isValidTimeZone(raw)) throw new Error('not an IANA time zone');
+      return raw;
+    },
+  },
+  LOKATOR_ADMIN_TOKEN: { doc: 'enables the operator routes /admin/v1/accounts with this bearer token', parse: secret },
+  INGEST_BODY_LIMIT_BYTES: {
+    doc: 'largest body of POST …/locations (a batch holds up to 10,000 fixes)',
+    default: 16 * 1024 * 1024,
+    parse: positiveInt,
+  },
+  SHUTDOWN_GRACE_MS: { doc: 'time in-flight requests get to finish on SIGTERM', default: 10_000, parse: positiveInt },
+} satisfies Record<string, Setting<unknown>>;
+
+type Settings = typeof settings;
+export type Config = {
+  [K in keyof Settings]: Settings[K] extends { default: unknown }
+    ? ReturnType<Settings[K]['parse']>
+    : ReturnType<Settings[K]['parse']> | undefined;
+} & { databaseUrl: string };
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const problems: string[] = [];
+  const values: Record<string, unknown> = {};
+  for (const [name, setting] of Object.entries(settings) as [string, Setting<unknown>][]) {
+    const raw = env[name];
+    if (raw === undefined || raw === '') {
+      values[name] = setting.default;
+      continue;
+    }
+    try {
+      values[name] = setting.parse(raw);
+    } catch (error) {
+      problems.push(`${name}=${JSON.stringify(raw)}: ${(error as Error).message} (${setting.doc})`);
+    }
+  }
+  if (problems.length > 0) throw new ConfigError(`invalid configuration:\n  ${problems.join('\n  ')}`);
+  const config = values as Omit<Config, 'databaseUrl'>;
+  return { ...config, databaseUrl: config.DATABASE_URL ?? join(config.DATA_DIR, 'lokator.db') };
+}

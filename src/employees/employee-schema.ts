@@ -1,0 +1,167 @@
+import { Type, type Static, type TSchema } from 'typebox';
+import { Id } from '../http/list-params.js';
+
+const nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+const text = (maxLength: number) => Type.String({ maxLength });
+
+/** Custom-field types of interface 2.8, matched case-insensitively (samples write `String`, `Date`). */
+export const customFieldTypes = ['string', 'text', 'date', 'time', 'integer', 'double', 'boolean', 'select', 'picture', 'file'];
+
+export const CustomFieldItem = Type.Object(
+  {
+    externalID: text(200),
+    name: text(200),
+    value: Type.Optional(nullable(text(10_000))),
+    values: Type.Optional(Type.Array(text(1000), { maxItems: 100 })),
+    type: text(20),
+  },
+  { additionalProperties: false },
+);
+
+export const SensorLimit = Type.Object(
+  {
+    sensorID: Type.Integer({ minimum: 0, maximum: 2_147_483_647 }),
+    min: Type.Optional(nullable(Type.Number({ minimum: -1e9, maximum: 1e9 }))),
+    max: Type.Optional(nullable(Type.Number({ minimum: -1e9, maximum: 1e9 }))),
+  },
+  { additionalProperties: false },
+);
+
+/** Vehicle settings of CONTRACT §2 (an extension of the employee). Omitted fields take the defaults below. */
+export const VehicleSettingsInput = Type.Object(
+  {
+    speedLimit: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 1000, description: 'km/h' })),
+    prolongedSpeedSeconds: Type.Optional(Type.Integer({ minimum: 1, maximum: 86_400 })),
+    fuelFillThreshold: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 100_000, description: 'litres' })),
+    fuelDrainThreshold: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 100_000, description: 'litres' })),
+    sensorLimits: Type.Optional(Type.Array(SensorLimit, { maxItems: 200 })),
+    initialOdometer: Type.Optional(Type.Number({ minimum: 0, maximum: 1e9, description: 'km' })),
+  },
+  { additionalProperties: false },
+);
+
+export const VehicleSettings = Type.Object({
+  speedLimit: Type.Number(),
+  prolongedSpeedSeconds: Type.Integer(),
+  fuelFillThreshold: Type.Number(),
+  fuelDrainThreshold: Type.Number(),
+  sensorLimits: Type.Array(Type.Object({ sensorID: Type.Integer(), min: nullable(Type.Number()), max: nullable(Type.Number()) })),
+  initialOdometer: Type.Number(),
+});
+export type VehicleSettings = Static<typeof VehicleSettings>;
+
+export const defaultVehicleSettings: VehicleSettings = {
+  speedLimit: 90,
+  prolongedSpeedSeconds: 60,
+  fuelFillThreshold: 10,
+  fuelDrainThreshold: 10,
+  sensorLimits: [],
+  initialOdometer: 0,
+};
+
+/**
+ * The writable fields of an employee (interface 2.9). `isOnline` is the service's to set and is
+ * ignored on input. Both spellings of the template id are accepted; the sample's is answered.
+ */
+const writableFields = {
+  regionID: Type.Optional(nullable(Id)),
+  isActive: Type.Optional(Type.Boolean()),
+  subscriberTariffTypeID: Type.Optional(nullable(Type.Integer({ minimum: 9, maximum: 13, description: '9 M2M … 13 Premium' }))),
+  canTrack: Type.Optional(Type.Boolean()),
+  canRequest: Type.Optional(Type.Boolean()),
+  canSend: Type.Optional(Type.Boolean()),
+  isLocateEnabled: Type.Optional(Type.Boolean()),
+  isBlockEnabled: Type.Optional(Type.Boolean()),
+  phone: Type.Optional(text(50)),
+  icon: Type.Optional(text(500)),
+  subscriberGroupID: Type.Optional(nullable(Id)),
+  externalSubscriberID: Type.Optional(nullable(Type.String({ minLength: 1, maxLength: 200 }))),
+  allowedOvertime: Type.Optional(Type.Number({ minimum: 0, maximum: 1e6 })),
+  workScheduleID: Type.Optional(nullable(Id)),
+  startLocationLatitude: Type.Optional(nullable(Type.Number({ minimum: -90, maximum: 90 }))),
+  startLocationLongitude: Type.Optional(nullable(Type.Number({ minimum: -180, maximum: 180 }))),
+  customFieldsFormTemplateID: Type.Optional(nullable(Id)),
+  customFieldFormTemplateID: Type.Optional(nullable(Id)),
+  customFieldFormItems: Type.Optional(Type.Array(CustomFieldItem, { maxItems: 200 })),
+  competences: Type.Optional(
+    Type.Array(
+      Type.Object(
+        { competenceID: Id, level: Type.Optional(Type.Number({ minimum: 0, maximum: 1e6 })), efficiency: Type.Optional(Type.Number({ minimum: 0, maximum: 1e6 })) },
+        { additionalProperties: false },
+      ),
+      { maxItems: 200 },
+    ),
+  ),
+  zones: Type.Optional(
+    Type.Array(Type.Object({ zoneID: Id, bindingType: Type.Union([Type.Literal(0), Type.Literal(1)]) }, { additionalProperties: false }), {
+      maxItems: 1000,
+    }),
+  ),
+  mapObjects: Type.Optional(Type.Array(Type.Object({ objectID: Id }, { additionalProperties: false }), { maxItems: 1000 })),
+  subscriberTypeID: Type.Optional(nullable(Type.Integer({ minimum: 0, maximum: 2_147_483_647 }))),
+  userBossID: Type.Optional(nullable(Id)),
+  vehicleSettings: Type.Optional(VehicleSettingsInput),
+  deviceKey: Type.Optional(
+    nullable(Type.String({ minLength: 6, maxLength: 128, pattern: '^[\\x21-\\x7e]+$', description: 'identifier the phone or tracker sends on the OsmAnd port' })),
+  ),
+};
+
+const name = Type.String({ minLength: 1, maxLength: 200 });
+
+/** POST and PUT: `name` required; every other field optional (PUT gives omitted fields their defaults). */
+export const EmployeeWrite = Type.Object({ name, ...writableFields }, { additionalProperties: false });
+export type EmployeeWrite = Static<typeof EmployeeWrite>;
+
+/** PATCH: any subset; only the fields present change. */
+export const EmployeePatch = Type.Object({ name: Type.Optional(name), ...writableFields }, { additionalProperties: false });
+export type EmployeePatch = Static<typeof EmployeePatch>;
+
+export const Employee = Type.Object({
+  subscriberID: Type.Integer(),
+  name: Type.String(),
+  regionID: nullable(Type.Integer()),
+  isActive: Type.Boolean(),
+  subscriberTariffTypeID: nullable(Type.Integer()),
+  canTrack: Type.Boolean(),
+  canRequest: Type.Boolean(),
+  canSend: Type.Boolean(),
+  isOnline: Type.Boolean(),
+  isLocateEnabled: Type.Boolean(),
+  isBlockEnabled: Type.Boolean(),
+  phone: Type.String(),
+  icon: Type.String(),
+  subscriberGroupID: nullable(Type.Integer()),
+  externalSubscriberID: nullable(Type.String()),
+  allowedOvertime: Type.Number(),
+  workScheduleID: nullable(Type.Integer()),
+  startLocationLatitude: nullable(Type.Number()),
+  startLocationLongitude: nullable(Type.Number()),
+  customFieldsFormTemplateID: nullable(Type.Integer()),
+  customFieldFormItems: Type.Optional(
+    Type.Array(
+      Type.Object({
+        externalID: Type.String(),
+        name: Type.String(),
+        value: Type.Optional(nullable(Type.String())),
+        values: Type.Optional(Type.Array(Type.String())),
+        type: Type.String(),
+      }),
+    ),
+  ),
+  competences: Type.Array(Type.Object({ competenceID: Type.Integer(), level: Type.Optional(Type.Number()), efficiency: Type.Optional(Type.Number()) })),
+  zones: Type.Array(Type.Object({ zoneID: Type.Integer(), bindingType: Type.Integer() })),
+  mapObjects: Type.Array(Type.Object({ objectID: Type.Integer() })),
+  subscriberTypeID: nullable(Type.Integer()),
+  userBossID: nullable(Type.Integer()),
+  vehicleSettings: VehicleSettings,
+  deviceKey: nullable(Type.String()),
+});
+export type Employee = Static<typeof Employee>;
+
+export const EmployeeListQuery = Type.Object({
+  isActive: Type.Optional(Type.Boolean()),
+  subscriberIDs: Type.Optional(Type.Array(Id, { maxItems: 1000 })),
+  subscriberGroupIDs: Type.Optional(Type.Array(Id, { maxItems: 1000 })),
+  withCustomTemplateItems: Type.Optional(Type.Boolean({ default: true })),
+});
+export type EmployeeListQuery = Static<typeof EmployeeListQuery>;

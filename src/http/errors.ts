@@ -1,0 +1,82 @@
+/**
+ * The closed catalogue of API errors (CONTRACT §1). Codes below 1000 are the real API's and
+ * real clients switch on them; ours start at 1000.
+ */
+export const errorKinds = {
+  USER_UNAUTHORIZED: { code: 1, status: 401 },
+  BAD_REQUEST: { code: 2, status: 400 },
+  INTERNAL_SERVER_ERROR: { code: 3, status: 500 },
+  SUBSCRIBER_EXTERNAL_ID_EXISTS: { code: 4, status: 409 },
+  NO_SUCH_SUBSCRIBER: { code: 12, status: 404 },
+  TASK_NOT_FOUND: { code: 18, status: 404 },
+  TITLE_IS_NEEDED: { code: 22, status: 400 },
+  NULL_ARGUMENT: { code: 52, status: 400 },
+  INVALID_NUMBER_OF_ELEMENTS: { code: 67, status: 400 },
+  REQUEST_DATE_TIME_INCONSISTENT_FORMAT: { code: 225, status: 400 },
+  LOCATION_NOT_FOUND: { code: 1001, status: 404 },
+  TRACK_NOT_FOUND: { code: 1002, status: 404 },
+  ZONE_NOT_FOUND: { code: 1003, status: 404 },
+  ZONE_GROUP_NOT_FOUND: { code: 1004, status: 404 },
+  MAP_OBJECT_NOT_FOUND: { code: 1005, status: 404 },
+  EVENT_RULE_NOT_FOUND: { code: 1006, status: 404 },
+  ZONE_GROUP_NOT_EMPTY: { code: 1007, status: 409 },
+  CONFLICT: { code: 1008, status: 409 },
+  METHOD_NOT_ALLOWED: { code: 1009, status: 405 },
+  PAYLOAD_TOO_LARGE: { code: 1010, status: 413 },
+  UNSUPPORTED_MEDIA_TYPE: { code: 1011, status: 415 },
+  RATE_LIMITED: { code: 1012, status: 429 },
+  ROUTE_NOT_FOUND: { code: 1013, status: 404 },
+} as const satisfies Record<string, { code: number; status: number }>;
+
+export type ErrorKind = keyof typeof errorKinds;
+
+export type ValidationErrors = Record<string, string>;
+
+export class ApiError extends Error {
+  readonly status: number;
+  readonly code: number;
+
+  constructor(
+    readonly kind: ErrorKind,
+    message: string,
+    readonly validationErrors?: ValidationErrors,
+    readonly headers?: Record<string, string>,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+    this.status = errorKinds[kind].status;
+    this.code = errorKinds[kind].code;
+  }
+}
+
+/** The error body every error path answers with (CONTRACT §1, real API). */
+export interface ErrorEnvelope {
+  status: number;
+  code: number;
+  description: ErrorKind;
+  message: string;
+  validationErrors?: ValidationErrors;
+}
+
+export function toEnvelope(error: ApiError): ErrorEnvelope {
+  const envelope: ErrorEnvelope = {
+    status: error.status,
+    code: error.code,
+    description: error.kind,
+    message: error.message,
+  };
+  if (error.validationErrors && Object.keys(error.validationErrors).length > 0) {
+    envelope.validationErrors = error.validationErrors;
+  }
+  return envelope;
+}
+
+/** A field that is bad for a reason other than being absent: 400 code 2. */
+export function invalidField(field: string, why: string): ApiError {
+  return new ApiError('BAD_REQUEST', `${field}: ${why}`, { [field]: why });
+}
+
+/** A required field that is missing or null: 400 code 52. */
+export function missingField(field: string): ApiError {
+  return new ApiError('NULL_ARGUMENT', `${field} is required`, { [field]: 'is required' });
+}

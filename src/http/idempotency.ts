@@ -1,0 +1,104 @@
+import { createHash } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Database } from '../store/database.js';
+import { ApiError, invalidField } from './errors.js';
+
+const KEY_LIFETIME_MS = 24 * 3_600_000;
+/** A claim whose request never finished (the connection dropped, the server died) is abandoned after this. */
+const ABANDONED_AFTER_MS = 60_000;
+const REPLAYED_HEADERS = ['location', 'content-type'];
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    idempotencyKey?: string;
+  }
+}
+
+/**
+ * `Idempotency-Key` on POST (CONTRACT §1): the first request with a key runs and its response is
+ * kept for 24 h; a repeat gets that response again and creates nothing. A repeat that arrives
+ * while the first still runs gets 409; the same key with a different request gets 400.
+ */
+export function registerIdempotency(app: FastifyInstance, database: Database, clock: () => number): void {
+  app.addHook('preHandler', async (request, reply) => {
+    if (request.method !== 'POST') return;
+    const key = request.headers['idempotency-key'];
+    if (key === undefined) return;
+    if (typeof key !== 'string' || key.length === 0 || key.length > 255) {
+      throw invalidField('Idempotency-Key', 'must be 1 to 255 characters');
+    }
+    const accountId = request.principal.account.id;
+    const fingerprint = fingerprintOf(request);
+    const now = clock();
+    const { db } = database;
+
+    await db
+      .deleteFrom('idempotency_keys')
+      .where('account_id', '=', accountId)
+      .where('key', '=', key)
+      .where((eb) =>
+        eb.or([
+          eb('created_at', '<', now - KEY_LIFETIME_MS),
+          eb.and([eb('status_code', 'is', null), eb('created_at', '<', now - ABANDONED_AFTER_MS)]),
+        ]),
+      )
+      .execute();
+    const claimed = await db
+      .insertInto('idempotency_keys')
+      .values({ account_id: accountId, key, fingerprint, status_code: null, response_body: null, response_headers: null, created_at: now })
+      .onConflict((oc) => oc.columns(['account_id', 'key']).doNothing())
+      .executeTakeFirst();
+    if (Number(claimed.numInsertedOrUpdatedRows ?? 0) === 1) {
+      request.idempotencyKey = key;
+      return;
+    }
+
+    const stored = await db
+      .selectFrom('idempotency_keys')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .where('key', '=', key)
+      .executeTakeFirst();
+    if (!stored) throw new ApiError('CONFLICT', 'a request with this Idempotency-Key is in progress');
+    if (stored.fingerprint !== fingerprint) {
+      throw invalidField('Idempotency-Key', 'was used before with a different request');
+    }
+    if (stored.status_code === null) throw new ApiError('CONFLICT', 'a request with this Idempotency-Key is in progress');
+    return replay(reply, stored.status_code, stored.response_body, stored.response_headers);
+  });
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    const key = request.idempotencyKey;
+    if (key === undefined) return payload;
+    const accountId = request.principal.account.id;
+    if (reply.statusCode >= 500) {
+      // The request may run again: a failure is not a result to replay.
+      await database.db.deleteFrom('idempotency_keys').where('account_id', '=', accountId).where('key', '=', key).execute();
+      return payload;
+    }
+    const headers = Object.fromEntries(REPLAYED_HEADERS.flatMap((h) => (reply.hasHeader(h) ? [[h, String(reply.getHeader(h))]] : [])));
+    await database.db
+      .updateTable('idempotency_keys')
+      .set({
+        status_code: reply.statusCode,
+        response_body: typeof payload === 'string' ? payload : payload === null || payload === undefined ? '' : String(payload),
+        response_headers: JSON.stringify(headers),
+      })
+      .where('account_id', '=', accountId)
+      .where('key', '=', key)
+      .execute();
+    return payload;
+  });
+}
+
+function fingerprintOf(request: FastifyRequest): string {
+  return createHash('sha256')
+    .update(`${request.method} ${request.url}\n`)
+    .update(JSON.stringify(request.body ?? null))
+    .digest('hex');
+}
+
+function replay(reply: FastifyReply, status: number, body: string | null, headers: string | null): FastifyReply {
+  const stored = headers ? (JSON.parse(headers) as Record<string, string>) : {};
+  return reply.code(status).headers(stored).header('idempotent-replayed', 'true').send(body ?? '');
+}

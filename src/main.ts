@@ -1,0 +1,61 @@
+import { pino } from 'pino';
+import { buildApp, createServices } from './app.js';
+import { bootstrapFirstAccount } from './accounts/bootstrap.js';
+import { ConfigError, loadConfig } from './config.js';
+import { buildOsmAndServer } from './mobile/osmand-server.js';
+import { migrate, openDatabase } from './store/database.js';
+import { version } from './version.js';
+
+/** `npm start`: the API and workspace on PORT, the OsmAnd listener on OSMAND_PORT, one database. */
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(2);
+    }
+    throw error;
+  }
+  const log = pino({ level: config.LOG_LEVEL, redact: ['req.headers.authorization'] });
+
+  const database = await openDatabase({ url: config.databaseUrl, poolSize: config.DATABASE_POOL_SIZE });
+  await migrate(database);
+  const services = createServices(database);
+  await bootstrapFirstAccount(services.accounts, config, log);
+
+  const app = await buildApp({ database, services, config, logger: log });
+  const osmand = await buildOsmAndServer({ employees: services.employees, locations: services.locations, logger: log.child({ listener: 'osmand' }) });
+  await app.listen({ port: config.PORT, host: config.HOST });
+  await osmand.listen({ port: config.OSMAND_PORT, host: config.HOST });
+  log.info(
+    { version, store: database.dialect, port: config.PORT, osmandPort: config.OSMAND_PORT },
+    `Lokator ${version} is serving on ${database.dialect === 'sqlite' ? config.databaseUrl : 'PostgreSQL'}`,
+  );
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, 'shutting down: finishing requests in flight');
+    const force = setTimeout(() => {
+      log.error('shutdown took too long; exiting');
+      process.exit(1);
+    }, config.SHUTDOWN_GRACE_MS);
+    force.unref();
+    // Stop taking fixes first, then API requests; in-flight ones finish and commit.
+    await osmand.close();
+    await app.close();
+    await database.close();
+    log.info('stopped');
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`Lokator failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,16 @@
+/** A fix as the positioning module handles it: validated, its time resolved to UTC milliseconds. */
+export interface Fix {
+  subscriberId: number;
+  locationDateMs: number;
+  isValid: boolean;
+  latitude: number;
+  longitude: number;
+  angle: number;
+  velocityKmh: number;
+  fuelLevel: number | null;
+  ignition: boolean | null;
+  externalPower: boolean | null;
+  odometer: number | null;
+  engineHours: number | null;
+  sensors: { sensorID: number; value: number }[] | null;
+}

@@ -1,0 +1,172 @@
+import type { Account } from '../accounts/account-service.js';
+import type { EmployeeService } from '../employees/employee-service.js';
+import { formatDateTime, parseDateTime } from '../http/datetime.js';
+import { ApiError, invalidField, type ValidationErrors } from '../http/errors.js';
+import { resolvePeriod } from '../http/list-params.js';
+import type { Metrics } from '../http/observability.js';
+import type { Database } from '../store/database.js';
+import type { Fix } from './fix.js';
+import type { Location, LocationInput, LocationListQuery } from './location-schema.js';
+import { LocationStore } from './location-store.js';
+
+/** A fix dated further ahead than this is a broken clock, not a position. */
+const MAX_FUTURE_MS = 24 * 3_600_000;
+const MAX_LISTED_ERRORS = 20;
+
+export type FixSource = 'api' | 'osmand';
+
+export class LocationService {
+  private readonly store: LocationStore;
+
+  constructor(
+    private readonly database: Database,
+    private readonly employees: EmployeeService,
+    private readonly metrics: Metrics,
+    private readonly clock: () => number = Date.now,
+  ) {
+    this.store = new LocationStore(database);
+  }
+
+  /**
+   * A batch from the ingestion route: all or nothing (CONTRACT §6). Bad items and fixes of
+   * unknown employees are named by index; nothing is stored unless every item is good.
+   */
+  async ingestBatch(account: Account, inputs: LocationInput[]): Promise<number> {
+    const now = this.clock();
+    const problems: ValidationErrors = {};
+    const fixes: Fix[] = [];
+    inputs.forEach((input, index) => {
+      const locationDateMs = parseDateTime(input.locationDate, account.timeZone)?.epochMs;
+      if (locationDateMs === undefined) {
+        problems[`[${index}].locationDate`] = 'must be an ISO 8601 date-time';
+      } else if (locationDateMs > now + MAX_FUTURE_MS) {
+        problems[`[${index}].locationDate`] = 'is more than 24 hours in the future';
+      } else {
+        fixes.push(toFix(input, locationDateMs));
+      }
+    });
+    throwIfAny(problems, 'BAD_REQUEST', 'the batch has invalid locations; nothing was stored');
+
+    const living = await this.employees.livingIds(account, [...new Set(fixes.map((f) => f.subscriberId))]);
+    fixes.forEach((fix, index) => {
+      if (!living.has(fix.subscriberId)) problems[`[${index}].subscriberID`] = `no subscriber ${fix.subscriberId}`;
+    });
+    throwIfAny(problems, 'NO_SUCH_SUBSCRIBER', 'the batch names unknown subscribers; nothing was stored');
+
+    await this.persist(account.id, fixes, 'api', now);
+    return fixes.length;
+  }
+
+  /** One fix from a phone or tracker whose device key has already been resolved to its employee. */
+  async ingestDeviceFix(accountId: number, fix: Fix): Promise<void> {
+    await this.persist(accountId, [fix], 'osmand', this.clock());
+  }
+
+  async list(account: Account, query: LocationListQuery): Promise<Location[]> {
+    const period = resolvePeriod(query, { from: 'dateFrom', to: 'dateTo' }, account.timeZone, this.clock());
+    let select = this.database.db
+      .selectFrom('locations')
+      .select(['id', 'subscriber_id', 'location_date', 'is_valid', 'latitude', 'longitude', 'angle', 'velocity'])
+      .where('account_id', '=', account.id)
+      .where('location_date', '>=', period.fromMs)
+      .where('location_date', '<=', period.toMs);
+    if (query.subscriberIDs?.length) select = select.where('subscriber_id', 'in', query.subscriberIDs);
+    // Newest first; a client pages by passing the last id it saw (CONTRACT §1, real API).
+    if (query.lastLocationID !== undefined) select = select.where('id', '<', query.lastLocationID);
+    const rows = await select.orderBy('id', 'desc').limit(query.count ?? 1000).execute();
+    return rows.map((row) => toLocation(row, account.timeZone));
+  }
+
+  async get(account: Account, locationID: number): Promise<Location> {
+    const row = await this.database.db
+      .selectFrom('locations')
+      .select(['id', 'subscriber_id', 'location_date', 'is_valid', 'latitude', 'longitude', 'angle', 'velocity'])
+      .where('account_id', '=', account.id)
+      .where('id', '=', locationID)
+      .executeTakeFirst();
+    if (!row) throw new ApiError('LOCATION_NOT_FOUND', `no location ${locationID}`);
+    return toLocation(row, account.timeZone);
+  }
+
+  /** The latest fix (by its time) of each living employee of the account, or of those named. */
+  async latestOfEach(account: Account, subscriberIDs: number[] | undefined): Promise<Location[]> {
+    let select = this.database.db
+      .selectFrom('subscribers as s')
+      .innerJoin('locations as l', (join) =>
+        join.onRef('l.id', '=', (eb) =>
+          eb
+            .selectFrom('locations as x')
+            .select('x.id')
+            .whereRef('x.account_id', '=', 's.account_id')
+            .whereRef('x.subscriber_id', '=', 's.id')
+            .orderBy('x.location_date', 'desc')
+            .orderBy('x.id', 'desc')
+            .limit(1),
+        ),
+      )
+      .select(['l.id', 'l.subscriber_id', 'l.location_date', 'l.is_valid', 'l.latitude', 'l.longitude', 'l.angle', 'l.velocity'])
+      .where('s.account_id', '=', account.id)
+      .where('s.deleted_at', 'is', null);
+    if (subscriberIDs?.length) select = select.where('s.id', 'in', subscriberIDs);
+    const rows = await select.orderBy('s.id').execute();
+    return rows.map((row) => toLocation(row, account.timeZone));
+  }
+
+  private async persist(accountId: number, fixes: Fix[], source: FixSource, receivedAt: number): Promise<void> {
+    await this.database.transaction((tx) => this.store.insert(tx, accountId, receivedAt, fixes));
+    this.metrics.fixesIngested.inc({ source }, fixes.length);
+  }
+}
+
+function throwIfAny(problems: ValidationErrors, kind: 'BAD_REQUEST' | 'NO_SUCH_SUBSCRIBER', message: string): void {
+  const fields = Object.keys(problems);
+  if (fields.length === 0) return;
+  const listed = Object.fromEntries(fields.slice(0, MAX_LISTED_ERRORS).map((f) => [f, problems[f]!]));
+  if (kind === 'BAD_REQUEST' && fields.length === 1) {
+    const [field] = fields as [string];
+    throw invalidField(field, problems[field]!);
+  }
+  throw new ApiError(kind, message, listed);
+}
+
+function toFix(input: LocationInput, locationDateMs: number): Fix {
+  return {
+    subscriberId: input.subscriberID,
+    locationDateMs,
+    isValid: input.isValid ?? true,
+    latitude: input.latitude,
+    longitude: input.longitude,
+    angle: input.angle ?? 0,
+    velocityKmh: input.velocity ?? 0,
+    fuelLevel: input.fuelLevel ?? null,
+    ignition: input.ignition ?? null,
+    externalPower: input.externalPower ?? null,
+    odometer: input.odometer ?? null,
+    engineHours: input.engineHours ?? null,
+    sensors: input.sensors ?? null,
+  };
+}
+
+type SelectedRow = {
+  id: number;
+  subscriber_id: number;
+  location_date: number;
+  is_valid: number;
+  latitude: number;
+  longitude: number;
+  angle: number;
+  velocity: number;
+};
+
+function toLocation(row: SelectedRow, timeZone: string): Location {
+  return {
+    locationDate: formatDateTime(row.location_date, timeZone),
+    subscriberID: row.subscriber_id,
+    locationID: row.id,
+    isValid: row.is_valid === 1,
+    longitude: row.longitude,
+    latitude: row.latitude,
+    angle: row.angle,
+    velocity: row.velocity,
+  };
+}

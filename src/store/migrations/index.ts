@@ -1,0 +1,18 @@
+import type { Kysely, Migration, MigrationProvider } from 'kysely';
+import type { Dialect } from '../database.js';
+import { foundation } from './0001-foundation.js';
+
+export type MigrationFactory = (dialect: Dialect) => Migration & { up(db: Kysely<unknown>): Promise<void> };
+
+/** Every migration, in order. Names sort by their number prefix; never rename a shipped one. */
+const migrations: Record<string, MigrationFactory> = {
+  '0001-foundation': foundation,
+};
+
+export function migrationProvider(dialect: Dialect): MigrationProvider {
+  return {
+    async getMigrations() {
+      return Object.fromEntries(Object.entries(migrations).map(([name, make]) => [name, make(dialect)]));
+    },
+  };
+}

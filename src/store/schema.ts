@@ -1,0 +1,90 @@
+import type { Generated } from 'kysely';
+
+/**
+ * Tables as Kysely sees them. Instants are UTC epoch milliseconds; flags are 0/1 integers on
+ * both stores so that rows read the same from SQLite and PostgreSQL; JSON documents are text.
+ */
+export interface Schema {
+  accounts: AccountsTable;
+  api_tokens: ApiTokensTable;
+  users: UsersTable;
+  subscribers: SubscribersTable;
+  locations: LocationsTable;
+  idempotency_keys: IdempotencyKeysTable;
+}
+
+export interface AccountsTable {
+  id: Generated<number>;
+  name: string;
+  time_zone: string;
+  sms_enabled: number;
+  created_at: number;
+}
+
+export interface ApiTokensTable {
+  id: Generated<number>;
+  account_id: number;
+  /** The workspace user the token acts for: the initiator (`userID`) of the changes it makes. */
+  user_id: number;
+  token_hash: string;
+  label: string;
+  created_at: number;
+  revoked_at: number | null;
+}
+
+export interface UsersTable {
+  id: Generated<number>;
+  account_id: number;
+  login: string;
+  password_hash: string;
+  created_at: number;
+}
+
+export interface SubscribersTable {
+  id: Generated<number>;
+  account_id: number;
+  name: string;
+  external_id: string | null;
+  is_active: number;
+  group_id: number | null;
+  device_key: string | null;
+  /** The employee's fields of interface 2.9 that are not columns of their own, as JSON. */
+  document: string;
+  /** Vehicle settings of CONTRACT §2, as JSON. */
+  vehicle_settings: string;
+  created_at: number;
+  updated_at: number;
+  /** Deleted employees keep their history of fixes; they are gone from every employee route. */
+  deleted_at: number | null;
+}
+
+export interface LocationsTable {
+  id: Generated<number>;
+  account_id: number;
+  subscriber_id: number;
+  location_date: number;
+  received_at: number;
+  is_valid: number;
+  latitude: number;
+  longitude: number;
+  angle: number;
+  velocity: number;
+  fuel_level: number | null;
+  ignition: number | null;
+  external_power: number | null;
+  odometer: number | null;
+  engine_hours: number | null;
+  /** `[{"sensorID": int, "value": number}]` as JSON, or null. */
+  sensors: string | null;
+}
+
+export interface IdempotencyKeysTable {
+  account_id: number;
+  key: string;
+  fingerprint: string;
+  /** Null while the first request with this key is still being handled. */
+  status_code: number | null;
+  response_body: string | null;
+  response_headers: string | null;
+  created_at: number;
+}
