@@ -50,7 +50,7 @@ export async function buildApp({ database, services, config, logger = false, clo
     ...(typeof logger === 'boolean' ? { logger } : { loggerInstance: logger }),
     bodyLimit: MANAGEMENT_BODY_LIMIT,
     requestIdHeader: 'x-request-id',
-    return503OnClosing: true,
+    return503OnClosing: false,
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   applyConventions(app);

@@ -14,6 +14,15 @@ export function applyConventions(app: FastifyInstance): void {
 
   app.addHook('preValidation', async (request) => normaliseListParameters(request));
 
+  // During shutdown, requests on kept-alive connections get the envelope rather than Fastify's own 503.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onRequest', async () => {
+    if (closing) throw new ApiError('SERVICE_UNAVAILABLE', 'the server is shutting down', undefined, { connection: 'close' });
+  });
+
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const apiError = toApiError(error, request);
     if (apiError.status >= 500) request.log.error({ err: error }, 'request failed');

@@ -26,6 +26,8 @@ export const errorKinds = {
   UNSUPPORTED_MEDIA_TYPE: { code: 1011, status: 415 },
   RATE_LIMITED: { code: 1012, status: 429 },
   ROUTE_NOT_FOUND: { code: 1013, status: 404 },
+  // Not in the contract's list: /ready when the database is down, and requests during shutdown.
+  SERVICE_UNAVAILABLE: { code: 1014, status: 503 },
 } as const satisfies Record<string, { code: number; status: number }>;
 
 export type ErrorKind = keyof typeof errorKinds;

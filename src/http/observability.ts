@@ -47,7 +47,7 @@ export function registerObservability(app: FastifyInstance, database: Database, 
       return { status: 'ready' };
     } catch (error) {
       request.log.warn({ err: error }, 'database is not reachable');
-      return sendError(reply, new ApiError('INTERNAL_SERVER_ERROR', 'database is not reachable')).code(503);
+      return sendError(reply, new ApiError('SERVICE_UNAVAILABLE', 'database is not reachable'));
     }
   });
   app.get('/metrics', hidden, async (_request, reply) => {

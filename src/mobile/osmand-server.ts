@@ -25,7 +25,7 @@ export async function buildOsmAndServer({ employees, locations, logger = false, 
   const app = Fastify({
     ...(typeof logger === 'boolean' ? { logger } : { loggerInstance: logger }),
     bodyLimit: 64 * 1024,
-    return503OnClosing: true,
+    return503OnClosing: false,
   });
   await app.register(formbody);
   // Some trackers post the parameters as a bare body without a form content type.

@@ -1,0 +1,102 @@
+import type { FastifyInstance } from 'fastify';
+import { connect, type AddressInfo } from 'node:net';
+import type { Services } from '../../src/app.js';
+import { buildOsmAndServer } from '../../src/mobile/osmand-server.js';
+
+export interface OsmAndResponse {
+  status: number;
+  text: string;
+  /** The parsed JSON error envelope, or null when the answer is not JSON. */
+  body: any;
+}
+
+/** The OsmAnd listener on loopback, and ways to talk to it as phones and trackers do. */
+export interface OsmAndListener {
+  app: FastifyInstance;
+  host: string;
+  port: number;
+  baseUrl: string;
+  /** A request through fetch; `body` is sent as is, with `contentType` when given. */
+  send(method: 'GET' | 'POST', path: string, body?: string, contentType?: string): Promise<OsmAndResponse>;
+  /** Exactly these bytes on a fresh connection (`{host}` is replaced by host:port); reads one response. */
+  raw(request: string): Promise<OsmAndResponse>;
+  close(): Promise<void>;
+}
+
+export async function startOsmAnd(services: Services, clock?: () => number): Promise<OsmAndListener> {
+  const app = await buildOsmAndServer({
+    employees: services.employees,
+    locations: services.locations,
+    ...(clock ? { clock } : {}),
+  });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = app.server.address() as AddressInfo;
+  const host = '127.0.0.1';
+  const baseUrl = `http://${host}:${port}`;
+  return {
+    app,
+    host,
+    port,
+    baseUrl,
+    async send(method, path, body, contentType) {
+      const headers: Record<string, string> = {};
+      if (contentType) headers['content-type'] = contentType;
+      const init: RequestInit = { method, headers };
+      if (body !== undefined) init.body = body;
+      const response = await fetch(`${baseUrl}${path}`, init);
+      const text = await response.text();
+      return { status: response.status, text, body: parseJson(response.headers.get('content-type'), text) };
+    },
+    raw(request) {
+      return rawRequest(host, port, request.replaceAll('{host}', `${host}:${port}`));
+    },
+    async close() {
+      await app.close();
+    },
+  };
+}
+
+function parseJson(contentType: string | null, text: string): unknown {
+  return (contentType ?? '').includes('json') && text !== '' ? JSON.parse(text) : null;
+}
+
+/** Writes the bytes, reads one response framed by Content-Length (the listener always sends it). */
+function rawRequest(host: string, port: number, request: string): Promise<OsmAndResponse> {
+  return new Promise((resolve, reject) => {
+    const socket = connect({ host, port });
+    let received = Buffer.alloc(0);
+    const timer = setTimeout(() => {
+      socket.destroy();
+      reject(new Error(`no complete response; received so far: ${received.toString('latin1')}`));
+    }, 5000);
+    const finish = (result: OsmAndResponse) => {
+      clearTimeout(timer);
+      socket.destroy();
+      resolve(result);
+    };
+    socket.on('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    socket.on('data', (chunk: Buffer) => {
+      received = Buffer.concat([received, chunk]);
+      const headEnd = received.indexOf('\r\n\r\n');
+      if (headEnd < 0) return;
+      const head = received.subarray(0, headEnd).toString('latin1');
+      const [statusLine = '', ...headerLines] = head.split('\r\n');
+      const status = Number(statusLine.split(' ')[1]);
+      const header = (name: string) =>
+        headerLines.find((line) => line.toLowerCase().startsWith(`${name}:`))?.slice(name.length + 1).trim() ?? null;
+      const length = Number(header('content-length') ?? 0);
+      const bodyBytes = received.subarray(headEnd + 4);
+      if (bodyBytes.length < length) return;
+      const text = bodyBytes.subarray(0, length).toString('utf8');
+      finish({ status, text, body: parseJson(header('content-type'), text) });
+    });
+    socket.on('end', () => {
+      clearTimeout(timer);
+      reject(new Error(`connection closed before a complete response: ${received.toString('latin1')}`));
+    });
+    socket.write(request);
+  });
+}
