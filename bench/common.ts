@@ -1,0 +1,247 @@
+/**
+ * What both benchmarks share: a temp folder, the store under test (a fresh SQLite file, or a
+ * fresh PostgreSQL database), the real server listening on loopback with one account and its
+ * employees, a deterministic generator of realistic fixes, and number formatting.
+ */
+import type { FastifyInstance } from 'fastify';
+import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import type { Account } from '../src/accounts/account-service.js';
+import { buildApp, createServices, type Services } from '../src/app.js';
+import type { LocationInput } from '../src/positioning/location-schema.js';
+import { migrate, openDatabase, type Database, type Dialect } from '../src/store/database.js';
+
+export const LOCATIONS = '/v6/api/globalPositioningManagement/locations';
+export const SUBSCRIBERS = '/v6/api/subscriberManagement/subscribers';
+
+/** Things to undo at the end, last first; run even when the benchmark fails half way. */
+export class Cleanup {
+  private readonly steps: (() => unknown)[] = [];
+
+  add(step: () => unknown): void {
+    this.steps.push(step);
+  }
+
+  async run(): Promise<void> {
+    for (const step of this.steps.reverse()) {
+      try {
+        await step();
+      } catch (error) {
+        process.stderr.write(`cleanup step failed: ${String(error)}\n`);
+      }
+    }
+    this.steps.length = 0;
+  }
+}
+
+/** A temp folder removed at cleanup. */
+export function tempDir(cleanup: Cleanup): string {
+  const dir = mkdtempSync(join(tmpdir(), 'lokator-bench-'));
+  cleanup.add(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+/** `--pg` on the command line, or DATABASE_URL=postgres://…, puts the server on PostgreSQL. */
+export function wantsPostgres(argv = process.argv): boolean {
+  return argv.includes('--pg') || /^postgres(ql)?:\/\//.test(process.env.DATABASE_URL ?? '');
+}
+
+/** A fresh, migrated SQLite file in `dir`: the project's own schema and pragmas. */
+export async function sqliteStore(dir: string, name: string, cleanup: Cleanup): Promise<Database> {
+  const database = await openDatabase({ url: join(dir, name) });
+  cleanup.add(() => database.close());
+  await migrate(database);
+  return database;
+}
+
+/**
+ * A fresh, migrated PostgreSQL database. On the server DATABASE_URL names when it is set (a
+ * throwaway database is created there and dropped after); otherwise on a throwaway cluster
+ * started for the run (initdb + pg_ctl, default durability settings: fsync and
+ * synchronous_commit on, like SQLite's synchronous=FULL).
+ */
+export async function postgresStore(dir: string, cleanup: Cleanup): Promise<{ database: Database; where: string }> {
+  let adminUrl = process.env.DATABASE_URL;
+  let where = 'DATABASE_URL';
+  if (!adminUrl || !/^postgres(ql)?:\/\//.test(adminUrl)) {
+    adminUrl = await startCluster(dir, cleanup);
+    where = 'throwaway local cluster, fsync on';
+  }
+  const name = `lokator_bench_${randomBytes(6).toString('hex')}`;
+  await withClient(adminUrl, (client) => client.query(`CREATE DATABASE ${name}`));
+  cleanup.add(() => withClient(adminUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)));
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const database = await openDatabase({ url: url.toString() });
+  cleanup.add(() => database.close());
+  await migrate(database);
+  return { database, where };
+}
+
+async function withClient<T>(url: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end();
+  }
+}
+
+function postgresBin(): string {
+  const initdb = spawnSync('sh', ['-c', 'command -v initdb'], { encoding: 'utf8' }).stdout.trim();
+  if (initdb) return initdb.replace(/\/initdb$/, '');
+  const found = spawnSync('sh', ['-c', 'ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1'], { encoding: 'utf8' }).stdout.trim();
+  if (!found) throw new Error('--pg: no DATABASE_URL and no PostgreSQL binaries (initdb) on this machine');
+  return found;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** initdb + pg_ctl start under `dir`; as root, through the `postgres` user (initdb refuses root). */
+async function startCluster(dir: string, cleanup: Cleanup): Promise<string> {
+  const bin = postgresBin();
+  const asRoot = process.getuid?.() === 0;
+  const clusterDir = join(dir, 'pg');
+  const dataDir = join(clusterDir, 'data');
+  // The cluster runs as `postgres` when we are root: it must be able to create its folder here.
+  chmodSync(dir, 0o777);
+  const port = await freePort();
+  const run = (command: string, args: string[]) => {
+    const [cmd, cmdArgs] = asRoot ? ['runuser', ['-u', 'postgres', '--', join(bin, command), ...args]] : [join(bin, command), args];
+    const result = spawnSync(cmd, cmdArgs as string[], { stdio: 'ignore' });
+    if (result.status !== 0) throw new Error(`${command} failed (status ${String(result.status)})`);
+  };
+  run('initdb', ['-D', dataDir, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--no-sync']);
+  const options = `-p ${port} -k ${clusterDir} -c listen_addresses=127.0.0.1 -c max_connections=50`;
+  run('pg_ctl', ['-D', dataDir, '-o', options, '-l', join(clusterDir, 'log'), '-w', 'start']);
+  cleanup.add(() => run('pg_ctl', ['-D', dataDir, '-m', 'immediate', 'stop']));
+  return `postgres://postgres@127.0.0.1:${port}/postgres`;
+}
+
+export interface BenchServer {
+  app: FastifyInstance;
+  services: Services;
+  baseUrl: string;
+  account: Account;
+  token: string;
+  employeeIds: number[];
+}
+
+/** The real server (logger off) on 127.0.0.1, port 0, with one account and `employees` employees created through the API. */
+export async function startServer(database: Database, employees: number, cleanup: Cleanup): Promise<BenchServer> {
+  const services = createServices(database);
+  const app = await buildApp({
+    database,
+    services,
+    logger: false,
+    config: { LOKATOR_ADMIN_TOKEN: undefined, INGEST_BODY_LIMIT_BYTES: 16 * 1024 * 1024 },
+  });
+  cleanup.add(() => app.close());
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const baseUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  const { account, token } = await services.accounts.createAccount({ name: 'Bench account', timeZone: 'UTC' });
+
+  const employeeIds: number[] = [];
+  for (let i = 1; i <= employees; i++) {
+    const response = await fetch(`${baseUrl}${SUBSCRIBERS}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: `Driver ${i}` }),
+    });
+    const body = (await response.json()) as { subscriberID?: number };
+    if (response.status !== 201 || typeof body.subscriberID !== 'number') {
+      throw new Error(`creating an employee failed: ${response.status} ${JSON.stringify(body)}`);
+    }
+    employeeIds.push(body.subscriberID);
+  }
+  return { app, services, baseUrl, account, token, employeeIds };
+}
+
+/** mulberry32: a small deterministic PRNG, so every run posts the same fixes. */
+function random(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const round = (value: number, digits: number) => Math.round(value * 10 ** digits) / 10 ** digits;
+
+/**
+ * Vehicles driving around Moscow: each employee has a position, heading and speed that change a
+ * little every step. `next(stepMs)` gives one fix per employee, in employee order, all dated
+ * `stepMs` after the previous round; dates are ISO 8601 in UTC with `Z`, whole seconds.
+ */
+export class FixGenerator {
+  private readonly rand = random(20260520);
+  private readonly state: { lat: number; lon: number; heading: number; speed: number }[];
+  private time: number;
+
+  constructor(
+    private readonly employeeIds: number[],
+    startMs: number,
+  ) {
+    this.time = Math.floor(startMs / 1000) * 1000;
+    this.state = employeeIds.map(() => ({
+      lat: 55.75 + (this.rand() - 0.5) * 0.3,
+      lon: 37.62 + (this.rand() - 0.5) * 0.5,
+      heading: this.rand() * 360,
+      speed: this.rand() * 80,
+    }));
+  }
+
+  /** One round: a fix of each employee. */
+  next(stepMs: number): LocationInput[] {
+    this.time += stepMs;
+    const locationDate = new Date(this.time).toISOString().replace('.000Z', 'Z');
+    return this.state.map((s, i) => {
+      s.heading = (s.heading + (this.rand() - 0.5) * 40 + 360) % 360;
+      s.speed = Math.min(110, Math.max(0, s.speed + (this.rand() - 0.5) * 10));
+      const km = (s.speed * stepMs) / 3_600_000;
+      const rad = (s.heading * Math.PI) / 180;
+      s.lat += (km * Math.cos(rad)) / 111.32;
+      s.lon += (km * Math.sin(rad)) / (111.32 * Math.cos((s.lat * Math.PI) / 180));
+      return {
+        subscriberID: this.employeeIds[i]!,
+        locationDate,
+        isValid: this.rand() > 0.02,
+        latitude: round(s.lat, 6),
+        longitude: round(s.lon, 6),
+        angle: Math.round(s.heading) % 360,
+        velocity: round(s.speed, 1),
+      };
+    });
+  }
+
+  /** A batch of `size` fixes: whole rounds over the employees (size should be a multiple of their number). */
+  batch(size: number, stepMs: number): LocationInput[] {
+    const fixes: LocationInput[] = [];
+    while (fixes.length < size) fixes.push(...this.next(stepMs));
+    return fixes.slice(0, size);
+  }
+}
+
+export const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
+export const ratio = (a: number, b: number) => (a / b).toFixed(2);
+
+/** Frees the event loop for a moment (lets pending I/O and timers settle between phases). */
+export const pause = (ms = 50) => new Promise<void>((resolve) => setTimeout(resolve, ms));
