@@ -59,12 +59,12 @@ function decodeParams(params: Params, now: number): DecodedFix {
   return checked({
     deviceKey,
     locationDateMs: timestamp(single('timestamp'), now),
-    isValid: valid === undefined ? true : valid === 'true' || valid === '1',
+    isValid: valid === undefined ? true : valid.toLowerCase() === 'true' || valid === '1',
     latitude: required(latitude, 'lat'),
     longitude: required(longitude, 'lon'),
     angle: angleOf(number(single('bearing') ?? single('heading'), 'bearing')),
     velocityKmh: Math.max(0, speedKnots) * KNOTS_TO_KMH,
-    ignition: ignition === undefined ? null : ignition === 'true' || ignition === '1',
+    ignition: ignition === undefined ? null : ignition.toLowerCase() === 'true' || ignition === '1',
     fuelLevel: number(single('fuel'), 'fuel') ?? null,
   });
 }
@@ -111,9 +111,12 @@ function timestamp(value: string | undefined, now: number): number {
   return parsed.epochMs;
 }
 
+// Plain decimals only: `Number()` alone would also take `0x10`, `1e3` and whitespace.
+const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)$/;
+
 function number(value: string | undefined, name: string): number | undefined {
   if (value === undefined || value === '') return undefined;
-  const n = Number(value);
+  const n = DECIMAL.test(value) ? Number(value) : Number.NaN;
   if (!Number.isFinite(n)) throw new OsmAndError(`${name} is not a number`);
   return n;
 }

@@ -34,6 +34,7 @@ export async function buildOsmAndServer({ employees, locations, logger = false, 
   });
   app.setErrorHandler((error: Error & { statusCode?: number }, request, reply) => {
     if (error instanceof ApiError) return sendError(reply, error);
+    if (error.statusCode === 413) return sendError(reply, new ApiError('PAYLOAD_TOO_LARGE', 'request body is too large'));
     if (error.statusCode && error.statusCode < 500) return sendError(reply, new ApiError('BAD_REQUEST', error.message));
     request.log.error({ err: error }, 'osmand request failed');
     return sendError(reply, new ApiError('INTERNAL_SERVER_ERROR', 'internal server error'));
@@ -62,8 +63,9 @@ export async function buildOsmAndServer({ employees, locations, logger = false, 
     });
     return reply.code(200).send();
   };
-  app.get('/', handle);
-  app.post('/', handle);
   app.get('/health', async () => ({ status: 'ok' }));
+  // Like Traccar, any path is the protocol: clients are often configured with `/osmand` or similar.
+  app.get('/*', handle);
+  app.post('/*', handle);
   return app;
 }
