@@ -3,10 +3,9 @@
 // on this machine (or TEST_DATABASE_URL names a server), on PostgreSQL too. A throwaway cluster is
 // started for the run and removed after it.
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { findPostgresBin, startCluster } from './pg-cluster.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const args = process.argv.slice(2);
@@ -25,53 +24,6 @@ function step(name, command, commandArgs) {
     process.stdout.write(`${name} failed\n`);
     process.exit(status);
   }
-}
-
-function findPostgresBin() {
-  const onPath = spawnSync('sh', ['-c', 'command -v initdb'], { encoding: 'utf8' }).stdout.trim();
-  if (onPath) return onPath.replace(/\/initdb$/, '');
-  const base = '/usr/lib/postgresql';
-  if (!existsSync(base)) return null;
-  const versions = readdirSync(base).filter((v) => existsSync(join(base, v, 'bin', 'initdb'))).sort((a, b) => Number(b) - Number(a));
-  return versions.length ? join(base, versions[0], 'bin') : null;
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
-
-/** initdb + pg_ctl start in a temp folder; as root, through the `postgres` user (initdb refuses root). */
-async function startCluster(bin) {
-  const asRoot = process.getuid?.() === 0;
-  if (asRoot && spawnSync('id', ['-u', 'postgres']).status !== 0) {
-    return { error: 'running as root and there is no `postgres` user to run PostgreSQL as' };
-  }
-  const dir = mkdtempSync(join(tmpdir(), 'lokator-pg-'));
-  chmodSync(dir, 0o777);
-  const dataDir = join(dir, 'data');
-  const port = await freePort();
-  const as = (command, commandArgs) =>
-    asRoot ? ['runuser', ['-u', 'postgres', '--', join(bin, command), ...commandArgs]] : [join(bin, command), commandArgs];
-  const [initCmd, initArgs] = as('initdb', ['-D', dataDir, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--no-sync']);
-  if (run(initCmd, initArgs, { stdio: 'ignore' }) !== 0) return { error: 'initdb failed' };
-  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`;
-  const [ctlCmd, ctlArgs] = as('pg_ctl', ['-D', dataDir, '-o', options, '-l', join(dir, 'log'), '-w', 'start']);
-  if (run(ctlCmd, ctlArgs, { stdio: 'ignore' }) !== 0) return { error: `pg_ctl start failed (see ${join(dir, 'log')})` };
-  return {
-    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
-    stop() {
-      const [stopCmd, stopArgs] = as('pg_ctl', ['-D', dataDir, '-m', 'immediate', 'stop']);
-      run(stopCmd, stopArgs, { stdio: 'ignore' });
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
 }
 
 function testFiles(dir) {
@@ -96,7 +48,7 @@ if (env.TEST_DATABASE_URL) {
   if (!bin) {
     process.stdout.write('\n== PostgreSQL binaries not found: the tests run on SQLite ONLY.\n');
   } else {
-    cluster = await startCluster(bin);
+    cluster = await startCluster(bin, ['fsync=off']);
     if (cluster.error) {
       process.stdout.write(`\n== PostgreSQL could not start (${cluster.error}): the tests run on SQLite ONLY.\n`);
       cluster = null;

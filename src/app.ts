@@ -5,6 +5,7 @@ import { adminRoutes } from './accounts/admin-routes.js';
 import type { Config } from './config.js';
 import { employeeRoutes } from './employees/employee-routes.js';
 import { EmployeeService } from './employees/employee-service.js';
+import { createGeozones, geozoneRoutes, type Geozones } from './geozones/geozones.js';
 import { bearerAuth } from './http/auth.js';
 import { applyConventions } from './http/conventions.js';
 import { registerIdempotency } from './http/idempotency.js';
@@ -22,6 +23,7 @@ export interface Services {
   accounts: AccountService;
   employees: EmployeeService;
   locations: LocationService;
+  geozones: Geozones;
   metrics: Metrics;
 }
 
@@ -30,8 +32,9 @@ export function createServices(database: Database, clock: () => number = Date.no
   const metrics = createMetrics();
   const accounts = new AccountService(database, clock);
   const employees = new EmployeeService(database, clock);
+  const geozones = createGeozones(database, clock);
   const locations = new LocationService(database, employees, metrics, clock);
-  return { accounts, employees, locations, metrics };
+  return { accounts, employees, locations, geozones, metrics };
 }
 
 export interface AppOptions {
@@ -65,6 +68,7 @@ export async function buildApp({ database, services, config, logger = false, clo
       registerIdempotency(api, database, clock);
       await api.register(employeeRoutes(services.employees, services.locations));
       await api.register(locationRoutes(services.locations, config.INGEST_BODY_LIMIT_BYTES));
+      await api.register(geozoneRoutes(services.geozones));
     },
     { prefix: '/v6/api' },
   );

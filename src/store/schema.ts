@@ -11,6 +11,10 @@ export interface Schema {
   subscribers: SubscribersTable;
   locations: LocationsTable;
   idempotency_keys: IdempotencyKeysTable;
+  zone_groups: ZoneGroupsTable;
+  zones: ZonesTable;
+  zone_versions: ZoneVersionsTable;
+  map_objects: MapObjectsTable;
 }
 
 export interface AccountsTable {
@@ -87,4 +91,52 @@ export interface IdempotencyKeysTable {
   response_body: string | null;
   response_headers: string | null;
   created_at: number;
+}
+
+export interface ZoneGroupsTable {
+  id: Generated<number>;
+  account_id: number;
+  name: string;
+  parent_id: number | null;
+  region_id: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface ZonesTable {
+  id: Generated<number>;
+  account_id: number;
+  name: string;
+  color: number;
+  enabled: number;
+  zone_group_id: number | null;
+  comment: string;
+  custom_fields_form_template_id: number | null;
+  /** The ring as JSON `[[longitude, latitude], ...]`, without a closing point; `[]` contains nothing. */
+  bounds: string;
+  /** `[{externalID, name, value, type}]` as JSON. */
+  custom_field_form_items: string;
+  /** The account's zone version written by the zone's last change: the indexes reuse unchanged zones. */
+  version: number;
+  created_at: number;
+  updated_at: number;
+}
+
+/** One row per account, bumped in the transaction of every zone change; servers rebuild their index when it moves. */
+export interface ZoneVersionsTable {
+  account_id: number;
+  version: number;
+}
+
+export interface MapObjectsTable {
+  id: Generated<number>;
+  account_id: number;
+  name: string;
+  address: string;
+  latitude: number;
+  longitude: number;
+  external_id: string | null;
+  comment: string;
+  created_at: number;
+  updated_at: number;
 }

@@ -1,12 +1,14 @@
 import type { Kysely, Migration, MigrationProvider } from 'kysely';
 import type { Dialect } from '../database.js';
 import { foundation } from './0001-foundation.js';
+import { geozones } from './0003-geozones.js';
 
 export type MigrationFactory = (dialect: Dialect) => Migration & { up(db: Kysely<unknown>): Promise<void> };
 
 /** Every migration, in order. Names sort by their number prefix; never rename a shipped one. */
 const migrations: Record<string, MigrationFactory> = {
   '0001-foundation': foundation,
+  '0003-geozones': geozones,
 };
 
 export function migrationProvider(dialect: Dialect): MigrationProvider {

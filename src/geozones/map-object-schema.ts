@@ -1,0 +1,31 @@
+import { Type, type Static } from 'typebox';
+import { Latitude, Longitude, nullable, text } from './zone-schema.js';
+
+const optionalFields = {
+  address: Type.Optional(text(1000)),
+  externalID: Type.Optional(nullable(text(200))),
+  comment: Type.Optional(text(10_000)),
+};
+const name = text(200, 1);
+
+/** POST and PUT (CONTRACT §3): `name`, `latitude` and `longitude` required; the rest default to "" or null. */
+export const MapObjectWrite = Type.Object({ name, latitude: Latitude, longitude: Longitude, ...optionalFields }, { additionalProperties: false });
+export type MapObjectWrite = Static<typeof MapObjectWrite>;
+
+/** PATCH: any subset; only the fields present change. */
+export const MapObjectPatch = Type.Object(
+  { name: Type.Optional(name), latitude: Type.Optional(Latitude), longitude: Type.Optional(Longitude), ...optionalFields },
+  { additionalProperties: false },
+);
+export type MapObjectPatch = Static<typeof MapObjectPatch>;
+
+export const MapObject = Type.Object({
+  mapObjectID: Type.Integer(),
+  name: Type.String(),
+  address: Type.String(),
+  latitude: Type.Number(),
+  longitude: Type.Number(),
+  externalID: nullable(Type.String()),
+  comment: Type.String(),
+});
+export type MapObject = Static<typeof MapObject>;
