@@ -33,7 +33,7 @@ export function createServices(database: Database, clock: () => number = Date.no
   const accounts = new AccountService(database, clock);
   const employees = new EmployeeService(database, clock);
   const geozones = createGeozones(database, clock);
-  const locations = new LocationService(database, employees, metrics, clock);
+  const locations = new LocationService(database, accounts, employees, metrics, clock);
   return { accounts, employees, locations, geozones, metrics };
 }
 

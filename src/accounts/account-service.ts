@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import type { TrackSettings } from '../positioning/pipeline/pipeline-types.js';
+import { defaultTrackSettings } from '../positioning/pipeline/pipeline-types.js';
 import type { Database } from '../store/database.js';
 import { hashPassword, hashToken, newApiToken } from './secrets.js';
 
@@ -7,7 +9,11 @@ export interface Account {
   name: string;
   timeZone: string;
   smsEnabled: boolean;
+  /** Track thresholds of CONTRACT §2, the defaults unless the account changed them. */
+  trackSettings: TrackSettings;
 }
+
+type AccountRow = { id: number; name: string; time_zone: string; sms_enabled: number; settings: string };
 
 /** Who made an authenticated request: the account and the workspace user behind the token. */
 export interface Principal {
@@ -33,12 +39,21 @@ export class AccountService {
     const row = await this.database.db
       .selectFrom('api_tokens as t')
       .innerJoin('accounts as a', 'a.id', 't.account_id')
-      .select(['a.id', 'a.name', 'a.time_zone', 'a.sms_enabled', 't.user_id'])
+      .select(['a.id', 'a.name', 'a.time_zone', 'a.sms_enabled', 'a.settings', 't.user_id'])
       .where('t.token_hash', '=', hashToken(token))
       .where('t.revoked_at', 'is', null)
       .executeTakeFirst();
     if (!row) return null;
     return { account: toAccount(row), userID: row.user_id };
+  }
+
+  async get(accountId: number): Promise<Account | null> {
+    const row = await this.database.db
+      .selectFrom('accounts')
+      .select(['id', 'name', 'time_zone', 'sms_enabled', 'settings'])
+      .where('id', '=', accountId)
+      .executeTakeFirst();
+    return row ? toAccount(row) : null;
   }
 
   async hasAnyAccount(): Promise<boolean> {
@@ -49,7 +64,7 @@ export class AccountService {
   async listAccounts(): Promise<Account[]> {
     const rows = await this.database.db
       .selectFrom('accounts')
-      .select(['id', 'name', 'time_zone', 'sms_enabled'])
+      .select(['id', 'name', 'time_zone', 'sms_enabled', 'settings'])
       .orderBy('id')
       .execute();
     return rows.map(toAccount);
@@ -74,7 +89,7 @@ export class AccountService {
       const account = await tx
         .insertInto('accounts')
         .values({ name: input.name, time_zone: input.timeZone, sms_enabled: 0, created_at: now })
-        .returning(['id', 'name', 'time_zone', 'sms_enabled'])
+        .returning(['id', 'name', 'time_zone', 'sms_enabled', 'settings'])
         .executeTakeFirstOrThrow();
       const login = input.login ?? `admin@${account.id}`;
       const user = await tx
@@ -91,6 +106,13 @@ export class AccountService {
   }
 }
 
-function toAccount(row: { id: number; name: string; time_zone: string; sms_enabled: number }): Account {
-  return { id: row.id, name: row.name, timeZone: row.time_zone, smsEnabled: row.sms_enabled === 1 };
+export function toAccount(row: AccountRow): Account {
+  const settings = JSON.parse(row.settings) as { track?: Partial<TrackSettings> };
+  return {
+    id: row.id,
+    name: row.name,
+    timeZone: row.time_zone,
+    smsEnabled: row.sms_enabled === 1,
+    trackSettings: { ...defaultTrackSettings, ...settings.track },
+  };
 }

@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import type { Account, Principal } from '../accounts/account-service.js';
 import { ApiError, invalidField } from '../http/errors.js';
-import type { Database, Tx } from '../store/database.js';
+import type { Database, Db, Tx } from '../store/database.js';
 import { isUniqueViolation } from '../store/errors.js';
 import type { SubscribersTable } from '../store/schema.js';
 import {
@@ -116,17 +116,20 @@ export class EmployeeService {
     });
   }
 
-  /** The living employees among `ids` of this account (ingestion refuses fixes of any other). */
-  async livingIds(account: Account, ids: number[]): Promise<Set<number>> {
-    if (ids.length === 0) return new Set();
-    const rows = await this.database.db
+  /**
+   * Vehicle settings of the living employees among `ids` of this account, read in the caller's
+   * transaction; an id missing from the answer is not one of the account's employees.
+   */
+  async vehicleSettingsOf(executor: Db, accountId: number, ids: number[]): Promise<Map<number, VehicleSettings>> {
+    if (ids.length === 0) return new Map();
+    const rows = await executor
       .selectFrom('subscribers')
-      .select('id')
-      .where('account_id', '=', account.id)
+      .select(['id', 'vehicle_settings'])
+      .where('account_id', '=', accountId)
       .where('id', 'in', ids)
       .where('deleted_at', 'is', null)
       .execute();
-    return new Set(rows.map((r) => r.id));
+    return new Map(rows.map((r) => [r.id, JSON.parse(r.vehicle_settings) as VehicleSettings]));
   }
 
   async findByDeviceKey(deviceKey: string): Promise<DeviceOwner | null> {

@@ -1,4 +1,4 @@
-import type { Account } from '../accounts/account-service.js';
+import type { Account, AccountService } from '../accounts/account-service.js';
 import type { EmployeeService } from '../employees/employee-service.js';
 import { formatDateTime, parseDateTime } from '../http/datetime.js';
 import { ApiError, invalidField, type ValidationErrors } from '../http/errors.js';
@@ -7,7 +7,8 @@ import type { Metrics } from '../http/observability.js';
 import type { Database } from '../store/database.js';
 import type { Fix } from './fix.js';
 import type { Location, LocationInput, LocationListQuery } from './location-schema.js';
-import { LocationStore } from './location-store.js';
+import { PipelineRunner } from './pipeline/pipeline-runner.js';
+import { PipelineStore } from './pipeline/pipeline-store.js';
 
 /** A fix dated further ahead than this is a broken clock, not a position. */
 const MAX_FUTURE_MS = 24 * 3_600_000;
@@ -16,15 +17,16 @@ const MAX_LISTED_ERRORS = 20;
 export type FixSource = 'api' | 'osmand';
 
 export class LocationService {
-  private readonly store: LocationStore;
+  private readonly pipeline: PipelineRunner;
 
   constructor(
     private readonly database: Database,
+    private readonly accounts: AccountService,
     private readonly employees: EmployeeService,
     private readonly metrics: Metrics,
     private readonly clock: () => number = Date.now,
   ) {
-    this.store = new LocationStore(database);
+    this.pipeline = new PipelineRunner(new PipelineStore(database));
   }
 
   /**
@@ -46,20 +48,30 @@ export class LocationService {
       }
     });
     throwIfAny(problems, 'BAD_REQUEST', 'the batch has invalid locations; nothing was stored');
-
-    const living = await this.employees.livingIds(account, [...new Set(fixes.map((f) => f.subscriberId))]);
-    fixes.forEach((fix, index) => {
-      if (!living.has(fix.subscriberId)) problems[`[${index}].subscriberID`] = `no subscriber ${fix.subscriberId}`;
-    });
-    throwIfAny(problems, 'NO_SUCH_SUBSCRIBER', 'the batch names unknown subscribers; nothing was stored');
-
-    await this.persist(account.id, fixes, 'api', now);
+    await this.persist(account, fixes, 'api', now);
     return fixes.length;
   }
 
   /** One fix from a phone or tracker whose device key has already been resolved to its employee. */
   async ingestDeviceFix(accountId: number, fix: Fix): Promise<void> {
-    await this.persist(accountId, [fix], 'osmand', this.clock());
+    const account = await this.accounts.get(accountId);
+    if (!account) throw new ApiError('NO_SUCH_SUBSCRIBER', 'unknown device');
+    await this.persist(account, [fix], 'osmand', this.clock());
+  }
+
+  /** Stores the fixes and runs the pipeline in one transaction; answered only after it committed. */
+  private async persist(account: Account, fixes: Fix[], source: FixSource, receivedAt: number): Promise<void> {
+    await this.database.transaction(async (tx) => {
+      const ids = [...new Set(fixes.map((f) => f.subscriberId))];
+      const vehicleSettings = await this.employees.vehicleSettingsOf(tx, account.id, ids);
+      const problems: ValidationErrors = {};
+      fixes.forEach((fix, index) => {
+        if (!vehicleSettings.has(fix.subscriberId)) problems[`[${index}].subscriberID`] = `no subscriber ${fix.subscriberId}`;
+      });
+      throwIfAny(problems, 'NO_SUCH_SUBSCRIBER', 'the batch names unknown subscribers; nothing was stored');
+      await this.pipeline.ingest(tx, { accountId: account.id, receivedAt, trackSettings: account.trackSettings, vehicleSettings }, fixes);
+    });
+    this.metrics.fixesIngested.inc({ source }, fixes.length);
   }
 
   async list(account: Account, query: LocationListQuery): Promise<Location[]> {
@@ -111,11 +123,6 @@ export class LocationService {
     const rows = await select.orderBy('s.id').execute();
     return rows.map((row) => toLocation(row, account.timeZone));
   }
-
-  private async persist(accountId: number, fixes: Fix[], source: FixSource, receivedAt: number): Promise<void> {
-    await this.database.transaction((tx) => this.store.insert(tx, accountId, receivedAt, fixes));
-    this.metrics.fixesIngested.inc({ source }, fixes.length);
-  }
 }
 
 function throwIfAny(problems: ValidationErrors, kind: 'BAD_REQUEST' | 'NO_SUCH_SUBSCRIBER', message: string): void {
@@ -158,7 +165,7 @@ type SelectedRow = {
   velocity: number;
 };
 
-function toLocation(row: SelectedRow, timeZone: string): Location {
+export function toLocation(row: SelectedRow, timeZone: string): Location {
   return {
     locationDate: formatDateTime(row.location_date, timeZone),
     subscriberID: row.subscriber_id,

@@ -1,54 +1,67 @@
-import { sql } from 'kysely';
-import type BetterSqlite3 from 'better-sqlite3';
+import { BulkWriter, type Column } from '../store/bulk-writer.js';
 import type { Database, Tx } from '../store/database.js';
-import type { LocationsTable } from '../store/schema.js';
 import type { Fix } from './fix.js';
+import type { FixMetrics } from './pipeline/pipeline-types.js';
 
-export type LocationRow = Omit<LocationsTable, 'id'> & { id: number };
+const FIX_COLUMNS: Column[] = [
+  { name: 'account_id', pgType: 'bigint' },
+  { name: 'subscriber_id', pgType: 'bigint' },
+  { name: 'location_date', pgType: 'bigint' },
+  { name: 'received_at', pgType: 'bigint' },
+  { name: 'is_valid', pgType: 'integer' },
+  { name: 'latitude', pgType: 'double precision' },
+  { name: 'longitude', pgType: 'double precision' },
+  { name: 'angle', pgType: 'integer' },
+  { name: 'velocity', pgType: 'double precision' },
+  { name: 'fuel_level', pgType: 'double precision' },
+  { name: 'ignition', pgType: 'integer' },
+  { name: 'external_power', pgType: 'integer' },
+  { name: 'odometer', pgType: 'double precision' },
+  { name: 'engine_hours', pgType: 'double precision' },
+  { name: 'sensors', pgType: 'text' },
+];
 
-const COLUMNS = [
-  'account_id', 'subscriber_id', 'location_date', 'received_at', 'is_valid', 'latitude', 'longitude', 'angle',
-  'velocity', 'fuel_level', 'ignition', 'external_power', 'odometer', 'engine_hours', 'sensors',
-] as const;
-const PG_TYPES = [
-  'bigint', 'bigint', 'bigint', 'bigint', 'integer', 'double precision', 'double precision', 'integer',
-  'double precision', 'double precision', 'integer', 'integer', 'double precision', 'double precision', 'text',
+/** The running totals the pipeline keeps on each fix (FixMetrics), in column order. */
+export const METRIC_COLUMNS: Column[] = [
+  { name: 'cum_distance_m', pgType: 'double precision' },
+  { name: 'cum_track_m', pgType: 'double precision' },
+  { name: 'cum_engine_s', pgType: 'double precision' },
+  { name: 'fuel_smoothed', pgType: 'double precision' },
+  { name: 'odo_anchor_km', pgType: 'double precision' },
+  { name: 'odo_anchor_cum_m', pgType: 'double precision' },
+  { name: 'odo_anchor_track_m', pgType: 'double precision' },
 ];
 
 const flag = (value: boolean | null) => (value === null ? null : value ? 1 : 0);
 
-function values(accountId: number, receivedAt: number, fix: Fix): unknown[] {
+export function metricValues(metrics: FixMetrics | null): unknown[] {
+  if (!metrics) return [null, null, null, null, null, null, null];
   return [
-    accountId, fix.subscriberId, fix.locationDateMs, receivedAt, fix.isValid ? 1 : 0, fix.latitude, fix.longitude, fix.angle,
-    fix.velocityKmh, fix.fuelLevel, flag(fix.ignition), flag(fix.externalPower), fix.odometer, fix.engineHours,
-    fix.sensors ? JSON.stringify(fix.sensors) : null,
+    metrics.cumDistanceM, metrics.cumTrackM, metrics.cumEngineS, metrics.fuelSmoothed,
+    metrics.odoAnchorKm, metrics.odoAnchorCumM, metrics.odoAnchorTrackM,
   ];
 }
 
-/**
- * Stores fixes inside the caller's transaction: the hot path of ingestion. SQLite reuses one
- * prepared statement per row; PostgreSQL sends the whole batch as column arrays in one
- * statement (`unnest`), so its SQL text never changes with the batch size.
- */
+/** Stores fixes, with the pipeline's metrics when already known, inside the caller's transaction. */
 export class LocationStore {
-  private sqliteInsert: BetterSqlite3.Statement | null = null;
+  private readonly bulk: BulkWriter;
 
-  constructor(private readonly database: Database) {}
+  constructor(database: Database) {
+    this.bulk = new BulkWriter(database);
+  }
 
-  async insert(tx: Tx, accountId: number, receivedAt: number, fixes: Fix[]): Promise<void> {
-    const sqlite = this.database.sqlite;
-    if (sqlite) {
-      this.sqliteInsert ??= sqlite.prepare(
-        `INSERT INTO locations (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map(() => '?').join(', ')})`,
-      );
-      // Runs on the connection Kysely holds for `tx`, so the rows commit or roll back with it.
-      for (const fix of fixes) this.sqliteInsert.run(values(accountId, receivedAt, fix));
-      return;
-    }
-    const columns = COLUMNS.map(() => [] as unknown[]);
-    for (const fix of fixes) values(accountId, receivedAt, fix).forEach((v, i) => columns[i]!.push(v));
-    const arrays = columns.map((column, i) => sql`${column}::${sql.raw(PG_TYPES[i]!)}[]`);
-    await sql`INSERT INTO locations (${sql.raw(COLUMNS.join(', '))})
-              SELECT * FROM unnest(${sql.join(arrays)})`.execute(tx);
+  async insert(tx: Tx, accountId: number, receivedAt: number, fixes: Fix[], metrics: (FixMetrics | null)[]): Promise<void> {
+    const rows = fixes.map((fix, i) => [
+      accountId, fix.subscriberId, fix.locationDateMs, receivedAt, fix.isValid ? 1 : 0, fix.latitude, fix.longitude, fix.angle,
+      fix.velocityKmh, fix.fuelLevel, flag(fix.ignition), flag(fix.externalPower), fix.odometer, fix.engineHours,
+      fix.sensors ? JSON.stringify(fix.sensors) : null,
+      ...metricValues(metrics[i] ?? null),
+    ]);
+    await this.bulk.upsert(tx, 'locations', [...FIX_COLUMNS, ...METRIC_COLUMNS], [], [], rows);
+  }
+
+  /** New running totals for fixes a replay went over: rows of `[locationID, ...metricValues]`. */
+  async updateMetrics(tx: Tx, rows: unknown[][]): Promise<void> {
+    await this.bulk.updateByKey(tx, 'locations', { name: 'id', pgType: 'bigint' }, METRIC_COLUMNS, rows);
   }
 }

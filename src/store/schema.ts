@@ -11,6 +11,11 @@ export interface Schema {
   subscribers: SubscribersTable;
   locations: LocationsTable;
   idempotency_keys: IdempotencyKeysTable;
+  pipeline_states: PipelineStatesTable;
+  pipeline_checkpoints: PipelineCheckpointsTable;
+  tracks: TracksTable;
+  vehicle_events: VehicleEventsTable;
+  statistics_buckets: StatisticsBucketsTable;
   zone_groups: ZoneGroupsTable;
   zones: ZonesTable;
   zone_versions: ZoneVersionsTable;
@@ -23,6 +28,8 @@ export interface AccountsTable {
   time_zone: string;
   sms_enabled: number;
   created_at: number;
+  /** Account settings as JSON (track thresholds of CONTRACT §2); `{}` means every default. */
+  settings: Generated<string>;
 }
 
 export interface ApiTokensTable {
@@ -80,6 +87,14 @@ export interface LocationsTable {
   engine_hours: number | null;
   /** `[{"sensorID": int, "value": number}]` as JSON, or null. */
   sensors: string | null;
+  /** Running totals at this fix (see pipeline FixMetrics); null for invalid or not yet processed fixes. */
+  cum_distance_m: number | null;
+  cum_track_m: number | null;
+  cum_engine_s: number | null;
+  fuel_smoothed: number | null;
+  odo_anchor_km: number | null;
+  odo_anchor_cum_m: number | null;
+  odo_anchor_track_m: number | null;
 }
 
 export interface IdempotencyKeysTable {
@@ -91,6 +106,62 @@ export interface IdempotencyKeysTable {
   response_body: string | null;
   response_headers: string | null;
   created_at: number;
+}
+
+export interface PipelineStatesTable {
+  subscriber_id: number;
+  account_id: number;
+  last_fix_ms: number | null;
+  state: string;
+}
+
+export interface PipelineCheckpointsTable {
+  subscriber_id: number;
+  at_ms: number;
+  state: string;
+}
+
+export interface TracksTable {
+  id: Generated<number>;
+  account_id: number;
+  subscriber_id: number;
+  start_ms: number;
+  finish_ms: number;
+  start_lat: number;
+  start_lon: number;
+  finish_lat: number;
+  finish_lon: number;
+  distance_m: number;
+  is_open: number;
+  start_address: string;
+  finish_address: string;
+  start_geocoded: Generated<number>;
+  finish_geocoded: Generated<number>;
+}
+
+export interface VehicleEventsTable {
+  id: Generated<number>;
+  account_id: number;
+  subscriber_id: number;
+  type: number;
+  event_ms: number;
+  detail: number;
+  latitude: number;
+  longitude: number;
+  value: number;
+}
+
+export interface StatisticsBucketsTable {
+  subscriber_id: number;
+  bucket_ms: number;
+  account_id: number;
+  first_fix_ms: number;
+  last_fix_ms: number;
+  fix_count: number;
+  /** FixMetrics as JSON: the running totals before the bucket's first fix, and at its last. */
+  metrics_before: string;
+  first_fuel: number | null;
+  metrics_end: string;
 }
 
 export interface ZoneGroupsTable {

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { pino } from 'pino';
 import type { AddressInfo } from 'node:net';
 import { buildApp, createServices, type Services } from '../../src/app.js';
 import type { Account } from '../../src/accounts/account-service.js';
@@ -88,6 +89,8 @@ export async function startServer(dialect: Dialect, options: { timeZone?: string
     database,
     services,
     clock,
+    // TEST_LOG=1 shows the server's log, 5xx stack traces included.
+    logger: process.env.TEST_LOG ? pino({ level: 'warn' }) : false,
     config: { LOKATOR_ADMIN_TOKEN: ADMIN_TOKEN, INGEST_BODY_LIMIT_BYTES: 16 * 1024 * 1024 },
   });
   await app.listen({ port: 0, host: '127.0.0.1' });

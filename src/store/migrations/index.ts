@@ -1,6 +1,7 @@
 import type { Kysely, Migration, MigrationProvider } from 'kysely';
 import type { Dialect } from '../database.js';
 import { foundation } from './0001-foundation.js';
+import { pipeline } from './0002-pipeline.js';
 import { geozones } from './0003-geozones.js';
 
 export type MigrationFactory = (dialect: Dialect) => Migration & { up(db: Kysely<unknown>): Promise<void> };
@@ -8,6 +9,7 @@ export type MigrationFactory = (dialect: Dialect) => Migration & { up(db: Kysely
 /** Every migration, in order. Names sort by their number prefix; never rename a shipped one. */
 const migrations: Record<string, MigrationFactory> = {
   '0001-foundation': foundation,
+  '0002-pipeline': pipeline,
   '0003-geozones': geozones,
 };
 

@@ -1,0 +1,94 @@
+import { EventType, type PipelineSink, type Point } from './pipeline-types.js';
+
+const MEDIAN_READINGS = 5;
+const RISE_WINDOW_MS = 10 * 60_000;
+/** A filling (drain) is over once the level has not gone further for this long. */
+const SETTLE_MS = 2 * 60_000;
+
+interface Sample extends Point {
+  level: number;
+}
+
+export interface FuelDetectorState {
+  raw: number[];
+  /** Smoothed levels of the last ten minutes. */
+  window: Sample[];
+  change: { type: 1 | 2; start: Sample; extreme: Sample } | null;
+}
+
+/**
+ * Fuel filling (1) and drain (2) of CONTRACT §2: readings are smoothed by a median over the last 5,
+ * then a rise (fall) of at least the threshold within 10 minutes starts an event; it ends when
+ * the level settles, and is reported once, dated at its start, with the litres gained (lost).
+ */
+export class FuelDetector {
+  constructor(
+    readonly state: FuelDetectorState,
+    private readonly fillThreshold: number,
+    private readonly drainThreshold: number,
+  ) {}
+
+  static initialState(): FuelDetectorState {
+    return { raw: [], window: [], change: null };
+  }
+
+  /** The smoothed level at this reading. */
+  step(point: Point, reading: number, sink: PipelineSink): number {
+    const { state } = this;
+    state.raw.push(reading);
+    if (state.raw.length > MEDIAN_READINGS) state.raw.shift();
+    const sample: Sample = { ...point, level: median(state.raw) };
+    // Until five readings exist the median cannot outvote a spike: detect nothing yet.
+    if (state.raw.length < MEDIAN_READINGS) return sample.level;
+
+    const change = state.change;
+    if (change) {
+      const further = change.type === EventType.fuelFilling ? sample.level > change.extreme.level : sample.level < change.extreme.level;
+      if (further) change.extreme = sample;
+      else if (sample.t - change.extreme.t >= SETTLE_MS) this.finish(sink);
+    } else {
+      this.detectStart(sample);
+    }
+    state.window.push(sample);
+    while (state.window.length > 0 && sample.t - state.window[0]!.t > RISE_WINDOW_MS) state.window.shift();
+    return sample.level;
+  }
+
+  private detectStart(sample: Sample): void {
+    let lowest: Sample | null = null;
+    let highest: Sample | null = null;
+    for (const s of this.state.window) {
+      // The latest of equal extremes: a steady level before a filling dates it where the rise begins.
+      if (!lowest || s.level <= lowest.level) lowest = s;
+      if (!highest || s.level >= highest.level) highest = s;
+    }
+    if (lowest && sample.level - lowest.level >= this.fillThreshold) {
+      this.state.change = { type: EventType.fuelFilling, start: lowest, extreme: sample };
+    } else if (highest && highest.level - sample.level >= this.drainThreshold) {
+      this.state.change = { type: EventType.fuelDrain, start: highest, extreme: sample };
+    }
+  }
+
+  private finish(sink: PipelineSink): void {
+    const change = this.state.change!;
+    this.state.change = null;
+    sink.event({
+      type: change.type,
+      eventMs: change.start.t,
+      detail: 0,
+      latitude: change.start.lat,
+      longitude: change.start.lon,
+      value: round2(Math.abs(change.extreme.level - change.start.level)),
+    });
+    // The window restarts after the change, so its own levels do not start another.
+    this.state.window = this.state.window.filter((s) => s.t >= change.extreme.t);
+  }
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+export const round2 = (n: number) => Math.round(n * 100) / 100;

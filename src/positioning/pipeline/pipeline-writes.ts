@@ -1,0 +1,42 @@
+import type { FixMetrics, TrackRecord, VehicleEventRecord } from './pipeline-types.js';
+import type { BucketRecord } from './statistics-accumulator.js';
+import type { Checkpoint, PipelineOutput, SubscriberState } from './subscriber-pipeline.js';
+
+/** Derived rows from `fromMs` on that a replay found no more: they are deleted. */
+export interface ReplayWindow {
+  fromMs: number;
+  staleTrackStarts: number[];
+  staleEventKeys: string[];
+}
+
+/** What one subscriber's run asks the store to write; later records with the same key win. */
+export class SubscriberWrites implements PipelineOutput {
+  readonly tracks = new Map<number, TrackRecord | 'drop'>();
+  readonly events = new Map<string, VehicleEventRecord>();
+  readonly buckets = new Map<number, BucketRecord>();
+  readonly checkpoints = new Map<number, string>();
+  /** `[locationID, metrics]` of fixes whose running totals a replay recomputed. */
+  readonly metrics: [number, FixMetrics | null][] = [];
+  state: SubscriberState | null = null;
+  replay: ReplayWindow | null = null;
+
+  constructor(readonly subscriberId: number) {}
+
+  track(record: TrackRecord): void {
+    this.tracks.set(record.startMs, record);
+  }
+  dropTrack(startMs: number): void {
+    this.tracks.set(startMs, 'drop');
+  }
+  event(record: VehicleEventRecord): void {
+    this.events.set(eventKey(record), record);
+  }
+  bucket(record: BucketRecord): void {
+    this.buckets.set(record.bucketMs, structuredClone(record));
+  }
+  checkpoint(checkpoint: Checkpoint): void {
+    this.checkpoints.set(checkpoint.atMs, checkpoint.state);
+  }
+}
+
+export const eventKey = (e: { type: number; eventMs: number; detail: number }) => `${e.eventMs}:${e.type}:${e.detail}`;

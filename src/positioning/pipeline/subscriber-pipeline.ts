@@ -1,0 +1,121 @@
+import { haversineMetres } from '../geo.js';
+import { FuelDetector, type FuelDetectorState } from './fuel-detector.js';
+import type { FixMetrics, PipelineFix, PipelineSettings, PipelineSink } from './pipeline-types.js';
+import { SensorDetector, type SensorDetectorState } from './sensor-detector.js';
+import { SpeedDetector, type SpeedDetectorState } from './speed-detector.js';
+import { StatisticsAccumulator, type BucketRecord, type StatisticsState } from './statistics-accumulator.js';
+import { TrackBuilder, type TrackBuilderState } from './track-builder.js';
+
+const HOUR_MS = 3_600_000;
+
+/** Everything the pipeline remembers about one subscriber between fixes; persisted as JSON. */
+export interface SubscriberState {
+  /** Time of the latest processed fix: a fix dated before it is late. */
+  lastFixMs: number | null;
+  lastValid: { t: number; lat: number; lon: number; ignition: boolean | null; engineHours: number | null } | null;
+  metrics: FixMetrics;
+  track: TrackBuilderState;
+  fuel: FuelDetectorState;
+  speed: SpeedDetectorState;
+  sensors: SensorDetectorState;
+  statistics: StatisticsState;
+}
+
+export function initialState(): SubscriberState {
+  return {
+    lastFixMs: null,
+    lastValid: null,
+    metrics: { cumDistanceM: 0, cumTrackM: 0, cumEngineS: 0, fuelSmoothed: null, odoAnchorKm: null, odoAnchorCumM: 0, odoAnchorTrackM: 0 },
+    track: TrackBuilder.initialState(),
+    fuel: FuelDetector.initialState(),
+    speed: SpeedDetector.initialState(),
+    sensors: SensorDetector.initialState(),
+    statistics: StatisticsAccumulator.initialState(),
+  };
+}
+
+export interface Checkpoint {
+  atMs: number;
+  state: string;
+}
+
+/** What one run produced, beyond the per-fix metrics it returns. */
+export interface PipelineOutput extends PipelineSink {
+  bucket(record: BucketRecord): void;
+  checkpoint(checkpoint: Checkpoint): void;
+}
+
+/**
+ * Runs one subscriber's fixes, in (time, id) order, through every detector. The detectors are
+ * small units fed one fix at a time; this class only keeps the running totals and hands each
+ * detector what it needs. A checkpoint of the state is taken at every hour boundary so a late
+ * fix can be replayed from the hour it belongs to.
+ */
+export class SubscriberPipeline {
+  private readonly tracks: TrackBuilder;
+  private readonly fuel: FuelDetector;
+  private readonly speed: SpeedDetector;
+  private readonly sensors: SensorDetector;
+  private readonly statistics: StatisticsAccumulator;
+
+  constructor(
+    readonly state: SubscriberState,
+    private readonly settings: PipelineSettings,
+  ) {
+    const { vehicle, track } = settings;
+    this.tracks = new TrackBuilder(state.track, track);
+    this.fuel = new FuelDetector(state.fuel, vehicle.fuelFillThreshold, vehicle.fuelDrainThreshold);
+    this.speed = new SpeedDetector(state.speed, vehicle.speedLimit, vehicle.prolongedSpeedSeconds, track.gapSeconds * 1000);
+    this.sensors = new SensorDetector(state.sensors, vehicle.sensorLimits);
+    this.statistics = new StatisticsAccumulator(state.statistics);
+  }
+
+  /** Metrics of the fix after it was processed; null for invalid fixes, which take no part (CONTRACT §2). */
+  process(fix: PipelineFix, out: PipelineOutput): FixMetrics | null {
+    const { state } = this;
+    if (state.lastFixMs === null || Math.floor(fix.timeMs / HOUR_MS) > Math.floor(state.lastFixMs / HOUR_MS)) {
+      out.checkpoint({ atMs: Math.floor(fix.timeMs / HOUR_MS) * HOUR_MS, state: JSON.stringify(state) });
+    }
+    const duplicate = state.lastFixMs === fix.timeMs;
+    state.lastFixMs = fix.timeMs;
+    if (!fix.isValid) return null;
+    // A second fix at the same instant (a resent buffer) adds nothing.
+    if (duplicate && state.lastValid?.t === fix.timeMs) return { ...state.metrics };
+
+    const point = { t: fix.timeMs, lat: fix.latitude, lon: fix.longitude };
+    const before = { ...state.metrics };
+    const metrics = state.metrics;
+    const previous = state.lastValid;
+    if (previous) {
+      metrics.cumDistanceM += haversineMetres(previous.lat, previous.lon, fix.latitude, fix.longitude);
+      metrics.cumEngineS += this.engineSeconds(previous, fix);
+    }
+    metrics.cumTrackM += this.tracks.step(fix, out);
+    if (fix.fuelLevel !== null) metrics.fuelSmoothed = this.fuel.step(point, fix.fuelLevel, out);
+    if (fix.odometer !== null) {
+      metrics.odoAnchorKm = fix.odometer;
+      metrics.odoAnchorCumM = metrics.cumDistanceM;
+      metrics.odoAnchorTrackM = metrics.cumTrackM;
+    }
+    this.speed.step(point, fix.velocityKmh, out);
+    if (fix.sensors) this.sensors.step(point, fix.sensors, out);
+    this.statistics.add(fix.timeMs, before, metrics, out);
+    state.lastValid = { ...point, ignition: fix.ignition, engineHours: fix.engineHours };
+    return { ...metrics };
+  }
+
+  /** Reports the statistics bucket still being filled, so readers see it before the quarter hour ends. */
+  flush(out: PipelineOutput): void {
+    this.statistics.flush(out);
+  }
+
+  /** Engine time between two fixes: the tracker's engine-hour counter when both carry it, else time with ignition on. */
+  private engineSeconds(previous: NonNullable<SubscriberState['lastValid']>, fix: PipelineFix): number {
+    const elapsedS = (fix.timeMs - previous.t) / 1000;
+    if (previous.engineHours !== null && fix.engineHours !== null && fix.engineHours >= previous.engineHours) {
+      return Math.min((fix.engineHours - previous.engineHours) * 3600, elapsedS);
+    }
+    // After a gap we do not know how long the engine ran: count at most the gap threshold.
+    return previous.ignition ? Math.min(elapsedS, this.settings.track.gapSeconds) : 0;
+  }
+}
