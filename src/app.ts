@@ -14,6 +14,10 @@ import { registerOpenApi } from './http/openapi.js';
 import { validatorCompiler } from './http/validation.js';
 import { locationRoutes } from './positioning/location-routes.js';
 import { LocationService } from './positioning/location-service.js';
+import { StatisticsService } from './positioning/statistics-service.js';
+import { trackRoutes } from './positioning/track-routes.js';
+import { TrackService } from './positioning/track-service.js';
+import { VehicleEventService } from './positioning/vehicle-event-service.js';
 import type { Database } from './store/database.js';
 import { version } from './version.js';
 
@@ -23,6 +27,9 @@ export interface Services {
   accounts: AccountService;
   employees: EmployeeService;
   locations: LocationService;
+  tracks: TrackService;
+  vehicleEvents: VehicleEventService;
+  statistics: StatisticsService;
   geozones: Geozones;
   metrics: Metrics;
 }
@@ -34,7 +41,10 @@ export function createServices(database: Database, clock: () => number = Date.no
   const employees = new EmployeeService(database, clock);
   const geozones = createGeozones(database, clock);
   const locations = new LocationService(database, accounts, employees, metrics, clock);
-  return { accounts, employees, locations, geozones, metrics };
+  const tracks = new TrackService(database, clock);
+  const vehicleEvents = new VehicleEventService(database, clock);
+  const statistics = new StatisticsService(database, employees, clock);
+  return { accounts, employees, locations, tracks, vehicleEvents, statistics, geozones, metrics };
 }
 
 export interface AppOptions {
@@ -68,6 +78,7 @@ export async function buildApp({ database, services, config, logger = false, clo
       registerIdempotency(api, database, clock);
       await api.register(employeeRoutes(services.employees, services.locations));
       await api.register(locationRoutes(services.locations, config.INGEST_BODY_LIMIT_BYTES));
+      await api.register(trackRoutes(services.tracks, services.vehicleEvents, services.statistics));
       await api.register(geozoneRoutes(services.geozones));
     },
     { prefix: '/v6/api' },

@@ -1,0 +1,253 @@
+import type { Account } from '../accounts/account-service.js';
+import type { EmployeeService } from '../employees/employee-service.js';
+import { formatDateTime, offsetMinutes } from '../http/datetime.js';
+import { invalidField } from '../http/errors.js';
+import { resolvePeriod, type Period } from '../http/list-params.js';
+import type { Database } from '../store/database.js';
+import type { FixMetrics } from './pipeline/pipeline-types.js';
+import type { StatisticsQuery, StatisticsRecord } from './track-schema.js';
+import { groupBySubscriber } from './vehicle-event-service.js';
+
+export interface StatisticsAnswer {
+  data: { subscriberID: number; statistics: StatisticsRecord[] }[];
+}
+
+/** A fix's time and the pipeline's running totals at it. */
+interface MetricPoint extends FixMetrics {
+  subscriberId: number;
+  timeMs: number;
+}
+
+/** A record before formatting: what the three intervals share. */
+interface Reading {
+  subscriberId: number;
+  timeMs: number;
+  start: FixMetrics | null;
+  startFuel: number | null;
+  end: FixMetrics;
+  fillsLitres: number;
+}
+
+const ZERO: FixMetrics = { cumDistanceM: 0, cumTrackM: 0, cumEngineS: 0, fuelSmoothed: null, odoAnchorKm: null, odoAnchorCumM: 0, odoAnchorTrackM: 0 };
+const HOUR_MS = 3_600_000;
+
+/**
+ * Route 7 of interface 4.1. Every value is a difference of the running totals the pipeline keeps
+ * on each fix and in quarter-hour buckets, so no period, however long, rescans its fixes:
+ * interval 1 reads three fixes per vehicle, interval 2 the period's buckets, interval 3 the page's fixes.
+ */
+export class StatisticsService {
+  constructor(
+    private readonly database: Database,
+    private readonly employees: EmployeeService,
+    private readonly clock: () => number = Date.now,
+  ) {}
+
+  async list(account: Account, query: StatisticsQuery): Promise<StatisticsAnswer> {
+    if (query.interval === undefined || ![1, 2, 3].includes(query.interval)) throw invalidField('interval', 'must be 1, 2 or 3');
+    const period = resolvePeriod(query, { from: 'dateFrom', to: 'dateTo' }, account.timeZone, this.clock());
+    const ids = [...new Set(query.subscriberIDs)].sort((a, b) => a - b);
+    const settings = await this.employees.vehicleSettingsOf(this.database.db, account.id, ids);
+    const fills = await this.fills(account, ids, period);
+
+    let readings: Reading[];
+    if (query.interval === 1) readings = await this.latest(account, ids, period, fills);
+    else if (query.interval === 2) readings = await this.hourly(account, ids, period, fills);
+    else readings = await this.perFix(account, ids, period, fills, query);
+    if (query.interval !== 3) readings = readings.slice(query.offset ?? 0, (query.offset ?? 0) + (query.count ?? 1000));
+
+    // Interval 1 counts mileage from tracks; 2 and 3 from locations (interface 4.1).
+    const fromTracks = query.interval === 1;
+    const records = readings.map((r) => ({ subscriber_id: r.subscriberId, record: toRecord(r, settings.get(r.subscriberId)?.initialOdometer ?? 0, fromTracks, account.timeZone) }));
+    return { data: groupBySubscriber(records, (r) => r.record).map(([subscriberID, statistics]) => ({ subscriberID, statistics })) };
+  }
+
+  /** interval=1: one record per vehicle, at its last fix of the period. */
+  private async latest(account: Account, ids: number[], period: Period, fills: FillIndex): Promise<Reading[]> {
+    const readings: Reading[] = [];
+    for (const id of ids) {
+      const last = await this.fixAt(account, id, '<=', period.toMs, period.fromMs);
+      if (!last) continue;
+      const first = await this.fixAt(account, id, '>=', period.fromMs, period.toMs);
+      const before = await this.fixAt(account, id, '<', period.fromMs, null);
+      readings.push({
+        subscriberId: id,
+        timeMs: last.timeMs,
+        start: before ?? ZERO,
+        startFuel: first?.fuelSmoothed ?? null,
+        end: last,
+        fillsLitres: fills.sum(id, period.fromMs, period.toMs),
+      });
+    }
+    return readings;
+  }
+
+  /** interval=2: one record per clock hour (account zone) with data, from the quarter-hour buckets. */
+  private async hourly(account: Account, ids: number[], period: Period, fills: FillIndex): Promise<Reading[]> {
+    const rows = await this.database.db
+      .selectFrom('statistics_buckets')
+      .select(['subscriber_id', 'bucket_ms', 'last_fix_ms', 'metrics_before', 'first_fuel', 'metrics_end'])
+      .where('account_id', '=', account.id)
+      .where('subscriber_id', 'in', ids)
+      .where('bucket_ms', '>=', Math.floor(period.fromMs / 900_000) * 900_000)
+      .where('bucket_ms', '<=', period.toMs)
+      .orderBy('subscriber_id')
+      .orderBy('bucket_ms')
+      .execute();
+    const readings: Reading[] = [];
+    let hourKey = '';
+    for (const row of rows) {
+      const offsetMs = offsetMinutes(account.timeZone, row.bucket_ms) * 60_000;
+      const hourStart = Math.floor((row.bucket_ms + offsetMs) / HOUR_MS) * HOUR_MS - offsetMs;
+      const key = `${row.subscriber_id}:${hourStart}`;
+      const end = JSON.parse(row.metrics_end) as FixMetrics;
+      const current = readings.at(-1);
+      if (key === hourKey && current) {
+        current.end = end;
+        current.timeMs = row.last_fix_ms;
+        if (current.startFuel === null) current.startFuel = row.first_fuel;
+      } else {
+        hourKey = key;
+        readings.push({
+          subscriberId: row.subscriber_id,
+          timeMs: row.last_fix_ms,
+          start: JSON.parse(row.metrics_before) as FixMetrics,
+          startFuel: row.first_fuel,
+          end,
+          fillsLitres: fills.sum(row.subscriber_id, Math.max(hourStart, period.fromMs), Math.min(hourStart + HOUR_MS - 1, period.toMs)),
+        });
+      }
+    }
+    return readings;
+  }
+
+  /** interval=3: one record per valid fix, with the values from the start of the period to that fix. */
+  private async perFix(account: Account, ids: number[], period: Period, fills: FillIndex, query: StatisticsQuery): Promise<Reading[]> {
+    const rows = await this.metricsQuery(account)
+      .where('subscriber_id', 'in', ids)
+      .where('location_date', '>=', period.fromMs)
+      .where('location_date', '<=', period.toMs)
+      .orderBy('subscriber_id')
+      .orderBy('location_date')
+      .orderBy('id')
+      .limit(query.count ?? 1000)
+      .offset(query.offset ?? 0)
+      .execute();
+    const baselines = new Map<number, { before: FixMetrics; firstFuel: number | null }>();
+    const readings: Reading[] = [];
+    for (const row of rows) {
+      const point = toPoint(row);
+      let baseline = baselines.get(point.subscriberId);
+      if (!baseline) {
+        const before = await this.fixAt(account, point.subscriberId, '<', period.fromMs, null);
+        const first = await this.fixAt(account, point.subscriberId, '>=', period.fromMs, period.toMs);
+        baseline = { before: before ?? ZERO, firstFuel: first?.fuelSmoothed ?? null };
+        baselines.set(point.subscriberId, baseline);
+      }
+      readings.push({
+        subscriberId: point.subscriberId,
+        timeMs: point.timeMs,
+        start: baseline.before,
+        startFuel: baseline.firstFuel,
+        end: point,
+        fillsLitres: fills.sum(point.subscriberId, period.fromMs, point.timeMs),
+      });
+    }
+    return readings;
+  }
+
+  /** The processed valid fix nearest to `edgeMs` on the given side, optionally bounded by `limitMs`. */
+  private async fixAt(account: Account, subscriberId: number, side: '<=' | '>=' | '<', edgeMs: number, limitMs: number | null): Promise<MetricPoint | null> {
+    let select = this.metricsQuery(account).where('subscriber_id', '=', subscriberId).where('location_date', side, edgeMs);
+    if (limitMs !== null) select = select.where('location_date', side === '>=' ? '<=' : '>=', limitMs);
+    const direction = side === '>=' ? 'asc' : 'desc';
+    const row = await select.orderBy('location_date', direction).orderBy('id', direction).limit(1).executeTakeFirst();
+    return row ? toPoint(row) : null;
+  }
+
+  private metricsQuery(account: Account) {
+    return this.database.db
+      .selectFrom('locations')
+      .select([
+        'subscriber_id', 'location_date', 'cum_distance_m', 'cum_track_m', 'cum_engine_s', 'fuel_smoothed',
+        'odo_anchor_km', 'odo_anchor_cum_m', 'odo_anchor_track_m',
+      ])
+      .where('account_id', '=', account.id)
+      // Running totals exist only on valid fixes the pipeline has processed.
+      .where('cum_distance_m', 'is not', null);
+  }
+
+  private async fills(account: Account, ids: number[], period: Period): Promise<FillIndex> {
+    const rows = await this.database.db
+      .selectFrom('vehicle_events')
+      .select(['subscriber_id', 'event_ms', 'value'])
+      .where('account_id', '=', account.id)
+      .where('subscriber_id', 'in', ids)
+      .where('type', '=', 1)
+      .where('event_ms', '>=', period.fromMs)
+      .where('event_ms', '<=', period.toMs)
+      .execute();
+    return new FillIndex(rows);
+  }
+}
+
+/** Fuel fillings of the period, summed over any part of it. */
+class FillIndex {
+  constructor(private readonly rows: { subscriber_id: number; event_ms: number; value: number }[]) {}
+
+  sum(subscriberId: number, fromMs: number, toMs: number): number {
+    let total = 0;
+    for (const r of this.rows) if (r.subscriber_id === subscriberId && r.event_ms >= fromMs && r.event_ms <= toMs) total += r.value;
+    return total;
+  }
+}
+
+type MetricRow = {
+  subscriber_id: number;
+  location_date: number;
+  cum_distance_m: number | null;
+  cum_track_m: number | null;
+  cum_engine_s: number | null;
+  fuel_smoothed: number | null;
+  odo_anchor_km: number | null;
+  odo_anchor_cum_m: number | null;
+  odo_anchor_track_m: number | null;
+};
+
+function toPoint(row: MetricRow): MetricPoint {
+  return {
+    subscriberId: row.subscriber_id,
+    timeMs: row.location_date,
+    cumDistanceM: row.cum_distance_m ?? 0,
+    cumTrackM: row.cum_track_m ?? 0,
+    cumEngineS: row.cum_engine_s ?? 0,
+    fuelSmoothed: row.fuel_smoothed,
+    odoAnchorKm: row.odo_anchor_km,
+    odoAnchorCumM: row.odo_anchor_cum_m ?? 0,
+    odoAnchorTrackM: row.odo_anchor_track_m ?? 0,
+  };
+}
+
+const round = (n: number, digits: number) => Math.round(n * 10 ** digits) / 10 ** digits;
+
+/**
+ * Interface 2.4 from two sets of running totals. fuelConsumption is the fuel at the first fix
+ * minus the fuel at the last plus the fillings (interface 4.1 rule 1); totalVehicleDistance is
+ * the last odometer reading (or the configured initial odometer) plus the distance since it.
+ */
+function toRecord(r: Reading, initialOdometerKm: number, fromTracks: boolean, timeZone: string): StatisticsRecord {
+  const start = r.start ?? ZERO;
+  const distance = (m: FixMetrics) => (fromTracks ? m.cumTrackM : m.cumDistanceM);
+  const anchorDistance = fromTracks ? r.end.odoAnchorTrackM : r.end.odoAnchorCumM;
+  const baseKm = r.end.odoAnchorKm ?? initialOdometerKm;
+  const sinceAnchorM = distance(r.end) - (r.end.odoAnchorKm === null ? 0 : anchorDistance);
+  const fuelUsed = r.startFuel !== null && r.end.fuelSmoothed !== null ? r.startFuel - r.end.fuelSmoothed : 0;
+  return {
+    mileage: round(Math.max(0, distance(r.end) - distance(start)) / 1000, 3),
+    fuelConsumption: round(fuelUsed + r.fillsLitres, 2),
+    engineMotohours: round((r.end.cumEngineS - start.cumEngineS) / 3600, 3),
+    endFuelLevel: r.end.fuelSmoothed === null ? null : round(r.end.fuelSmoothed, 2),
+    totalVehicleDistance: round(baseKm + sinceAnchorM / 1000, 3),
+    locationDate: formatDateTime(r.timeMs, timeZone),
+  };
+}

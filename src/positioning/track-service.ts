@@ -1,0 +1,89 @@
+import type { Account } from '../accounts/account-service.js';
+import { formatDateTime } from '../http/datetime.js';
+import { ApiError } from '../http/errors.js';
+import { resolvePeriod } from '../http/list-params.js';
+import type { Database } from '../store/database.js';
+import type { TracksTable } from '../store/schema.js';
+import type { Location } from './location-schema.js';
+import { toLocation } from './location-service.js';
+import type { Track, TrackListQuery } from './track-schema.js';
+
+type TrackRow = Omit<TracksTable, 'id' | 'start_geocoded' | 'finish_geocoded'> & { id: number };
+
+/** Routes 3-5 of interface 4.1: tracks are derived by the pipeline, read here. */
+export class TrackService {
+  constructor(
+    private readonly database: Database,
+    private readonly clock: () => number = Date.now,
+  ) {}
+
+  /** Tracks that overlap the period, `trackID` ascending; `lastTrackID` returns greater ids, `offset` skips. */
+  async list(account: Account, query: TrackListQuery): Promise<Track[]> {
+    const period = resolvePeriod(query, { from: 'dateFrom', to: 'dateTo' }, account.timeZone, this.clock());
+    let select = this.selectTracks(account)
+      .where('start_ms', '<=', period.toMs)
+      .where('finish_ms', '>=', period.fromMs);
+    if (query.subscriberIDs?.length) select = select.where('subscriber_id', 'in', query.subscriberIDs);
+    if (query.lastTrackID !== undefined) select = select.where('id', '>', query.lastTrackID);
+    const rows = await select
+      .orderBy('id')
+      .limit(query.count ?? 1000)
+      .offset(query.offset ?? 0)
+      .execute();
+    return rows.map((row) => toTrack(row, account.timeZone));
+  }
+
+  async get(account: Account, trackID: number): Promise<Track> {
+    return toTrack(await this.row(account, trackID), account.timeZone);
+  }
+
+  /** The valid fixes of the track, oldest first. */
+  async locations(account: Account, trackID: number): Promise<Location[]> {
+    const track = await this.row(account, trackID);
+    const rows = await this.database.db
+      .selectFrom('locations')
+      .select(['id', 'subscriber_id', 'location_date', 'is_valid', 'latitude', 'longitude', 'angle', 'velocity'])
+      .where('account_id', '=', account.id)
+      .where('subscriber_id', '=', track.subscriber_id)
+      .where('location_date', '>=', track.start_ms)
+      .where('location_date', '<=', track.finish_ms)
+      .where('is_valid', '=', 1)
+      .orderBy('location_date')
+      .orderBy('id')
+      .execute();
+    return rows.map((row) => toLocation(row, account.timeZone));
+  }
+
+  private async row(account: Account, trackID: number): Promise<TrackRow> {
+    const row = await this.selectTracks(account).where('id', '=', trackID).executeTakeFirst();
+    if (!row) throw new ApiError('TRACK_NOT_FOUND', `no track ${trackID}`);
+    return row;
+  }
+
+  private selectTracks(account: Account) {
+    return this.database.db
+      .selectFrom('tracks')
+      .select([
+        'id', 'account_id', 'subscriber_id', 'start_ms', 'finish_ms', 'start_lat', 'start_lon', 'finish_lat', 'finish_lon',
+        'distance_m', 'is_open', 'start_address', 'finish_address',
+      ])
+      .where('account_id', '=', account.id);
+  }
+}
+
+function toTrack(row: TrackRow, timeZone: string): Track {
+  return {
+    trackID: row.id,
+    subscriberID: row.subscriber_id,
+    startDate: formatDateTime(row.start_ms, timeZone),
+    finishDate: formatDateTime(row.finish_ms, timeZone),
+    startAddress: row.start_address,
+    finishAddress: row.finish_address,
+    startLon: row.start_lon,
+    startLat: row.start_lat,
+    finishLon: row.finish_lon,
+    finishLat: row.finish_lat,
+    distance: Math.round(row.distance_m),
+    duration: Math.round((row.finish_ms - row.start_ms) / 1000),
+  };
+}
