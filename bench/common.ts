@@ -4,17 +4,17 @@
  * employees, a deterministic generator of realistic fixes, and number formatting.
  */
 import type { FastifyInstance } from 'fastify';
-import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { findPostgresBin, startCluster as startCluster0 } from '../scripts/pg-cluster.mjs';
 import type { Account } from '../src/accounts/account-service.js';
 import { buildApp, createServices, type Services } from '../src/app.js';
 import type { LocationInput } from '../src/positioning/location-schema.js';
-import { migrate, openDatabase, type Database, type Dialect } from '../src/store/database.js';
+import { migrate, openDatabase, type Database } from '../src/store/database.js';
 
 export const LOCATIONS = '/v6/api/globalPositioningManagement/locations';
 export const SUBSCRIBERS = '/v6/api/subscriberManagement/subscribers';
@@ -65,11 +65,11 @@ export async function sqliteStore(dir: string, name: string, cleanup: Cleanup): 
  * started for the run (initdb + pg_ctl, default durability settings: fsync and
  * synchronous_commit on, like SQLite's synchronous=FULL).
  */
-export async function postgresStore(dir: string, cleanup: Cleanup): Promise<{ database: Database; where: string }> {
+export async function postgresStore(cleanup: Cleanup): Promise<{ database: Database; where: string }> {
   let adminUrl = process.env.DATABASE_URL;
   let where = 'DATABASE_URL';
   if (!adminUrl || !/^postgres(ql)?:\/\//.test(adminUrl)) {
-    adminUrl = await startCluster(dir, cleanup);
+    adminUrl = await startCluster(cleanup);
     where = 'throwaway local cluster, fsync on';
   }
   const name = `lokator_bench_${randomBytes(6).toString('hex')}`;
@@ -93,44 +93,14 @@ async function withClient<T>(url: string, fn: (client: pg.Client) => Promise<T>)
   }
 }
 
-function postgresBin(): string {
-  const initdb = spawnSync('sh', ['-c', 'command -v initdb'], { encoding: 'utf8' }).stdout.trim();
-  if (initdb) return initdb.replace(/\/initdb$/, '');
-  const found = spawnSync('sh', ['-c', 'ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1'], { encoding: 'utf8' }).stdout.trim();
-  if (!found) throw new Error('--pg: no DATABASE_URL and no PostgreSQL binaries (initdb) on this machine');
-  return found;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-/** initdb + pg_ctl start under `dir`; as root, through the `postgres` user (initdb refuses root). */
-async function startCluster(dir: string, cleanup: Cleanup): Promise<string> {
-  const bin = postgresBin();
-  const asRoot = process.getuid?.() === 0;
-  const clusterDir = join(dir, 'pg');
-  const dataDir = join(clusterDir, 'data');
-  // The cluster runs as `postgres` when we are root: it must be able to create its folder here.
-  chmodSync(dir, 0o777);
-  const port = await freePort();
-  const run = (command: string, args: string[]) => {
-    const [cmd, cmdArgs] = asRoot ? ['runuser', ['-u', 'postgres', '--', join(bin, command), ...args]] : [join(bin, command), args];
-    const result = spawnSync(cmd, cmdArgs as string[], { stdio: 'ignore' });
-    if (result.status !== 0) throw new Error(`${command} failed (status ${String(result.status)})`);
-  };
-  run('initdb', ['-D', dataDir, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--no-sync']);
-  const options = `-p ${port} -k ${clusterDir} -c listen_addresses=127.0.0.1 -c max_connections=50`;
-  run('pg_ctl', ['-D', dataDir, '-o', options, '-l', join(clusterDir, 'log'), '-w', 'start']);
-  cleanup.add(() => run('pg_ctl', ['-D', dataDir, '-m', 'immediate', 'stop']));
-  return `postgres://postgres@127.0.0.1:${port}/postgres`;
+/** A throwaway cluster (scripts/pg-cluster.mjs) with PostgreSQL's default durability, stopped at cleanup. */
+async function startCluster(cleanup: Cleanup): Promise<string> {
+  const bin = findPostgresBin();
+  if (!bin) throw new Error('--pg: no DATABASE_URL and no PostgreSQL binaries (initdb) on this machine');
+  const cluster = await startCluster0(bin);
+  if ('error' in cluster) throw new Error(`--pg: ${cluster.error}`);
+  cleanup.add(() => cluster.stop());
+  return cluster.url;
 }
 
 export interface BenchServer {
@@ -207,6 +177,11 @@ export class FixGenerator {
       heading: this.rand() * 360,
       speed: this.rand() * 80,
     }));
+  }
+
+  /** The time of the latest round. */
+  get now(): number {
+    return this.time;
   }
 
   /** One round: a fix of each employee. */

@@ -6,12 +6,17 @@
 export const BOUNDARY_TOLERANCE_DEGREES = 1e-9;
 const EPS = BOUNDARY_TOLERANCE_DEGREES;
 const EPS2 = EPS * EPS;
+/** A cell is near an edge when an edge comes this close: more than the tolerance, far more than rounding. */
+const MARGIN = 2 * EPS;
 
-/** Rings with more edges than this get an edge index, so a test does not walk every edge. */
-export const EDGE_INDEX_THRESHOLD = 64;
-/** Target edges per latitude band; and the most an edge index may cost, in entries per edge. */
-const EDGES_PER_BAND = 4;
-const MAX_ENTRIES_PER_EDGE = 8;
+const CELLS_PER_EDGE = 4;
+const MAX_CELLS_PER_SIDE = 2048;
+/** The most the edge lists may hold per edge; rings of long crossing edges get a coarser grid. */
+const MAX_ENTRIES_PER_EDGE = 16;
+
+const OUTSIDE = 0;
+const INSIDE = 1;
+const NEAR_EDGE = 2;
 
 /** `[longitude, latitude]`: x is longitude, y is latitude. */
 export type LonLat = readonly [number, number];
@@ -19,8 +24,12 @@ export type LonLat = readonly [number, number];
 /**
  * A zone outline: a closed ring in the plane of longitude (x) and latitude (y), tested with the
  * even-odd rule; a point on (or within the tolerance of) an edge or vertex is inside.
- * Rings with many edges index them by latitude bands: the edges whose latitude range meets a band
- * are listed under it, so a test looks only at the edges of the point's band.
+ *
+ * A grid over the ring's box makes a test cheap. Cells no edge comes near are known to be inside
+ * or outside: most points are answered by one array read. Cells near the outline list the edges
+ * that pass them (the edge index): a point there is on the boundary if one of its cell's edges is
+ * within the tolerance, and otherwise takes the state of the first clear cell to its right, flipped
+ * once per edge that crosses the way there. Only the edges of a few cells are looked at.
  */
 export class PolygonRing {
   readonly minX: number;
@@ -30,12 +39,19 @@ export class PolygonRing {
   readonly edgeCount: number;
   /** x0, y0, x1, y1, …, with the first vertex repeated at the end: edge i runs from vertex i to i + 1. */
   private readonly coords: Float64Array;
-  private readonly bands: LatitudeBands | null;
+  private readonly cols: number;
+  private readonly rows: number;
+  private readonly scaleX: number;
+  private readonly scaleY: number;
+  private readonly cellState: Uint8Array;
+  /** The edges near cell k are `cellEdges[cellStart[k]..cellStart[k + 1])`. */
+  private readonly cellStart: Int32Array;
+  private readonly cellEdges: Int32Array;
 
   /** `points` without a closing point (one equal to the first is ignored if present); at least one point. */
-  constructor(points: readonly LonLat[], edgeIndexThreshold = EDGE_INDEX_THRESHOLD) {
+  constructor(points: readonly LonLat[]) {
     let n = points.length;
-    if (n > 1 && samePoint(points[0]!, points[n - 1]!)) n--;
+    if (n > 1 && points[0]![0] === points[n - 1]![0] && points[0]![1] === points[n - 1]![1]) n--;
     if (n === 0) throw new Error('a ring needs at least one point');
     const coords = new Float64Array(2 * (n + 1));
     let minX = Infinity;
@@ -58,127 +74,167 @@ export class PolygonRing {
     this.minY = minY - EPS;
     this.maxX = maxX + EPS;
     this.maxY = maxY + EPS;
-    this.bands = n > edgeIndexThreshold ? LatitudeBands.build(coords, n, this.minY, this.maxY) : null;
+
+    const width = this.maxX - this.minX;
+    const height = this.maxY - this.minY;
+    let target = CELLS_PER_EDGE * Math.max(n, 4);
+    let entries: number;
+    do {
+      this.cols = Math.min(MAX_CELLS_PER_SIDE, Math.max(1, Math.round(Math.sqrt((target * width) / height))));
+      this.rows = Math.min(MAX_CELLS_PER_SIDE, Math.max(1, Math.round(target / this.cols)));
+      this.scaleX = this.cols / width;
+      this.scaleY = this.rows / height;
+      entries = 0;
+      for (let i = 0; i < n; i++) this.visitCellsNear(i, () => entries++);
+      target = Math.floor(target / 4);
+    } while (entries > MAX_ENTRIES_PER_EDGE * n && this.cols * this.rows > 16);
+
+    const cells = this.cols * this.rows;
+    this.cellStart = new Int32Array(cells + 1);
+    for (let i = 0; i < n; i++) this.visitCellsNear(i, (cell) => this.cellStart[cell + 1]!++);
+    for (let k = 0; k < cells; k++) this.cellStart[k + 1]! += this.cellStart[k]!;
+    this.cellEdges = new Int32Array(entries);
+    const fill = this.cellStart.slice(0, cells);
+    for (let i = 0; i < n; i++) this.visitCellsNear(i, (cell) => (this.cellEdges[fill[cell]!++] = i));
+    this.cellState = new Uint8Array(cells);
+    this.classifyCells();
   }
 
   contains(x: number, y: number): boolean {
     if (x < this.minX || x > this.maxX || y < this.minY || y > this.maxY) return false;
-    const bands = this.bands;
-    if (bands === null) return this.containsScanningAllEdges(x, y);
-    const band = bands.bandOf(y);
-    return testEdges(this.coords, bands.edges, bands.start[band]!, bands.start[band + 1]!, x, y);
+    const col = this.colOf(x);
+    const row = this.rowOf(y);
+    const state = this.cellState[row * this.cols + col];
+    if (state !== NEAR_EDGE) return state === INSIDE;
+    return this.containsNearEdge(x, y, row, col);
   }
 
-  /** The same answer as `contains`, walking every edge: the reference the edge index is checked against. */
+  /** The same answer as `contains`, walking every edge: the reference the grid is checked against. */
   containsScanningAllEdges(x: number, y: number): boolean {
     if (x < this.minX || x > this.maxX || y < this.minY || y > this.maxY) return false;
-    return testEdges(this.coords, null, 0, this.edgeCount, x, y);
+    const c = this.coords;
+    let inside = false;
+    for (let j = 0; j < 2 * this.edgeCount; j += 2) {
+      if (isNearEdge(c, j, x, y)) return true;
+      if (crossesRayRightOf(c, j, x, y)) inside = !inside;
+    }
+    return inside;
   }
 
   /** Bytes held by this ring's typed arrays. */
   get byteSize(): number {
-    return this.coords.byteLength + (this.bands?.byteSize ?? 0);
+    return this.coords.byteLength + this.cellState.byteLength + this.cellStart.byteLength + this.cellEdges.byteLength;
   }
-}
 
-/**
- * The even-odd test over the edges `edges[from..to)` (or edges from..to when `edges` is null).
- * A ray from the point towards +x counts the edges it crosses, each edge taken half-open in y so
- * that a vertex on the ray counts once; any edge within the tolerance ends the test as inside.
- */
-function testEdges(c: Float64Array, edges: Int32Array | null, from: number, to: number, x: number, y: number): boolean {
-  let inside = false;
-  for (let k = from; k < to; k++) {
-    const j = (edges === null ? k : edges[k]!) << 1;
-    const x1 = c[j]!;
-    const y1 = c[j + 1]!;
-    const x2 = c[j + 2]!;
-    const y2 = c[j + 3]!;
-    const lowY = y1 < y2 ? y1 : y2;
-    const highY = y1 < y2 ? y2 : y1;
-    if (y < lowY - EPS || y > highY + EPS) continue;
-    const dx = x2 - x1;
-    const dy = y2 - y1;
-    const cross = dx * (y - y1) - dy * (x - x1);
-    // Within the tolerance of the edge's line and of its box: on the boundary.
-    if (cross * cross <= EPS2 * (dx * dx + dy * dy)) {
-      const lowX = x1 < x2 ? x1 : x2;
-      const highX = x1 < x2 ? x2 : x1;
-      if (x >= lowX - EPS && x <= highX + EPS) return true;
+  private containsNearEdge(x: number, y: number, row: number, col: number): boolean {
+    const { coords: c, cellStart, cellEdges, cellState } = this;
+    const base = row * this.cols;
+    for (let k = cellStart[base + col]!; k < cellStart[base + col + 1]!; k++) {
+      if (isNearEdge(c, cellEdges[k]! << 1, x, y)) return true;
     }
-    if ((y1 > y) !== (y2 > y) && (cross > 0) === (dy > 0)) inside = !inside;
-  }
-  return inside;
-}
-
-/**
- * Edges listed by latitude band (compressed rows: the edges of band b are
- * `edges[start[b]..start[b + 1])`). An edge is listed under every band its latitude range, grown by
- * the tolerance, meets; a point is looked up with the same formula, which is monotonic in y, so
- * every edge that can matter to a point is in the point's band.
- */
-class LatitudeBands {
-  private constructor(
-    private readonly originY: number,
-    private readonly scale: number,
-    private readonly lastBand: number,
-    readonly start: Int32Array,
-    readonly edges: Int32Array,
-  ) {}
-
-  static build(c: Float64Array, n: number, minY: number, maxY: number): LatitudeBands | null {
-    const height = maxY - minY;
-    if (!(height > 0)) return null;
-    for (let bandCount = Math.ceil(n / EDGES_PER_BAND); bandCount >= 2; bandCount = Math.floor(bandCount / 2)) {
-      const bands = LatitudeBands.tryBuild(c, n, minY, height, bandCount);
-      if (bands) return bands;
+    // Rightwards to the first clear cell, counting each crossing in the one cell it lies in.
+    let inside = false;
+    for (let cc = col; cc < this.cols; cc++) {
+      const state = cellState[base + cc];
+      if (state !== NEAR_EDGE) return inside !== (state === INSIDE);
+      for (let k = cellStart[base + cc]!; k < cellStart[base + cc + 1]!; k++) {
+        const j = cellEdges[k]! << 1;
+        if (crossesRayRightOf(c, j, x, y) && this.colOf(crossingX(c, j, y)) === cc) inside = !inside;
+      }
     }
-    return null;
+    return inside; // past the last cell: beyond the ring's box, outside.
   }
 
-  /** Null when the edges are so tall (zigzags across the whole ring) that the index would grow too big. */
-  private static tryBuild(c: Float64Array, n: number, minY: number, height: number, bandCount: number): LatitudeBands | null {
-    const scale = bandCount / height;
-    const lastBand = bandCount - 1;
-    const bandOf = (y: number) => clampBand(Math.floor((y - minY) * scale), lastBand);
-    const counts = new Int32Array(bandCount + 1);
-    let total = 0;
-    for (let i = 0; i < n; i++) {
-      const [low, high] = edgeBandRange(c, i, bandOf);
-      total += high - low + 1;
-      if (total > n * MAX_ENTRIES_PER_EDGE) return null;
-      for (let b = low; b <= high; b++) counts[b + 1]!++;
+  /**
+   * Clear cells take the state of the row's centre line: walking each row from the right, where
+   * the ring's box ends (outside), the state flips once per edge crossing that line in a cell.
+   */
+  private classifyCells(): void {
+    const { coords: c, cellStart, cellEdges, cellState } = this;
+    for (let k = 0; k < cellState.length; k++) if (cellStart[k + 1]! > cellStart[k]!) cellState[k] = NEAR_EDGE;
+    for (let row = 0; row < this.rows; row++) {
+      const y = this.minY + (row + 0.5) / this.scaleY;
+      const base = row * this.cols;
+      let inside = false;
+      for (let col = this.cols - 1; col >= 0; col--) {
+        const cell = base + col;
+        if (cellState[cell] !== NEAR_EDGE) {
+          cellState[cell] = inside ? INSIDE : OUTSIDE;
+          continue;
+        }
+        for (let k = cellStart[cell]!; k < cellStart[cell + 1]!; k++) {
+          const j = cellEdges[k]! << 1;
+          if (spans(c, j, y) && this.colOf(crossingX(c, j, y)) === col) inside = !inside;
+        }
+      }
     }
-    const start = new Int32Array(bandCount + 1);
-    for (let b = 0; b < bandCount; b++) start[b + 1] = start[b]! + counts[b + 1]!;
-    const fill = start.slice(0, bandCount);
-    const edges = new Int32Array(total);
-    for (let i = 0; i < n; i++) {
-      const [low, high] = edgeBandRange(c, i, bandOf);
-      for (let b = low; b <= high; b++) edges[fill[b]!++] = i;
+  }
+
+  /** Calls `visit` with every cell edge i comes within the margin of: row by row, the stretch of the edge in that row. */
+  private visitCellsNear(i: number, visit: (cell: number) => void): void {
+    const c = this.coords;
+    const x1 = c[2 * i]!;
+    const y1 = c[2 * i + 1]!;
+    const x2 = c[2 * i + 2]!;
+    const y2 = c[2 * i + 3]!;
+    const lastRow = this.rowOf(Math.max(y1, y2) + MARGIN);
+    for (let row = this.rowOf(Math.min(y1, y2) - MARGIN); row <= lastRow; row++) {
+      let xa = x1;
+      let xb = x2;
+      if (y1 !== y2) {
+        const low = this.minY + row / this.scaleY - MARGIN;
+        const high = this.minY + (row + 1) / this.scaleY + MARGIN;
+        xa = x1 + clamp01((low - y1) / (y2 - y1)) * (x2 - x1);
+        xb = x1 + clamp01((high - y1) / (y2 - y1)) * (x2 - x1);
+      }
+      const lastCol = this.colOf(Math.max(xa, xb) + MARGIN);
+      for (let col = this.colOf(Math.min(xa, xb) - MARGIN); col <= lastCol; col++) visit(row * this.cols + col);
     }
-    return new LatitudeBands(minY, scale, lastBand, start, edges);
   }
 
-  bandOf(y: number): number {
-    return clampBand(Math.floor((y - this.originY) * this.scale), this.lastBand);
+  private colOf(x: number): number {
+    const col = Math.floor((x - this.minX) * this.scaleX);
+    return col < 0 ? 0 : col >= this.cols ? this.cols - 1 : col;
   }
 
-  get byteSize(): number {
-    return this.start.byteLength + this.edges.byteLength;
+  private rowOf(y: number): number {
+    const row = Math.floor((y - this.minY) * this.scaleY);
+    return row < 0 ? 0 : row >= this.rows ? this.rows - 1 : row;
   }
 }
 
-function edgeBandRange(c: Float64Array, i: number, bandOf: (y: number) => number): [number, number] {
-  const y1 = c[2 * i + 1]!;
-  const y2 = c[2 * i + 3]!;
-  return [bandOf((y1 < y2 ? y1 : y2) - EPS), bandOf((y1 < y2 ? y2 : y1) + EPS)];
+/** Within the tolerance of the edge starting at c[j]: near its line and within its box grown by the tolerance. */
+function isNearEdge(c: Float64Array, j: number, x: number, y: number): boolean {
+  const x1 = c[j]!;
+  const y1 = c[j + 1]!;
+  const x2 = c[j + 2]!;
+  const y2 = c[j + 3]!;
+  if (y < (y1 < y2 ? y1 : y2) - EPS || y > (y1 < y2 ? y2 : y1) + EPS) return false;
+  if (x < (x1 < x2 ? x1 : x2) - EPS || x > (x1 < x2 ? x2 : x1) + EPS) return false;
+  const dx = x2 - x1;
+  const dy = y2 - y1;
+  const cross = dx * (y - y1) - dy * (x - x1);
+  return cross * cross <= EPS2 * (dx * dx + dy * dy);
 }
 
-function clampBand(band: number, lastBand: number): number {
-  return band < 0 ? 0 : band > lastBand ? lastBand : band;
+/** The edge spans height y half-open (one end above y, the other not), so a vertex on the ray counts once. */
+function spans(c: Float64Array, j: number, y: number): boolean {
+  return (c[j + 1]! > y) !== (c[j + 3]! > y);
 }
 
-function samePoint(a: LonLat, b: LonLat): boolean {
-  return a[0] === b[0] && a[1] === b[1];
+/** The ray from (x, y) towards +x crosses the edge: it spans y and passes right of the point. */
+function crossesRayRightOf(c: Float64Array, j: number, x: number, y: number): boolean {
+  if (!spans(c, j, y)) return false;
+  const dx = c[j + 2]! - c[j]!;
+  const dy = c[j + 3]! - c[j + 1]!;
+  return (dx * (y - c[j + 1]!) - dy * (x - c[j]!) > 0) === (dy > 0);
+}
+
+/** Where an edge that spans height y crosses it. */
+function crossingX(c: Float64Array, j: number, y: number): number {
+  return c[j]! + ((y - c[j + 1]!) * (c[j + 2]! - c[j]!)) / (c[j + 3]! - c[j + 1]!);
+}
+
+function clamp01(t: number): number {
+  return t < 0 ? 0 : t > 1 ? 1 : t;
 }

@@ -13,24 +13,44 @@ export interface IndexedZone {
   readonly ring: PolygonRing;
 }
 
+/** Small nodes suit point queries: fewer boxes to compare per node visited. */
+const NODE_SIZE = 8;
+
 /**
- * An immutable spatial index of one account's enabled zones: an R-tree (flatbush) over the zones'
- * boxes finds the candidates, each candidate's ring decides exactly. Built once per zone version
- * of the account; a lookup is synchronous and allocates only its answer.
+ * An immutable spatial index of one account's enabled zones: an R-tree (flatbush, packed along a
+ * Hilbert curve) over the zones' boxes finds the candidates, each candidate's ring decides exactly.
+ * Built once per zone version of the account; a lookup is synchronous.
+ *
+ * The tree is walked here rather than through `Flatbush.search`, which allocates a queue, a result
+ * array and a filter closure per call: lookups run once per GPS fix, and the walk over the packed
+ * arrays allocates nothing but the answer.
  */
 export class ZoneIndex {
   static readonly empty = new ZoneIndex([], null);
 
+  private readonly boxes: Float64Array;
+  private readonly indices: Uint16Array | Uint32Array;
+  private readonly levelBounds: number[];
+  /** Scratch space of the walk, reused: lookups are synchronous, so two never overlap. */
+  private readonly stack: Int32Array;
+  private readonly hits: number[] = [];
+
   private constructor(
     private readonly zones: readonly IndexedZone[],
     private readonly tree: Flatbush | null,
-  ) {}
+  ) {
+    this.boxes = (tree?._boxes as Float64Array | undefined) ?? new Float64Array(0);
+    this.indices = tree?._indices ?? new Uint32Array(0);
+    this.levelBounds = tree?._levelBounds ?? [];
+    // A depth-first walk holds at most NODE_SIZE - 1 siblings per level, plus the node it is in.
+    this.stack = new Int32Array(2 * (NODE_SIZE * (this.levelBounds.length + 1) + 1));
+  }
 
   static build(zones: readonly IndexedZone[]): ZoneIndex {
     if (zones.length === 0) return ZoneIndex.empty;
     // Items are numbered in zoneID order, so sorting the hits by item sorts them by zoneID.
     const sorted = [...zones].sort((a, b) => a.ref.zoneID - b.ref.zoneID);
-    const tree = new Flatbush(sorted.length);
+    const tree = new Flatbush(sorted.length, NODE_SIZE, Float64Array);
     for (const { ring } of sorted) tree.add(ring.minX, ring.minY, ring.maxX, ring.maxY);
     tree.finish();
     return new ZoneIndex(sorted, tree);
@@ -47,17 +67,17 @@ export class ZoneIndex {
    */
   findZonesContaining(latitude: number, longitude: number): ZoneReference[] {
     if (this.tree === null) return [];
-    let hits = this.hitsAt(latitude, longitude);
-    if (longitude === 180 || longitude === -180) hits = [...new Set([...hits, ...this.hitsAt(latitude, -longitude)])];
+    const hits = this.hits;
+    hits.length = 0;
+    this.collect(longitude, latitude, hits);
+    if (longitude === 180 || longitude === -180) {
+      this.collect(-longitude, latitude, hits);
+      dropDuplicates(hits);
+    }
     if (hits.length > 1) hits.sort((a, b) => a - b);
     const found = new Array<ZoneReference>(hits.length);
     for (let k = 0; k < hits.length; k++) found[k] = this.zones[hits[k]!]!.ref;
     return found;
-  }
-
-  private hitsAt(latitude: number, longitude: number): number[] {
-    const zones = this.zones;
-    return this.tree!.search(longitude, latitude, longitude, latitude, (i) => zones[i]!.ring.contains(longitude, latitude));
   }
 
   /** Bytes held by the tree and the rings' typed arrays (the objects around them are not counted). */
@@ -66,4 +86,35 @@ export class ZoneIndex {
     for (const zone of this.zones) bytes += zone.ring.byteSize;
     return bytes;
   }
+
+  /** Depth-first over the packed tree: nodes whose box holds the point, down to the zones whose ring does. */
+  private collect(x: number, y: number, hits: number[]): void {
+    const { boxes, indices, levelBounds, stack, zones } = this;
+    const leafEnd = zones.length * 4;
+    let top = 0;
+    stack[top++] = boxes.length - 4;
+    stack[top++] = levelBounds.length - 1;
+    while (top > 0) {
+      const level = stack[--top]!;
+      const node = stack[--top]!;
+      const end = Math.min(node + NODE_SIZE * 4, levelBounds[level]!);
+      const isLeafLevel = node < leafEnd;
+      for (let pos = node; pos < end; pos += 4) {
+        if (x < boxes[pos]! || y < boxes[pos + 1]! || x > boxes[pos + 2]! || y > boxes[pos + 3]!) continue;
+        const index = indices[pos >> 2]!;
+        if (!isLeafLevel) {
+          stack[top++] = index;
+          stack[top++] = level - 1;
+        } else if (zones[index]!.ring.contains(x, y)) {
+          hits.push(index);
+        }
+      }
+    }
+  }
+}
+
+function dropDuplicates(values: number[]): void {
+  const unique = [...new Set(values)];
+  values.length = 0;
+  values.push(...unique);
 }

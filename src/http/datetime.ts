@@ -24,7 +24,7 @@ export function parseDateTime(text: string, timeZone: string): ParsedDateTime | 
   const hour = Number(h);
   const minute = Number(mi);
   const second = s === undefined ? 0 : Number(s);
-  if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return null;
+  if (month < 1 || month > 12 || day < 1 || (day > 28 && day > daysInMonth(year, month))) return null;
   if (hour > 23 || minute > 59 || second > 59) return null;
   // Milliseconds are what we keep; further digits (clients send up to 7) are truncated.
   const millis = fraction === undefined ? 0 : Number(fraction.slice(0, 3).padEnd(3, '0'));

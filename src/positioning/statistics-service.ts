@@ -4,7 +4,9 @@ import { formatDateTime, offsetMinutes } from '../http/datetime.js';
 import { invalidField } from '../http/errors.js';
 import { resolvePeriod, type Period } from '../http/list-params.js';
 import type { Database } from '../store/database.js';
+import { loadPipelineStates } from './pipeline/pipeline-store.js';
 import type { FixMetrics } from './pipeline/pipeline-types.js';
+import { BUCKET_MS, type BucketRecord } from './pipeline/statistics-accumulator.js';
 import type { StatisticsQuery, StatisticsRecord } from './track-schema.js';
 import { groupBySubscriber } from './vehicle-event-service.js';
 
@@ -84,37 +86,53 @@ export class StatisticsService {
 
   /** interval=2: one record per clock hour (account zone) with data, from the quarter-hour buckets. */
   private async hourly(account: Account, ids: number[], period: Period, fills: FillIndex): Promise<Reading[]> {
+    const firstBucketMs = Math.floor(period.fromMs / BUCKET_MS) * BUCKET_MS;
+    const inPeriod = (bucketMs: number) => bucketMs >= firstBucketMs && bucketMs <= period.toMs;
     const rows = await this.database.db
       .selectFrom('statistics_buckets')
       .select(['subscriber_id', 'bucket_ms', 'last_fix_ms', 'metrics_before', 'first_fuel', 'metrics_end'])
       .where('account_id', '=', account.id)
       .where('subscriber_id', 'in', ids)
-      .where('bucket_ms', '>=', Math.floor(period.fromMs / 900_000) * 900_000)
+      .where('bucket_ms', '>=', firstBucketMs)
       .where('bucket_ms', '<=', period.toMs)
-      .orderBy('subscriber_id')
-      .orderBy('bucket_ms')
       .execute();
+    const buckets: (BucketRecord & { subscriberId: number })[] = rows.map((r) => ({
+      subscriberId: r.subscriber_id,
+      bucketMs: r.bucket_ms,
+      firstFixMs: 0,
+      lastFixMs: r.last_fix_ms,
+      fixCount: 0,
+      before: JSON.parse(r.metrics_before) as FixMetrics,
+      firstFuel: r.first_fuel,
+      end: JSON.parse(r.metrics_end) as FixMetrics,
+    }));
+    // The bucket being filled lives in the pipeline's state, not yet in a row.
+    for (const [subscriberId, state] of await loadPipelineStates(this.database.db, ids)) {
+      const open = state.statistics.current;
+      if (open && inPeriod(open.bucketMs)) buckets.push({ ...open, subscriberId });
+    }
+    buckets.sort((a, b) => a.subscriberId - b.subscriberId || a.bucketMs - b.bucketMs);
+
     const readings: Reading[] = [];
     let hourKey = '';
-    for (const row of rows) {
-      const offsetMs = offsetMinutes(account.timeZone, row.bucket_ms) * 60_000;
-      const hourStart = Math.floor((row.bucket_ms + offsetMs) / HOUR_MS) * HOUR_MS - offsetMs;
-      const key = `${row.subscriber_id}:${hourStart}`;
-      const end = JSON.parse(row.metrics_end) as FixMetrics;
+    for (const bucket of buckets) {
+      const offsetMs = offsetMinutes(account.timeZone, bucket.bucketMs) * 60_000;
+      const hourStart = Math.floor((bucket.bucketMs + offsetMs) / HOUR_MS) * HOUR_MS - offsetMs;
+      const key = `${bucket.subscriberId}:${hourStart}`;
       const current = readings.at(-1);
       if (key === hourKey && current) {
-        current.end = end;
-        current.timeMs = row.last_fix_ms;
-        if (current.startFuel === null) current.startFuel = row.first_fuel;
+        current.end = bucket.end;
+        current.timeMs = bucket.lastFixMs;
+        if (current.startFuel === null) current.startFuel = bucket.firstFuel;
       } else {
         hourKey = key;
         readings.push({
-          subscriberId: row.subscriber_id,
-          timeMs: row.last_fix_ms,
-          start: JSON.parse(row.metrics_before) as FixMetrics,
-          startFuel: row.first_fuel,
-          end,
-          fillsLitres: fills.sum(row.subscriber_id, Math.max(hourStart, period.fromMs), Math.min(hourStart + HOUR_MS - 1, period.toMs)),
+          subscriberId: bucket.subscriberId,
+          timeMs: bucket.lastFixMs,
+          start: bucket.before,
+          startFuel: bucket.firstFuel,
+          end: bucket.end,
+          fillsLitres: fills.sum(bucket.subscriberId, Math.max(hourStart, period.fromMs), Math.min(hourStart + HOUR_MS - 1, period.toMs)),
         });
       }
     }

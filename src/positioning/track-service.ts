@@ -4,8 +4,10 @@ import { ApiError } from '../http/errors.js';
 import { resolvePeriod } from '../http/list-params.js';
 import type { Database } from '../store/database.js';
 import type { TracksTable } from '../store/schema.js';
+import { coordinatesText } from './geo.js';
 import type { Location } from './location-schema.js';
 import { toLocation } from './location-service.js';
+import { loadPipelineStates } from './pipeline/pipeline-store.js';
 import type { Track, TrackListQuery } from './track-schema.js';
 
 type TrackRow = Omit<TracksTable, 'id' | 'start_geocoded' | 'finish_geocoded'> & { id: number };
@@ -22,7 +24,8 @@ export class TrackService {
     const period = resolvePeriod(query, { from: 'dateFrom', to: 'dateTo' }, account.timeZone, this.clock());
     let select = this.selectTracks(account)
       .where('start_ms', '<=', period.toMs)
-      .where('finish_ms', '>=', period.fromMs);
+      // An open track's row holds an old finish; its current one is checked below.
+      .where((eb) => eb.or([eb('finish_ms', '>=', period.fromMs), eb('is_open', '=', 1)]));
     if (query.subscriberIDs?.length) select = select.where('subscriber_id', 'in', query.subscriberIDs);
     if (query.lastTrackID !== undefined) select = select.where('id', '>', query.lastTrackID);
     const rows = await select
@@ -30,7 +33,8 @@ export class TrackService {
       .limit(query.count ?? 1000)
       .offset(query.offset ?? 0)
       .execute();
-    return rows.map((row) => toTrack(row, account.timeZone));
+    const current = await this.withOpenTracksCurrent(rows);
+    return current.filter((row) => row.finish_ms >= period.fromMs).map((row) => toTrack(row, account.timeZone));
   }
 
   async get(account: Account, trackID: number): Promise<Track> {
@@ -57,7 +61,32 @@ export class TrackService {
   private async row(account: Account, trackID: number): Promise<TrackRow> {
     const row = await this.selectTracks(account).where('id', '=', trackID).executeTakeFirst();
     if (!row) throw new ApiError('TRACK_NOT_FOUND', `no track ${trackID}`);
-    return row;
+    const [current] = await this.withOpenTracksCurrent([row]);
+    return current!;
+  }
+
+  /**
+   * A track in progress is written once, when it first qualifies; its latest fix and distance live
+   * in the pipeline's state (a write per batch spared), so they are taken from there (CONTRACT §2:
+   * listed with the latest fix as its finish).
+   */
+  private async withOpenTracksCurrent(rows: TrackRow[]): Promise<TrackRow[]> {
+    const open = rows.filter((r) => r.is_open === 1);
+    if (open.length === 0) return rows;
+    const states = await loadPipelineStates(this.database.db, [...new Set(open.map((r) => r.subscriber_id))]);
+    return rows.map((row) => {
+      const track = row.is_open === 1 ? states.get(row.subscriber_id)?.track.track : undefined;
+      if (!track || track.start.t !== row.start_ms) return row;
+      const { last } = track;
+      return {
+        ...row,
+        finish_ms: last.t,
+        finish_lat: last.lat,
+        finish_lon: last.lon,
+        distance_m: track.distanceM,
+        finish_address: coordinatesText(last.lat, last.lon),
+      };
+    });
   }
 
   private selectTracks(account: Account) {

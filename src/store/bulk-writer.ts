@@ -2,6 +2,9 @@ import type BetterSqlite3 from 'better-sqlite3';
 import { sql } from 'kysely';
 import type { Database, Tx } from './database.js';
 
+const SQLITE_ROWS_PER_STATEMENT = 64;
+const SQLITE_MAX_PARAMETERS = 32_766;
+
 export interface Column {
   name: string;
   /** The PostgreSQL array element type the values are sent as. */
@@ -26,8 +29,14 @@ export class BulkWriter {
     const action = update.length ? `DO UPDATE SET ${update.map((c) => `${c} = excluded.${c}`).join(', ')}` : 'DO NOTHING';
     const onConflict = conflict.length ? ` ON CONFLICT (${conflict.join(', ')}) ${action}` : '';
     if (this.database.sqlite) {
-      const statement = this.prepare(`INSERT INTO ${table} (${names}) VALUES (${columns.map(() => '?').join(', ')})${onConflict}`);
-      for (const row of rows) statement.run(row);
+      // Many rows per statement: one step into SQLite per chunk instead of per row.
+      const chunk = Math.max(1, Math.min(SQLITE_ROWS_PER_STATEMENT, Math.floor(SQLITE_MAX_PARAMETERS / columns.length)));
+      const tuple = `(${columns.map(() => '?').join(', ')})`;
+      for (let i = 0; i < rows.length; i += chunk) {
+        const part = rows.slice(i, i + chunk);
+        const statement = this.prepare(`INSERT INTO ${table} (${names}) VALUES ${Array(part.length).fill(tuple).join(', ')}${onConflict}`);
+        statement.run(part.flat());
+      }
       return;
     }
     await sql`INSERT INTO ${sql.raw(table)} (${sql.raw(names)}) SELECT * FROM unnest(${this.arrays(columns, rows)})${sql.raw(onConflict)}`.execute(tx);

@@ -104,6 +104,25 @@ for (const dialect of dialects) {
       assert.deepEqual(events.data[0].events.map((e: any) => e.type), [4, 5]);
     });
 
+    it('lists a track in progress with its latest fix as finish, under the same id as it grows', async () => {
+      const van = await createEmployee(server.api, { name: 'Van 3' });
+      const trip = drive(van, T0 + 2 * 3_600_000, 10, 36);
+      assert.equal((await server.api.post(LOCATIONS, trip.slice(0, 31))).status, 201);
+      const first = (await server.api.get(`${BASE}/tracks?subscriberIDs=${van}&dateFrom=2026-05-20T00:00:00Z`)).body;
+      assert.equal(first.length, 1);
+      assert.equal(first[0].finishDate, '2026-05-20T08:05:00+00:00');
+      assert.equal((await server.api.post(LOCATIONS, trip.slice(31))).status, 201);
+      const later = (await server.api.get(`${BASE}/tracks?subscriberIDs=${van}&dateFrom=2026-05-20T08:07:00Z`)).body;
+      assert.equal(later.length, 1, 'found by its current finish, not the one it had when first listed');
+      assert.equal(later[0].trackID, first[0].trackID);
+      assert.equal(later[0].finishDate, '2026-05-20T08:10:00+00:00');
+      assert.ok(later[0].distance > first[0].distance + 2900, `${later[0].distance} vs ${first[0].distance}`);
+      const one = (await server.api.get(`${BASE}/tracks/${first[0].trackID}`)).body;
+      assert.deepEqual(one, later[0]);
+      const points = (await server.api.get(`${BASE}/tracks/${first[0].trackID}/locations`)).body;
+      assert.equal(points.length, trip.length);
+    });
+
     it('refuses statistics without a valid interval (code 2) or without subscriberIDs (code 52)', async () => {
       const none = await server.api.get(`${BASE}/statistics?subscriberIDs=${car}`);
       assert.equal(none.status, 400);

@@ -51,7 +51,6 @@ export class PipelineRunner {
       const out = new SubscriberWrites(subscriberId);
       const pipeline = new SubscriberPipeline(state, { track: context.trackSettings, vehicle: this.vehicle(context, subscriberId) });
       for (const index of indexes) metrics[index] = pipeline.process(toPipelineFix(fixes[index]!, 0), out);
-      pipeline.flush(out);
       out.state = state;
       writes.push(out);
     }
@@ -74,7 +73,6 @@ export class PipelineRunner {
     const out = new SubscriberWrites(subscriberId);
     const pipeline = new SubscriberPipeline(state, { track: context.trackSettings, vehicle: this.vehicle(context, subscriberId) });
     for (const fix of fixes) out.metrics.push([fix.id, pipeline.process(fix, out)]);
-    pipeline.flush(out);
     out.state = state;
     out.replay = {
       fromMs: windowStart,

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { BulkWriter, type Column } from '../../store/bulk-writer.js';
-import type { Database, Tx } from '../../store/database.js';
+import type { Database, Db, Tx } from '../../store/database.js';
 import { coordinatesText } from '../geo.js';
 import { LocationStore, metricValues } from '../location-store.js';
 import type { PipelineFix } from './pipeline-types.js';
@@ -27,6 +27,16 @@ const BUCKET_COLUMNS = [
   c('last_fix_ms', 'bigint'), c('fix_count', 'integer'), c('metrics_before', 'text'), c('first_fuel', 'double precision'), c('metrics_end', 'text'),
 ];
 
+/**
+ * The pipeline's state of each subscriber: the open track and the statistics bucket being filled
+ * are read from here too (they are not rewritten as rows on every batch).
+ */
+export async function loadPipelineStates(executor: Db, subscriberIds: number[]): Promise<Map<number, SubscriberState>> {
+  if (subscriberIds.length === 0) return new Map();
+  const rows = await executor.selectFrom('pipeline_states').select(['subscriber_id', 'state']).where('subscriber_id', 'in', subscriberIds).execute();
+  return new Map(rows.map((r) => [r.subscriber_id, JSON.parse(r.state) as SubscriberState]));
+}
+
 /** The pipeline's reads and writes: its state, checkpoints and derived rows, all in the ingest transaction. */
 export class PipelineStore {
   private readonly bulk: BulkWriter;
@@ -48,10 +58,8 @@ export class PipelineStore {
     await sql`SELECT pg_advisory_xact_lock(id) FROM (SELECT unnest(${sorted}::bigint[]) AS id ORDER BY 1) AS ids`.execute(tx);
   }
 
-  async loadStates(tx: Tx, subscriberIds: number[]): Promise<Map<number, SubscriberState>> {
-    if (subscriberIds.length === 0) return new Map();
-    const rows = await tx.selectFrom('pipeline_states').select(['subscriber_id', 'state']).where('subscriber_id', 'in', subscriberIds).execute();
-    return new Map(rows.map((r) => [r.subscriber_id, JSON.parse(r.state) as SubscriberState]));
+  loadStates(tx: Tx, subscriberIds: number[]): Promise<Map<number, SubscriberState>> {
+    return loadPipelineStates(tx, subscriberIds);
   }
 
   /** The latest checkpoint taken at or before `atOrBeforeMs`. */

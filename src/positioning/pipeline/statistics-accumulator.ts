@@ -22,7 +22,11 @@ export interface StatisticsState {
   current: BucketRecord | null;
 }
 
-/** Folds each valid fix's metrics into its quarter-hour bucket. */
+/**
+ * Folds each valid fix's metrics into its quarter-hour bucket. A bucket is reported when the next
+ * one starts; the one being filled lives only in the subscriber's state, where readers find it
+ * (StatisticsService), so a batch does not rewrite it for every vehicle.
+ */
 export class StatisticsAccumulator {
   constructor(readonly state: StatisticsState) {}
 
@@ -47,7 +51,4 @@ export class StatisticsAccumulator {
     this.state.current = current;
   }
 
-  flush(out: { bucket(record: BucketRecord): void }): void {
-    if (this.state.current) out.bucket(this.state.current);
-  }
 }

@@ -104,11 +104,6 @@ export class SubscriberPipeline {
     return { ...metrics };
   }
 
-  /** Reports the statistics bucket still being filled, so readers see it before the quarter hour ends. */
-  flush(out: PipelineOutput): void {
-    this.statistics.flush(out);
-  }
-
   /** Engine time between two fixes: the tracker's engine-hour counter when both carry it, else time with ignition on. */
   private engineSeconds(previous: NonNullable<SubscriberState['lastValid']>, fix: PipelineFix): number {
     const elapsedS = (fix.timeMs - previous.t) / 1000;

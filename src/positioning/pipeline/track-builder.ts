@@ -22,7 +22,8 @@ interface OpenTrack {
  * Track segmentation (CONTRACT §2): a track starts when the subscriber moves (speed above
  * `moveSpeedKmh` or farther than `moveDistanceM` from where it stood) and ends when it stands
  * still for `stopSeconds` or sends nothing for `gapSeconds`. Tracks under `minDistanceM` or
- * `minDurationSeconds` are dropped. A track in progress is reported with its latest fix as finish.
+ * `minDurationSeconds` are dropped. A track in progress is reported when it first qualifies and
+ * then when it ends.
  * Only valid fixes come here.
  */
 export class TrackBuilder {
@@ -88,8 +89,13 @@ export class TrackBuilder {
     return stepM;
   }
 
+  /**
+   * Reports a track once, when it first passes the minimums, so it gets its id; while it grows,
+   * readers take its finish and distance from this state (see TrackService), which spares the
+   * store a write per fix.
+   */
   private report(track: OpenTrack, sink: PipelineSink): void {
-    if (!this.qualifies(track.start, track.last, track.distanceM)) return;
+    if (track.reported || !this.qualifies(track.start, track.last, track.distanceM)) return;
     track.reported = true;
     sink.track({
       startMs: track.start.t,

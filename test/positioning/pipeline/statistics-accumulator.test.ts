@@ -23,6 +23,11 @@ function runStatistics(fixes: [timeMs: number, after: FixMetrics][], start: FixM
   return { sink, accumulator, reported };
 }
 
+/** What readers do with the bucket being filled: it is in the state, never written as a row until it closes. */
+function reportOpen(accumulator: StatisticsAccumulator, sink: RecordingSink): void {
+  if (accumulator.state.current) sink.bucket(structuredClone(accumulator.state.current));
+}
+
 describe('statistics accumulator', () => {
   it('folds the fixes of a quarter hour into one bucket: metrics before its first fix and at its last, fix count', () => {
     const start = metrics(10, 100, 40);
@@ -33,7 +38,7 @@ describe('statistics accumulator', () => {
     ];
     const { sink, accumulator, reported } = runStatistics(fixes, start);
     assert.deepEqual(reported(), [], 'not reported while the quarter hour may still grow');
-    accumulator.flush(sink);
+    reportOpen(accumulator, sink);
     assert.deepEqual(sink.buckets.get(T0), {
       bucketMs: T0,
       firstFixMs: T0 + 1 * MINUTE,
@@ -45,7 +50,7 @@ describe('statistics accumulator', () => {
     } satisfies BucketRecord);
   });
 
-  it('reports a bucket when the next quarter hour starts, and the last one on flush', () => {
+  it('reports a bucket when the next quarter hour starts, and keeps the one being filled in its state', () => {
     const fixes: [number, FixMetrics][] = [
       [T0 + 5 * MINUTE, metrics(1, 0, null)],
       [T0 + 15 * MINUTE - 1, metrics(2, 0, null)], // the last millisecond of the first quarter
@@ -58,7 +63,7 @@ describe('statistics accumulator', () => {
       [[T0, 2, 2]],
       'the first bucket, once the fix at :15 arrives',
     );
-    accumulator.flush(sink);
+    reportOpen(accumulator, sink);
     const second = sink.buckets.get(T0 + 15 * MINUTE)!;
     assert.equal(second.fixCount, 2);
     assert.deepEqual(second.before, metrics(2, 0, null), 'before = the end of the previous bucket');
@@ -74,7 +79,7 @@ describe('statistics accumulator', () => {
       [T0 + 5 * HOUR, metrics(4, 0, null)],
     ];
     const { sink, accumulator } = runStatistics(fixes);
-    accumulator.flush(sink);
+    reportOpen(accumulator, sink);
     assert.deepEqual(
       [...sink.buckets.keys()].map((ms) => (ms - T0) / MINUTE),
       [45, 3 * 60 + 30, 5 * 60],
@@ -82,17 +87,17 @@ describe('statistics accumulator', () => {
     for (const bucketMs of sink.buckets.keys()) assert.equal(bucketMs % BUCKET_MS, 0);
   });
 
-  it('reports nothing on flush before any fix', () => {
+  it('holds no open bucket before any fix', () => {
     const sink = new RecordingSink();
-    new StatisticsAccumulator(StatisticsAccumulator.initialState()).flush(sink);
+    reportOpen(new StatisticsAccumulator(StatisticsAccumulator.initialState()), sink);
     assert.deepEqual(sink.calls, []);
   });
 
-  it('reports again on flush the bucket still being filled, with what came since', () => {
+  it('holds in its state the bucket still being filled, with what came since', () => {
     const { sink, accumulator } = runStatistics([[T0 + MINUTE, metrics(1, 10, 50)]]);
-    accumulator.flush(sink);
+    reportOpen(accumulator, sink);
     accumulator.add(T0 + 2 * MINUTE, metrics(1, 10, 50), metrics(2, 70, 49), sink);
-    accumulator.flush(sink);
+    reportOpen(accumulator, sink);
     const record = sink.buckets.get(T0)!;
     assert.equal(record.fixCount, 2);
     assert.deepEqual(record.end, metrics(2, 70, 49));
@@ -108,7 +113,7 @@ describe('statistics accumulator', () => {
     accumulator.add(T0, before, live, sink);
     before.cumDistanceM = -1;
     live.cumDistanceM = 99_999; // the next fix's processing, before the record is written
-    accumulator.flush(sink);
+    reportOpen(accumulator, sink);
     const record = sink.buckets.get(T0)!;
     assert.equal(record.before.cumDistanceM, 0);
     assert.equal(record.end.cumDistanceM, 500);

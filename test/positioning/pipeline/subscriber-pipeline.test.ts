@@ -28,6 +28,11 @@ function derived(state: SubscriberState) {
   return structuredClone(rest);
 }
 
+/** The bucket being filled lives in the state (readers take it from there); tests compare it too. */
+function reportOpenBucket(pipeline: SubscriberPipeline, sink: RecordingSink): void {
+  if (pipeline.state.statistics.current) sink.bucket(structuredClone(pipeline.state.statistics.current));
+}
+
 describe('subscriber pipeline', () => {
   describe('invalid fixes', () => {
     /** A valid drive with speeding, a refuelling and a sensor violation, and wild invalid fixes between. */
@@ -89,8 +94,8 @@ describe('subscriber pipeline', () => {
       const settings = pipelineSettings({ sensorLimits: [{ sensorID: 1, min: 0, max: 100 }] });
       const withInvalid = runPipeline(all, settings);
       const validOnly = runPipeline(valid, settings);
-      withInvalid.pipeline.flush(withInvalid.sink);
-      validOnly.pipeline.flush(validOnly.sink);
+      reportOpenBucket(withInvalid.pipeline, withInvalid.sink);
+      reportOpenBucket(validOnly.pipeline, validOnly.sink);
       assert.deepEqual(
         withInvalid.metrics.filter((m) => m !== null),
         validOnly.metrics,
@@ -234,7 +239,7 @@ describe('subscriber pipeline', () => {
     const route = new Route().park(20 * 60).drive(30_000, 60, 90).park(20 * 60);
     route.tag(0, { ignition: true, fuelLevel: 40 });
     const { pipeline, sink, metrics } = runPipeline(route.fixes);
-    pipeline.flush(sink);
+    reportOpenBucket(pipeline, sink);
     const buckets = [...sink.buckets.values()].sort((a, b) => a.bucketMs - b.bucketMs);
     assert.ok(buckets.length >= 5, 'fixture: over an hour of fixes');
     assert.equal(
@@ -316,12 +321,12 @@ describe('subscriber pipeline', () => {
     /** Runs the day uninterrupted, then from each checkpoint on a restored state, and compares. */
     function assertReplayMatches(fixes: PipelineFix[]): number {
       const full = runPipeline(fixes, SETTINGS);
-      full.pipeline.flush(full.sink);
+      reportOpenBucket(full.pipeline, full.sink);
       const finalState = JSON.parse(JSON.stringify(full.pipeline.state)) as SubscriberState;
       const checkpoints = full.sink.calls.flatMap((c) => (c.kind === 'checkpoint' ? [{ step: c.step, checkpoint: c.checkpoint }] : []));
       for (const { step, checkpoint } of checkpoints) {
         const restored = runPipeline(fixes.slice(step), SETTINGS, JSON.parse(checkpoint.state) as SubscriberState, new RecordingSink(), step);
-        restored.pipeline.flush(restored.sink);
+        reportOpenBucket(restored.pipeline, restored.sink);
         const where = `replay from the checkpoint at ${new Date(checkpoint.atMs).toISOString()} (fix ${step})`;
         assert.deepEqual(restored.metrics, full.metrics.slice(step), `${where}: metrics`);
         assert.deepEqual(

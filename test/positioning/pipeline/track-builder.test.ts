@@ -234,7 +234,7 @@ describe('track builder', () => {
     assert.equal(sink.tracks.size, 0);
   });
 
-  it('lists a trip in progress with the latest fix as finish, under one key, from the moment it qualifies', () => {
+  it('reports a trip once when it qualifies, then keeps its latest fix and distance in its state, under one key', () => {
     const route = new Route().park(2 * 60);
     const startIndex = route.fixes.length - 1;
     route.drive(2000, 36, 0); // 100 m every 10 s, and no stop yet
@@ -256,12 +256,16 @@ describe('track builder', () => {
       assert.equal(sink.tracks.size, 1, 'one track, whose key does not change');
       const track = sink.tracks.get(start.timeMs)!;
       assert.deepEqual([track.startLat, track.startLon], [start.latitude, start.longitude]);
-      assert.equal(track.finishMs, fix.timeMs);
-      assert.deepEqual([track.finishLat, track.finishLon], [fix.latitude, fix.longitude]);
+      assert.equal(track.finishMs, f[firstListed]!.timeMs, 'reported once, when it qualified');
       assert.equal(track.isOpen, true);
-      near(track.distanceM, sofar, EPS_M, `distance so far at fix ${i}`);
+      // Readers take the finish of a track in progress from the builder's state.
+      const open = builder.state.track!;
+      assert.equal(open.start.t, start.timeMs);
+      assert.deepEqual([open.last.t, open.last.lat, open.last.lon], [fix.timeMs, fix.latitude, fix.longitude]);
+      near(open.distanceM, sofar, EPS_M, `distance so far at fix ${i}`);
     });
     assert.equal(firstListed, startIndex + 6, 'fixture: qualifies at 60 s, the sixth moving fix');
+    assert.equal(sink.calls.filter((c) => c.kind === 'track').length, 1, 'no write per fix while it grows');
   });
 
   it('measures a winding trip as the haversine sum of its legs', () => {
@@ -309,16 +313,18 @@ describe('track builder', () => {
     route.drive(1000, 30, 200).park(7 * 60);
     route.drive(800, 30, 300); // still driving at the end
 
-    const { sink, totalMileage } = runTracks(route.fixes);
+    const { sink, totalMileage, builder } = runTracks(route.fixes);
     const tracks = sink.trackList();
     assert.equal(tracks.length, 4);
     assert.deepEqual(
       tracks.map((t) => t.isOpen),
       [false, false, false, true],
     );
+    // The track in progress: its distance so far is in the builder's state.
+    const inProgressM = builder.state.track!.distanceM;
     near(
       totalMileage,
-      tracks.reduce((sum, t) => sum + t.distanceM, 0),
+      tracks.slice(0, -1).reduce((sum, t) => sum + t.distanceM, 0) + inProgressM,
       EPS_M,
       'mileage = sum of track distances',
     );
