@@ -7,7 +7,7 @@ import { employeeRoutes } from './employees/employee-routes.js';
 import { EmployeeService } from './employees/employee-service.js';
 import { createGeozones, geozoneRoutes, type Geozones } from './geozones/geozones.js';
 import { bearerAuth } from './http/auth.js';
-import { applyConventions } from './http/conventions.js';
+import { applyConventions, clientErrorHandler, frameworkError, sendError } from './http/conventions.js';
 import { registerIdempotency } from './http/idempotency.js';
 import { createMetrics, registerObservability, type Metrics } from './http/observability.js';
 import { registerOpenApi } from './http/openapi.js';
@@ -62,6 +62,10 @@ export async function buildApp({ database, services, config, logger = false, clo
   const app = Fastify({
     ...(typeof logger === 'boolean' ? { logger } : { loggerInstance: logger }),
     bodyLimit: MANAGEMENT_BODY_LIMIT,
+    // Room for the longest external id (200 characters), percent-encoded as UTF-8.
+    routerOptions: { maxParamLength: 4096 },
+    frameworkErrors: (error, _request, reply) => sendError(reply, frameworkError(error)),
+    clientErrorHandler,
     requestIdHeader: 'x-request-id',
     return503OnClosing: false,
   }).withTypeProvider<TypeBoxTypeProvider>();

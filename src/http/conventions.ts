@@ -1,6 +1,8 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import FindMyWay from 'find-my-way';
-import { ApiError, toEnvelope } from './errors.js';
+import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { ApiError, invalidField, toEnvelope } from './errors.js';
 import { validationError } from './validation.js';
 
 /**
@@ -12,7 +14,10 @@ export function applyConventions(app: FastifyInstance): void {
   // Bodies are JSON only: without the text/plain parser anything else is a 415.
   app.removeContentTypeParser('text/plain');
 
-  app.addHook('preValidation', async (request) => normaliseListParameters(request));
+  app.addHook('preValidation', async (request) => {
+    normaliseListParameters(request);
+    refuseMalformedText(request);
+  });
 
   // During shutdown, requests on kept-alive connections get the envelope rather than Fastify's own 503.
   let closing = false;
@@ -55,6 +60,26 @@ export function applyConventions(app: FastifyInstance): void {
     }
     return sendError(reply, new ApiError('ROUTE_NOT_FOUND', `no route ${request.method} ${path}`));
   });
+}
+
+/** Errors Fastify raises before routing (an undecodable URL, an overlong path parameter). */
+export function frameworkError(error: FastifyError): ApiError {
+  if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') return new ApiError('BAD_REQUEST', 'a path parameter is too long');
+  return new ApiError('BAD_REQUEST', 'the URL cannot be decoded');
+}
+
+/**
+ * Requests Node cannot even parse (headers or URL too large, malformed HTTP) get the envelope too,
+ * written straight to the socket since there is no request to reply to.
+ */
+export function clientErrorHandler(error: Error & { code?: string }, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+  const body = JSON.stringify({ ...toEnvelope(new ApiError('BAD_REQUEST', status === 431 ? 'request headers or URL too large' : 'malformed request')), status });
+  if (socket.writable) {
+    socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n${body}`);
+  }
+  socket.destroy(error);
 }
 
 export function sendError(reply: FastifyReply, error: ApiError): FastifyReply {
@@ -105,6 +130,30 @@ function normaliseListParameters(request: FastifyRequest): void {
     if (schema.type !== 'array' || query[name] === undefined) continue;
     query[name] = toArray(query[name]).flatMap((v) => (typeof v === 'string' ? v.split(',') : [v]));
   }
+}
+
+/**
+ * Text must be well-formed Unicode without NUL: PostgreSQL cannot store U+0000, and a lone
+ * surrogate would be stored as U+FFFD, so either would change what the client sent.
+ */
+const MAX_DEPTH = 32;
+
+function refuseMalformedText(request: FastifyRequest): void {
+  const check = (value: unknown, path: string, depth = 0): void => {
+    if (depth > MAX_DEPTH) throw invalidField(path || 'body', 'is nested too deeply');
+    if (typeof value === 'string') {
+      if (value.includes('\u0000') || !(value as string & { isWellFormed(): boolean }).isWellFormed()) {
+        throw invalidField(path || 'body', 'must be well-formed text without NUL characters');
+      }
+    } else if (Array.isArray(value)) {
+      value.forEach((item, i) => check(item, `${path}[${i}]`, depth + 1));
+    } else if (value !== null && typeof value === 'object') {
+      for (const [key, item] of Object.entries(value)) check(item, path ? `${path}.${key}` : key, depth + 1);
+    }
+  };
+  check(request.params, '');
+  check(request.query, '');
+  check(request.body, '');
 }
 
 function toArray(value: unknown): unknown[] {

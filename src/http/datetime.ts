@@ -70,8 +70,10 @@ const offsetCache = new Map<string, number>();
 const QUARTER_HOUR_MS = 900_000;
 
 /**
- * Offset of a zone from UTC at an instant, in minutes. Offsets change only at quarter-hour
- * instants in the tz database's modern rules, so the answer is cached per quarter hour.
+ * Offset of a zone from UTC at an instant, in whole minutes. Most changes happen at quarter-hour
+ * instants, so an offset that is the same at both ends of a quarter hour is cached for all of it;
+ * a quarter hour with a change in it (some zones changed at 00:01, or at local mean time) is
+ * answered for the instant itself.
  */
 export function offsetMinutes(timeZone: string, epochMs: number): number {
   if (timeZone === 'UTC') return 0;
@@ -79,18 +81,25 @@ export function offsetMinutes(timeZone: string, epochMs: number): number {
   const key = `${timeZone}|${bucket}`;
   const cached = offsetCache.get(key);
   if (cached !== undefined) return cached;
+  const start = offsetAt(timeZone, bucket * QUARTER_HOUR_MS);
+  if (start !== offsetAt(timeZone, (bucket + 1) * QUARTER_HOUR_MS - 1)) return offsetAt(timeZone, epochMs);
+  if (offsetCache.size > 200_000) offsetCache.clear();
+  offsetCache.set(key, start);
+  return start;
+}
 
+function offsetAt(timeZone: string, epochMs: number): number {
   let formatter = offsetFormatters.get(timeZone);
   if (!formatter) {
     formatter = new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'longOffset' });
     offsetFormatters.set(timeZone, formatter);
   }
-  const name = formatter.formatToParts(bucket * QUARTER_HOUR_MS).find((p) => p.type === 'timeZoneName')?.value ?? 'GMT';
-  const match = /^GMT(?:([+-])(\d{2}):(\d{2}))?$/.exec(name);
-  const minutes = match?.[1] ? (match[1] === '-' ? -1 : 1) * (Number(match[2]) * 60 + Number(match[3])) : 0;
-  if (offsetCache.size > 200_000) offsetCache.clear();
-  offsetCache.set(key, minutes);
-  return minutes;
+  const name = formatter.formatToParts(epochMs).find((p) => p.type === 'timeZoneName')?.value ?? 'GMT';
+  // `GMT`, `GMT+05:30`, or with seconds for local mean time (`GMT+05:21:10`), rounded to the minute.
+  const match = /^GMT(?:([+-])(\d{2}):(\d{2})(?::(\d{2}))?)?$/.exec(name);
+  if (!match?.[1]) return 0;
+  const minutes = Number(match[2]) * 60 + Number(match[3]) + Number(match[4] ?? 0) / 60;
+  return (match[1] === '-' ? -1 : 1) * Math.round(minutes);
 }
 
 export function isValidTimeZone(timeZone: string): boolean {
