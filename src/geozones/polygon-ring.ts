@@ -14,9 +14,10 @@ const MAX_CELLS_PER_SIDE = 2048;
 /** The most the edge lists may hold per edge; rings of long crossing edges get a coarser grid. */
 const MAX_ENTRIES_PER_EDGE = 16;
 
-const OUTSIDE = 0;
-const INSIDE = 1;
-const NEAR_EDGE = 2;
+/** What `classifyBox` says of a box: no point inside, every point inside, or it depends on the point. */
+export const OUTSIDE = 0;
+export const INSIDE = 1;
+export const NEAR_EDGE = 2;
 
 /** `[longitude, latitude]`: x is longitude, y is latitude. */
 export type LonLat = readonly [number, number];
@@ -28,8 +29,8 @@ export type LonLat = readonly [number, number];
  * A grid over the ring's box makes a test cheap. Cells no edge comes near are known to be inside
  * or outside: most points are answered by one array read. Cells near the outline list the edges
  * that pass them (the edge index): a point there is on the boundary if one of its cell's edges is
- * within the tolerance, and otherwise takes the state of the first clear cell to its right, flipped
- * once per edge that crosses the way there. Only the edges of a few cells are looked at.
+ * within the tolerance, and otherwise takes the state of the nearest clear cell left or right of
+ * it, flipped once per edge that crosses the way there. Only the edges of a few cells are looked at.
  */
 export class PolygonRing {
   readonly minX: number;
@@ -121,28 +122,55 @@ export class PolygonRing {
     return inside;
   }
 
+  /**
+   * OUTSIDE when no point of the box is inside, INSIDE when every point is, else NEAR_EDGE: read
+   * from the cells the box covers (a box reaching past the ring's box is never wholly inside).
+   */
+  classifyBox(minX: number, minY: number, maxX: number, maxY: number): number {
+    if (maxX < this.minX || minX > this.maxX || maxY < this.minY || minY > this.maxY) return OUTSIDE;
+    const lastCol = this.colOf(maxX);
+    const lastRow = this.rowOf(maxY);
+    let seen = -1;
+    for (let row = this.rowOf(minY); row <= lastRow; row++) {
+      for (let col = this.colOf(minX); col <= lastCol; col++) {
+        const state = this.cellState[row * this.cols + col]!;
+        if (state === NEAR_EDGE || (seen !== -1 && state !== seen)) return NEAR_EDGE;
+        seen = state;
+      }
+    }
+    if (seen === OUTSIDE) return OUTSIDE;
+    const within = minX >= this.minX && maxX <= this.maxX && minY >= this.minY && maxY <= this.maxY;
+    return within ? INSIDE : NEAR_EDGE;
+  }
+
   /** Bytes held by this ring's typed arrays. */
   get byteSize(): number {
     return this.coords.byteLength + this.cellState.byteLength + this.cellStart.byteLength + this.cellEdges.byteLength;
   }
 
   private containsNearEdge(x: number, y: number, row: number, col: number): boolean {
-    const { coords: c, cellStart, cellEdges, cellState } = this;
-    const base = row * this.cols;
+    const { coords: c, cellStart, cellEdges, cellState, cols } = this;
+    const base = row * cols;
     for (let k = cellStart[base + col]!; k < cellStart[base + col + 1]!; k++) {
       if (isNearEdge(c, cellEdges[k]! << 1, x, y)) return true;
     }
-    // Rightwards to the first clear cell, counting each crossing in the one cell it lies in.
-    let inside = false;
-    for (let cc = col; cc < this.cols; cc++) {
-      const state = cellState[base + cc];
-      if (state !== NEAR_EDGE) return inside !== (state === INSIDE);
+    // Towards the nearer clear cell of the row (or the nearer end of the ring's box, outside), counting
+    // each edge crossing on the way in the one cell it lies in.
+    let right = col;
+    while (right < cols && cellState[base + right] === NEAR_EDGE) right++;
+    let left = col;
+    while (left >= 0 && cellState[base + left] === NEAR_EDGE) left--;
+    const rightwards = right - col <= col - left;
+    const from = rightwards ? col : left + 1;
+    const to = rightwards ? right - 1 : col;
+    let inside = rightwards ? right < cols && cellState[base + right] === INSIDE : left >= 0 && cellState[base + left] === INSIDE;
+    for (let cc = from; cc <= to; cc++) {
       for (let k = cellStart[base + cc]!; k < cellStart[base + cc + 1]!; k++) {
         const j = cellEdges[k]! << 1;
-        if (crossesRayRightOf(c, j, x, y) && this.colOf(crossingX(c, j, y)) === cc) inside = !inside;
+        if (spans(c, j, y) && isRightOfPoint(c, j, x, y) === rightwards && this.colOf(crossingX(c, j, y)) === cc) inside = !inside;
       }
     }
-    return inside; // past the last cell: beyond the ring's box, outside.
+    return inside;
   }
 
   /**
@@ -224,7 +252,11 @@ function spans(c: Float64Array, j: number, y: number): boolean {
 
 /** The ray from (x, y) towards +x crosses the edge: it spans y and passes right of the point. */
 function crossesRayRightOf(c: Float64Array, j: number, x: number, y: number): boolean {
-  if (!spans(c, j, y)) return false;
+  return spans(c, j, y) && isRightOfPoint(c, j, x, y);
+}
+
+/** For an edge that spans height y: whether it passes right of (x, y), by the sign of the cross product. */
+function isRightOfPoint(c: Float64Array, j: number, x: number, y: number): boolean {
   const dx = c[j + 2]! - c[j]!;
   const dy = c[j + 3]! - c[j + 1]!;
   return (dx * (y - c[j + 1]!) - dy * (x - c[j]!) > 0) === (dy > 0);

@@ -1,5 +1,6 @@
 import Flatbush from 'flatbush';
 import type { PolygonRing } from './polygon-ring.js';
+import { ZoneCells } from './zone-cells.js';
 
 /** What a lookup answers for each zone (interface 2.6). */
 export interface ZoneReference {
@@ -17,9 +18,13 @@ export interface IndexedZone {
 const NODE_SIZE = 8;
 
 /**
- * An immutable spatial index of one account's enabled zones: an R-tree (flatbush, packed along a
- * Hilbert curve) over the zones' boxes finds the candidates, each candidate's ring decides exactly.
- * Built once per zone version of the account; a lookup is synchronous.
+ * An immutable spatial index of one account's enabled zones, built once per zone version of the
+ * account; a lookup is synchronous.
+ *
+ * An R-tree (flatbush, packed along a Hilbert curve) over the zones' boxes finds the candidates
+ * and each candidate's ring decides exactly. In front of it, a cell directory answers most points
+ * from one cell's short list (zones covering the cell need no test at all); points in cells
+ * crowded with zones, and at the rim of the extent, walk the tree.
  *
  * The tree is walked here rather than through `Flatbush.search`, which allocates a queue, a result
  * array and a filter closure per call: lookups run once per GPS fix, and the walk over the packed
@@ -31,6 +36,9 @@ export class ZoneIndex {
   private readonly boxes: Float64Array;
   private readonly indices: Uint16Array | Uint32Array;
   private readonly levelBounds: number[];
+  private readonly rings: readonly PolygonRing[];
+  private readonly refs: readonly ZoneReference[];
+  private readonly cells: ZoneCells | null;
   /** Scratch space of the walk, reused: lookups are synchronous, so two never overlap. */
   private readonly stack: Int32Array;
   private readonly hits: number[] = [];
@@ -42,6 +50,9 @@ export class ZoneIndex {
     this.boxes = (tree?._boxes as Float64Array | undefined) ?? new Float64Array(0);
     this.indices = tree?._indices ?? new Uint32Array(0);
     this.levelBounds = tree?._levelBounds ?? [];
+    this.rings = zones.map((zone) => zone.ring);
+    this.refs = zones.map((zone) => zone.ref);
+    this.cells = tree === null ? null : ZoneCells.build(this.rings);
     // A depth-first walk holds at most NODE_SIZE - 1 siblings per level, plus the node it is in.
     this.stack = new Int32Array(2 * (NODE_SIZE * (this.levelBounds.length + 1) + 1));
   }
@@ -74,21 +85,25 @@ export class ZoneIndex {
       this.collect(-longitude, latitude, hits);
       dropDuplicates(hits);
     }
-    if (hits.length > 1) hits.sort((a, b) => a - b);
+    sortSmall(hits);
     const found = new Array<ZoneReference>(hits.length);
-    for (let k = 0; k < hits.length; k++) found[k] = this.zones[hits[k]!]!.ref;
+    for (let k = 0; k < hits.length; k++) found[k] = this.refs[hits[k]!]!;
     return found;
   }
 
   /** Bytes held by the tree and the rings' typed arrays (the objects around them are not counted). */
   get byteSize(): number {
-    let bytes = this.tree?.data.byteLength ?? 0;
+    let bytes = (this.tree?.data.byteLength ?? 0) + (this.cells?.byteSize ?? 0);
     for (const zone of this.zones) bytes += zone.ring.byteSize;
     return bytes;
   }
 
-  /** Depth-first over the packed tree: nodes whose box holds the point, down to the zones whose ring does. */
   private collect(x: number, y: number, hits: number[]): void {
+    if (!this.cells!.collect(x, y, this.rings, hits)) this.walkTree(x, y, hits);
+  }
+
+  /** Depth-first over the packed tree: nodes whose box holds the point, down to the zones whose ring does. */
+  private walkTree(x: number, y: number, hits: number[]): void {
     const { boxes, indices, levelBounds, stack, zones } = this;
     const leafEnd = zones.length * 4;
     let top = 0;
@@ -110,6 +125,19 @@ export class ZoneIndex {
         }
       }
     }
+  }
+}
+
+/** Insertion sort: answers hold a few zones, for which it beats a comparator sort. */
+function sortSmall(values: number[]): void {
+  for (let i = 1; i < values.length; i++) {
+    const value = values[i]!;
+    let j = i - 1;
+    while (j >= 0 && values[j]! > value) {
+      values[j + 1] = values[j]!;
+      j--;
+    }
+    values[j + 1] = value;
   }
 }
 
