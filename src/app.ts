@@ -13,6 +13,7 @@ import { createMetrics, registerObservability, type Metrics } from './http/obser
 import { registerOpenApi } from './http/openapi.js';
 import { validatorCompiler } from './http/validation.js';
 import { locationRoutes } from './positioning/location-routes.js';
+import { AddressResolver } from './positioning/address-resolver.js';
 import { LocationService } from './positioning/location-service.js';
 import { StatisticsService } from './positioning/statistics-service.js';
 import { trackRoutes } from './positioning/track-routes.js';
@@ -40,8 +41,9 @@ export function createServices(database: Database, clock: () => number = Date.no
   const accounts = new AccountService(database, clock);
   const employees = new EmployeeService(database, clock);
   const geozones = createGeozones(database, clock);
-  const locations = new LocationService(database, accounts, employees, metrics, clock);
-  const tracks = new TrackService(database, clock);
+  const addresses = new AddressResolver(geozones);
+  const locations = new LocationService(database, accounts, employees, metrics, addresses, clock);
+  const tracks = new TrackService(database, addresses, clock);
   const vehicleEvents = new VehicleEventService(database, clock);
   const statistics = new StatisticsService(database, employees, clock);
   return { accounts, employees, locations, tracks, vehicleEvents, statistics, geozones, metrics };

@@ -62,6 +62,15 @@ export const settings = {
     default: 16 * 1024 * 1024,
     parse: positiveInt,
   },
+  GEOCODER_URL: {
+    doc: 'base URL of a Nominatim-compatible reverse geocoder for track addresses (else zone, map object or coordinates)',
+    parse: (raw: string) => {
+      const url = new URL(raw);
+      if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('must be an http(s) URL');
+      return raw;
+    },
+  },
+  GEOCODER_TIMEOUT_MS: { doc: 'how long one reverse-geocoding request may take', default: 5000, parse: positiveInt },
   SHUTDOWN_GRACE_MS: { doc: 'time in-flight requests get to finish on SIGTERM', default: 10_000, parse: positiveInt },
 } satisfies Record<string, Setting<unknown>>;
 

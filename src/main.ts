@@ -3,6 +3,8 @@ import { buildApp, createServices } from './app.js';
 import { bootstrapFirstAccount } from './accounts/bootstrap.js';
 import { ConfigError, loadConfig } from './config.js';
 import { buildOsmAndServer } from './mobile/osmand-server.js';
+import { AddressFiller } from './positioning/address-filler.js';
+import { NominatimGeocoder } from './positioning/geocoder.js';
 import { migrate, openDatabase } from './store/database.js';
 import { version } from './version.js';
 
@@ -27,12 +29,17 @@ async function main(): Promise<void> {
 
   const app = await buildApp({ database, services, config, logger: log });
   const osmand = await buildOsmAndServer({ employees: services.employees, locations: services.locations, logger: log.child({ listener: 'osmand' }) });
+  const addressFiller = config.GEOCODER_URL
+    ? new AddressFiller(database, new NominatimGeocoder(config.GEOCODER_URL, config.GEOCODER_TIMEOUT_MS), log.child({ worker: 'addresses' }))
+    : null;
   await app.listen({ port: config.PORT, host: config.HOST });
   await osmand.listen({ port: config.OSMAND_PORT, host: config.HOST });
   log.info(
-    { version, store: database.dialect, port: config.PORT, osmandPort: config.OSMAND_PORT },
+    { version, store: database.dialect, port: config.PORT, osmandPort: config.OSMAND_PORT, geocoder: Boolean(addressFiller) },
     `Lokator ${version} is serving on ${database.dialect === 'sqlite' ? config.databaseUrl : 'PostgreSQL'}`,
   );
+
+  addressFiller?.start();
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -47,6 +54,7 @@ async function main(): Promise<void> {
     // Stop taking fixes first, then API requests; in-flight ones finish and commit.
     await osmand.close();
     await app.close();
+    await addressFiller?.stop();
     await database.close();
     log.info('stopped');
     process.exit(0);

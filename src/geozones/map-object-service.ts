@@ -1,6 +1,7 @@
 import type { Account } from '../accounts/account-service.js';
 import { ApiError } from '../http/errors.js';
-import type { Database } from '../store/database.js';
+import { haversineMetres } from '../positioning/geo.js';
+import type { Database, Db } from '../store/database.js';
 import type { MapObjectsTable } from '../store/schema.js';
 import type { MapObject, MapObjectPatch, MapObjectWrite } from './map-object-schema.js';
 
@@ -30,6 +31,30 @@ export class MapObjectService {
       .executeTakeFirst();
     if (!row) throw notFound(mapObjectID);
     return fromRow(row);
+  }
+
+  /**
+   * The name of the account's map object nearest to a point, if one is within `maxMetres`
+   * (the track address fallback of CONTRACT §2). Reads a small box around the point.
+   */
+  async nearestName(executor: Db, accountId: number, latitude: number, longitude: number, maxMetres: number): Promise<string | null> {
+    const dLat = maxMetres / 111_000;
+    const dLon = dLat / Math.max(0.01, Math.cos((latitude * Math.PI) / 180));
+    const rows = await executor
+      .selectFrom('map_objects')
+      .select(['name', 'latitude', 'longitude'])
+      .where('account_id', '=', accountId)
+      .where('latitude', '>=', latitude - dLat)
+      .where('latitude', '<=', latitude + dLat)
+      .where('longitude', '>=', longitude - dLon)
+      .where('longitude', '<=', longitude + dLon)
+      .execute();
+    let best: { name: string; metres: number } | null = null;
+    for (const row of rows) {
+      const metres = haversineMetres(latitude, longitude, row.latitude, row.longitude);
+      if (metres <= maxMetres && (!best || metres < best.metres)) best = { name: row.name, metres };
+    }
+    return best?.name ?? null;
   }
 
   async create(account: Account, input: MapObjectWrite): Promise<MapObject> {

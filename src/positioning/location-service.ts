@@ -5,6 +5,7 @@ import { ApiError, invalidField, type ValidationErrors } from '../http/errors.js
 import { resolvePeriod } from '../http/list-params.js';
 import type { Metrics } from '../http/observability.js';
 import type { Database } from '../store/database.js';
+import type { AddressResolver } from './address-resolver.js';
 import type { Fix } from './fix.js';
 import type { Location, LocationInput, LocationListQuery } from './location-schema.js';
 import { PipelineRunner } from './pipeline/pipeline-runner.js';
@@ -24,9 +25,10 @@ export class LocationService {
     private readonly accounts: AccountService,
     private readonly employees: EmployeeService,
     private readonly metrics: Metrics,
+    addresses: AddressResolver,
     private readonly clock: () => number = Date.now,
   ) {
-    this.pipeline = new PipelineRunner(new PipelineStore(database));
+    this.pipeline = new PipelineRunner(new PipelineStore(database), addresses);
   }
 
   /**

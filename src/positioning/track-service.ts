@@ -4,6 +4,7 @@ import { ApiError } from '../http/errors.js';
 import { resolvePeriod } from '../http/list-params.js';
 import type { Database } from '../store/database.js';
 import type { TracksTable } from '../store/schema.js';
+import { pointKey, type AddressResolver } from './address-resolver.js';
 import { coordinatesText } from './geo.js';
 import type { Location } from './location-schema.js';
 import { toLocation } from './location-service.js';
@@ -16,6 +17,7 @@ type TrackRow = Omit<TracksTable, 'id' | 'start_geocoded' | 'finish_geocoded'> &
 export class TrackService {
   constructor(
     private readonly database: Database,
+    private readonly addresses: AddressResolver,
     private readonly clock: () => number = Date.now,
   ) {}
 
@@ -74,6 +76,11 @@ export class TrackService {
     const open = rows.filter((r) => r.is_open === 1);
     if (open.length === 0) return rows;
     const states = await loadPipelineStates(this.database.db, [...new Set(open.map((r) => r.subscriber_id))]);
+    const finishes = open.flatMap((r) => {
+      const last = states.get(r.subscriber_id)?.track.track?.last;
+      return last ? [{ latitude: last.lat, longitude: last.lon }] : [];
+    });
+    const names = await this.addresses.names(this.database.db, open[0]!.account_id, finishes);
     return rows.map((row) => {
       const track = row.is_open === 1 ? states.get(row.subscriber_id)?.track.track : undefined;
       if (!track || track.start.t !== row.start_ms) return row;
@@ -84,7 +91,7 @@ export class TrackService {
         finish_lat: last.lat,
         finish_lon: last.lon,
         distance_m: track.distanceM,
-        finish_address: coordinatesText(last.lat, last.lon),
+        finish_address: names.get(pointKey(last.lat, last.lon)) ?? coordinatesText(last.lat, last.lon),
       };
     });
   }

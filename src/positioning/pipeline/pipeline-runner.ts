@@ -1,5 +1,6 @@
 import type { VehicleSettings } from '../../employees/employee-schema.js';
 import type { Tx } from '../../store/database.js';
+import type { AddressResolver } from '../address-resolver.js';
 import type { Fix } from '../fix.js';
 import type { PipelineStore } from './pipeline-store.js';
 import type { FixMetrics, PipelineFix, TrackSettings } from './pipeline-types.js';
@@ -24,7 +25,10 @@ export interface BatchContext {
  * would have given.
  */
 export class PipelineRunner {
-  constructor(private readonly store: PipelineStore) {}
+  constructor(
+    private readonly store: PipelineStore,
+    private readonly addresses: AddressResolver,
+  ) {}
 
   async ingest(tx: Tx, context: BatchContext, fixes: Fix[]): Promise<void> {
     const bySubscriber = new Map<number, number[]>();
@@ -59,7 +63,17 @@ export class PipelineRunner {
     for (const { subscriberId, earliestMs, state } of late) {
       writes.push(await this.replay(tx, context, subscriberId, Math.max(earliestMs, (state.lastFixMs ?? 0) - REPLAY_HORIZON_MS)));
     }
-    await this.store.apply(tx, context.accountId, writes);
+    await this.store.apply(tx, context.accountId, writes, await this.addressesOf(tx, context.accountId, writes));
+  }
+
+  /** Names of the start and finish points of the tracks this batch writes. */
+  private async addressesOf(tx: Tx, accountId: number, writes: SubscriberWrites[]): Promise<Map<string, string>> {
+    const points = writes.flatMap((w) =>
+      [...w.tracks.values()].flatMap((t) =>
+        t === 'drop' ? [] : [{ latitude: t.startLat, longitude: t.startLon }, { latitude: t.finishLat, longitude: t.finishLon }],
+      ),
+    );
+    return this.addresses.names(tx, accountId, points);
   }
 
   /** Re-runs a subscriber's stored fixes from the checkpoint at or before `fromMs`. */

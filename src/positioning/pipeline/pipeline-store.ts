@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { BulkWriter, type Column } from '../../store/bulk-writer.js';
 import type { Database, Db, Tx } from '../../store/database.js';
+import { pointKey } from '../address-resolver.js';
 import { coordinatesText } from '../geo.js';
 import { LocationStore, metricValues } from '../location-store.js';
 import type { PipelineFix } from './pipeline-types.js';
@@ -119,7 +120,7 @@ export class PipelineStore {
   }
 
   /** Writes everything the runs of one batch produced. */
-  async apply(tx: Tx, accountId: number, all: SubscriberWrites[]): Promise<void> {
+  async apply(tx: Tx, accountId: number, all: SubscriberWrites[], addresses: Map<string, string>): Promise<void> {
     for (const w of all) if (w.replay) await this.clearReplayWindow(tx, w);
 
     const states: unknown[][] = [];
@@ -136,8 +137,8 @@ export class PipelineStore {
       for (const [startMs, t] of w.tracks) {
         if (t === 'drop') drops.push([sub, startMs]);
         else {
-          const start = coordinatesText(t.startLat, t.startLon);
-          const finish = coordinatesText(t.finishLat, t.finishLon);
+          const start = addresses.get(pointKey(t.startLat, t.startLon)) ?? coordinatesText(t.startLat, t.startLon);
+          const finish = addresses.get(pointKey(t.finishLat, t.finishLon)) ?? coordinatesText(t.finishLat, t.finishLon);
           tracks.push([accountId, sub, t.startMs, t.finishMs, t.startLat, t.startLon, t.finishLat, t.finishLon, t.distanceM, t.isOpen ? 1 : 0, start, finish]);
         }
       }

@@ -1,0 +1,88 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Database } from '../store/database.js';
+import { GeocoderError, type Geocoder } from './geocoder.js';
+
+const BATCH = 20;
+const MAX_BACKOFF_MS = 5 * 60_000;
+
+/**
+ * Fills track addresses from the reverse geocoder after ingestion, so a slow or absent geocoder
+ * never holds up a batch (CONTRACT §2). Tracks are written with the fallback name first; finished
+ * tracks whose addresses the geocoder has not named yet are picked up here. Several servers may
+ * run it at once: the update is the same whoever makes it.
+ */
+export class AddressFiller {
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<void> | null = null;
+  private backoffMs: number;
+
+  constructor(
+    private readonly database: Database,
+    private readonly geocoder: Geocoder,
+    private readonly log: FastifyBaseLogger,
+    private readonly intervalMs = 2000,
+  ) {
+    this.backoffMs = intervalMs;
+  }
+
+  start(): void {
+    this.schedule(this.intervalMs);
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    await this.running;
+  }
+
+  /** One round: names up to BATCH finished tracks; true when there may be more to do. */
+  async fillOnce(): Promise<boolean> {
+    const rows = await this.database.db
+      .selectFrom('tracks')
+      .select(['id', 'start_lat', 'start_lon', 'finish_lat', 'finish_lon', 'start_geocoded', 'finish_geocoded'])
+      .where('is_open', '=', 0)
+      .where((eb) => eb.or([eb('start_geocoded', '=', 0), eb('finish_geocoded', '=', 0)]))
+      .orderBy('id')
+      .limit(BATCH)
+      .execute();
+    for (const row of rows) {
+      const start = row.start_geocoded ? null : await this.geocoder.reverse(row.start_lat, row.start_lon);
+      const finish = row.finish_geocoded ? null : await this.geocoder.reverse(row.finish_lat, row.finish_lon);
+      await this.database.db
+        .updateTable('tracks')
+        .set({
+          start_geocoded: 1,
+          finish_geocoded: 1,
+          // Where the geocoder knows no address, the fallback name stays.
+          ...(start ? { start_address: start } : {}),
+          ...(finish ? { finish_address: finish } : {}),
+        })
+        .where('id', '=', row.id)
+        .execute();
+    }
+    return rows.length === BATCH;
+  }
+
+  private schedule(delayMs: number): void {
+    this.timer = setTimeout(() => {
+      this.running = this.round().finally(() => {
+        this.running = null;
+      });
+    }, delayMs);
+    this.timer.unref();
+  }
+
+  private async round(): Promise<void> {
+    try {
+      const more = await this.fillOnce();
+      this.backoffMs = this.intervalMs;
+      if (this.timer) this.schedule(more ? 0 : this.intervalMs);
+    } catch (error) {
+      // The geocoder is down or slow: try again later, less and less often.
+      if (error instanceof GeocoderError) this.log.warn({ err: error }, 'reverse geocoding failed; retrying later');
+      else this.log.error({ err: error }, 'address filling failed');
+      this.backoffMs = Math.min(this.backoffMs * 2, MAX_BACKOFF_MS);
+      if (this.timer) this.schedule(this.backoffMs);
+    }
+  }
+}
