@@ -9,7 +9,7 @@ const EPS2 = EPS * EPS;
 /** A cell is near an edge when an edge comes this close: more than the tolerance, far more than rounding. */
 const MARGIN = 2 * EPS;
 
-const CELLS_PER_EDGE = 4;
+const CELLS_PER_EDGE = 2;
 const MAX_CELLS_PER_SIDE = 2048;
 /** The most the edge lists may hold per edge; rings of long crossing edges get a coarser grid. */
 const MAX_ENTRIES_PER_EDGE = 16;
@@ -47,7 +47,8 @@ export class PolygonRing {
   private readonly cellState: Uint8Array;
   /** The edges near cell k are `cellEdges[cellStart[k]..cellStart[k + 1])`. */
   private readonly cellStart: Int32Array;
-  private readonly cellEdges: Int32Array;
+  /** Edge numbers fit 16 bits for any ring a zone may have (MAX_BOUNDS_POINTS): half the memory. */
+  private readonly cellEdges: Uint16Array | Int32Array;
 
   /** `points` without a closing point (one equal to the first is ignored if present); at least one point. */
   constructor(points: readonly LonLat[]) {
@@ -94,7 +95,7 @@ export class PolygonRing {
     this.cellStart = new Int32Array(cells + 1);
     for (let i = 0; i < n; i++) this.visitCellsNear(i, (cell) => this.cellStart[cell + 1]!++);
     for (let k = 0; k < cells; k++) this.cellStart[k + 1]! += this.cellStart[k]!;
-    this.cellEdges = new Int32Array(entries);
+    this.cellEdges = n <= 0xffff ? new Uint16Array(entries) : new Int32Array(entries);
     const fill = this.cellStart.slice(0, cells);
     for (let i = 0; i < n; i++) this.visitCellsNear(i, (cell) => (this.cellEdges[fill[cell]!++] = i));
     this.cellState = new Uint8Array(cells);
