@@ -123,6 +123,19 @@ for (const dialect of dialects) {
       assert.equal(points.length, trip.length);
     });
 
+    it('acknowledges fixes sent again without storing them twice', async () => {
+      const bus = await createEmployee(server.api, { name: 'Bus 9' });
+      const trip = drive(bus, T0 + 4 * 3_600_000, 5, 36);
+      assert.equal((await server.api.post(LOCATIONS, trip)).status, 201);
+      const again = await server.api.post(LOCATIONS, [...trip.slice(10, 20), trip.at(-1)]);
+      assert.equal(again.status, 201);
+      assert.deepEqual(again.body, { accepted: 11 });
+      const stored = (await server.api.get(`${LOCATIONS}?subscriberIDs=${bus}&dateFrom=2026-05-20T00:00:00Z`)).body;
+      assert.equal(stored.length, trip.length);
+      const [track] = (await server.api.get(`${BASE}/tracks?subscriberIDs=${bus}&dateFrom=2026-05-20T00:00:00Z`)).body;
+      assert.equal((await server.api.get(`${BASE}/tracks/${track.trackID}/locations`)).body.length, trip.length);
+    });
+
     it('refuses statistics without a valid interval (code 2) or without subscriberIDs (code 52)', async () => {
       const none = await server.api.get(`${BASE}/statistics?subscriberIDs=${car}`);
       assert.equal(none.status, 400);

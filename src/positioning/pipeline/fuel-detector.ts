@@ -55,17 +55,14 @@ export class FuelDetector {
   }
 
   private detectStart(sample: Sample): void {
-    let lowest: Sample | null = null;
-    let highest: Sample | null = null;
-    for (const s of this.state.window) {
-      // The latest of equal extremes: a steady level before a filling dates it where the rise begins.
-      if (!lowest || s.level <= lowest.level) lowest = s;
-      if (!highest || s.level >= highest.level) highest = s;
-    }
-    if (lowest && sample.level - lowest.level >= this.fillThreshold) {
-      this.state.change = { type: EventType.fuelFilling, start: lowest, extreme: sample };
-    } else if (highest && highest.level - sample.level >= this.drainThreshold) {
-      this.state.change = { type: EventType.fuelDrain, start: highest, extreme: sample };
+    const window = this.state.window;
+    if (window.length === 0) return;
+    const lowest = Math.min(...window.map((s) => s.level));
+    const highest = Math.max(...window.map((s) => s.level));
+    if (sample.level - lowest >= this.fillThreshold) {
+      this.state.change = { type: EventType.fuelFilling, start: latestNear(window, lowest, this.fillThreshold), extreme: sample };
+    } else if (highest - sample.level >= this.drainThreshold) {
+      this.state.change = { type: EventType.fuelDrain, start: latestNear(window, highest, this.drainThreshold), extreme: sample };
     }
   }
 
@@ -83,6 +80,19 @@ export class FuelDetector {
     // The window restarts after the change, so its own levels do not start another.
     this.state.window = this.state.window.filter((s) => s.t >= change.extreme.t);
   }
+}
+
+/**
+ * Where a change began: the latest sample still at the level it left (within the noise a median
+ * leaves, at most a quarter of the threshold), not the lowest dip of a flat but noisy level,
+ * which may be minutes earlier.
+ */
+function latestNear(window: Sample[], level: number, threshold: number): Sample {
+  const margin = Math.min(1, threshold / 4);
+  for (let i = window.length - 1; i >= 0; i--) {
+    if (Math.abs(window[i]!.level - level) <= margin) return window[i]!;
+  }
+  return window[0]!;
 }
 
 function median(values: number[]): number {

@@ -4,7 +4,7 @@ import type { AddressResolver } from '../address-resolver.js';
 import type { Fix } from '../fix.js';
 import type { PipelineStore } from './pipeline-store.js';
 import type { FixMetrics, PipelineFix, TrackSettings } from './pipeline-types.js';
-import { SubscriberWrites } from './pipeline-writes.js';
+import { fixKey, SubscriberWrites } from './pipeline-writes.js';
 import { initialState, SubscriberPipeline, type SubscriberState } from './subscriber-pipeline.js';
 
 /** Fixes older than this before a subscriber's latest are stored as history but not replayed. */
@@ -42,6 +42,8 @@ export class PipelineRunner {
     const states = await this.store.loadStates(tx, subscriberIds);
 
     const metrics: (FixMetrics | null)[] = new Array(fixes.length).fill(null);
+    // A fix sent again (a tracker resending its buffer after a lost answer) is acknowledged, not stored twice.
+    const resent = new Set<number>();
     const writes: SubscriberWrites[] = [];
     const late: { subscriberId: number; earliestMs: number; state: SubscriberState }[] = [];
     for (const subscriberId of subscriberIds) {
@@ -49,17 +51,23 @@ export class PipelineRunner {
       const state = states.get(subscriberId) ?? initialState();
       const earliestMs = fixes[indexes[0]!]!.locationDateMs;
       if (state.lastFixMs !== null && earliestMs < state.lastFixMs) {
-        late.push({ subscriberId, earliestMs, state });
+        const stored = await this.store.storedFixKeys(tx, context.accountId, subscriberId, indexes.map((i) => fixes[i]!.locationDateMs));
+        markResent(fixes, indexes, stored, resent);
+        const fresh = indexes.filter((i) => !resent.has(i));
+        if (fresh.length > 0) late.push({ subscriberId, earliestMs: fixes[fresh[0]!]!.locationDateMs, state });
         continue;
       }
+      const lastValid = state.lastValid ? new Set([fixKey(state.lastValid.t, state.lastValid.lat, state.lastValid.lon)]) : new Set<string>();
+      markResent(fixes, indexes, lastValid, resent);
       const out = new SubscriberWrites(subscriberId);
       const pipeline = new SubscriberPipeline(state, { track: context.trackSettings, vehicle: this.vehicle(context, subscriberId) });
-      for (const index of indexes) metrics[index] = pipeline.process(toPipelineFix(fixes[index]!, 0), out);
+      for (const index of indexes) if (!resent.has(index)) metrics[index] = pipeline.process(toPipelineFix(fixes[index]!, 0), out);
       out.state = state;
       writes.push(out);
     }
 
-    await this.store.locations.insert(tx, context.accountId, context.receivedAt, fixes, metrics);
+    const keep = (_: unknown, index: number) => !resent.has(index);
+    await this.store.locations.insert(tx, context.accountId, context.receivedAt, fixes.filter(keep), metrics.filter(keep));
     for (const { subscriberId, earliestMs, state } of late) {
       writes.push(await this.replay(tx, context, subscriberId, Math.max(earliestMs, (state.lastFixMs ?? 0) - REPLAY_HORIZON_MS)));
     }
@@ -104,6 +112,17 @@ export class PipelineRunner {
     const settings = context.vehicleSettings.get(subscriberId);
     if (!settings) throw new Error(`no vehicle settings for subscriber ${subscriberId}`);
     return settings;
+  }
+}
+
+/** Marks the fixes (indexes, in time order) that are already stored or repeat an earlier one of the batch. */
+function markResent(fixes: Fix[], indexes: number[], stored: Set<string>, resent: Set<number>): void {
+  const seen = new Set(stored);
+  for (const index of indexes) {
+    const fix = fixes[index]!;
+    const key = fixKey(fix.locationDateMs, fix.latitude, fix.longitude);
+    if (seen.has(key)) resent.add(index);
+    else seen.add(key);
   }
 }
 

@@ -5,7 +5,7 @@ import { pointKey } from '../address-resolver.js';
 import { coordinatesText } from '../geo.js';
 import { LocationStore, metricValues } from '../location-store.js';
 import type { PipelineFix } from './pipeline-types.js';
-import { eventKey, type SubscriberWrites } from './pipeline-writes.js';
+import { eventKey, fixKey, type SubscriberWrites } from './pipeline-writes.js';
 import type { SubscriberState } from './subscriber-pipeline.js';
 
 const CHECKPOINT_RETENTION_MS = 8 * 24 * 3_600_000;
@@ -102,6 +102,23 @@ export class PipelineStore {
       engineHours: r.engine_hours,
       sensors: r.sensors ? (JSON.parse(r.sensors) as PipelineFix['sensors']) : null,
     }));
+  }
+
+  /** Keys (time, latitude, longitude) of the subscriber's stored fixes at these instants. */
+  async storedFixKeys(tx: Tx, accountId: number, subscriberId: number, timesMs: number[]): Promise<Set<string>> {
+    const keys = new Set<string>();
+    const unique = [...new Set(timesMs)];
+    for (let i = 0; i < unique.length; i += 500) {
+      const rows = await tx
+        .selectFrom('locations')
+        .select(['location_date', 'latitude', 'longitude'])
+        .where('account_id', '=', accountId)
+        .where('subscriber_id', '=', subscriberId)
+        .where('location_date', 'in', unique.slice(i, i + 500))
+        .execute();
+      for (const r of rows) keys.add(fixKey(r.location_date, r.latitude, r.longitude));
+    }
+    return keys;
   }
 
   /** Keys of the derived rows from `fromMs` on: a replay deletes those it does not produce again. */

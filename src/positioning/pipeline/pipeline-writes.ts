@@ -40,3 +40,6 @@ export class SubscriberWrites implements PipelineOutput {
 }
 
 export const eventKey = (e: { type: number; eventMs: number; detail: number }) => `${e.eventMs}:${e.type}:${e.detail}`;
+
+/** A fix is the same fix sent again when its subscriber, time and position are the same. */
+export const fixKey = (timeMs: number, latitude: number, longitude: number) => `${timeMs}:${latitude}:${longitude}`;

@@ -12,6 +12,8 @@ interface OpenTrack {
   start: Point;
   last: Point;
   distanceM: number;
+  /** How much of `distanceM` has been released to the running track mileage. */
+  countedM: number;
   /** Set once the track passed the minimums and was reported; a later drop must then be reported too. */
   reported: boolean;
   /** The subscriber has stood still since this fix; if that lasts `stopSeconds`, the track ends here. */
@@ -36,57 +38,74 @@ export class TrackBuilder {
     return { anchor: null, last: null, track: null };
   }
 
-  /** Distance (m) this fix added to a track; the caller counts it into the track mileage. */
+  /**
+   * Track distance (m) that this fix makes certain; the caller adds it to the track mileage.
+   * Distance is held back while it may still not count: before a track passes the minimums, and
+   * while the vehicle stands (jitter that a confirmed stop leaves out of the track). It is released
+   * at the next moving fix of a qualified track, or, up to the stop point, when the track ends. So
+   * the running total never counts distance it must take back, and never goes down.
+   */
   step(fix: PipelineFix, sink: PipelineSink): number {
     const point: Point = { t: fix.timeMs, lat: fix.latitude, lon: fix.longitude };
     const { settings, state } = this;
     const last = state.last;
     state.last = point;
-    let takenBackM = 0;
+    let releasedM = 0;
 
     if (last && point.t - last.t > settings.gapSeconds * 1000 && state.track) {
       // Silence ends a track at its last moving fix; the next movement starts a new one.
       const { stop, last: lastInTrack, distanceM } = state.track;
-      if (stop) takenBackM = distanceM - stop.distanceM;
-      takenBackM += this.close(stop?.at ?? lastInTrack, stop?.distanceM ?? distanceM, sink);
+      releasedM += this.close(stop?.at ?? lastInTrack, stop?.distanceM ?? distanceM, sink);
       state.anchor = stop?.at ?? lastInTrack;
     }
     if (!state.anchor) {
       state.anchor = point;
-      return 0;
+      return releasedM;
     }
 
     const track = state.track;
     if (!track) {
       const moved = fix.velocityKmh > settings.moveSpeedKmh || haversineMetres(state.anchor.lat, state.anchor.lon, point.lat, point.lon) > settings.moveDistanceM;
-      if (!moved) return -takenBackM;
+      if (!moved) return releasedM;
       // The trip starts from the last fix where it stood, when that fix is recent.
       const start = last && point.t - last.t <= settings.gapSeconds * 1000 ? last : point;
       const distanceM = haversineMetres(start.lat, start.lon, point.lat, point.lon);
-      state.track = { start, last: point, distanceM, reported: false, stop: null };
+      state.track = { start, last: point, distanceM, countedM: 0, reported: false, stop: null };
       this.report(state.track, sink);
-      return distanceM - takenBackM;
+      return releasedM + this.release(state.track);
     }
 
-    const stepM = haversineMetres(track.last.lat, track.last.lon, point.lat, point.lon);
-    track.distanceM += stepM;
+    track.distanceM += haversineMetres(track.last.lat, track.last.lon, point.lat, point.lon);
     track.last = point;
     const still =
       fix.velocityKmh <= settings.moveSpeedKmh &&
       (!track.stop || haversineMetres(track.stop.at.lat, track.stop.at.lon, point.lat, point.lon) <= settings.moveDistanceM);
     if (!still) {
       track.stop = null;
-    } else if (!track.stop) {
+      this.report(track, sink);
+      return releasedM + this.release(track);
+    }
+    if (!track.stop) {
+      // Arriving where it stops is still part of the trip; what follows while standing is held back.
       track.stop = { at: point, distanceM: track.distanceM };
+      this.report(track, sink);
+      return releasedM + this.release(track);
     } else if (point.t - track.stop.at.t >= settings.stopSeconds * 1000) {
       const { at, distanceM } = track.stop;
-      const droppedM = this.close(at, distanceM, sink);
+      releasedM += this.close(at, distanceM, sink);
       state.anchor = at;
-      // What it added while standing is jitter, not trip: take it back out of the mileage.
-      return stepM - (track.distanceM - distanceM) - droppedM;
+      return releasedM;
     }
     this.report(track, sink);
-    return stepM;
+    return releasedM;
+  }
+
+  /** At a moving fix of a track that passes the minimums: everything held back so far counts. */
+  private release(track: OpenTrack): number {
+    if (!this.qualifies(track.start, track.last, track.distanceM)) return 0;
+    const releasedM = track.distanceM - track.countedM;
+    track.countedM = track.distanceM;
+    return releasedM;
   }
 
   /**
@@ -109,7 +128,7 @@ export class TrackBuilder {
     });
   }
 
-  /** Ends the open track; returns the distance taken out of the mileage when the track is dropped. */
+  /** Ends the open track; returns the part of its distance not yet counted (none for a dropped track). */
   private close(finish: Point, distanceM: number, sink: PipelineSink): number {
     const track = this.state.track;
     this.state.track = null;
@@ -125,10 +144,10 @@ export class TrackBuilder {
         distanceM,
         isOpen: false,
       });
-      return 0;
+      return distanceM - track.countedM;
     }
     if (track.reported) sink.dropTrack(track.start.t);
-    return distanceM;
+    return 0;
   }
 
   private qualifies(start: Point, finish: Point, distanceM: number): boolean {
