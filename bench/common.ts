@@ -143,7 +143,7 @@ export async function startServer(database: Database, employees: number, cleanup
 }
 
 /** mulberry32: a small deterministic PRNG, so every run posts the same fixes. */
-function random(seed: number): () => number {
+export function random(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;

@@ -74,7 +74,10 @@ export class SubscriberPipeline {
   process(fix: PipelineFix, out: PipelineOutput): FixMetrics | null {
     const { state } = this;
     if (state.lastFixMs === null || Math.floor(fix.timeMs / HOUR_MS) > Math.floor(state.lastFixMs / HOUR_MS)) {
-      out.checkpoint({ atMs: Math.floor(fix.timeMs / HOUR_MS) * HOUR_MS, state: JSON.stringify(state) });
+      // The state before this fix holds for every instant since the hour after the last fix: label
+      // it with that hour, so a late fix in a silent hour replays from there, not from an hour before.
+      const atMs = state.lastFixMs === null ? Math.floor(fix.timeMs / HOUR_MS) * HOUR_MS : (Math.floor(state.lastFixMs / HOUR_MS) + 1) * HOUR_MS;
+      out.checkpoint({ atMs, state: JSON.stringify(state) });
     }
     const duplicate = state.lastFixMs === fix.timeMs;
     state.lastFixMs = fix.timeMs;

@@ -78,12 +78,13 @@ export const foundation: MigrationFactory = (dialect: Dialect) => ({
       .addColumn('engine_hours', 'double precision')
       .addColumn('sensors', 'text')
       .execute();
-    // Listing pages newest first by id within an account; per-employee history goes by time.
+    // Listing pages newest first by id within an account; per-employee history goes by (time, id),
+    // the pipeline's order, so PostgreSQL never sorts a period to find its first or last fix.
     await db.schema.createIndex('locations_account_id').on('locations').columns(['account_id', 'id']).execute();
     await db.schema
       .createIndex('locations_subscriber_date')
       .on('locations')
-      .columns(['account_id', 'subscriber_id', 'location_date'])
+      .columns(['account_id', 'subscriber_id', 'location_date', 'id'])
       .execute();
 
     await db.schema
