@@ -13,7 +13,11 @@ import { createMetrics, registerObservability, type Metrics } from './http/obser
 import { registerOpenApi } from './http/openapi.js';
 import { validatorCompiler } from './http/validation.js';
 import { locationRoutes } from './positioning/location-routes.js';
+import { Outbox } from './delivery/outbox.js';
 import { AddressResolver } from './positioning/address-resolver.js';
+import { eventRuleRoutes } from './signals/event-rule-routes.js';
+import { EventRuleService } from './signals/event-rule-service.js';
+import { SignalDispatcher } from './signals/signal-dispatcher.js';
 import { LocationService } from './positioning/location-service.js';
 import { StatisticsService } from './positioning/statistics-service.js';
 import { trackRoutes } from './positioning/track-routes.js';
@@ -32,11 +36,19 @@ export interface Services {
   vehicleEvents: VehicleEventService;
   statistics: StatisticsService;
   geozones: Geozones;
+  eventRules: EventRuleService;
+  outbox: Outbox;
+  signals: SignalDispatcher;
   metrics: Metrics;
 }
 
+export interface ServiceOptions {
+  /** WEBHOOK_ALLOW_PRIVATE: outgoing calls may go to plain http and private addresses. */
+  allowPrivateAddresses?: boolean;
+}
+
 /** Every service, composed in one place. */
-export function createServices(database: Database, clock: () => number = Date.now): Services {
+export function createServices(database: Database, clock: () => number = Date.now, options: ServiceOptions = {}): Services {
   const metrics = createMetrics();
   const accounts = new AccountService(database, clock);
   const employees = new EmployeeService(database, clock);
@@ -46,7 +58,10 @@ export function createServices(database: Database, clock: () => number = Date.no
   const tracks = new TrackService(database, addresses, clock);
   const vehicleEvents = new VehicleEventService(database, clock);
   const statistics = new StatisticsService(database, employees, clock);
-  return { accounts, employees, locations, tracks, vehicleEvents, statistics, geozones, metrics };
+  const eventRules = new EventRuleService(database, { allowPrivateAddresses: options.allowPrivateAddresses ?? false }, clock);
+  const outbox = new Outbox(database, clock);
+  const signals = new SignalDispatcher(eventRules, outbox);
+  return { accounts, employees, locations, tracks, vehicleEvents, statistics, geozones, eventRules, outbox, signals, metrics };
 }
 
 export interface AppOptions {
@@ -86,6 +101,7 @@ export async function buildApp({ database, services, config, logger = false, clo
       await api.register(locationRoutes(services.locations, config.INGEST_BODY_LIMIT_BYTES));
       await api.register(trackRoutes(services.tracks, services.vehicleEvents, services.statistics));
       await api.register(geozoneRoutes(services.geozones));
+      await api.register(eventRuleRoutes(services.eventRules));
     },
     { prefix: '/v6/api' },
   );

@@ -28,6 +28,14 @@ const secret = (raw: string) => {
   return raw;
 };
 
+/** `500ms`, `5s`, `5m`, `2h` → milliseconds. */
+export function durationMs(raw: string): number {
+  const match = /^(\d+)(ms|s|m|h)$/.exec(raw);
+  if (!match) throw new Error(`"${raw}" is not a duration such as 5s, 5m or 2h`);
+  const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[match[2] as 'ms' | 's' | 'm' | 'h'];
+  return Number(match[1]) * unit;
+}
+
 export const settings = {
   PORT: { doc: 'HTTP port of the API and the workspace', default: 8080, parse: port },
   HOST: { doc: 'address to listen on', default: '0.0.0.0', parse: text },
@@ -71,6 +79,20 @@ export const settings = {
     },
   },
   GEOCODER_TIMEOUT_MS: { doc: 'how long one reverse-geocoding request may take', default: 5000, parse: positiveInt },
+  WEBHOOK_ALLOW_PRIVATE: {
+    doc: 'true lifts the address safety of outgoing calls: plain http and loopback/private addresses (tests, local development)',
+    default: false,
+    parse: (raw: string) => {
+      if (raw !== 'true' && raw !== 'false') throw new Error('must be true or false');
+      return raw === 'true';
+    },
+  },
+  WEBHOOK_RETRY_SCHEDULE: {
+    doc: 'delays between delivery attempts, a comma list of durations (s, m, h)',
+    default: [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000],
+    parse: (raw: string) => raw.split(',').map((part) => durationMs(part.trim())),
+  },
+  WEBHOOK_TIMEOUT: { doc: 'how long a receiver has to answer one delivery attempt (s, m, h)', default: 10_000, parse: durationMs },
   SHUTDOWN_GRACE_MS: { doc: 'time in-flight requests get to finish on SIGTERM', default: 10_000, parse: positiveInt },
 } satisfies Record<string, Setting<unknown>>;
 

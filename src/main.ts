@@ -24,7 +24,7 @@ async function main(): Promise<void> {
 
   const database = await openDatabase({ url: config.databaseUrl, poolSize: config.DATABASE_POOL_SIZE });
   await migrate(database);
-  const services = createServices(database);
+  const services = createServices(database, Date.now, { allowPrivateAddresses: config.WEBHOOK_ALLOW_PRIVATE });
   await bootstrapFirstAccount(services.accounts, config, log);
 
   const app = await buildApp({ database, services, config, logger: log });

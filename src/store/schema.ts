@@ -20,6 +20,11 @@ export interface Schema {
   zones: ZonesTable;
   zone_versions: ZoneVersionsTable;
   map_objects: MapObjectsTable;
+  event_rules: EventRulesTable;
+  deliveries: DeliveriesTable;
+  delivery_attempts: DeliveryAttemptsTable;
+  signing_secrets: SigningSecretsTable;
+  tasks: TasksTable;
 }
 
 export interface AccountsTable {
@@ -210,4 +215,72 @@ export interface MapObjectsTable {
   comment: string;
   created_at: number;
   updated_at: number;
+}
+
+export interface EventRulesTable {
+  id: Generated<number>;
+  account_id: number;
+  name: string;
+  /** A signal type of interface 6.3 ('1', '2', … '24') or 'taskChanges' / 'employeeChanges'. */
+  kind: string;
+  /** The rest of the rule (CONTRACT §4) as JSON. */
+  document: string;
+  enabled: number;
+  created_at: number;
+  updated_at: number;
+}
+
+export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
+
+export interface DeliveriesTable {
+  id: Generated<number>;
+  account_id: number;
+  event_rule_id: number | null;
+  /** 'webhook', 'email', 'sms', 'messenger' or 'messenger2'. */
+  channel: string;
+  /** URL, e-mail address, phone number or messenger user id. */
+  target: string;
+  message_id: string;
+  payload: string;
+  status: DeliveryStatus;
+  attempt_count: Generated<number>;
+  next_attempt_at: number;
+  locked_until: number | null;
+  created_at: number;
+  finished_at: number | null;
+  last_status_code: number | null;
+  last_error: string | null;
+}
+
+export interface DeliveryAttemptsTable {
+  id: Generated<number>;
+  delivery_id: number;
+  account_id: number;
+  attempted_at: number;
+  duration_ms: number;
+  status_code: number | null;
+  error: string | null;
+}
+
+export interface SigningSecretsTable {
+  id: Generated<number>;
+  account_id: number;
+  secret: string;
+  created_at: number;
+  expires_at: number | null;
+}
+
+export interface TasksTable {
+  id: Generated<number>;
+  account_id: number;
+  subscriber_id: number | null;
+  external_id: string | null;
+  status: number;
+  start_ms: number | null;
+  deadline_ms: number | null;
+  /** The task's fields of interface 2.8 as JSON. */
+  document: string;
+  created_at: number;
+  updated_at: number;
+  deleted_at: number | null;
 }

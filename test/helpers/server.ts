@@ -84,7 +84,8 @@ export async function startServer(dialect: Dialect, options: { timeZone?: string
   let now = options.now ?? Date.now();
   let frozen = options.now !== undefined;
   const clock = () => (frozen ? now : Date.now());
-  const services = createServices(database, clock);
+  // Receivers in tests listen on loopback (WEBHOOK_ALLOW_PRIVATE=true).
+  const services = createServices(database, clock, { allowPrivateAddresses: true });
   const app = await buildApp({
     database,
     services,

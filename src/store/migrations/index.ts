@@ -3,6 +3,7 @@ import type { Dialect } from '../database.js';
 import { foundation } from './0001-foundation.js';
 import { pipeline } from './0002-pipeline.js';
 import { geozones } from './0003-geozones.js';
+import { outgoing } from './0004-outgoing.js';
 
 export type MigrationFactory = (dialect: Dialect) => Migration & { up(db: Kysely<unknown>): Promise<void> };
 
@@ -11,6 +12,7 @@ const migrations: Record<string, MigrationFactory> = {
   '0001-foundation': foundation,
   '0002-pipeline': pipeline,
   '0003-geozones': geozones,
+  '0004-outgoing': outgoing,
 };
 
 export function migrationProvider(dialect: Dialect): MigrationProvider {

@@ -1,0 +1,71 @@
+import type { Account } from '../accounts/account-service.js';
+import type { OutgoingMessage, Outbox } from '../delivery/outbox.js';
+import type { Tx } from '../store/database.js';
+import type { RuleKind, StoredRule } from './event-rule-schema.js';
+import type { EventRuleService } from './event-rule-service.js';
+
+/** Something that happened to one employee (or to the account, when `subscriberId` is null) at an instant. */
+export interface Occurrence {
+  subscriberId: number | null;
+  atMs: number;
+  /** The element for this rule: a signal body of 6.3, or a change element of 6.4 / 6.5; null: not for this rule. */
+  bodyFor(rule: StoredRule): unknown;
+}
+
+/**
+ * Turns occurrences into outbox messages for every active rule of their kind, in the caller's
+ * transaction (CONTRACT §4: an event is written in the same transaction as its cause).
+ * Webhooks: task and employee changes are a JSON array per POST (6.4, 6.5); signals are one object
+ * per POST as the samples show, or an array when the rule asks for `batch`. E-mail, SMS and
+ * messengers get one message per element.
+ */
+export class SignalDispatcher {
+  constructor(
+    private readonly rules: EventRuleService,
+    private readonly outbox: Outbox,
+  ) {}
+
+  async dispatch(tx: Tx, account: Account, kind: RuleKind, occurrences: Occurrence[]): Promise<number> {
+    if (occurrences.length === 0) return 0;
+    const messages: OutgoingMessage[] = [];
+    const rulesBySubscriber = new Map<string, StoredRule[]>();
+    const elementsByRule = new Map<number, { rule: StoredRule; elements: unknown[] }>();
+    for (const occurrence of occurrences) {
+      const key = `${occurrence.subscriberId}:${occurrence.atMs}`;
+      let rules = rulesBySubscriber.get(key);
+      if (!rules) {
+        rules = await this.rules.activeRules(tx, account, kind, occurrence.subscriberId, occurrence.atMs);
+        rulesBySubscriber.set(key, rules);
+      }
+      for (const rule of rules) {
+        const element = occurrence.bodyFor(rule);
+        if (element === null || element === undefined) continue;
+        const entry = elementsByRule.get(rule.id) ?? { rule, elements: [] };
+        entry.elements.push(element);
+        elementsByRule.set(rule.id, entry);
+      }
+    }
+    const asArray = kind === 'taskChanges' || kind === 'employeeChanges';
+    for (const { rule, elements } of elementsByRule.values()) {
+      messages.push(...messagesOf(account.id, rule, elements, asArray || rule.batch));
+    }
+    await this.outbox.enqueue(tx, messages);
+    return messages.length;
+  }
+}
+
+export function messagesOf(accountId: number, rule: StoredRule, elements: unknown[], asArray: boolean): OutgoingMessage[] {
+  const base = { accountId, eventRuleId: rule.id };
+  const messages: OutgoingMessage[] = [];
+  if (rule.sendToApi && rule.apiUrl) {
+    if (asArray) messages.push({ ...base, channel: 'webhook', target: rule.apiUrl, payload: elements });
+    else for (const element of elements) messages.push({ ...base, channel: 'webhook', target: rule.apiUrl, payload: element });
+  }
+  for (const element of elements) {
+    const payload = { eventName: rule.name, kind: rule.kind, body: element };
+    for (const email of rule.emails) messages.push({ ...base, channel: 'email', target: email, payload });
+    for (const phone of rule.smsPhones) messages.push({ ...base, channel: 'sms', target: phone, payload });
+    for (const userId of rule.messengerUserIDs) messages.push({ ...base, channel: 'messenger', target: String(userId), payload });
+  }
+  return messages;
+}

@@ -1,0 +1,90 @@
+import type { Kysely } from 'kysely';
+import type { MigrationFactory } from './index.js';
+import { withId } from './migration-helpers.js';
+
+/**
+ * Outgoing calls (CONTRACT §4, §5): event rules, the durable outbox of deliveries with their
+ * attempts, per-account signing secrets, and tasks.
+ */
+export const outgoing: MigrationFactory = (dialect) => ({
+  async up(db: Kysely<unknown>) {
+    const bigint = dialect === 'postgres' ? 'bigint' : 'integer';
+
+    await db.schema
+      .createTable('event_rules')
+      .$call(withId(dialect))
+      .addColumn('account_id', bigint, (c) => c.notNull())
+      .addColumn('name', 'text', (c) => c.notNull())
+      .addColumn('kind', 'text', (c) => c.notNull())
+      .addColumn('document', 'text', (c) => c.notNull())
+      .addColumn('enabled', 'integer', (c) => c.notNull())
+      .addColumn('created_at', bigint, (c) => c.notNull())
+      .addColumn('updated_at', bigint, (c) => c.notNull())
+      .execute();
+    await db.schema.createIndex('event_rules_account_kind').on('event_rules').columns(['account_id', 'kind', 'id']).execute();
+
+    await db.schema
+      .createTable('deliveries')
+      .$call(withId(dialect))
+      .addColumn('account_id', bigint, (c) => c.notNull())
+      .addColumn('event_rule_id', bigint)
+      .addColumn('channel', 'text', (c) => c.notNull())
+      .addColumn('target', 'text', (c) => c.notNull())
+      // The receiver's dedup key (`webhook-id`): the same on every attempt and on a resend.
+      .addColumn('message_id', 'text', (c) => c.notNull())
+      .addColumn('payload', 'text', (c) => c.notNull())
+      .addColumn('status', 'text', (c) => c.notNull())
+      .addColumn('attempt_count', 'integer', (c) => c.notNull().defaultTo(0))
+      .addColumn('next_attempt_at', bigint, (c) => c.notNull())
+      .addColumn('locked_until', bigint)
+      .addColumn('created_at', bigint, (c) => c.notNull())
+      .addColumn('finished_at', bigint)
+      .addColumn('last_status_code', 'integer')
+      .addColumn('last_error', 'text')
+      .execute();
+    await db.schema.createIndex('deliveries_due').on('deliveries').columns(['status', 'next_attempt_at']).execute();
+    // Deliveries to one target keep their order: the earliest pending one goes first.
+    await db.schema.createIndex('deliveries_target').on('deliveries').columns(['account_id', 'channel', 'target', 'status', 'id']).execute();
+    await db.schema.createIndex('deliveries_account').on('deliveries').columns(['account_id', 'id']).execute();
+
+    await db.schema
+      .createTable('delivery_attempts')
+      .$call(withId(dialect))
+      .addColumn('delivery_id', bigint, (c) => c.notNull())
+      .addColumn('account_id', bigint, (c) => c.notNull())
+      .addColumn('attempted_at', bigint, (c) => c.notNull())
+      .addColumn('duration_ms', 'integer', (c) => c.notNull())
+      .addColumn('status_code', 'integer')
+      .addColumn('error', 'text')
+      .execute();
+    await db.schema.createIndex('delivery_attempts_delivery').on('delivery_attempts').columns(['delivery_id', 'id']).execute();
+
+    await db.schema
+      .createTable('signing_secrets')
+      .$call(withId(dialect))
+      .addColumn('account_id', bigint, (c) => c.notNull())
+      .addColumn('secret', 'text', (c) => c.notNull())
+      .addColumn('created_at', bigint, (c) => c.notNull())
+      // Null for the current secret; a rotated-out secret keeps signing until then.
+      .addColumn('expires_at', bigint)
+      .execute();
+    await db.schema.createIndex('signing_secrets_account').on('signing_secrets').columns(['account_id', 'id']).execute();
+
+    await db.schema
+      .createTable('tasks')
+      .$call(withId(dialect))
+      .addColumn('account_id', bigint, (c) => c.notNull())
+      .addColumn('subscriber_id', bigint)
+      .addColumn('external_id', 'text')
+      .addColumn('status', 'integer', (c) => c.notNull())
+      .addColumn('start_ms', bigint)
+      .addColumn('deadline_ms', bigint)
+      .addColumn('document', 'text', (c) => c.notNull())
+      .addColumn('created_at', bigint, (c) => c.notNull())
+      .addColumn('updated_at', bigint, (c) => c.notNull())
+      .addColumn('deleted_at', bigint)
+      .execute();
+    await db.schema.createIndex('tasks_account').on('tasks').columns(['account_id', 'id']).execute();
+    await db.schema.createIndex('tasks_subscriber').on('tasks').columns(['account_id', 'subscriber_id', 'status']).execute();
+  },
+});
