@@ -28,7 +28,17 @@ export interface CreatedAccount {
   password?: string;
 }
 
+/**
+ * How long a resolved token is trusted without asking the database again. Every request carries
+ * a token and the lookup is most of a small request's cost; a revoked token or changed account
+ * settings take effect within this time on every server.
+ */
+const PRINCIPAL_CACHE_MS = 5_000;
+const PRINCIPAL_CACHE_SIZE = 10_000;
+
 export class AccountService {
+  private readonly principals = new Map<string, { principal: Principal; until: number }>();
+
   constructor(
     private readonly database: Database,
     private readonly clock: () => number = Date.now,
@@ -36,11 +46,26 @@ export class AccountService {
 
   /** Resolves a bearer token to its principal; null for unknown or revoked tokens. */
   async authenticate(token: string): Promise<Principal | null> {
+    const hash = hashToken(token);
+    const now = Date.now();
+    const cached = this.principals.get(hash);
+    if (cached && cached.until > now) return cached.principal;
+    const principal = await this.lookup(hash);
+    if (principal) {
+      if (this.principals.size >= PRINCIPAL_CACHE_SIZE) this.principals.clear();
+      this.principals.set(hash, { principal, until: now + PRINCIPAL_CACHE_MS });
+    } else {
+      this.principals.delete(hash);
+    }
+    return principal;
+  }
+
+  private async lookup(tokenHash: string): Promise<Principal | null> {
     const row = await this.database.db
       .selectFrom('api_tokens as t')
       .innerJoin('accounts as a', 'a.id', 't.account_id')
       .select(['a.id', 'a.name', 'a.time_zone', 'a.sms_enabled', 'a.settings', 't.user_id'])
-      .where('t.token_hash', '=', hashToken(token))
+      .where('t.token_hash', '=', tokenHash)
       .where('t.revoked_at', 'is', null)
       .executeTakeFirst();
     if (!row) return null;
