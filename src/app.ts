@@ -3,6 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { AccountService } from './accounts/account-service.js';
 import { adminRoutes } from './accounts/admin-routes.js';
 import type { Config } from './config.js';
+import { ChangeEvents } from './employees/change-events.js';
 import { employeeRoutes } from './employees/employee-routes.js';
 import { EmployeeService } from './employees/employee-service.js';
 import { createGeozones, geozoneRoutes, type Geozones } from './geozones/geozones.js';
@@ -24,6 +25,9 @@ import { trackRoutes } from './positioning/track-routes.js';
 import { TrackService } from './positioning/track-service.js';
 import { VehicleEventService } from './positioning/vehicle-event-service.js';
 import type { Database } from './store/database.js';
+import { mobileTaskRoutes } from './tasks/mobile-task-routes.js';
+import { taskRoutes } from './tasks/task-routes.js';
+import { TaskService } from './tasks/task-service.js';
 import { version } from './version.js';
 
 export type AppConfig = Pick<Config, 'LOKATOR_ADMIN_TOKEN' | 'INGEST_BODY_LIMIT_BYTES'>;
@@ -31,6 +35,7 @@ export type AppConfig = Pick<Config, 'LOKATOR_ADMIN_TOKEN' | 'INGEST_BODY_LIMIT_
 export interface Services {
   accounts: AccountService;
   employees: EmployeeService;
+  tasks: TaskService;
   locations: LocationService;
   tracks: TrackService;
   vehicleEvents: VehicleEventService;
@@ -45,23 +50,27 @@ export interface Services {
 export interface ServiceOptions {
   /** WEBHOOK_ALLOW_PRIVATE: outgoing calls may go to plain http and private addresses. */
   allowPrivateAddresses?: boolean;
+  /** ONLINE_TIMEOUT: an employee's isOnline turns false after this long without fixes. */
+  onlineTimeoutMs?: number;
 }
 
 /** Every service, composed in one place. */
 export function createServices(database: Database, clock: () => number = Date.now, options: ServiceOptions = {}): Services {
   const metrics = createMetrics();
   const accounts = new AccountService(database, clock);
-  const employees = new EmployeeService(database, clock);
+  const eventRules = new EventRuleService(database, { allowPrivateAddresses: options.allowPrivateAddresses ?? false }, clock);
+  const outbox = new Outbox(database, clock);
+  const signals = new SignalDispatcher(eventRules, outbox);
+  const changeEvents = new ChangeEvents(eventRules, signals);
+  const employees = new EmployeeService(database, accounts, changeEvents, clock, { onlineTimeoutMs: options.onlineTimeoutMs });
+  const tasks = new TaskService(database, employees, changeEvents, clock);
   const geozones = createGeozones(database, clock);
   const addresses = new AddressResolver(geozones);
   const locations = new LocationService(database, accounts, employees, metrics, addresses, clock);
   const tracks = new TrackService(database, addresses, clock);
   const vehicleEvents = new VehicleEventService(database, clock);
   const statistics = new StatisticsService(database, employees, clock);
-  const eventRules = new EventRuleService(database, { allowPrivateAddresses: options.allowPrivateAddresses ?? false }, clock);
-  const outbox = new Outbox(database, clock);
-  const signals = new SignalDispatcher(eventRules, outbox);
-  return { accounts, employees, locations, tracks, vehicleEvents, statistics, geozones, eventRules, outbox, signals, metrics };
+  return { accounts, employees, tasks, locations, tracks, vehicleEvents, statistics, geozones, eventRules, outbox, signals, metrics };
 }
 
 export interface AppOptions {
@@ -102,8 +111,11 @@ export async function buildApp({ database, services, config, logger = false, clo
       await api.register(trackRoutes(services.tracks, services.vehicleEvents, services.statistics));
       await api.register(geozoneRoutes(services.geozones));
       await api.register(eventRuleRoutes(services.eventRules));
+      await api.register(taskRoutes(services.tasks));
     },
     { prefix: '/v6/api' },
   );
+  // The employee's phone authenticates with its device key, not a bearer token.
+  await app.register(mobileTaskRoutes(services.accounts, services.employees, services.tasks));
   return app;
 }

@@ -93,6 +93,15 @@ export const settings = {
     parse: (raw: string) => raw.split(',').map((part) => durationMs(part.trim())),
   },
   WEBHOOK_TIMEOUT: { doc: 'how long a receiver has to answer one delivery attempt (s, m, h)', default: 10_000, parse: durationMs },
+  ONLINE_TIMEOUT: {
+    doc: 'an employee whose fixes stopped arriving this long ago turns isOnline false (s, m, h)',
+    default: 600_000,
+    parse: (raw: string) => {
+      const ms = durationMs(raw);
+      if (ms < 10_000) throw new Error('must be at least 10s');
+      return ms;
+    },
+  },
   SHUTDOWN_GRACE_MS: { doc: 'time in-flight requests get to finish on SIGTERM', default: 10_000, parse: positiveInt },
 } satisfies Record<string, Setting<unknown>>;
 

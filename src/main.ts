@@ -2,6 +2,7 @@ import { pino } from 'pino';
 import { buildApp, createServices } from './app.js';
 import { bootstrapFirstAccount } from './accounts/bootstrap.js';
 import { ConfigError, loadConfig } from './config.js';
+import { OnlineSweeper } from './employees/online-sweeper.js';
 import { buildOsmAndServer } from './mobile/osmand-server.js';
 import { AddressFiller } from './positioning/address-filler.js';
 import { NominatimGeocoder } from './positioning/geocoder.js';
@@ -24,7 +25,7 @@ async function main(): Promise<void> {
 
   const database = await openDatabase({ url: config.databaseUrl, poolSize: config.DATABASE_POOL_SIZE });
   await migrate(database);
-  const services = createServices(database, Date.now, { allowPrivateAddresses: config.WEBHOOK_ALLOW_PRIVATE });
+  const services = createServices(database, Date.now, { allowPrivateAddresses: config.WEBHOOK_ALLOW_PRIVATE, onlineTimeoutMs: config.ONLINE_TIMEOUT });
   await bootstrapFirstAccount(services.accounts, config, log);
 
   const app = await buildApp({ database, services, config, logger: log });
@@ -40,6 +41,8 @@ async function main(): Promise<void> {
   );
 
   addressFiller?.start();
+  const onlineSweeper = new OnlineSweeper(services.employees, log.child({ worker: 'presence' }));
+  onlineSweeper.start();
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -55,6 +58,7 @@ async function main(): Promise<void> {
     await osmand.close();
     await app.close();
     await addressFiller?.stop();
+    await onlineSweeper.stop();
     await database.close();
     log.info('stopped');
     process.exit(0);

@@ -72,6 +72,8 @@ export class LocationService {
       });
       throwIfAny(problems, 'NO_SUCH_SUBSCRIBER', 'the batch names unknown subscribers; nothing was stored');
       await this.pipeline.ingest(tx, { accountId: account.id, receivedAt, trackSettings: account.trackSettings, vehicleSettings }, fixes);
+      // isOnline turns true when fixes start arriving (an employee change event, in this transaction).
+      await this.employees.fixesArrived(tx, account, ids, receivedAt);
     });
     this.metrics.fixesIngested.inc({ source }, fixes.length);
   }

@@ -25,6 +25,7 @@ export interface Schema {
   delivery_attempts: DeliveryAttemptsTable;
   signing_secrets: SigningSecretsTable;
   tasks: TasksTable;
+  signal_ids: SignalIdsTable;
 }
 
 export interface AccountsTable {
@@ -72,6 +73,10 @@ export interface SubscribersTable {
   updated_at: number;
   /** Deleted employees keep their history of fixes; they are gone from every employee route. */
   deleted_at: number | null;
+  /** interface 2.9 isOnline, set by the service only (fixes arriving, or silence). */
+  is_online: Generated<number>;
+  /** When fixes last arrived, to within a fraction of ONLINE_TIMEOUT; null before the first. */
+  seen_at: number | null;
 }
 
 export interface LocationsTable {
@@ -283,4 +288,10 @@ export interface TasksTable {
   created_at: number;
   updated_at: number;
   deleted_at: number | null;
+}
+
+/** A signal id is the id of a row inserted here (and deleted again in the same transaction). */
+export interface SignalIdsTable {
+  id: Generated<number>;
+  created_at: number;
 }

@@ -4,7 +4,7 @@ import { withId } from './migration-helpers.js';
 
 /**
  * Outgoing calls (CONTRACT §4, §5): event rules, the durable outbox of deliveries with their
- * attempts, per-account signing secrets, and tasks.
+ * attempts, per-account signing secrets, tasks, change-signal ids and employee presence.
  */
 export const outgoing: MigrationFactory = (dialect) => ({
   async up(db: Kysely<unknown>) {
@@ -86,5 +86,21 @@ export const outgoing: MigrationFactory = (dialect) => ({
       .execute();
     await db.schema.createIndex('tasks_account').on('tasks').columns(['account_id', 'id']).execute();
     await db.schema.createIndex('tasks_subscriber').on('tasks').columns(['account_id', 'subscriber_id', 'status']).execute();
+    // Task lists are ordered by start date.
+    await db.schema.createIndex('tasks_account_start').on('tasks').columns(['account_id', 'start_ms', 'id']).execute();
+
+    // Ids of change signals (interface 2.10 signalID): taken from here so they are unique across
+    // servers; the rows are removed again at once, the sequence only moves forward.
+    await db.schema
+      .createTable('signal_ids')
+      .$call(withId(dialect))
+      .addColumn('created_at', bigint, (c) => c.notNull())
+      .execute();
+
+    // Presence (interface 2.9 isOnline): the flag, and when fixes last arrived, to within a
+    // fraction of ONLINE_TIMEOUT (written at most that often, not with every batch).
+    await db.schema.alterTable('subscribers').addColumn('is_online', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+    await db.schema.alterTable('subscribers').addColumn('seen_at', bigint).execute();
+    await db.schema.createIndex('subscribers_online').on('subscribers').columns(['is_online', 'seen_at']).execute();
   },
 });

@@ -1,0 +1,150 @@
+import { isDeepStrictEqual } from 'node:util';
+import type { Account } from '../accounts/account-service.js';
+import { formatUtc } from '../http/datetime.js';
+import type { StoredRule } from '../signals/event-rule-schema.js';
+import type { EventRuleService } from '../signals/event-rule-service.js';
+import type { Occurrence, SignalDispatcher } from '../signals/signal-dispatcher.js';
+import type { Tx } from '../store/database.js';
+
+/** Who made a change (interface 2.10): a user (API token or workspace), the employee through the phone, or the service itself. */
+export type Initiator = { userID: number } | { subscriberID: number } | { agentID: number };
+
+/**
+ * `agentID` of the service's presence agent, the initiator of every `isOnline` flip (CONTRACT §4:
+ * the service itself). The only automatic agent so far.
+ */
+export const PRESENCE_AGENT_ID = 1;
+
+/** One change of one object, as the object is carried in the events (interface 2.8 or 2.9). */
+export type Change<T> = { type: 'add'; after: T } | { type: 'edit'; before: T; after: T } | { type: 'delete'; before: T };
+
+export interface EntityChange<T extends object> {
+  change: Change<T>;
+  entityId: number;
+  /** The employees the change concerns: a rule limited to employees fires only when it names one of them. */
+  subscriberIds: (number | null)[];
+  initiator: Initiator;
+  /** signalDate: when it happened. */
+  atMs: number;
+  /** actualSignalDate: when the service recorded it (later than atMs only for what is noticed afterwards). */
+  firedMs: number;
+}
+
+export type Feed = 'task' | 'employee';
+
+const feeds = {
+  task: { kind: 'taskChanges', entityTypeId: 1, key: 'task' },
+  employee: { kind: 'employeeChanges', entityTypeId: 2, key: 'subscriber' },
+} as const;
+
+const signalTypeIds = { add: 1, edit: 2, delete: 3 } as const;
+
+/**
+ * The change events of interface 6.4 (tasks) and 6.5 (employees), written through the signal
+ * dispatcher in the caller's transaction, so an event exists exactly when its change does.
+ * `signalResultID` is the rule that fired (the "event" of interface 6.1, its `eventID`); `signalID`
+ * is one per change, the same in every rule's copy.
+ */
+export class ChangeEvents {
+  constructor(
+    private readonly rules: EventRuleService,
+    private readonly signals: SignalDispatcher,
+  ) {}
+
+  async record<T extends object>(tx: Tx, account: Account, feed: Feed, changes: EntityChange<T>[]): Promise<void> {
+    const { kind } = feeds[feed];
+    // An edit that changes none of the carried fields is no change to tell (a PATCH with the same values).
+    const real = changes.filter((c) => c.change.type !== 'edit' || Object.keys(changedValues(c.change.before, c.change.after)).length > 0);
+    if (real.length === 0) return;
+    // Signal ids are taken only for changes some rule will carry; most changes have none.
+    const rulesAt = new Map<number, StoredRule[]>();
+    const carried: EntityChange<T>[] = [];
+    for (const change of real) {
+      let rules = rulesAt.get(change.atMs);
+      if (!rules) {
+        rules = await this.rules.activeRules(tx, account, kind, null, change.atMs);
+        rulesAt.set(change.atMs, rules);
+      }
+      if (rules.some((rule) => concerns(rule, change.subscriberIds))) carried.push(change);
+    }
+    if (carried.length === 0) return;
+    const ids = await allocateSignalIds(tx, carried.length);
+    const occurrences = carried.map((change, i): Occurrence => {
+      const signalID = ids[i]!;
+      return {
+        // Null: every rule of the account in its schedule; the rule's own employees are checked here,
+        // since a task concerns its assignee before and after the change.
+        subscriberId: null,
+        atMs: change.atMs,
+        bodyFor: (rule) => (concerns(rule, change.subscriberIds) ? element(feed, change, signalID, rule.id) : null),
+      };
+    });
+    await this.signals.dispatch(tx, account, kind, occurrences);
+  }
+}
+
+/** A rule for all employees, or one naming an employee the change concerns. */
+function concerns(rule: StoredRule, subscriberIds: (number | null)[]): boolean {
+  return rule.subscriberIDs.length === 0 || subscriberIds.some((id) => id !== null && rule.subscriberIDs.includes(id));
+}
+
+/** The element of interface 6.4 / 6.5 for one rule, with the fields in the interface's order. */
+function element<T extends object>(feed: Feed, entry: EntityChange<T>, signalID: number, eventID: number): Record<string, unknown> {
+  const { change } = entry;
+  const signalMetadataInfo = {
+    signalID,
+    signalDate: formatUtc(entry.atMs),
+    signalTypeID: signalTypeIds[change.type],
+    signalResultID: eventID,
+    ...entry.initiator,
+    signalEntityTypeID: feeds[feed].entityTypeId,
+    entityID: entry.entityId,
+    actualSignalDate: formatUtc(entry.firedMs),
+  };
+  const key = feeds[feed].key;
+  switch (change.type) {
+    case 'add':
+      return { [key]: change.after, signalMetadataInfo };
+    case 'edit':
+      return feed === 'task'
+        ? { [key]: change.after, signalMetadataInfo, changedValues: changedValues(change.before, change.after) }
+        : { [key]: change.after, changedValues: changedValues(change.before, change.after), signalMetadataInfo };
+    case 'delete':
+      return { signalMetadataInfo };
+  }
+}
+
+/** The previous values of the fields that differ (compared deeply), and only those. */
+export function changedValues(before: object, after: object): Record<string, unknown> {
+  const previous = before as Record<string, unknown>;
+  const next = after as Record<string, unknown>;
+  const changed: Record<string, unknown> = {};
+  for (const key of new Set([...Object.keys(previous), ...Object.keys(next)])) {
+    if (!isDeepStrictEqual(previous[key], next[key])) changed[key] = previous[key] ?? null;
+  }
+  return changed;
+}
+
+const IDS_PER_STATEMENT = 500;
+
+/**
+ * `n` new signal ids, ascending, unique across servers sharing the database: the ids of rows
+ * inserted into `signal_ids` (a sequence on PostgreSQL, AUTOINCREMENT on SQLite, never reused)
+ * and removed again in the same transaction.
+ */
+export async function allocateSignalIds(tx: Tx, n: number): Promise<number[]> {
+  const now = Date.now();
+  const ids: number[] = [];
+  for (let from = 0; from < n; from += IDS_PER_STATEMENT) {
+    const count = Math.min(IDS_PER_STATEMENT, n - from);
+    const rows = await tx
+      .insertInto('signal_ids')
+      .values(Array.from({ length: count }, () => ({ created_at: now })))
+      .returning('id')
+      .execute();
+    ids.push(...rows.map((r) => r.id));
+  }
+  ids.sort((a, b) => a - b);
+  if (ids.length > 0) await tx.deleteFrom('signal_ids').where('id', '>=', ids[0]!).where('id', '<=', ids.at(-1)!).execute();
+  return ids;
+}

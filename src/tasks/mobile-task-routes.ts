@@ -1,0 +1,56 @@
+import type { FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import type { AccountService } from '../accounts/account-service.js';
+import type { EmployeeService } from '../employees/employee-service.js';
+import { ApiError } from '../http/errors.js';
+import { Id } from '../http/list-params.js';
+import { ErrorBody, type Api } from '../http/route-types.js';
+import { StatusChange, Task } from './task-schema.js';
+import type { TaskService } from './task-service.js';
+
+const unauthorized = (message: string) => new ApiError('USER_UNAUTHORIZED', message, undefined, { 'www-authenticate': 'Device' });
+
+/**
+ * The employee's phone (CONTRACT §5): `POST /mobile/v1/tasks/{taskID}/status` with
+ * `Authorization: Device <deviceKey>`, the key the phone already sends on the OsmAnd port. Only
+ * the employee's own tasks; the change event names the employee (`subscriberID`) as initiator.
+ */
+export function mobileTaskRoutes(accounts: AccountService, employees: EmployeeService, tasks: TaskService) {
+  const identify = async (request: FastifyRequest) => {
+    const header = request.headers.authorization;
+    if (!header) throw unauthorized('Authorization header is missing');
+    const match = /^Device +([\x21-\x7e]{1,128})$/i.exec(header);
+    if (!match?.[1]) throw unauthorized('Authorization header must be "Device <deviceKey>"');
+    const owner = await employees.findByDeviceKey(match[1]);
+    const account = owner ? await accounts.get(owner.accountId) : null;
+    if (!owner || !account) throw unauthorized('the device key is unknown');
+    return { account, subscriberID: owner.subscriberId };
+  };
+
+  return async (mobile: Api) => {
+    mobile.post(
+      '/mobile/v1/tasks/:taskID/status',
+      {
+        schema: {
+          tags: ['mobile'],
+          summary: 'The employee sets the status of one of their tasks (Authorization: Device <deviceKey>)',
+          params: Type.Object({ taskID: Id }),
+          body: StatusChange,
+          response: { 200: Task, 400: ErrorBody, 401: ErrorBody, 404: ErrorBody },
+        },
+        // Who is asking is settled before the body is looked at: a stranger learns nothing from a 400.
+        onRequest: async (request) => {
+          request.device = await identify(request);
+        },
+      },
+      async (request) => tasks.setStatusByEmployee(request.device.account, request.device.subscriberID, request.params.taskID, request.body),
+    );
+  };
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set on the mobile routes: the employee whose device key the request carries. */
+    device: { account: import('../accounts/account-service.js').Account; subscriberID: number };
+  }
+}

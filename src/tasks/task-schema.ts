@@ -1,0 +1,214 @@
+import { Type, type Static, type TSchema } from 'typebox';
+import { CustomFieldItem } from '../employees/employee-schema.js';
+import { Count, DateTimeText, Id, IdList, Offset } from '../http/list-params.js';
+
+const nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+const text = (maxLength: number) => Type.String({ maxLength });
+const amount = (maximum: number, description?: string) => Type.Number({ minimum: 0, maximum, ...(description ? { description } : {}) });
+const choice = (maximum: number, description: string) => Type.Integer({ minimum: 0, maximum, description });
+
+export const TASK_STATUSES = '0 new, 1 accepted, 2 rejected, 3 done, 4 in progress';
+export const Status = choice(4, TASK_STATUSES);
+
+const RouteItemInput = Type.Object(
+  {
+    plannedStartDate: Type.Optional(nullable(DateTimeText)),
+    plannedEndDate: Type.Optional(nullable(DateTimeText)),
+    timeToPoint: Type.Optional(nullable(amount(1e7, 'minutes'))),
+    distanceToPoint: Type.Optional(nullable(amount(1e9, 'metres'))),
+    creationDate: Type.Optional(nullable(DateTimeText)),
+    lastUpdateDate: Type.Optional(nullable(DateTimeText)),
+  },
+  { additionalProperties: false },
+);
+
+/** `subscriberName` and `subscriberExternalID` are the employee's, read with the task; they are not written. */
+const WorkOrderInput = Type.Object(
+  {
+    workOrderID: Type.Optional(nullable(Id)),
+    subscriberID: Id,
+    startTime: Type.Optional(nullable(DateTimeText)),
+    endTime: Type.Optional(nullable(DateTimeText)),
+    serviceTime: Type.Optional(nullable(amount(1e6, 'accounting for efficiency'))),
+    creationDate: Type.Optional(nullable(DateTimeText)),
+    lastUpdateDate: Type.Optional(nullable(DateTimeText)),
+  },
+  { additionalProperties: false },
+);
+
+const CompetenceInput = Type.Object(
+  {
+    competenceID: Id,
+    amount: Type.Optional(nullable(amount(1e6))),
+    level: Type.Optional(nullable(amount(1e6))),
+    efficiency: Type.Optional(nullable(amount(1e6))),
+  },
+  { additionalProperties: false },
+);
+
+const DimensionsInput = Type.Object(
+  {
+    weight: Type.Optional(nullable(amount(1e9, 'kg'))),
+    unit: Type.Optional(nullable(amount(1e9))),
+    width: Type.Optional(nullable(amount(1e9, 'm'))),
+    height: Type.Optional(nullable(amount(1e9, 'm'))),
+    length: Type.Optional(nullable(amount(1e9, 'm'))),
+    volume: Type.Optional(nullable(amount(1e9, 'm3'))),
+  },
+  { additionalProperties: false },
+);
+
+/**
+ * The writable fields of a task (interface 2.8). `title` and `startDate` are required on POST and
+ * PUT (and may not be set to null by PATCH); the service checks them so that a missing title answers code 22 (TITLE_IS_NEEDED) and a
+ * missing start date code 52. `taskID`, `creationDate`, `lastStatusChangeDate` and
+ * `statusComment` are the service's; in a body they are ignored. Both spellings of the template id
+ * are accepted; the sample's is answered.
+ */
+const fields = {
+  title: Type.Optional(nullable(Type.String({ maxLength: 500, description: 'required (code 22 when missing, null or blank)' }))),
+  startDate: Type.Optional(nullable(DateTimeText)),
+  subscriberID: Type.Optional(nullable(Id)),
+  deadline: Type.Optional(nullable(DateTimeText)),
+  description: Type.Optional(text(10_000)),
+  address: Type.Optional(text(1000)),
+  longitude: Type.Optional(nullable(Type.Number({ minimum: -180, maximum: 180, description: 'degrees; given together with latitude' }))),
+  latitude: Type.Optional(nullable(Type.Number({ minimum: -90, maximum: 90, description: 'degrees; given together with longitude' }))),
+  externalID: Type.Optional(nullable(Type.String({ minLength: 1, maxLength: 200 }))),
+  clientName: Type.Optional(text(200)),
+  clientPhone: Type.Optional(text(50)),
+  clientEmail: Type.Optional(Type.String({ maxLength: 254, description: 'an e-mail address, or empty' })),
+  priority: Type.Optional(choice(2, '0 low, 1 medium, 2 high')),
+  status: Type.Optional(Status),
+  taskTypeID: Type.Optional(nullable(Id)),
+  customStatusID: Type.Optional(nullable(Id)),
+  customStatusReasonID: Type.Optional(nullable(Id)),
+  mapObjectID: Type.Optional(nullable(Id)),
+  mapObjectWorkScheduleID: Type.Optional(nullable(Id)),
+  commentPolicy: Type.Optional(choice(3, '0 not required, 1 required when done, 2 required on rejection, 3 required in both cases')),
+  serviceTime: Type.Optional(amount(1e6, 'task execution time')),
+  startInterval: Type.Optional(amount(1e6, 'interval of task start')),
+  isFixed: Type.Optional(Type.Boolean()),
+  isMandatoryInRoute: Type.Optional(Type.Boolean()),
+  preferredPositionInRoute: Type.Optional(nullable(Type.Integer({ minimum: 0, maximum: 1_000_000 }))),
+  customFieldsFormTemplateID: Type.Optional(nullable(Id)),
+  customFieldFormTemplateID: Type.Optional(nullable(Id)),
+  routeItems: Type.Optional(Type.Array(RouteItemInput, { maxItems: 100 })),
+  workOrders: Type.Optional(Type.Array(WorkOrderInput, { maxItems: 100 })),
+  competences: Type.Optional(Type.Array(CompetenceInput, { maxItems: 200 })),
+  dimensions: Type.Optional(nullable(DimensionsInput)),
+  customFieldFormItems: Type.Optional(Type.Array(CustomFieldItem, { maxItems: 200 })),
+};
+
+/** POST and PUT: every field; omitted ones take their defaults. PATCH: only the fields present change. */
+export const TaskWrite = Type.Object(fields, { additionalProperties: false });
+export type TaskWrite = Static<typeof TaskWrite>;
+export type RouteItemInput = Static<typeof RouteItemInput>;
+export type WorkOrderInput = Static<typeof WorkOrderInput>;
+
+const dateTime = nullable(Type.String());
+
+/** Interface 2.8, with `statusComment` (the employee's comment on the last status change, ours). */
+export const Task = Type.Object({
+  taskID: Type.Integer(),
+  subscriberID: nullable(Type.Integer()),
+  deadline: dateTime,
+  title: Type.String(),
+  description: Type.String(),
+  address: Type.String(),
+  longitude: nullable(Type.Number()),
+  latitude: nullable(Type.Number()),
+  externalID: nullable(Type.String()),
+  clientName: Type.String(),
+  clientPhone: Type.String(),
+  clientEmail: Type.String(),
+  priority: Type.Integer(),
+  startDate: Type.String(),
+  status: Type.Integer(),
+  taskTypeID: nullable(Type.Integer()),
+  customStatusID: nullable(Type.Integer()),
+  customStatusReasonID: nullable(Type.Integer()),
+  mapObjectID: nullable(Type.Integer()),
+  mapObjectWorkScheduleID: nullable(Type.Integer()),
+  commentPolicy: Type.Integer(),
+  serviceTime: Type.Number(),
+  startInterval: Type.Number(),
+  isFixed: Type.Boolean(),
+  isMandatoryInRoute: Type.Boolean(),
+  creationDate: Type.String(),
+  lastStatusChangeDate: Type.String(),
+  preferredPositionInRoute: nullable(Type.Integer()),
+  customFieldsFormTemplateID: nullable(Type.Integer()),
+  routeItems: Type.Array(
+    Type.Object({
+      plannedStartDate: dateTime,
+      plannedEndDate: dateTime,
+      timeToPoint: nullable(Type.Number()),
+      distanceToPoint: nullable(Type.Number()),
+      creationDate: dateTime,
+      lastUpdateDate: dateTime,
+    }),
+  ),
+  workOrders: Type.Array(
+    Type.Object({
+      workOrderID: nullable(Type.Integer()),
+      subscriberID: Type.Integer(),
+      startTime: dateTime,
+      endTime: dateTime,
+      serviceTime: nullable(Type.Number()),
+      creationDate: dateTime,
+      lastUpdateDate: dateTime,
+      subscriberName: nullable(Type.String()),
+      subscriberExternalID: nullable(Type.String()),
+    }),
+  ),
+  competences: Type.Array(
+    Type.Object({
+      competenceID: Type.Integer(),
+      amount: nullable(Type.Number()),
+      level: nullable(Type.Number()),
+      efficiency: nullable(Type.Number()),
+    }),
+  ),
+  dimensions: nullable(
+    Type.Object({
+      weight: nullable(Type.Number()),
+      unit: nullable(Type.Number()),
+      width: nullable(Type.Number()),
+      height: nullable(Type.Number()),
+      length: nullable(Type.Number()),
+      volume: nullable(Type.Number()),
+    }),
+  ),
+  customFieldFormItems: Type.Array(
+    Type.Object({
+      externalID: Type.String(),
+      name: Type.String(),
+      value: Type.Optional(nullable(Type.String())),
+      values: Type.Optional(Type.Array(Type.String())),
+      type: Type.String(),
+    }),
+  ),
+  statusComment: nullable(Type.String()),
+});
+export type Task = Static<typeof Task>;
+
+export const TaskListQuery = Type.Object({
+  subscriberIDs: Type.Optional(IdList),
+  dateFrom: Type.Optional(DateTimeText),
+  dateTo: Type.Optional(DateTimeText),
+  statuses: Type.Optional(Type.Array(Status, { maxItems: 100, description: `${TASK_STATUSES}; repeated, comma-separated or statuses[] form` })),
+  count: Type.Optional(Count),
+  offset: Type.Optional(Offset),
+});
+export type TaskListQuery = Static<typeof TaskListQuery>;
+
+/** `POST /mobile/v1/tasks/{taskID}/status`: the employee's phone sets a status, with a comment where the task's commentPolicy asks for one. */
+export const StatusChange = Type.Object(
+  {
+    status: Status,
+    comment: Type.Optional(nullable(Type.String({ maxLength: 2000 }))),
+  },
+  { additionalProperties: false },
+);
+export type StatusChange = Static<typeof StatusChange>;

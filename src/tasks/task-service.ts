@@ -1,0 +1,173 @@
+import type { Account, Principal } from '../accounts/account-service.js';
+import type { ChangeEvents, Change, Initiator } from '../employees/change-events.js';
+import type { EmployeeService } from '../employees/employee-service.js';
+import { parseDateTime } from '../http/datetime.js';
+import { ApiError, invalidField, type ValidationErrors } from '../http/errors.js';
+import type { Database, Db, Tx } from '../store/database.js';
+import { fromRow, taskFromBody, taskWithStatus, toRow, toView, workOrderEmployees, type StoredTask } from './task-model.js';
+import type { StatusChange, Task, TaskListQuery, TaskWrite } from './task-schema.js';
+
+const notFound = (id: number) => new ApiError('TASK_NOT_FOUND', `no task ${id}`);
+const columns = ['id', 'subscriber_id', 'external_id', 'status', 'start_ms', 'deadline_ms', 'document', 'created_at'] as const;
+
+/**
+ * Tasks (CONTRACT §5, interface 2.8) and their change events (interface 6.4): every change is
+ * written with its event in one transaction. Deleted tasks are kept as rows but are gone from
+ * every route.
+ */
+export class TaskService {
+  constructor(
+    private readonly database: Database,
+    private readonly employees: EmployeeService,
+    private readonly events: ChangeEvents,
+    private readonly clock: () => number = Date.now,
+  ) {}
+
+  /** By start date, then id; `dateFrom`/`dateTo` bound the start date, each only when given. */
+  async list(account: Account, query: TaskListQuery): Promise<Task[]> {
+    const { fromMs, toMs } = period(query, account.timeZone);
+    let select = this.database.db.selectFrom('tasks').select(columns).where('account_id', '=', account.id).where('deleted_at', 'is', null);
+    if (fromMs !== null) select = select.where('start_ms', '>=', fromMs);
+    if (toMs !== null) select = select.where('start_ms', '<=', toMs);
+    if (query.subscriberIDs?.length) select = select.where('subscriber_id', 'in', query.subscriberIDs);
+    if (query.statuses?.length) select = select.where('status', 'in', query.statuses);
+    const rows = await select
+      .orderBy('start_ms')
+      .orderBy('id')
+      .limit(query.count ?? 1000)
+      .offset(query.offset ?? 0)
+      .execute();
+    return this.views(this.database.db, account, rows.map((row) => ({ id: row.id, task: fromRow(row) })));
+  }
+
+  async get(account: Account, taskID: number): Promise<Task> {
+    const row = await this.find(this.database.db, account, taskID, null, false);
+    return (await this.views(this.database.db, account, [row]))[0]!;
+  }
+
+  async create(principal: Principal, input: TaskWrite): Promise<Task> {
+    const { account } = principal;
+    return this.database.transaction(async (tx) => {
+      const now = this.clock();
+      const task = taskFromBody(input, account.timeZone, null, true, now);
+      await this.checkEmployees(tx, account, task);
+      const { id } = await tx
+        .insertInto('tasks')
+        .values({ ...toRow(task), account_id: account.id, created_at: task.creationMs, updated_at: now, deleted_at: null })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      const [after] = await this.views(tx, account, [{ id, task }]);
+      await this.commit(tx, account, id, { type: 'add', after: after! }, { userID: principal.userID }, now);
+      return after!;
+    });
+  }
+
+  async replace(principal: Principal, taskID: number, input: TaskWrite): Promise<void> {
+    await this.update(principal.account, taskID, null, { userID: principal.userID }, (before, now) =>
+      taskFromBody(input, principal.account.timeZone, before, true, now),
+    );
+  }
+
+  async patch(principal: Principal, taskID: number, input: TaskWrite): Promise<void> {
+    await this.update(principal.account, taskID, null, { userID: principal.userID }, (before, now) =>
+      taskFromBody(input, principal.account.timeZone, before, false, now),
+    );
+  }
+
+  async delete(principal: Principal, taskID: number): Promise<void> {
+    const { account } = principal;
+    await this.database.transaction(async (tx) => {
+      const row = await this.find(tx, account, taskID, null, true);
+      const now = this.clock();
+      await tx.updateTable('tasks').set({ deleted_at: now, updated_at: now }).where('account_id', '=', account.id).where('id', '=', taskID).execute();
+      const [before] = await this.views(tx, account, [row]);
+      await this.commit(tx, account, taskID, { type: 'delete', before: before! }, { userID: principal.userID }, now);
+    });
+  }
+
+  /**
+   * The employee's phone sets the status of one of the employee's own tasks (another's, or
+   * another account's, is a 404 code 18); the change event names the employee as initiator.
+   */
+  async setStatusByEmployee(account: Account, subscriberID: number, taskID: number, input: StatusChange): Promise<Task> {
+    return this.update(account, taskID, subscriberID, { subscriberID }, (before, now) => taskWithStatus(before, input.status, input.comment ?? null, now));
+  }
+
+  private async update(
+    account: Account,
+    taskID: number,
+    assignee: number | null,
+    initiator: Initiator,
+    change: (before: StoredTask, now: number) => StoredTask,
+  ): Promise<Task> {
+    return this.database.transaction(async (tx) => {
+      const row = await this.find(tx, account, taskID, assignee, true);
+      const now = this.clock();
+      const task = change(row.task, now);
+      if (task.subscriberID !== row.task.subscriberID || task.workOrders !== row.task.workOrders) await this.checkEmployees(tx, account, task);
+      await tx
+        .updateTable('tasks')
+        .set({ ...toRow(task), updated_at: now })
+        .where('account_id', '=', account.id)
+        .where('id', '=', taskID)
+        .execute();
+      const [before, after] = await this.views(tx, account, [row, { id: taskID, task }]);
+      await this.commit(tx, account, taskID, { type: 'edit', before: before!, after: after! }, initiator, now);
+      return after!;
+    });
+  }
+
+  /** A living task of the account (and of `assignee`, when given); locked on PostgreSQL when about to change. */
+  private async find(executor: Db, account: Account, taskID: number, assignee: number | null, forUpdate: boolean) {
+    let select = executor.selectFrom('tasks').select(columns).where('account_id', '=', account.id).where('id', '=', taskID).where('deleted_at', 'is', null);
+    if (assignee !== null) select = select.where('subscriber_id', '=', assignee);
+    if (forUpdate && this.database.dialect === 'postgres') select = select.forUpdate();
+    const row = await select.executeTakeFirst();
+    if (!row) throw notFound(taskID);
+    return { id: row.id, task: fromRow(row) };
+  }
+
+  /** The assignee and the employees of the work orders are living employees of the account (400 code 2 otherwise). */
+  private async checkEmployees(tx: Tx, account: Account, task: StoredTask): Promise<void> {
+    const named: [string, number][] = task.workOrders.map((w, i) => [`workOrders[${i}].subscriberID`, w.subscriberID]);
+    if (task.subscriberID !== null) named.unshift(['subscriberID', task.subscriberID]);
+    if (named.length === 0) return;
+    const known = await this.employees.identitiesOf(tx, account.id, [...new Set(named.map(([, id]) => id))]);
+    const problems: ValidationErrors = {};
+    for (const [field, id] of named) if (!known.get(id)?.living) problems[field] = `no subscriber ${id}`;
+    const fields = Object.keys(problems);
+    if (fields.length === 1) throw invalidField(fields[0]!, problems[fields[0]!]!);
+    if (fields.length > 1) throw new ApiError('BAD_REQUEST', 'the task names unknown subscribers', problems);
+  }
+
+  private async views(executor: Db, account: Account, rows: { id: number; task: StoredTask }[]): Promise<Task[]> {
+    const employees = await this.employees.identitiesOf(executor, account.id, workOrderEmployees(rows.map((r) => r.task)));
+    return rows.map(({ id, task }) => toView(id, task, account.timeZone, employees));
+  }
+
+  /** The change event of interface 6.4, for the rules of the employees assigned before and after. */
+  private async commit(tx: Tx, account: Account, taskID: number, change: Change<Task>, initiator: Initiator, now: number): Promise<void> {
+    const assignees = [change.type === 'add' ? null : change.before.subscriberID, change.type === 'delete' ? null : change.after.subscriberID];
+    await this.events.record(tx, account, 'task', [{ change, entityId: taskID, subscriberIds: assignees, initiator, atMs: now, firedMs: now }]);
+  }
+}
+
+/** Bounds of the start date; the two written in different forms (one with an offset, one without) are code 225 (CONTRACT §1). */
+function period(query: TaskListQuery, timeZone: string): { fromMs: number | null; toMs: number | null } {
+  const parse = (value: string | undefined, field: string) => {
+    if (value === undefined) return null;
+    const parsed = parseDateTime(value, timeZone);
+    if (!parsed) throw invalidField(field, 'must be an ISO 8601 date-time such as 2026-05-20T14:30:00+03:00');
+    return parsed;
+  };
+  const from = parse(query.dateFrom, 'dateFrom');
+  const to = parse(query.dateTo, 'dateTo');
+  if (from && to && from.hasOffset !== to.hasOffset) {
+    throw new ApiError('REQUEST_DATE_TIME_INCONSISTENT_FORMAT', 'dateFrom and dateTo must both carry a UTC offset or both omit it', {
+      dateFrom: 'inconsistent date-time format',
+      dateTo: 'inconsistent date-time format',
+    });
+  }
+  if (from && to && from.epochMs > to.epochMs) throw invalidField('dateFrom', 'must not be after dateTo');
+  return { fromMs: from?.epochMs ?? null, toMs: to?.epochMs ?? null };
+}

@@ -1,0 +1,44 @@
+import type { Client, Response, TestServer } from '../helpers/server.js';
+
+export const TASKS = '/v6/api/taskManagement/tasks';
+export const RULES = '/v6/api/eventManagement/events';
+export const MOBILE_STATUS = (taskID: number | string) => `/mobile/v1/tasks/${taskID}/status`;
+
+/** The employee's phone: `POST /mobile/v1/tasks/{taskID}/status` with `Authorization: Device <key>`. */
+export function setStatus(api: Client, deviceKey: string, taskID: number | string, body: unknown): Promise<Response> {
+  return api.withToken(null).post(MOBILE_STATUS(taskID), body, { authorization: `Device ${deviceKey}` });
+}
+
+export interface OutboxRow {
+  id: number;
+  eventRuleId: number | null;
+  channel: string;
+  target: string;
+  messageId: string;
+  payload: any;
+}
+
+/** The outbox rows written after `afterId`, oldest first, with their payloads parsed. */
+export async function outboxSince(server: TestServer, afterId: number): Promise<OutboxRow[]> {
+  const rows = await server.database.db
+    .selectFrom('deliveries')
+    .select(['id', 'event_rule_id', 'channel', 'target', 'message_id', 'payload'])
+    .where('account_id', '=', server.account.id)
+    .where('id', '>', afterId)
+    .orderBy('id')
+    .execute();
+  return rows.map((r) => ({ id: r.id, eventRuleId: r.event_rule_id, channel: r.channel, target: r.target, messageId: r.message_id, payload: JSON.parse(r.payload) }));
+}
+
+/** The id of the newest outbox row of any account (0 when empty): a mark to read what comes after. */
+export async function outboxMark(server: TestServer): Promise<number> {
+  const row = await server.database.db.selectFrom('deliveries').select((eb) => eb.fn.max('id').as('max')).executeTakeFirst();
+  return Number(row?.max ?? 0);
+}
+
+/** Creates an event rule through the API and returns its id. */
+export async function createRule(api: Client, body: Record<string, unknown>): Promise<number> {
+  const r = await api.post(RULES, body);
+  if (r.status !== 201) throw new Error(`creating a rule failed: ${r.status} ${r.text}`);
+  return r.body.eventID as number;
+}
