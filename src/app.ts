@@ -14,6 +14,8 @@ import { createMetrics, registerObservability, type Metrics } from './http/obser
 import { registerOpenApi } from './http/openapi.js';
 import { validatorCompiler } from './http/validation.js';
 import { locationRoutes } from './positioning/location-routes.js';
+import { createDelivery, defaultDeliverySettings, type DeliveryServices, type DeliverySettings } from './delivery/delivery.js';
+import { deliveryRoutes } from './delivery/delivery-routes.js';
 import { Outbox } from './delivery/outbox.js';
 import { AddressResolver } from './positioning/address-resolver.js';
 import { eventRuleRoutes } from './signals/event-rule-routes.js';
@@ -44,12 +46,16 @@ export interface Services {
   eventRules: EventRuleService;
   outbox: Outbox;
   signals: SignalDispatcher;
+  /** The delivery worker (started by main.ts), the deliveries log and the signing secrets. */
+  delivery: DeliveryServices;
   metrics: Metrics;
 }
 
 export interface ServiceOptions {
   /** WEBHOOK_ALLOW_PRIVATE: outgoing calls may go to plain http and private addresses. */
   allowPrivateAddresses?: boolean;
+  /** How deliveries are sent (WEBHOOK_*, SMTP_*, gateways); WEBHOOK_ALLOW_PRIVATE comes from allowPrivateAddresses. */
+  delivery?: Partial<DeliverySettings>;
   /** ONLINE_TIMEOUT: an employee's isOnline turns false after this long without fixes. */
   onlineTimeoutMs?: number;
 }
@@ -70,7 +76,12 @@ export function createServices(database: Database, clock: () => number = Date.no
   const tracks = new TrackService(database, addresses, clock);
   const vehicleEvents = new VehicleEventService(database, clock);
   const statistics = new StatisticsService(database, employees, clock);
-  return { accounts, employees, tasks, locations, tracks, vehicleEvents, statistics, geozones, eventRules, outbox, signals, metrics };
+  const delivery = createDelivery(database, outbox, metrics.registry, {
+    ...defaultDeliverySettings,
+    ...options.delivery,
+    allowPrivate: options.allowPrivateAddresses ?? false,
+  }, clock);
+  return { accounts, employees, tasks, locations, tracks, vehicleEvents, statistics, geozones, eventRules, outbox, signals, delivery, metrics };
 }
 
 export interface AppOptions {
@@ -111,6 +122,7 @@ export async function buildApp({ database, services, config, logger = false, clo
       await api.register(trackRoutes(services.tracks, services.vehicleEvents, services.statistics));
       await api.register(geozoneRoutes(services.geozones));
       await api.register(eventRuleRoutes(services.eventRules));
+      await api.register(deliveryRoutes(services.delivery.log, services.delivery.secrets));
       await api.register(taskRoutes(services.tasks));
     },
     { prefix: '/v6/api' },

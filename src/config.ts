@@ -28,6 +28,12 @@ const secret = (raw: string) => {
   return raw;
 };
 
+const httpUrl = (raw: string) => {
+  const url = new URL(raw);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('must be an http(s) URL');
+  return raw;
+};
+
 /** `500ms`, `5s`, `5m`, `2h` → milliseconds. */
 export function durationMs(raw: string): number {
   const match = /^(\d+)(ms|s|m|h)$/.exec(raw);
@@ -93,6 +99,23 @@ export const settings = {
     parse: (raw: string) => raw.split(',').map((part) => durationMs(part.trim())),
   },
   WEBHOOK_TIMEOUT: { doc: 'how long a receiver has to answer one delivery attempt (s, m, h)', default: 10_000, parse: durationMs },
+  DELIVERY_CONCURRENCY: { doc: 'receivers (targets) sent to in parallel; each one gets its deliveries strictly in order', default: 32, parse: positiveInt },
+  SMTP_URL: {
+    doc: 'SMTP server for e-mail events: `smtp://user:password@host:587` (STARTTLS when offered) or `smtps://…:465`',
+    parse: (raw: string) => {
+      const url = new URL(raw);
+      if (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') throw new Error('must be an smtp:// or smtps:// URL');
+      return raw;
+    },
+  },
+  SMTP_HOST: { doc: 'SMTP server host, instead of SMTP_URL', parse: text },
+  SMTP_PORT: { doc: 'SMTP port with SMTP_HOST (default 587; 465 means TLS from the start)', parse: port },
+  SMTP_USER: { doc: 'SMTP login with SMTP_HOST', parse: text },
+  SMTP_PASSWORD: { doc: 'SMTP password with SMTP_HOST', parse: text },
+  SMTP_FROM: { doc: 'sender address of e-mail events, e.g. `Lokator <lokator@example.com>`; required with SMTP_URL or SMTP_HOST', parse: text },
+  SMS_GATEWAY_URL: { doc: 'HTTP gateway for SMS events: POST {"to", "text", "messageID"} as JSON (see README)', parse: httpUrl },
+  MESSENGER_GATEWAY_URL: { doc: 'HTTP gateway of the first messenger channel: POST {"to", "text", "messageID"} as JSON', parse: httpUrl },
+  MESSENGER2_GATEWAY_URL: { doc: 'HTTP gateway of the second messenger channel: POST {"to", "text", "messageID"} as JSON', parse: httpUrl },
   ONLINE_TIMEOUT: {
     doc: 'an employee whose fixes stopped arriving this long ago turns isOnline false (s, m, h)',
     default: 600_000,
@@ -128,6 +151,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     } catch (error) {
       problems.push(`${name}=${JSON.stringify(raw)}: ${(error as Error).message} (${setting.doc})`);
     }
+  }
+  if (values.SMTP_URL !== undefined && values.SMTP_HOST !== undefined) problems.push('SMTP_URL and SMTP_HOST: set one of them, not both');
+  if ((values.SMTP_URL !== undefined || values.SMTP_HOST !== undefined) && values.SMTP_FROM === undefined) {
+    problems.push('SMTP_FROM: required when e-mail is configured (SMTP_URL or SMTP_HOST)');
   }
   if (problems.length > 0) throw new ConfigError(`invalid configuration:\n  ${problems.join('\n  ')}`);
   const config = values as Omit<Config, 'databaseUrl'>;

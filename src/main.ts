@@ -2,6 +2,7 @@ import { pino } from 'pino';
 import { buildApp, createServices } from './app.js';
 import { bootstrapFirstAccount } from './accounts/bootstrap.js';
 import { ConfigError, loadConfig } from './config.js';
+import { deliverySettings } from './delivery/delivery.js';
 import { OnlineSweeper } from './employees/online-sweeper.js';
 import { buildOsmAndServer } from './mobile/osmand-server.js';
 import { AddressFiller } from './positioning/address-filler.js';
@@ -25,7 +26,7 @@ async function main(): Promise<void> {
 
   const database = await openDatabase({ url: config.databaseUrl, poolSize: config.DATABASE_POOL_SIZE });
   await migrate(database);
-  const services = createServices(database, Date.now, { allowPrivateAddresses: config.WEBHOOK_ALLOW_PRIVATE, onlineTimeoutMs: config.ONLINE_TIMEOUT });
+  const services = createServices(database, Date.now, { allowPrivateAddresses: config.WEBHOOK_ALLOW_PRIVATE, delivery: deliverySettings(config), onlineTimeoutMs: config.ONLINE_TIMEOUT });
   await bootstrapFirstAccount(services.accounts, config, log);
 
   const app = await buildApp({ database, services, config, logger: log });
@@ -41,6 +42,7 @@ async function main(): Promise<void> {
   );
 
   addressFiller?.start();
+  await services.delivery.worker.start(log.child({ worker: 'delivery' }));
   const onlineSweeper = new OnlineSweeper(services.employees, log.child({ worker: 'presence' }));
   onlineSweeper.start();
 
@@ -58,6 +60,8 @@ async function main(): Promise<void> {
     await osmand.close();
     await app.close();
     await addressFiller?.stop();
+    // Attempts in flight finish and are recorded; deliveries not started stay pending for the next start.
+    await services.delivery.worker.stop();
     await onlineSweeper.stop();
     await database.close();
     log.info('stopped');

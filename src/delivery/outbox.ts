@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { sql } from 'kysely';
 import { BulkWriter, type Column } from '../store/bulk-writer.js';
 import type { Database, Tx } from '../store/database.js';
 
@@ -27,26 +28,50 @@ const COLUMNS: Column[] = [
   { name: 'created_at', pgType: 'bigint' },
 ];
 
+/** The PostgreSQL channel a commit with new deliveries notifies (delivery-nudges.ts listens). */
+export const DELIVERIES_CHANNEL = 'lokator_deliveries';
+
 /**
  * The durable outbox (CONTRACT §4): a message is a row written in the same transaction as the
  * change that caused it, so it exists exactly when the change does; the delivery worker sends it.
  */
 export class Outbox {
   private readonly bulk: BulkWriter;
+  private readonly listeners: (() => void)[] = [];
 
   constructor(
-    database: Database,
+    private readonly database: Database,
     private readonly clock: () => number = Date.now,
   ) {
     this.bulk = new BulkWriter(database);
   }
 
   async enqueue(tx: Tx, messages: OutgoingMessage[]): Promise<void> {
+    if (messages.length === 0) return;
     const now = this.clock();
     const rows = messages.map((m) => [
       m.accountId, m.eventRuleId, m.channel, m.target, newMessageId(), JSON.stringify(m.payload), 'pending', now, now,
     ]);
     await this.bulk.upsert(tx, 'deliveries', COLUMNS, [], [], rows);
+    await this.nudge(tx);
+  }
+
+  /** Called when new deliveries may be waiting (the worker sends them without waiting for its poll). */
+  onEnqueue(listener: () => void): void {
+    this.listeners.push(listener);
+  }
+
+  /**
+   * Tells the workers, once the rows are visible. PostgreSQL delivers a NOTIFY at commit, to every
+   * server. SQLite has one connection: whatever the listener queries waits for this transaction
+   * to end, so a call now sees the commit.
+   */
+  private async nudge(tx: Tx): Promise<void> {
+    if (this.database.dialect === 'postgres') {
+      await sql`SELECT pg_notify(${DELIVERIES_CHANNEL}, '')`.execute(tx);
+      return;
+    }
+    for (const listener of this.listeners) listener();
   }
 }
 

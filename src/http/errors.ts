@@ -28,6 +28,8 @@ export const errorKinds = {
   ROUTE_NOT_FOUND: { code: 1013, status: 404 },
   // Not in the contract's list: /ready when the database is down, and requests during shutdown.
   SERVICE_UNAVAILABLE: { code: 1014, status: 503 },
+  // Not in the contract's list: the deliveries log (CONTRACT §4) names a delivery that is not the account's.
+  DELIVERY_NOT_FOUND: { code: 1015, status: 404 },
 } as const satisfies Record<string, { code: number; status: number }>;
 
 export type ErrorKind = keyof typeof errorKinds;

@@ -250,6 +250,8 @@ export interface DeliveriesTable {
   status: DeliveryStatus;
   attempt_count: Generated<number>;
   next_attempt_at: number;
+  /** The worker holding a claim on the row, and when its lease ends. */
+  locked_by: string | null;
   locked_until: number | null;
   created_at: number;
   finished_at: number | null;

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { MigrationFactory } from './index.js';
 import { withId } from './migration-helpers.js';
 
@@ -36,15 +36,23 @@ export const outgoing: MigrationFactory = (dialect) => ({
       .addColumn('status', 'text', (c) => c.notNull())
       .addColumn('attempt_count', 'integer', (c) => c.notNull().defaultTo(0))
       .addColumn('next_attempt_at', bigint, (c) => c.notNull())
+      // A claim: which worker holds the row and until when (a lease its heartbeat renews).
+      .addColumn('locked_by', 'text')
       .addColumn('locked_until', bigint)
       .addColumn('created_at', bigint, (c) => c.notNull())
       .addColumn('finished_at', bigint)
       .addColumn('last_status_code', 'integer')
       .addColumn('last_error', 'text')
       .execute();
-    await db.schema.createIndex('deliveries_due').on('deliveries').columns(['status', 'next_attempt_at']).execute();
-    // Deliveries to one target keep their order: the earliest pending one goes first.
-    await db.schema.createIndex('deliveries_target').on('deliveries').columns(['account_id', 'channel', 'target', 'status', 'id']).execute();
+    // Deliveries to one target keep their order: only the earliest pending one (the head) may be
+    // claimed. Pending rows only, so finding each target's head is one seek per target.
+    await db.schema
+      .createIndex('deliveries_pending_target')
+      .on('deliveries')
+      .columns(['account_id', 'channel', 'target', 'id'])
+      .where(sql.ref('status'), '=', sql.lit('pending'))
+      .execute();
+    await db.schema.createIndex('deliveries_locked_by').on('deliveries').column('locked_by').where(sql.ref('locked_by'), 'is not', null).execute();
     await db.schema.createIndex('deliveries_account').on('deliveries').columns(['account_id', 'id']).execute();
 
     await db.schema
@@ -69,6 +77,14 @@ export const outgoing: MigrationFactory = (dialect) => ({
       .addColumn('expires_at', bigint)
       .execute();
     await db.schema.createIndex('signing_secrets_account').on('signing_secrets').columns(['account_id', 'id']).execute();
+    // One current secret per account, even when two servers create it on first use at once.
+    await db.schema
+      .createIndex('signing_secrets_current')
+      .unique()
+      .on('signing_secrets')
+      .column('account_id')
+      .where(sql.ref('expires_at'), 'is', null)
+      .execute();
 
     await db.schema
       .createTable('tasks')

@@ -1,0 +1,112 @@
+import { sql } from 'kysely';
+import type { Account } from '../accounts/account-service.js';
+import { formatDateTime } from '../http/datetime.js';
+import { ApiError } from '../http/errors.js';
+import { resolvePeriod } from '../http/list-params.js';
+import type { Database } from '../store/database.js';
+import type { DeliveriesTable } from '../store/schema.js';
+import type { Delivery, DeliveryListQuery } from './delivery-schema.js';
+import { DELIVERIES_CHANNEL } from './outbox.js';
+
+type DeliveryRow = Omit<DeliveriesTable, 'id' | 'attempt_count'> & { id: number; attempt_count: number };
+
+const notFound = (id: number) => new ApiError('DELIVERY_NOT_FOUND', `no delivery ${id}`);
+
+/**
+ * The deliveries log (CONTRACT §4): every delivery of the account with its attempts, and the
+ * resend of one that failed or was delivered. Newest first by `deliveryID`; page with `offset`
+ * or by passing the last id seen as `lastDeliveryID` (only smaller ids come back).
+ */
+export class DeliveryLog {
+  constructor(
+    private readonly database: Database,
+    /** Wakes this server's worker after a resend. */
+    private readonly nudge: () => void,
+    private readonly clock: () => number = Date.now,
+  ) {}
+
+  async list(account: Account, query: DeliveryListQuery): Promise<{ data: Delivery[] }> {
+    const period = resolvePeriod(query, { from: 'dateFrom', to: 'dateTo' }, account.timeZone, this.clock());
+    let select = this.database.db
+      .selectFrom('deliveries')
+      .selectAll()
+      .where('account_id', '=', account.id)
+      .where('created_at', '>=', period.fromMs)
+      .where('created_at', '<=', period.toMs);
+    if (query.status) select = select.where('status', '=', query.status);
+    if (query.eventID !== undefined) select = select.where('event_rule_id', '=', query.eventID);
+    if (query.lastDeliveryID !== undefined) select = select.where('id', '<', query.lastDeliveryID);
+    const rows = await select
+      .orderBy('id', 'desc')
+      .limit(query.count ?? 1000)
+      .offset(query.offset ?? 0)
+      .execute();
+    return { data: await this.withAttempts(rows, account.timeZone) };
+  }
+
+  async get(account: Account, id: number): Promise<Delivery> {
+    const row = await this.database.db.selectFrom('deliveries').selectAll().where('account_id', '=', account.id).where('id', '=', id).executeTakeFirst();
+    if (!row) throw notFound(id);
+    return (await this.withAttempts([row], account.timeZone))[0]!;
+  }
+
+  /**
+   * Queues a failed or delivered delivery again, now, with the same message id (the receiver's
+   * dedup key) and a fresh retry schedule; its attempts so far stay in the log. A pending one is
+   * a conflict: it is already going to be sent.
+   */
+  async resend(account: Account, id: number): Promise<Delivery> {
+    const now = this.clock();
+    const updated = await this.database.transaction(async (tx) => {
+      const result = await tx
+        .updateTable('deliveries')
+        .set({ status: 'pending', attempt_count: 0, next_attempt_at: now, finished_at: null, locked_by: null, locked_until: null })
+        .where('account_id', '=', account.id)
+        .where('id', '=', id)
+        .where('status', 'in', ['failed', 'delivered'])
+        .executeTakeFirst();
+      if (Number(result.numUpdatedRows) === 0) return false;
+      if (this.database.dialect === 'postgres') await sql`SELECT pg_notify(${DELIVERIES_CHANNEL}, '')`.execute(tx);
+      return true;
+    });
+    if (!updated) {
+      const current = await this.get(account, id);
+      throw new ApiError('CONFLICT', `delivery ${id} is already pending`, { deliveryID: `is ${current.status}` });
+    }
+    this.nudge();
+    return this.get(account, id);
+  }
+
+  private async withAttempts(rows: DeliveryRow[], timeZone: string): Promise<Delivery[]> {
+    if (rows.length === 0) return [];
+    const attempts = await this.database.db
+      .selectFrom('delivery_attempts')
+      .select(['delivery_id', 'attempted_at', 'duration_ms', 'status_code', 'error'])
+      .where('delivery_id', 'in', rows.map((r) => r.id))
+      .orderBy('delivery_id')
+      .orderBy('id')
+      .execute();
+    const byDelivery = new Map<number, Delivery['attempts']>();
+    for (const a of attempts) {
+      const list = byDelivery.get(a.delivery_id) ?? [];
+      list.push({ attemptedAt: formatDateTime(a.attempted_at, timeZone), statusCode: a.status_code, durationMs: a.duration_ms, error: a.error });
+      byDelivery.set(a.delivery_id, list);
+    }
+    return rows.map((row) => ({
+      deliveryID: row.id,
+      eventID: row.event_rule_id,
+      channel: row.channel,
+      target: row.target,
+      messageID: row.message_id,
+      status: row.status,
+      createdAt: formatDateTime(row.created_at, timeZone),
+      nextAttemptAt: row.status === 'pending' ? formatDateTime(row.next_attempt_at, timeZone) : null,
+      finishedAt: row.finished_at === null ? null : formatDateTime(row.finished_at, timeZone),
+      attemptCount: row.attempt_count,
+      lastStatusCode: row.last_status_code,
+      lastError: row.last_error,
+      payload: JSON.parse(row.payload) as unknown,
+      attempts: byDelivery.get(row.id) ?? [],
+    }));
+  }
+}

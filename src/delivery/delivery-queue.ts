@@ -1,0 +1,234 @@
+import { sql } from 'kysely';
+import { BulkWriter, type Column } from '../store/bulk-writer.js';
+import type { Database, Tx } from '../store/database.js';
+import type { ClaimedDelivery } from './channel-sender.js';
+import type { Channel } from './outbox.js';
+
+/**
+ * The outbox as a queue, in SQL (one statement per purpose, as graphile-worker does it).
+ *
+ * Order per target (account, channel, target): only a target's head, its earliest pending row,
+ * may be claimed, so nothing overtakes a delivery that is waiting for its retry. A claim is a
+ * lease (`locked_by`, `locked_until`) that the holder's heartbeat renews; a crashed holder's rows
+ * come free when the lease runs out. On PostgreSQL claims take `FOR UPDATE SKIP LOCKED`, so
+ * several servers share the work without waiting on each other.
+ */
+
+/** The earliest pending row of one target. */
+export interface Head {
+  id: number;
+  key: string;
+  nextAttemptAt: number;
+  lockedUntil: number | null;
+}
+
+/** What an attempt did to its delivery. */
+export interface AttemptResult {
+  delivery: ClaimedDelivery;
+  attemptedAt: number;
+  durationMs: number;
+  statusCode: number | null;
+  error: string | null;
+  /** `delivered`, `failed` (for good), or `pending` with the next attempt's time. */
+  status: 'pending' | 'delivered' | 'failed';
+  nextAttemptAt: number;
+}
+
+export const targetKey = (d: { accountId: number; channel: string; target: string }) => `${d.accountId}\u0000${d.channel}\u0000${d.target}`;
+
+const ATTEMPT_COLUMNS: Column[] = [
+  { name: 'delivery_id', pgType: 'bigint' },
+  { name: 'account_id', pgType: 'bigint' },
+  { name: 'attempted_at', pgType: 'bigint' },
+  { name: 'duration_ms', pgType: 'integer' },
+  { name: 'status_code', pgType: 'integer' },
+  { name: 'error', pgType: 'text' },
+];
+
+const CLAIMED = sql.raw('id, account_id, event_rule_id, channel, target, message_id, payload, attempt_count, next_attempt_at, created_at');
+
+type ClaimedRow = {
+  id: number;
+  account_id: number;
+  event_rule_id: number | null;
+  channel: string;
+  target: string;
+  message_id: string;
+  payload: string;
+  attempt_count: number;
+  next_attempt_at: number;
+  created_at: number;
+};
+
+export class DeliveryQueue {
+  private readonly bulk: BulkWriter;
+  private readonly pg: boolean;
+
+  constructor(private readonly database: Database) {
+    this.bulk = new BulkWriter(database);
+    this.pg = database.dialect === 'postgres';
+  }
+
+  /**
+   * The head of every target that has pending deliveries: a skip scan over the partial index of
+   * pending rows, one seek per target however long its queue is (a receiver that is down for a
+   * day may have a long one).
+   */
+  async findHeads(limit: number): Promise<Head[]> {
+    const { rows } = await sql<{ id: number; account_id: number; channel: string; target: string; next_attempt_at: number; locked_until: number | null }>`
+      WITH RECURSIVE heads(id) AS (
+        SELECT (SELECT id FROM deliveries WHERE status = 'pending' ORDER BY account_id, channel, target, id LIMIT 1)
+        UNION ALL
+        -- The next target after the current head's, in index order. Three seeks rather than one
+        -- row-value comparison: SQLite's planner seeks a row value on its first column only.
+        SELECT COALESCE(
+          (SELECT n.id FROM deliveries n WHERE n.status = 'pending' AND n.account_id = c.account_id AND n.channel = c.channel AND n.target > c.target
+           ORDER BY n.account_id, n.channel, n.target, n.id LIMIT 1),
+          (SELECT n.id FROM deliveries n WHERE n.status = 'pending' AND n.account_id = c.account_id AND n.channel > c.channel
+           ORDER BY n.account_id, n.channel, n.target, n.id LIMIT 1),
+          (SELECT n.id FROM deliveries n WHERE n.status = 'pending' AND n.account_id > c.account_id
+           ORDER BY n.account_id, n.channel, n.target, n.id LIMIT 1))
+        FROM heads JOIN deliveries c ON c.id = heads.id
+      )
+      SELECT d.id, d.account_id, d.channel, d.target, d.next_attempt_at, d.locked_until
+      FROM deliveries d WHERE d.id IN (SELECT id FROM heads)
+      LIMIT ${limit}`.execute(this.database.db);
+    return rows.map((r) => ({
+      id: r.id,
+      key: targetKey({ accountId: r.account_id, channel: r.channel, target: r.target }),
+      nextAttemptAt: r.next_attempt_at,
+      lockedUntil: r.locked_until,
+    }));
+  }
+
+  /** Claims these heads if they are still pending, due and free; those another worker took are skipped. */
+  async claimHeads(ids: number[], me: string, now: number, leaseUntil: number): Promise<ClaimedDelivery[]> {
+    if (ids.length === 0) return [];
+    const free = sql`status = 'pending' AND next_attempt_at <= ${now} AND (locked_until IS NULL OR locked_until < ${now})`;
+    const { rows } = this.pg
+      ? await sql<ClaimedRow>`
+          UPDATE deliveries SET locked_by = ${me}, locked_until = ${leaseUntil}
+          WHERE id IN (SELECT id FROM deliveries WHERE id = ANY(${ids}::bigint[]) AND ${free} FOR UPDATE SKIP LOCKED)
+          RETURNING ${CLAIMED}`.execute(this.database.db)
+      : await sql<ClaimedRow>`
+          UPDATE deliveries SET locked_by = ${me}, locked_until = ${leaseUntil}
+          WHERE id IN (${sql.join(ids)}) AND ${free}
+          RETURNING ${CLAIMED}`.execute(this.database.db);
+    return rows.map(toClaimed).sort((a, b) => a.id - b.id);
+  }
+
+  /**
+   * The next deliveries of a target this worker is sending, after `afterId`, in order: the
+   * unbroken run of free ones (a row another worker holds ends the run). Their predecessors are
+   * still held by this worker or already done, so none of them can be anybody else's head.
+   */
+  async claimRun(head: { accountId: number; channel: string; target: string }, afterId: number, me: string, now: number, leaseUntil: number, limit: number): Promise<ClaimedDelivery[]> {
+    return this.database.transaction(async (tx) => {
+      const { rows } = await sql<{ id: number; locked_until: number | null }>`
+        SELECT id, locked_until FROM deliveries
+        WHERE status = 'pending' AND account_id = ${head.accountId} AND channel = ${head.channel} AND target = ${head.target} AND id > ${afterId}
+        ORDER BY account_id, channel, target, id LIMIT ${limit}${sql.raw(this.pg ? ' FOR UPDATE' : '')}`.execute(tx);
+      const ids: number[] = [];
+      for (const row of rows) {
+        if (row.locked_until !== null && row.locked_until >= now) break;
+        ids.push(row.id);
+      }
+      if (ids.length === 0) return [];
+      const claimed = await sql<ClaimedRow>`
+        UPDATE deliveries SET locked_by = ${me}, locked_until = ${leaseUntil}
+        WHERE id IN (${sql.join(ids)}) RETURNING ${CLAIMED}`.execute(tx);
+      return claimed.rows.map(toClaimed).sort((a, b) => a.id - b.id);
+    });
+  }
+
+  /** Extends every lease this worker holds (the heartbeat). */
+  async renewLeases(me: string, leaseUntil: number): Promise<void> {
+    await this.database.db.updateTable('deliveries').set({ locked_until: leaseUntil }).where('locked_by', '=', me).where('status', '=', 'pending').execute();
+  }
+
+  /** Frees every claim: at the start of the only SQLite server, any claim is a dead process's. */
+  async releaseAllClaims(): Promise<number> {
+    const result = await this.database.db
+      .updateTable('deliveries')
+      .set({ locked_by: null, locked_until: null })
+      .where('locked_by', 'is not', null)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows);
+  }
+
+  /**
+   * Writes attempts and their effect, and frees claims this worker no longer needs, in one
+   * transaction (many lanes' results share one commit). A row whose lease this worker lost
+   * keeps what its new holder wrote; the attempt is recorded all the same.
+   */
+  async record(results: AttemptResult[], releases: number[], me: string): Promise<void> {
+    await this.database.transaction(async (tx) => {
+      await this.bulk.upsert(
+        tx,
+        'delivery_attempts',
+        ATTEMPT_COLUMNS,
+        [],
+        [],
+        results.map((r) => [r.delivery.id, r.delivery.accountId, r.attemptedAt, r.durationMs, r.statusCode, r.error]),
+      );
+      await this.applyResults(tx, results, me);
+      if (releases.length > 0) {
+        await tx
+          .updateTable('deliveries')
+          .set({ locked_by: null, locked_until: null })
+          .where('id', 'in', releases)
+          .where('locked_by', '=', me)
+          .execute();
+      }
+    });
+  }
+
+  private async applyResults(tx: Tx, results: AttemptResult[], me: string): Promise<void> {
+    if (results.length === 0) return;
+    const finishedAt = (r: AttemptResult) => (r.status === 'pending' ? null : r.attemptedAt + r.durationMs);
+    if (this.pg) {
+      const column = <T>(f: (r: AttemptResult) => T) => results.map(f);
+      await sql`
+        UPDATE deliveries AS d
+        SET status = u.status, attempt_count = d.attempt_count + 1, next_attempt_at = u.next_attempt_at, finished_at = u.finished_at,
+            last_status_code = u.status_code, last_error = u.error, locked_by = NULL, locked_until = NULL
+        FROM unnest(${column((r) => r.delivery.id)}::bigint[], ${column((r) => r.status)}::text[], ${column((r) => r.nextAttemptAt)}::bigint[],
+                    ${column(finishedAt)}::bigint[], ${column((r) => r.statusCode)}::integer[], ${column((r) => r.error)}::text[])
+             AS u(id, status, next_attempt_at, finished_at, status_code, error)
+        WHERE d.id = u.id AND d.locked_by = ${me}`.execute(tx);
+      return;
+    }
+    for (const r of results) {
+      await tx
+        .updateTable('deliveries')
+        .set((eb) => ({
+          status: r.status,
+          attempt_count: eb('attempt_count', '+', 1),
+          next_attempt_at: r.nextAttemptAt,
+          finished_at: finishedAt(r),
+          last_status_code: r.statusCode,
+          last_error: r.error,
+          locked_by: null,
+          locked_until: null,
+        }))
+        .where('id', '=', r.delivery.id)
+        .where('locked_by', '=', me)
+        .execute();
+    }
+  }
+}
+
+function toClaimed(row: ClaimedRow): ClaimedDelivery {
+  return {
+    id: row.id,
+    accountId: row.account_id,
+    eventRuleId: row.event_rule_id,
+    channel: row.channel as Channel,
+    target: row.target,
+    messageId: row.message_id,
+    payload: row.payload,
+    attemptCount: row.attempt_count,
+    nextAttemptAt: row.next_attempt_at,
+    createdAt: row.created_at,
+  };
+}

@@ -1,0 +1,91 @@
+import type { Registry } from 'prom-client';
+import { settings, type Config } from '../config.js';
+import type { Database } from '../store/database.js';
+import type { Resolver } from './address-safety.js';
+import { UnconfiguredChannel, type ChannelSender } from './channel-sender.js';
+import { DeliveryLog } from './delivery-log.js';
+import { createDeliveryMetrics } from './delivery-metrics.js';
+import { DeliveryQueue } from './delivery-queue.js';
+import { DeliveryWorker } from './delivery-worker.js';
+import { EmailSender, type SmtpSettings } from './email-sender.js';
+import { GatewaySender } from './gateway-sender.js';
+import type { Channel, Outbox } from './outbox.js';
+import { SigningSecrets } from './signing-secrets.js';
+import { WebhookSender } from './webhook-sender.js';
+
+export interface DeliverySettings {
+  /** WEBHOOK_ALLOW_PRIVATE */
+  allowPrivate: boolean;
+  /** WEBHOOK_RETRY_SCHEDULE */
+  retryScheduleMs: number[];
+  /** WEBHOOK_TIMEOUT, for every channel */
+  timeoutMs: number;
+  /** SMTP_*; without it e-mail deliveries fail with a message saying so. */
+  smtp?: SmtpSettings;
+  smsGatewayUrl?: string;
+  messengerGatewayUrl?: string;
+  messenger2GatewayUrl?: string;
+  /** DELIVERY_CONCURRENCY: targets sent to in parallel. */
+  concurrency?: number;
+  /** PostgreSQL URL to LISTEN on for new deliveries (DATABASE_URL). */
+  listenUrl?: string;
+  /** DNS for webhook targets; tests give their own. */
+  resolver?: Resolver;
+}
+
+export const defaultDeliverySettings: DeliverySettings = {
+  allowPrivate: false,
+  retryScheduleMs: settings.WEBHOOK_RETRY_SCHEDULE.default,
+  timeoutMs: settings.WEBHOOK_TIMEOUT.default,
+};
+
+/** The delivery settings of a loaded configuration. */
+export function deliverySettings(config: Config): DeliverySettings {
+  const smtpConfigured = config.SMTP_URL !== undefined || config.SMTP_HOST !== undefined;
+  return {
+    allowPrivate: config.WEBHOOK_ALLOW_PRIVATE,
+    retryScheduleMs: config.WEBHOOK_RETRY_SCHEDULE,
+    timeoutMs: config.WEBHOOK_TIMEOUT,
+    smtp: smtpConfigured
+      ? { url: config.SMTP_URL, host: config.SMTP_HOST, port: config.SMTP_PORT, user: config.SMTP_USER, password: config.SMTP_PASSWORD, from: config.SMTP_FROM! }
+      : undefined,
+    smsGatewayUrl: config.SMS_GATEWAY_URL,
+    messengerGatewayUrl: config.MESSENGER_GATEWAY_URL,
+    messenger2GatewayUrl: config.MESSENGER2_GATEWAY_URL,
+    concurrency: config.DELIVERY_CONCURRENCY,
+    listenUrl: config.DATABASE_URL,
+  };
+}
+
+export interface DeliveryServices {
+  worker: DeliveryWorker;
+  log: DeliveryLog;
+  secrets: SigningSecrets;
+}
+
+/** The delivery side of CONTRACT §4, composed: the worker with a sender per channel, the log, the secrets. */
+export function createDelivery(database: Database, outbox: Outbox, registry: Registry, options: DeliverySettings, clock: () => number = Date.now): DeliveryServices {
+  const secrets = new SigningSecrets(database, clock);
+  const gateway = (url: string | undefined, setting: string) =>
+    url ? new GatewaySender(url, options.timeoutMs) : new UnconfiguredChannel(`this channel is not configured: set ${setting}`);
+  const senders: Record<Channel, ChannelSender> = {
+    webhook: new WebhookSender(secrets, { allowPrivate: options.allowPrivate, timeoutMs: options.timeoutMs, resolver: options.resolver, clock }),
+    email: options.smtp
+      ? new EmailSender(options.smtp, options.timeoutMs)
+      : new UnconfiguredChannel('e-mail is not configured: set SMTP_URL (or SMTP_HOST) and SMTP_FROM'),
+    sms: gateway(options.smsGatewayUrl, 'SMS_GATEWAY_URL'),
+    messenger: gateway(options.messengerGatewayUrl, 'MESSENGER_GATEWAY_URL'),
+    messenger2: gateway(options.messenger2GatewayUrl, 'MESSENGER2_GATEWAY_URL'),
+  };
+  const worker = new DeliveryWorker(
+    database,
+    outbox,
+    new DeliveryQueue(database),
+    senders,
+    createDeliveryMetrics(registry),
+    { retryScheduleMs: options.retryScheduleMs, concurrency: options.concurrency, listenUrl: options.listenUrl },
+    clock,
+  );
+  const log = new DeliveryLog(database, () => worker.nudge(), clock);
+  return { worker, log, secrets };
+}

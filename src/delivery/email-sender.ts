@@ -1,0 +1,99 @@
+import nodemailer, { type Transporter } from 'nodemailer';
+import { describeNetworkError, type ChannelSender, type ClaimedDelivery, type SendOutcome } from './channel-sender.js';
+import { messageText } from './message-text.js';
+
+export interface SmtpSettings {
+  /** `smtp://user:pass@host:587` or `smtps://…:465`; or the parts below. */
+  url?: string;
+  host?: string;
+  port?: number;
+  user?: string;
+  password?: string;
+  from: string;
+}
+
+/**
+ * E-mail through the operator's SMTP server (SMTP_URL or SMTP_HOST…, SMTP_FROM), one message per
+ * event and address. Success is the server taking the message (2xx reply) within WEBHOOK_TIMEOUT.
+ * A recipient the server refuses for good (5xx) fails the delivery at once; anything else retries.
+ */
+export class EmailSender implements ChannelSender {
+  private readonly transport: Transporter;
+
+  constructor(
+    private readonly settings: SmtpSettings,
+    private readonly timeoutMs: number,
+  ) {
+    const server = smtpServer(settings);
+    this.transport = nodemailer.createTransport({
+      pool: true,
+      ...server,
+      auth: server.user ? { user: server.user, pass: server.password } : undefined,
+      connectionTimeout: timeoutMs,
+      greetingTimeout: timeoutMs,
+      socketTimeout: timeoutMs,
+    });
+  }
+
+  async send(delivery: ClaimedDelivery): Promise<SendOutcome> {
+    const { subject, text } = messageText(delivery.payload);
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      const deadline = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(Object.assign(new Error('timeout'), { name: 'TimeoutError' })), this.timeoutMs);
+      });
+      const info = await Promise.race([
+        this.transport.sendMail({
+          from: this.settings.from,
+          to: delivery.target,
+          subject,
+          text,
+          // The same id on every retry, so a mailbox can tell a repeat from a new event.
+          messageId: `<${delivery.messageId}@lokator>`,
+          headers: { 'X-Lokator-Message-Id': delivery.messageId },
+        }),
+        deadline,
+      ]);
+      const code = Number.parseInt(String(info.response ?? ''), 10);
+      return { ok: true, statusCode: Number.isFinite(code) ? code : null, error: null };
+    } catch (error) {
+      return failure(error, this.timeoutMs);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  async close(): Promise<void> {
+    this.transport.close();
+  }
+}
+
+/** Host, port, TLS and login from SMTP_URL or the separate settings; smtps:// and port 465 mean TLS from the start. */
+export function smtpServer(settings: SmtpSettings): { host: string; port: number; secure: boolean; user: string; password: string } {
+  if (settings.url) {
+    const url = new URL(settings.url);
+    const secure = url.protocol === 'smtps:';
+    const port = url.port ? Number(url.port) : secure ? 465 : 587;
+    return { host: url.hostname, port, secure: secure || port === 465, user: decodeURIComponent(url.username), password: decodeURIComponent(url.password) };
+  }
+  const port = settings.port ?? 587;
+  return { host: settings.host ?? 'localhost', port, secure: port === 465, user: settings.user ?? '', password: settings.password ?? '' };
+}
+
+function failure(error: unknown, timeoutMs: number): SendOutcome {
+  const smtp = error as { responseCode?: number; response?: string; code?: string; message?: string };
+  if (typeof smtp.responseCode === 'number') {
+    return {
+      ok: false,
+      statusCode: smtp.responseCode,
+      error: `SMTP ${smtp.response ?? smtp.message ?? smtp.responseCode}`,
+      permanent: smtp.responseCode >= 500 && smtp.code === 'EENVELOPE',
+    };
+  }
+  const network = describeNetworkError(error);
+  if (network) return { ok: false, statusCode: null, error: `SMTP: ${network === 'timeout' ? `timeout: no answer within ${timeoutMs} ms` : network}` };
+  if (smtp.code === 'EAUTH' || smtp.code === 'ETLS' || smtp.code === 'EENVELOPE' || smtp.code === 'EMESSAGE') {
+    return { ok: false, statusCode: null, error: `SMTP: ${smtp.message ?? smtp.code}` };
+  }
+  return { ok: false, statusCode: null, error: `internal error: ${smtp.message ?? String(error)}`, bug: error };
+}
