@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict';
 import type { Client, Response, TestServer } from '../helpers/server.js';
 
 export const TASKS = '/v6/api/taskManagement/tasks';
@@ -41,4 +42,47 @@ export async function createRule(api: Client, body: Record<string, unknown>): Pr
   const r = await api.post(RULES, body);
   if (r.status !== 201) throw new Error(`creating a rule failed: ${r.status} ${r.text}`);
   return r.body.eventID as number;
+}
+
+/** Webhook rows only (a rule may add e-mail and other channels). */
+export function webhooks(rows: OutboxRow[]): OutboxRow[] {
+  return rows.filter((r) => r.channel === 'webhook');
+}
+
+/** The workspace user behind the test account's API token: the `userID` of the changes it makes. */
+export async function userIdOf(server: TestServer): Promise<number> {
+  const row = await server.database.db.selectFrom('users').select('id').where('account_id', '=', server.account.id).executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export interface ExpectedMetadata {
+  signalTypeID: 1 | 2 | 3;
+  signalEntityTypeID: 1 | 2;
+  entityID: number;
+  initiator: { userID: number } | { subscriberID: number } | { agentID: number };
+  signalDate: string;
+  actualSignalDate: string;
+}
+
+/**
+ * signalMetadataInfo of interface 2.10, complete: exactly these keys, exactly one initiator, a
+ * positive integer signalID and signalResultID, dates in UTC with Z.
+ */
+export function assertMetadata(meta: any, expected: ExpectedMetadata): void {
+  const initiatorKey = Object.keys(expected.initiator)[0]!;
+  assert.deepEqual(
+    Object.keys(meta).sort(),
+    ['signalID', 'signalDate', 'signalTypeID', 'signalResultID', initiatorKey, 'signalEntityTypeID', 'entityID', 'actualSignalDate'].sort(),
+    'the fields of 2.10 with one initiator',
+  );
+  assert.ok(Number.isSafeInteger(meta.signalID) && meta.signalID > 0, 'signalID');
+  assert.ok(Number.isSafeInteger(meta.signalResultID) && meta.signalResultID > 0, 'signalResultID');
+  const { initiator, ...rest } = expected;
+  assert.deepEqual(
+    { signalTypeID: meta.signalTypeID, signalEntityTypeID: meta.signalEntityTypeID, entityID: meta.entityID, signalDate: meta.signalDate, actualSignalDate: meta.actualSignalDate },
+    rest,
+  );
+  assert.deepEqual({ [initiatorKey]: meta[initiatorKey] }, initiator, 'the initiator');
+  assert.match(meta.signalDate, /Z$/);
+  assert.match(meta.actualSignalDate, /Z$/);
 }
