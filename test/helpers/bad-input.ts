@@ -11,6 +11,8 @@ export const errorCodes: Record<number, { status: number; description: string }>
   2: { status: 400, description: 'BAD_REQUEST' },
   4: { status: 409, description: 'SUBSCRIBER_EXTERNAL_ID_EXISTS' },
   12: { status: 404, description: 'NO_SUCH_SUBSCRIBER' },
+  18: { status: 404, description: 'TASK_NOT_FOUND' },
+  22: { status: 400, description: 'TITLE_IS_NEEDED' },
   52: { status: 400, description: 'NULL_ARGUMENT' },
   67: { status: 400, description: 'INVALID_NUMBER_OF_ELEMENTS' },
   225: { status: 400, description: 'REQUEST_DATE_TIME_INCONSISTENT_FORMAT' },
