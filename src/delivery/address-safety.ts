@@ -66,7 +66,7 @@ type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | Lo
  * name when any of its addresses is unsafe (a mixed answer is a rebinding trick, not a
  * misconfiguration), and hands the checked addresses to the socket.
  */
-export function safeLookup(resolver: Resolver = systemResolver) {
+export function safeLookup(resolver: Resolver = systemResolver, reasonToRefuse: (address: string) => string | null = unsafeAddressReason) {
   return (hostname: string, options: { all?: boolean; family?: number | string }, callback: LookupCallback): void => {
     resolver(hostname).then(
       (all) => {
@@ -77,7 +77,7 @@ export function safeLookup(resolver: Resolver = systemResolver) {
           return;
         }
         for (const { address } of addresses) {
-          const reason = unsafeAddressReason(address);
+          const reason = reasonToRefuse(address);
           if (reason) {
             callback(new UnsafeAddressError(`${hostname} resolves to ${reason}; refused (WEBHOOK_ALLOW_PRIVATE is off)`), options.all ? [] : '', 0);
             return;

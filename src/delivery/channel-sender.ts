@@ -1,3 +1,4 @@
+import { getSystemErrorName } from 'node:util';
 import type { Channel } from './outbox.js';
 
 /** A delivery the worker holds a claim on and is about to send. */
@@ -84,7 +85,10 @@ const NETWORK_CODES: Record<string, string> = {
  */
 export function describeNetworkError(error: unknown): string | null {
   for (let e: unknown = error, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
-    const code = (e as NodeJS.ErrnoException).code;
+    const { errno } = e as NodeJS.ErrnoException;
+    // nodemailer wraps socket errors as ESOCKET; the system error it carries says more.
+    const system = typeof errno === 'number' && errno < 0 ? getSystemErrorName(errno) : undefined;
+    const code = system && NETWORK_CODES[system] ? system : (e as NodeJS.ErrnoException).code;
     if (e.name === 'TimeoutError' || e.name === 'AbortError') return 'timeout';
     if (code && NETWORK_CODES[code]) return `${NETWORK_CODES[code]} (${code})`;
     if (code && (code.startsWith('ERR_TLS_') || code.startsWith('ERR_SSL_') || /CERT|SELF_SIGNED|UNABLE_TO_VERIFY/.test(code))) {

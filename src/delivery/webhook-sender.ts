@@ -1,6 +1,6 @@
 import { Agent, request } from 'undici';
 import { version } from '../version.js';
-import { refuseUrl, safeLookup, systemResolver, UnsafeAddressError, type Resolver } from './address-safety.js';
+import { refuseUrl, safeLookup, systemResolver, unsafeAddressReason, UnsafeAddressError, type Resolver } from './address-safety.js';
 import { describeNetworkError, type ChannelSender, type ClaimedDelivery, type SendOutcome } from './channel-sender.js';
 import type { SigningSecrets } from './signing-secrets.js';
 import { signatureHeader } from './signing.js';
@@ -32,7 +32,10 @@ export class WebhookSender implements ChannelSender {
   ) {
     this.clock = options.clock ?? Date.now;
     this.agent = new Agent({
-      connect: options.allowPrivate ? { timeout: options.timeoutMs } : { timeout: options.timeoutMs, lookup: safeLookup(options.resolver ?? systemResolver) },
+      connect: {
+        timeout: options.timeoutMs,
+        lookup: safeLookup(options.resolver ?? systemResolver, options.allowPrivate ? () => null : unsafeAddressReason),
+      },
       keepAliveTimeout: 10_000,
       // The attempt's own deadline (the abort signal) governs; these only must not cut it shorter.
       headersTimeout: options.timeoutMs + 1000,

@@ -29,6 +29,9 @@ export type Behaviour =
 /** An HTTP receiver on loopback that records every request (CONTRACT §4 tests: loopback only). */
 export class Receiver {
   readonly received: Received[] = [];
+  /** Requests that arrived while another one to the same path was still unanswered. */
+  readonly overlaps: Received[] = [];
+  private readonly openPerPath = new Map<string, number>();
   private server!: Server;
   private readonly open = new Set<ServerResponse>();
   url = '';
@@ -42,6 +45,10 @@ export class Receiver {
       req.on('end', () => {
         const request: Received = { path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() };
         const index = this.received.push(request) - 1;
+        const open = this.openPerPath.get(request.path) ?? 0;
+        if (open > 0) this.overlaps.push(request);
+        this.openPerPath.set(request.path, open + 1);
+        res.on('close', () => this.openPerPath.set(request.path, this.openPerPath.get(request.path)! - 1));
         this.respond(this.behave(request, index), req, res);
       });
     });
