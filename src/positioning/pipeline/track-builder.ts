@@ -1,5 +1,5 @@
 import { haversineMetres } from '../geo.js';
-import type { PipelineFix, PipelineSink, Point, TrackSettings } from './pipeline-types.js';
+import type { PipelineFix, PipelineSink, Point, TrackRecord, TrackSettings } from './pipeline-types.js';
 
 export interface TrackBuilderState {
   /** Where the subscriber last stood still: movement is measured from here. */
@@ -29,6 +29,9 @@ interface OpenTrack {
  * Only valid fixes come here.
  */
 export class TrackBuilder {
+  /** The track the last `step` ended, if any (the trip-end signal's hook); a dropped track is not ended. */
+  ended: TrackRecord | null = null;
+
   constructor(
     readonly state: TrackBuilderState,
     private readonly settings: TrackSettings,
@@ -48,6 +51,7 @@ export class TrackBuilder {
   step(fix: PipelineFix, sink: PipelineSink): number {
     const point: Point = { t: fix.timeMs, lat: fix.latitude, lon: fix.longitude };
     const { settings, state } = this;
+    this.ended = null;
     const last = state.last;
     state.last = point;
     let releasedM = 0;
@@ -134,7 +138,7 @@ export class TrackBuilder {
     this.state.track = null;
     if (!track) return 0;
     if (this.qualifies(track.start, finish, distanceM)) {
-      sink.track({
+      this.ended = {
         startMs: track.start.t,
         finishMs: finish.t,
         startLat: track.start.lat,
@@ -143,7 +147,8 @@ export class TrackBuilder {
         finishLon: finish.lon,
         distanceM,
         isOpen: false,
-      });
+      };
+      sink.track(this.ended);
       return distanceM - track.countedM;
     }
     if (track.reported) sink.dropTrack(track.start.t);

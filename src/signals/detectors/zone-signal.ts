@@ -1,0 +1,114 @@
+import type { ZoneIndex, ZoneReference } from '../../geozones/zone-index.js';
+import type { ZoneRule } from '../signal-rules.js';
+import { at, type Emit, type SignalFix } from '../signal-types.js';
+
+/** How far outside a zone a fix must be before it counts as having left it (GPS jitter of a parked vehicle is less). */
+export const EXIT_MARGIN_M = 50;
+/** Checked at these distances in the eight compass directions around the fix. */
+const PROBE_DISTANCES_M = [EXIT_MARGIN_M / 2, EXIT_MARGIN_M];
+const METRES_PER_DEGREE = 111_320;
+
+export interface ZoneSignalState {
+  /** What the rules watched when membership was last taken: a change re-takes it without signals. */
+  scope: string;
+  /** Watched zones the subscriber is in: `[zoneID, latitude, longitude]` of its latest fix inside. */
+  inside: [number, number, number][];
+}
+
+/**
+ * Zone entry and exit (6.3 type 2) for the zones the rules name (`zoneIDs`, or every zone of
+ * `zoneGroupIDs`), per zone, with `zoneID`, `zoneName` and `zoneEventType` (1 entry, 2 exit).
+ *
+ * Boundary rule (hysteresis): a fix is in a zone by the containment rule of CONTRACT §3 (even-odd,
+ * boundary inside), and entering is the first fix in it. Leaving takes a fix outside the zone
+ * whose surroundings are clear of it too: every point `EXIT_MARGIN_M` and half that away in the
+ * eight compass directions is outside. So a parked vehicle whose fixes scatter across a boundary
+ * enters once and does not leave, and a vehicle driving out leaves within a few tens of metres.
+ *
+ * Nothing is invented: the first fix, and the first after the watched zones changed (a rule
+ * added, edited or removed), only take membership; a zone that is disabled, deleted or moved away
+ * from where the subscriber was last seen in it is forgotten without an exit. The index is the
+ * account's as of the batch, so a zone change counts from the next batch.
+ */
+export class ZoneSignal {
+  private readonly scope: string;
+  private readonly zoneIds: Set<number>;
+  private readonly groupIds: Set<number>;
+
+  constructor(
+    readonly state: ZoneSignalState,
+    private readonly rules: readonly ZoneRule[],
+    private readonly index: ZoneIndex,
+  ) {
+    this.zoneIds = new Set(rules.flatMap((rule) => rule.zoneIDs));
+    this.groupIds = new Set(rules.flatMap((rule) => rule.zoneGroupIDs));
+    this.scope = `${[...this.zoneIds].sort((a, b) => a - b).join(',')}/${[...this.groupIds].sort((a, b) => a - b).join(',')}`;
+  }
+
+  static initialState(): ZoneSignalState {
+    return { scope: '', inside: [] };
+  }
+
+  step(fix: SignalFix, emit: Emit): void {
+    const { state } = this;
+    const hits = this.index.findZonesContaining(fix.latitude, fix.longitude).filter((zone) => this.watched(zone));
+    if (state.scope !== this.scope) {
+      state.scope = this.scope;
+      state.inside = hits.map((zone) => [zone.zoneID, fix.latitude, fix.longitude]);
+      return;
+    }
+    const inside: ZoneSignalState['inside'] = [];
+    for (const entry of state.inside) {
+      const [zoneID, lat, lon] = entry;
+      if (hits.some((zone) => zone.zoneID === zoneID)) continue;
+      const zone = this.zoneAt(zoneID, lat, lon);
+      if (!zone) continue;
+      if (this.clearOf(zoneID, fix)) this.report(zone, 2, fix, emit);
+      else inside.push(entry);
+    }
+    for (const zone of hits) {
+      if (!state.inside.some(([id]) => id === zone.zoneID)) this.report(zone, 1, fix, emit);
+      inside.push([zone.zoneID, fix.latitude, fix.longitude]);
+    }
+    state.inside = inside.sort((a, b) => a[0] - b[0]);
+  }
+
+  private watched(zone: ZoneReference): boolean {
+    return this.zoneIds.has(zone.zoneID) || (zone.zoneGroupID !== null && this.groupIds.has(zone.zoneGroupID));
+  }
+
+  private report(zone: ZoneReference, zoneEventType: 1 | 2, fix: SignalFix, emit: Emit): void {
+    for (const rule of this.rules) {
+      if (!(zoneEventType === 1 ? rule.onEntry : rule.onExit)) continue;
+      if (!rule.zoneIDs.includes(zone.zoneID) && (zone.zoneGroupID === null || !rule.zoneGroupIDs.includes(zone.zoneGroupID))) continue;
+      emit({
+        kind: 2,
+        ruleId: rule.id,
+        detail: `${zone.zoneID}:${zoneEventType}`,
+        ...at(fix),
+        fields: { zoneID: zone.zoneID, zoneName: zone.name, zoneEventType },
+      });
+    }
+  }
+
+  /** The zone as the index has it at the subscriber's latest fix inside, if it still contains that point and is still watched. */
+  private zoneAt(zoneID: number, latitude: number, longitude: number): ZoneReference | null {
+    const zone = this.index.findZonesContaining(latitude, longitude).find((z) => z.zoneID === zoneID);
+    return zone && this.watched(zone) ? zone : null;
+  }
+
+  private clearOf(zoneID: number, fix: SignalFix): boolean {
+    const metresPerDegreeLon = METRES_PER_DEGREE * Math.max(Math.cos((fix.latitude * Math.PI) / 180), 1e-6);
+    for (const distanceM of PROBE_DISTANCES_M) {
+      for (let k = 0; k < 8; k++) {
+        const angle = (k * Math.PI) / 4;
+        const lat = fix.latitude + (distanceM * Math.cos(angle)) / METRES_PER_DEGREE;
+        let lon = fix.longitude + (distanceM * Math.sin(angle)) / metresPerDegreeLon;
+        if (lon > 180) lon -= 360;
+        else if (lon < -180) lon += 360;
+        if (this.index.findZonesContaining(Math.max(-90, Math.min(90, lat)), lon).some((z) => z.zoneID === zoneID)) return false;
+      }
+    }
+    return true;
+  }
+}
