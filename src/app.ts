@@ -3,7 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { AccountService } from './accounts/account-service.js';
 import { adminRoutes } from './accounts/admin-routes.js';
 import type { Config } from './config.js';
-import { ChangeEvents } from './employees/change-events.js';
+import { allocateSignalIds, ChangeEvents } from './employees/change-events.js';
 import { employeeRoutes } from './employees/employee-routes.js';
 import { EmployeeService } from './employees/employee-service.js';
 import { createGeozones, geozoneRoutes, type Geozones } from './geozones/geozones.js';
@@ -20,7 +20,10 @@ import { Outbox } from './delivery/outbox.js';
 import { AddressResolver } from './positioning/address-resolver.js';
 import { eventRuleRoutes } from './signals/event-rule-routes.js';
 import { EventRuleService } from './signals/event-rule-service.js';
+import { ArrivalEstimator, type Logger } from './signals/arrival-estimator.js';
+import { OsrmRouter } from './signals/osrm-router.js';
 import { SignalDispatcher } from './signals/signal-dispatcher.js';
+import { SignalDetection } from './signals/signal-detection.js';
 import { LocationService } from './positioning/location-service.js';
 import { StatisticsService } from './positioning/statistics-service.js';
 import { trackRoutes } from './positioning/track-routes.js';
@@ -46,6 +49,8 @@ export interface Services {
   eventRules: EventRuleService;
   outbox: Outbox;
   signals: SignalDispatcher;
+  /** Estimated arrival (signal 24): travel times, from ROUTER_URL when set. */
+  arrivals: ArrivalEstimator;
   /** The delivery worker (started by main.ts), the deliveries log and the signing secrets. */
   delivery: DeliveryServices;
   metrics: Metrics;
@@ -58,6 +63,8 @@ export interface ServiceOptions {
   delivery?: Partial<DeliverySettings>;
   /** ONLINE_TIMEOUT: an employee's isOnline turns false after this long without fixes. */
   onlineTimeoutMs?: number;
+  /** ROUTER_URL and ROUTER_TIMEOUT_MS: an OSRM-compatible router for estimated arrival; straight lines without. */
+  router?: { url: string; timeoutMs: number; log?: Logger } | null;
 }
 
 /** Every service, composed in one place. */
@@ -72,7 +79,10 @@ export function createServices(database: Database, clock: () => number = Date.no
   const tasks = new TaskService(database, employees, changeEvents, clock);
   const geozones = createGeozones(database, clock);
   const addresses = new AddressResolver(geozones);
-  const locations = new LocationService(database, accounts, employees, metrics, addresses, clock);
+  const { router } = options;
+  const arrivals = new ArrivalEstimator(router ? new OsrmRouter(router.url, router.timeoutMs) : null, router?.log ?? null);
+  const signalDetection = new SignalDetection(geozones.lookup, signals, arrivals, allocateSignalIds);
+  const locations = new LocationService(database, accounts, employees, metrics, addresses, clock, signalDetection);
   const tracks = new TrackService(database, addresses, clock);
   const vehicleEvents = new VehicleEventService(database, clock);
   const statistics = new StatisticsService(database, employees, clock);
@@ -81,7 +91,7 @@ export function createServices(database: Database, clock: () => number = Date.no
     ...options.delivery,
     allowPrivate: options.allowPrivateAddresses ?? false,
   }, clock);
-  return { accounts, employees, tasks, locations, tracks, vehicleEvents, statistics, geozones, eventRules, outbox, signals, delivery, metrics };
+  return { accounts, employees, tasks, locations, tracks, vehicleEvents, statistics, geozones, eventRules, outbox, signals, arrivals, delivery, metrics };
 }
 
 export interface AppOptions {

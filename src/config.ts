@@ -85,6 +85,8 @@ export const settings = {
     },
   },
   GEOCODER_TIMEOUT_MS: { doc: 'how long one reverse-geocoding request may take', default: 5000, parse: positiveInt },
+  ROUTER_URL: { doc: 'base URL of an OSRM-compatible router for estimated arrival (signal 24); straight-line estimates without', parse: httpUrl },
+  ROUTER_TIMEOUT_MS: { doc: 'how long one router request may take (ingestion never waits for it)', default: 2000, parse: positiveInt },
   WEBHOOK_ALLOW_PRIVATE: {
     doc: 'true lifts the address safety of outgoing calls: plain http and loopback/private addresses (tests, local development)',
     default: false,

@@ -8,6 +8,7 @@ import type { Database } from '../store/database.js';
 import type { AddressResolver } from './address-resolver.js';
 import type { Fix } from './fix.js';
 import type { Location, LocationInput, LocationListQuery } from './location-schema.js';
+import type { PipelineSignals } from './pipeline/pipeline-signals.js';
 import { PipelineRunner } from './pipeline/pipeline-runner.js';
 import { PipelineStore } from './pipeline/pipeline-store.js';
 
@@ -27,8 +28,9 @@ export class LocationService {
     private readonly metrics: Metrics,
     addresses: AddressResolver,
     private readonly clock: () => number = Date.now,
+    signals: PipelineSignals | null = null,
   ) {
-    this.pipeline = new PipelineRunner(new PipelineStore(database), addresses);
+    this.pipeline = new PipelineRunner(new PipelineStore(database), addresses, signals);
   }
 
   /**
@@ -71,7 +73,7 @@ export class LocationService {
         if (!vehicleSettings.has(fix.subscriberId)) problems[`[${index}].subscriberID`] = `no subscriber ${fix.subscriberId}`;
       });
       throwIfAny(problems, 'NO_SUCH_SUBSCRIBER', 'the batch names unknown subscribers; nothing was stored');
-      await this.pipeline.ingest(tx, { accountId: account.id, receivedAt, trackSettings: account.trackSettings, vehicleSettings }, fixes);
+      await this.pipeline.ingest(tx, { accountId: account.id, timeZone: account.timeZone, receivedAt, trackSettings: account.trackSettings, vehicleSettings }, fixes);
       // isOnline turns true when fixes start arriving (an employee change event, in this transaction).
       await this.employees.fixesArrived(tx, account, ids, receivedAt);
     });

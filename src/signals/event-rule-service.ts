@@ -199,6 +199,19 @@ export class EventRuleService {
   }
 }
 
+/** The account's enabled rules of these kinds, every employee and schedule (the signal pipeline filters per fix). */
+export async function loadEnabledRules(executor: Db, accountId: number, kinds: readonly RuleKind[]): Promise<StoredRule[]> {
+  const rows = await executor
+    .selectFrom('event_rules')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .where('kind', 'in', kinds.map(String))
+    .where('enabled', '=', 1)
+    .orderBy('id')
+    .execute();
+  return rows.map(fromRow);
+}
+
 function appliesTo(rule: StoredRule, subscriberId: number | null): boolean {
   return rule.subscriberIDs.length === 0 || subscriberId === null || rule.subscriberIDs.includes(subscriberId);
 }

@@ -52,6 +52,32 @@ export class SignalDispatcher {
     await this.outbox.enqueue(tx, messages);
     return messages.length;
   }
+
+  /**
+   * Signals whose rule is already decided (the signal pipeline checks employees and schedules per
+   * fix), in the caller's transaction. Messages keep the signals' order, so deliveries to one
+   * address keep it too; a `batch` rule's signals go as one array, where its first one was.
+   */
+  async enqueueSignals(tx: Tx, accountId: number, signals: { rule: StoredRule; body: unknown }[]): Promise<number> {
+    const batched = new Map<number, unknown[]>();
+    for (const { rule, body } of signals) {
+      if (!rule.batch) continue;
+      const elements = batched.get(rule.id);
+      if (elements) elements.push(body);
+      else batched.set(rule.id, [body]);
+    }
+    const messages: OutgoingMessage[] = [];
+    for (const { rule, body } of signals) {
+      if (!rule.batch) {
+        messages.push(...messagesOf(accountId, rule, [body], false));
+      } else if (batched.has(rule.id)) {
+        messages.push(...messagesOf(accountId, rule, batched.get(rule.id)!, true));
+        batched.delete(rule.id);
+      }
+    }
+    await this.outbox.enqueue(tx, messages);
+    return messages.length;
+  }
 }
 
 export function messagesOf(accountId: number, rule: StoredRule, elements: unknown[], asArray: boolean): OutgoingMessage[] {

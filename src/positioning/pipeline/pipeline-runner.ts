@@ -2,6 +2,7 @@ import type { VehicleSettings } from '../../employees/employee-schema.js';
 import type { Tx } from '../../store/database.js';
 import type { AddressResolver } from '../address-resolver.js';
 import type { Fix } from '../fix.js';
+import { LIVE_WINDOW_MS, type BatchSignals, type PipelineSignals } from './pipeline-signals.js';
 import type { PipelineStore } from './pipeline-store.js';
 import type { FixMetrics, PipelineFix, TrackSettings } from './pipeline-types.js';
 import { fixKey, SubscriberWrites } from './pipeline-writes.js';
@@ -12,6 +13,8 @@ export const REPLAY_HORIZON_MS = 7 * 24 * 3_600_000;
 
 export interface BatchContext {
   accountId: number;
+  /** The account's time zone: the rules' schedules and the signals' dates. */
+  timeZone: string;
   receivedAt: number;
   trackSettings: TrackSettings;
   vehicleSettings: Map<number, VehicleSettings>;
@@ -28,6 +31,7 @@ export class PipelineRunner {
   constructor(
     private readonly store: PipelineStore,
     private readonly addresses: AddressResolver,
+    private readonly signals: PipelineSignals | null = null,
   ) {}
 
   async ingest(tx: Tx, context: BatchContext, fixes: Fix[]): Promise<void> {
@@ -40,38 +44,49 @@ export class PipelineRunner {
     const subscriberIds = [...bySubscriber.keys()].sort((a, b) => a - b);
     await this.store.lock(tx, subscriberIds);
     const states = await this.store.loadStates(tx, subscriberIds);
+    const signals = this.signals ? await this.signals.begin(tx, context, subscriberIds) : null;
 
     const metrics: (FixMetrics | null)[] = new Array(fixes.length).fill(null);
     // A fix sent again (a tracker resending its buffer after a lost answer) is acknowledged, not stored twice.
     const resent = new Set<number>();
     const writes: SubscriberWrites[] = [];
-    const late: { subscriberId: number; earliestMs: number; state: SubscriberState }[] = [];
+    const late: { subscriberId: number; earliestMs: number; state: SubscriberState; live: Set<string> }[] = [];
     for (const subscriberId of subscriberIds) {
       const indexes = bySubscriber.get(subscriberId)!.sort((a, b) => fixes[a]!.locationDateMs - fixes[b]!.locationDateMs || a - b);
       const state = states.get(subscriberId) ?? initialState();
       const earliestMs = fixes[indexes[0]!]!.locationDateMs;
+      // The latest processed fix once this batch is in: what is older than it by the live window is history.
+      const liveAfterMs = Math.max(state.lastFixMs ?? -Infinity, fixes[indexes.at(-1)!]!.locationDateMs) - LIVE_WINDOW_MS;
       if (state.lastFixMs !== null && earliestMs < state.lastFixMs) {
         const stored = await this.store.storedFixKeys(tx, context.accountId, subscriberId, indexes.map((i) => fixes[i]!.locationDateMs));
         markResent(fixes, indexes, stored, resent);
         const fresh = indexes.filter((i) => !resent.has(i));
-        if (fresh.length > 0) late.push({ subscriberId, earliestMs: fixes[fresh[0]!]!.locationDateMs, state });
+        const live = new Set(fresh.filter((i) => fixes[i]!.locationDateMs > liveAfterMs).map((i) => fixKey(fixes[i]!.locationDateMs, fixes[i]!.latitude, fixes[i]!.longitude)));
+        if (fresh.length > 0) late.push({ subscriberId, earliestMs: fixes[fresh[0]!]!.locationDateMs, state, live });
         continue;
       }
       const lastValid = state.lastValid ? new Set([fixKey(state.lastValid.t, state.lastValid.lat, state.lastValid.lon)]) : new Set<string>();
       markResent(fixes, indexes, lastValid, resent);
       const out = new SubscriberWrites(subscriberId);
-      const pipeline = new SubscriberPipeline(state, { track: context.trackSettings, vehicle: this.vehicle(context, subscriberId) });
-      for (const index of indexes) if (!resent.has(index)) metrics[index] = pipeline.process(toPipelineFix(fixes[index]!, 0), out);
+      const watcher = signals?.watch(subscriberId, state, null) ?? forgetSignals(state);
+      const pipeline = new SubscriberPipeline(state, { track: context.trackSettings, vehicle: this.vehicle(context, subscriberId) }, watcher);
+      for (const index of indexes) {
+        if (resent.has(index)) continue;
+        const fix = fixes[index]!;
+        metrics[index] = pipeline.process(toPipelineFix(fix, 0), out, fix.locationDateMs > liveAfterMs);
+      }
       out.state = state;
       writes.push(out);
     }
 
     const keep = (_: unknown, index: number) => !resent.has(index);
     await this.store.locations.insert(tx, context.accountId, context.receivedAt, fixes.filter(keep), metrics.filter(keep));
-    for (const { subscriberId, earliestMs, state } of late) {
-      writes.push(await this.replay(tx, context, subscriberId, Math.max(earliestMs, (state.lastFixMs ?? 0) - REPLAY_HORIZON_MS)));
+    for (const { subscriberId, earliestMs, state, live } of late) {
+      const fromMs = Math.max(earliestMs, (state.lastFixMs ?? 0) - REPLAY_HORIZON_MS);
+      writes.push(await this.replay(tx, context, subscriberId, fromMs, signals, state, live));
     }
     await this.store.apply(tx, context.accountId, writes, await this.addressesOf(tx, context.accountId, writes));
+    await signals?.flush(tx);
   }
 
   /** Names of the start and finish points of the tracks this batch writes. */
@@ -84,8 +99,19 @@ export class PipelineRunner {
     return this.addresses.names(tx, accountId, points);
   }
 
-  /** Re-runs a subscriber's stored fixes from the checkpoint at or before `fromMs`. */
-  private async replay(tx: Tx, context: BatchContext, subscriberId: number, fromMs: number): Promise<SubscriberWrites> {
+  /**
+   * Re-runs a subscriber's stored fixes from the checkpoint at or before `fromMs`. Only the fixes
+   * of this batch in `live` (by fixKey) may fire signals; `replaced` is the state the replay replaces.
+   */
+  private async replay(
+    tx: Tx,
+    context: BatchContext,
+    subscriberId: number,
+    fromMs: number,
+    signals: BatchSignals | null,
+    replaced: SubscriberState,
+    live: Set<string>,
+  ): Promise<SubscriberWrites> {
     const checkpoint = await this.store.loadCheckpoint(tx, subscriberId, fromMs);
     const windowStart = checkpoint?.atMs ?? Number.MIN_SAFE_INTEGER;
     const state = checkpoint?.state ?? initialState();
@@ -93,8 +119,12 @@ export class PipelineRunner {
     const before = await this.store.derivedKeysFrom(tx, subscriberId, windowStart);
 
     const out = new SubscriberWrites(subscriberId);
-    const pipeline = new SubscriberPipeline(state, { track: context.trackSettings, vehicle: this.vehicle(context, subscriberId) });
-    for (const fix of fixes) out.metrics.push([fix.id, pipeline.process(fix, out)]);
+    const watcher = signals?.watch(subscriberId, state, replaced) ?? forgetSignals(state);
+    const pipeline = new SubscriberPipeline(state, { track: context.trackSettings, vehicle: this.vehicle(context, subscriberId) }, watcher);
+    for (const fix of fixes) {
+      const isLive = live.size > 0 && live.has(fixKey(fix.timeMs, fix.latitude, fix.longitude));
+      out.metrics.push([fix.id, pipeline.process(fix, out, isLive)]);
+    }
     out.state = state;
     out.replay = {
       fromMs: windowStart,
@@ -113,6 +143,12 @@ export class PipelineRunner {
     if (!settings) throw new Error(`no vehicle settings for subscriber ${subscriberId}`);
     return settings;
   }
+}
+
+/** No signal rule applies: the signal state goes, so a rule made later starts afresh. */
+function forgetSignals(state: SubscriberState): null {
+  delete state.signals;
+  return null;
 }
 
 /** Marks the fixes (indexes, in time order) that are already stored or repeat an earlier one of the batch. */

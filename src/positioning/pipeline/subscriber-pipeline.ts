@@ -1,5 +1,7 @@
 import { haversineMetres } from '../geo.js';
+import type { SignalState } from '../../signals/signal-watcher.js';
 import { FuelDetector, type FuelDetectorState } from './fuel-detector.js';
+import type { FixSignals } from './pipeline-signals.js';
 import type { FixMetrics, PipelineFix, PipelineSettings, PipelineSink } from './pipeline-types.js';
 import { SensorDetector, type SensorDetectorState } from './sensor-detector.js';
 import { SpeedDetector, type SpeedDetectorState } from './speed-detector.js';
@@ -19,6 +21,8 @@ export interface SubscriberState {
   speed: SpeedDetectorState;
   sensors: SensorDetectorState;
   statistics: StatisticsState;
+  /** The signal detectors' state, while the account has signal rules for this subscriber. */
+  signals?: SignalState;
 }
 
 export function initialState(): SubscriberState {
@@ -61,6 +65,7 @@ export class SubscriberPipeline {
   constructor(
     readonly state: SubscriberState,
     private readonly settings: PipelineSettings,
+    private readonly signals: FixSignals | null = null,
   ) {
     const { vehicle, track } = settings;
     this.tracks = new TrackBuilder(state.track, track);
@@ -70,8 +75,11 @@ export class SubscriberPipeline {
     this.statistics = new StatisticsAccumulator(state.statistics);
   }
 
-  /** Metrics of the fix after it was processed; null for invalid fixes, which take no part (CONTRACT §2). */
-  process(fix: PipelineFix, out: PipelineOutput): FixMetrics | null {
+  /**
+   * Metrics of the fix after it was processed; null for invalid fixes, which take no part (CONTRACT §2).
+   * `live`: the fix may fire signals (the runner decides; a replayed fix never does).
+   */
+  process(fix: PipelineFix, out: PipelineOutput, live = false): FixMetrics | null {
     const { state } = this;
     if (state.lastFixMs === null || Math.floor(fix.timeMs / HOUR_MS) > Math.floor(state.lastFixMs / HOUR_MS)) {
       // The state before this fix holds for every instant since the hour after the last fix: label
@@ -103,6 +111,7 @@ export class SubscriberPipeline {
     this.speed.step(point, fix.velocityKmh, out);
     if (fix.sensors) this.sensors.step(point, fix.sensors, out);
     this.statistics.add(fix.timeMs, before, metrics, out);
+    this.signals?.step(fix, live, this.tracks.ended, state.track.track?.stop?.at.t ?? null);
     state.lastValid = { ...point, ignition: fix.ignition, engineHours: fix.engineHours };
     return { ...metrics };
   }

@@ -1,0 +1,43 @@
+import type { SignalState } from '../../signals/signal-watcher.js';
+import type { Tx } from '../../store/database.js';
+import type { PipelineFix, TrackRecord, TrackSettings } from './pipeline-types.js';
+
+/** CONTRACT §2: signals fire only for fixes newer than the subscriber's latest processed fix minus this. */
+export const LIVE_WINDOW_MS = 5 * 60_000;
+
+/** What the signal detectors need to know of a batch. */
+export interface SignalBatch {
+  accountId: number;
+  timeZone: string;
+  receivedAt: number;
+  trackSettings: TrackSettings;
+}
+
+/** One subscriber's run through the signal detectors: each valid fix, in processing order. */
+export interface FixSignals {
+  /**
+   * `live`: the fix may fire signals (CONTRACT §2: new in this batch and newer than the latest
+   * processed fix minus five minutes; never a replayed one). `ended`: the track this fix ended;
+   * `stopAtMs`: the fix where the open track's current stop began, if it stands.
+   */
+  step(fix: PipelineFix, live: boolean, ended: TrackRecord | null, stopAtMs: number | null): void;
+}
+
+/** The signal detectors of one batch, in its transaction. */
+export interface BatchSignals {
+  /**
+   * A subscriber's run over `holder`'s state: null when no rule applies to them. `before` is the
+   * state before a replay (null when not replaying), whose facts of what was sent carry over.
+   */
+  watch(subscriberId: number, holder: { signals?: SignalState }, before: { signals?: SignalState } | null): FixSignals | null;
+  /** Writes what fired to the outbox. */
+  flush(tx: Tx): Promise<void>;
+}
+
+/**
+ * The pipeline's hook for signals (DESIGN: rules' signals are written to the outbox in the batch's
+ * transaction). `begin` answers null when the account has no signal rules: nothing else is done.
+ */
+export interface PipelineSignals {
+  begin(tx: Tx, batch: SignalBatch, subscriberIds: number[]): Promise<BatchSignals | null>;
+}
