@@ -3,7 +3,7 @@ import type { EmployeeService } from './employee-service.js';
 
 /**
  * Turns employees offline (isOnline true → false) once no fix arrived for ONLINE_TIMEOUT: every
- * `seenGranularityMs` it asks `EmployeeService.sweepOffline`. Several servers may run it at once;
+ * `seenGranularityMs` it asks `EmployeePresence.sweepOffline`. Several servers may run it at once;
  * each flip is rechecked under the employee's row lock, so it happens once.
  */
 export class OnlineSweeper {
@@ -13,13 +13,13 @@ export class OnlineSweeper {
   constructor(
     private readonly employees: EmployeeService,
     private readonly log: FastifyBaseLogger,
-    private readonly intervalMs = Math.max(1000, employees.seenGranularityMs),
+    private readonly intervalMs = Math.max(1000, employees.presence.seenGranularityMs),
   ) {}
 
   start(): void {
     this.timer = setInterval(() => {
       if (this.running) return;
-      this.running = this.employees
+      this.running = this.employees.presence
         .sweepOffline()
         .then((flipped) => {
           if (flipped > 0) this.log.debug({ flipped }, 'employees went offline');

@@ -222,7 +222,7 @@ for (const dialect of dialects) {
       it('turns false after ONLINE_TIMEOUT without fixes, dated when the silence began to count, fired when noticed', async () => {
         // `watched` is online since T0; its arrival at T0 + 10 s was within the granularity and not
         // stored, the one at T0 + 40 s is. The employees of the last test stay at T0.
-        const sweep = () => server.services.employees.sweepOffline();
+        const sweep = () => server.services.employees.presence.sweepOffline();
         server.setNow(T0 + 40_000);
         assert.equal((await server.api.post(LOCATIONS, [fix(watched, T0 + 39_000)])).status, 201);
         await drain();
@@ -250,7 +250,7 @@ for (const dialect of dialects) {
         const now = T0 + 5 * TIMEOUT;
         server.setNow(now);
         const second = createServices(server.database, () => now, { allowPrivateAddresses: true });
-        const flips = await Promise.all([server.services.employees.sweepOffline(), second.employees.sweepOffline()]);
+        const flips = await Promise.all([server.services.employees.presence.sweepOffline(), second.employees.presence.sweepOffline()]);
         assert.ok(flips.reduce((a, b) => a + b, 0) >= 1);
         const rows = webhooks(await outboxSince(server, mark)).filter((r) => r.eventRuleId === rule.all);
         const entities = rows.flatMap((r) => r.payload.map((e: any) => e.signalMetadataInfo.entityID));
@@ -302,7 +302,7 @@ for (const dialect of dialects) {
         assert.equal((await server.api.delete(`${SUBSCRIBERS}/${gone}`)).status, 204);
         await drain();
         server.setNow(now + 2 * TIMEOUT);
-        await server.services.employees.sweepOffline();
+        await server.services.employees.presence.sweepOffline();
         const got = await drain();
         const entities = (got.get('all') ?? []).flatMap((r) => r.payload.map((e: any) => e.signalMetadataInfo.entityID));
         assert.ok(!entities.includes(gone));

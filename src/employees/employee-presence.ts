@@ -1,0 +1,148 @@
+import type { Account, AccountService } from '../accounts/account-service.js';
+import type { Database, Tx } from '../store/database.js';
+import { fromRow } from './employee-rows.js';
+import type { EmployeeChange } from './employee-service.js';
+
+export interface PresenceOptions {
+  /** ONLINE_TIMEOUT: isOnline turns false when no fix arrived for this long. */
+  onlineTimeoutMs?: number;
+}
+
+/** Writes the flips as employee changes by the presence agent (EmployeeService.commit), in `tx`. */
+export type CommitFlips = (tx: Tx, account: Account, changes: EmployeeChange[], timing: (change: EmployeeChange) => { atMs: number; firedMs: number }) => Promise<void>;
+
+const DEFAULT_ONLINE_TIMEOUT_MS = 10 * 60_000;
+const SWEEP_BATCH = 500;
+
+/**
+ * isOnline of interface 2.9, kept by the service itself (CONTRACT §4: agentID): true once fixes
+ * arrive, false once none arrived for ONLINE_TIMEOUT. The flag and the last arrival time are
+ * columns of `subscribers`; every flip is an employee change event.
+ */
+export class EmployeePresence {
+  readonly onlineTimeoutMs: number;
+  /**
+   * How stale the stored arrival time may get before a batch rewrites it: a tenth of the timeout,
+   * at most 30 s, so a vehicle reporting every few seconds costs one write per that period.
+   */
+  readonly seenGranularityMs: number;
+
+  constructor(
+    private readonly database: Database,
+    private readonly accounts: AccountService,
+    private readonly clock: () => number,
+    options: PresenceOptions,
+    private readonly commit: CommitFlips,
+  ) {
+    this.onlineTimeoutMs = options.onlineTimeoutMs ?? DEFAULT_ONLINE_TIMEOUT_MS;
+    this.seenGranularityMs = Math.min(30_000, Math.floor(this.onlineTimeoutMs / 10));
+  }
+
+  /**
+   * Fixes arrived for these employees (the ingest transaction, CONTRACT §4): an employee whose
+   * isOnline is false turns true, an employee change by the presence agent. For the others only
+   * the arrival time is kept, and only when it is staler than `seenGranularityMs`, so a batch
+   * usually costs one indexed read here.
+   */
+  async fixesArrived(tx: Tx, account: Account, subscriberIds: number[], atMs: number): Promise<void> {
+    if (subscriberIds.length === 0) return;
+    const rows = await tx
+      .selectFrom('subscribers')
+      .select(['id', 'is_online', 'seen_at'])
+      .where('account_id', '=', account.id)
+      .where('id', 'in', subscriberIds)
+      .where('deleted_at', 'is', null)
+      .execute();
+    const offline = rows.filter((r) => r.is_online === 0).map((r) => r.id);
+    const stale = rows.filter((r) => r.is_online === 1 && (r.seen_at ?? 0) < atMs - this.seenGranularityMs).map((r) => r.id);
+    if (stale.length > 0) {
+      const updated = await tx
+        .updateTable('subscribers')
+        .set({ seen_at: atMs })
+        .where('account_id', '=', account.id)
+        .where('id', 'in', stale)
+        .where('is_online', '=', 1)
+        .returning('id')
+        .execute();
+      // Not updated: the sweeper turned it offline since the read above; it is back online now.
+      const kept = new Set(updated.map((r) => r.id));
+      offline.push(...stale.filter((id) => !kept.has(id)));
+    }
+    if (offline.length > 0) await this.setOnline(tx, account, offline, { online: true, atMs });
+  }
+
+  /**
+   * isOnline true → false for employees no fix arrived for in `onlineTimeoutMs` (for every
+   * account; run periodically). The stored arrival time may be up to `seenGranularityMs` older
+   * than the last arrival, so silence is certain only that much later. The event is dated when the
+   * silence began to count as offline, and fired now. Returns how many employees went offline.
+   */
+  async sweepOffline(): Promise<number> {
+    let flipped = 0;
+    for (;;) {
+      const now = this.clock();
+      const cutoff = now - this.onlineTimeoutMs - this.seenGranularityMs;
+      const candidates = await this.database.db
+        .selectFrom('subscribers')
+        .select(['account_id', 'id'])
+        .where('is_online', '=', 1)
+        .where('seen_at', '<=', cutoff)
+        .where('deleted_at', 'is', null)
+        .orderBy('account_id')
+        .orderBy('id')
+        .limit(SWEEP_BATCH)
+        .execute();
+      const byAccount = new Map<number, number[]>();
+      for (const c of candidates) byAccount.set(c.account_id, [...(byAccount.get(c.account_id) ?? []), c.id]);
+      let round = 0;
+      for (const [accountId, ids] of byAccount) {
+        const account = await this.accounts.get(accountId);
+        if (account) round += await this.database.transaction((tx) => this.setOnline(tx, account, ids, { online: false, cutoff, nowMs: now }));
+      }
+      flipped += round;
+      // Another server may have flipped this round's candidates first: then the next round would find the same.
+      if (candidates.length < SWEEP_BATCH || round === 0) return flipped;
+    }
+  }
+
+  /**
+   * Flips isOnline of those of `ids` whose flag is not yet the new one (and, going offline, that
+   * are still silent since `cutoff`), rechecked under the rows' locks so that two servers flip an
+   * employee once. Each flip is an employee change by the presence agent: going online dated
+   * when the fixes arrived; going offline dated when the silence reached the timeout, fired now.
+   */
+  private async setOnline(
+    tx: Tx,
+    account: Account,
+    ids: number[],
+    flip: { online: true; atMs: number } | { online: false; cutoff: number; nowMs: number },
+  ): Promise<number> {
+    let select = tx
+      .selectFrom('subscribers')
+      .selectAll()
+      .where('account_id', '=', account.id)
+      .where('id', 'in', ids)
+      .where('deleted_at', 'is', null)
+      .where('is_online', '=', flip.online ? 0 : 1)
+      .orderBy('id');
+    if (!flip.online) select = select.where('seen_at', '<=', flip.cutoff);
+    if (this.database.dialect === 'postgres') select = select.forUpdate();
+    const rows = await select.execute();
+    if (rows.length === 0) return 0;
+    const update = tx.updateTable('subscribers').where('account_id', '=', account.id).where('id', 'in', rows.map((r) => r.id));
+    await (flip.online ? update.set({ is_online: 1, seen_at: flip.atMs }) : update.set({ is_online: 0 })).execute();
+    const seenAt = new Map(rows.map((r) => [r.id, r.seen_at ?? 0]));
+    const timing = (change: EmployeeChange) =>
+      flip.online
+        ? { atMs: flip.atMs, firedMs: flip.atMs }
+        : { atMs: Math.min(flip.nowMs, seenAt.get(entityIdOf(change))! + this.onlineTimeoutMs), firedMs: flip.nowMs };
+    const changes = rows.map((row): EmployeeChange => {
+      const before = fromRow(row);
+      return { type: 'edit', before, after: { ...before, isOnline: flip.online } };
+    });
+    await this.commit(tx, account, changes, timing);
+    return rows.length;
+  }
+}
+
+const entityIdOf = (change: EmployeeChange) => (change.type === 'add' ? change.after.subscriberID : change.before.subscriberID);
