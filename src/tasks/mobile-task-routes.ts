@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import type { AccountService } from '../accounts/account-service.js';
+import type { Account, AccountService } from '../accounts/account-service.js';
 import type { EmployeeService } from '../employees/employee-service.js';
 import { ApiError } from '../http/errors.js';
 import { Id } from '../http/list-params.js';
@@ -33,7 +33,10 @@ export function mobileTaskRoutes(accounts: AccountService, employees: EmployeeSe
       {
         schema: {
           tags: ['mobile'],
-          summary: 'The employee sets the status of one of their tasks (Authorization: Device <deviceKey>)',
+          summary: 'The employee sets the status of one of their tasks',
+          description: 'Authenticated by the employee’s device key: `Authorization: Device <deviceKey>` (401 code 1 without a valid one).',
+          // Not the bearer token of /v6/api: the phone has only its device key.
+          security: [],
           params: Type.Object({ taskID: Id }),
           body: StatusChange,
           response: { 200: Task, 400: ErrorBody, 401: ErrorBody, 404: ErrorBody },
@@ -51,6 +54,6 @@ export function mobileTaskRoutes(accounts: AccountService, employees: EmployeeSe
 declare module 'fastify' {
   interface FastifyRequest {
     /** Set on the mobile routes: the employee whose device key the request carries. */
-    device: { account: import('../accounts/account-service.js').Account; subscriberID: number };
+    device: { account: Account; subscriberID: number };
   }
 }

@@ -104,6 +104,7 @@ export class TaskService {
       const row = await this.find(tx, account, taskID, assignee, true);
       const now = this.clock();
       const task = change(row.task, now);
+      // Employees are checked when they are named anew (a PATCH or status change that leaves them keeps the same array).
       if (task.subscriberID !== row.task.subscriberID || task.workOrders !== row.task.workOrders) await this.checkEmployees(tx, account, task);
       await tx
         .updateTable('tasks')
