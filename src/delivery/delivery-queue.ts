@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import { BulkWriter, type Column } from '../store/bulk-writer.js';
 import type { Database, Tx } from '../store/database.js';
 import type { ClaimedDelivery } from './channel-sender.js';
@@ -8,10 +8,15 @@ import type { Channel } from './outbox.js';
  * The outbox as a queue, in SQL (one statement per purpose, as graphile-worker does it).
  *
  * Order per target (account, channel, target): only a target's head, its earliest pending row,
- * may be claimed, so nothing overtakes a delivery that is waiting for its retry. A claim is a
- * lease (`locked_by`, `locked_until`) that the holder's heartbeat renews; a crashed holder's rows
- * come free when the lease runs out. On PostgreSQL claims take `FOR UPDATE SKIP LOCKED`, so
- * several servers share the work without waiting on each other.
+ * may be claimed, so nothing overtakes a delivery that is waiting for its retry.
+ *
+ * PostgreSQL, several servers: a claim is a lease in the row (`locked_by`, `locked_until`) that
+ * the holder's heartbeat renews; a crashed holder's rows come free when the lease runs out.
+ * Claims take `FOR UPDATE SKIP LOCKED`, so servers share the work without waiting on each other.
+ *
+ * SQLite, one server: the worker's lanes are the claims, in memory; writing them would cost an
+ * fsync each (synchronous=FULL) and protect against nobody. A restart starts with no claims,
+ * which is what the table says too.
  */
 
 /** The earliest pending row of one target. */
@@ -43,6 +48,17 @@ const ATTEMPT_COLUMNS: Column[] = [
   { name: 'duration_ms', pgType: 'integer' },
   { name: 'status_code', pgType: 'integer' },
   { name: 'error', pgType: 'text' },
+];
+
+const RESULT_COLUMNS: Column[] = [
+  { name: 'status', pgType: 'text' },
+  { name: 'attempt_count', pgType: 'integer' },
+  { name: 'next_attempt_at', pgType: 'bigint' },
+  { name: 'finished_at', pgType: 'bigint' },
+  { name: 'last_status_code', pgType: 'integer' },
+  { name: 'last_error', pgType: 'text' },
+  { name: 'locked_by', pgType: 'text' },
+  { name: 'locked_until', pgType: 'bigint' },
 ];
 
 const CLAIMED = sql.raw('id, account_id, event_rule_id, channel, target, message_id, payload, attempt_count, next_attempt_at, created_at');
@@ -110,10 +126,7 @@ export class DeliveryQueue {
           UPDATE deliveries SET locked_by = ${me}, locked_until = ${leaseUntil}
           WHERE id IN (SELECT id FROM deliveries WHERE id = ANY(${ids}::bigint[]) AND ${free} FOR UPDATE SKIP LOCKED)
           RETURNING ${CLAIMED}`.execute(this.database.db)
-      : await sql<ClaimedRow>`
-          UPDATE deliveries SET locked_by = ${me}, locked_until = ${leaseUntil}
-          WHERE id IN (${sql.join(ids)}) AND ${free}
-          RETURNING ${CLAIMED}`.execute(this.database.db);
+      : await sql<ClaimedRow>`SELECT ${CLAIMED} FROM deliveries WHERE id IN (${sql.join(ids)}) AND ${free}`.execute(this.database.db);
     return rows.map(toClaimed).sort((a, b) => a.id - b.id);
   }
 
@@ -123,11 +136,13 @@ export class DeliveryQueue {
    * still held by this worker or already done, so none of them can be anybody else's head.
    */
   async claimRun(head: { accountId: number; channel: string; target: string }, afterId: number, me: string, now: number, leaseUntil: number, limit: number): Promise<ClaimedDelivery[]> {
+    const next = <Row>(columns: RawBuilder<unknown>, lock: string) => sql<Row>`
+      SELECT ${columns} FROM deliveries
+      WHERE status = 'pending' AND account_id = ${head.accountId} AND channel = ${head.channel} AND target = ${head.target} AND id > ${afterId}
+      ORDER BY account_id, channel, target, id LIMIT ${limit}${sql.raw(lock)}`;
+    if (!this.pg) return (await next<ClaimedRow>(CLAIMED, '').execute(this.database.db)).rows.map(toClaimed);
     return this.database.transaction(async (tx) => {
-      const { rows } = await sql<{ id: number; locked_until: number | null }>`
-        SELECT id, locked_until FROM deliveries
-        WHERE status = 'pending' AND account_id = ${head.accountId} AND channel = ${head.channel} AND target = ${head.target} AND id > ${afterId}
-        ORDER BY account_id, channel, target, id LIMIT ${limit}${sql.raw(this.pg ? ' FOR UPDATE' : '')}`.execute(tx);
+      const { rows } = await next<{ id: number; locked_until: number | null }>(sql.raw('id, locked_until'), ' FOR UPDATE').execute(tx);
       const ids: number[] = [];
       for (const row of rows) {
         if (row.locked_until !== null && row.locked_until >= now) break;
@@ -135,18 +150,18 @@ export class DeliveryQueue {
       }
       if (ids.length === 0) return [];
       const claimed = await sql<ClaimedRow>`
-        UPDATE deliveries SET locked_by = ${me}, locked_until = ${leaseUntil}
-        WHERE id IN (${sql.join(ids)}) RETURNING ${CLAIMED}`.execute(tx);
+        UPDATE deliveries SET locked_by = ${me}, locked_until = ${leaseUntil} WHERE id IN (${sql.join(ids)}) RETURNING ${CLAIMED}`.execute(tx);
       return claimed.rows.map(toClaimed).sort((a, b) => a.id - b.id);
     });
   }
 
-  /** Extends every lease this worker holds (the heartbeat). */
+  /** Extends every lease this worker holds (the heartbeat; PostgreSQL only). */
   async renewLeases(me: string, leaseUntil: number): Promise<void> {
+    if (!this.pg) return;
     await this.database.db.updateTable('deliveries').set({ locked_until: leaseUntil }).where('locked_by', '=', me).where('status', '=', 'pending').execute();
   }
 
-  /** Frees every claim: at the start of the only SQLite server, any claim is a dead process's. */
+  /** Frees every claim in the table (SQLite at start: whatever is there, no living worker holds). */
   async releaseAllClaims(): Promise<number> {
     const result = await this.database.db
       .updateTable('deliveries')
@@ -162,25 +177,36 @@ export class DeliveryQueue {
    * keeps what its new holder wrote; the attempt is recorded all the same.
    */
   async record(results: AttemptResult[], releases: number[], me: string): Promise<void> {
-    await this.database.transaction(async (tx) => {
-      await this.bulk.upsert(
-        tx,
-        'delivery_attempts',
-        ATTEMPT_COLUMNS,
-        [],
-        [],
-        results.map((r) => [r.delivery.id, r.delivery.accountId, r.attemptedAt, r.durationMs, r.statusCode, r.error]),
-      );
-      await this.applyResults(tx, results, me);
-      if (releases.length > 0) {
-        await tx
-          .updateTable('deliveries')
-          .set({ locked_by: null, locked_until: null })
-          .where('id', 'in', releases)
-          .where('locked_by', '=', me)
-          .execute();
+    if (this.pg) await this.database.transaction((tx) => this.write(tx, results, releases, me));
+    else await this.withoutFsync((tx) => this.write(tx, results, releases, me));
+  }
+
+  /**
+   * SQLite: a transaction committed without waiting for the disk (synchronous=NORMAL, on the one
+   * connection, held meanwhile so nothing else commits this way). Power loss may forget the
+   * newest attempts; their deliveries are then sent again, which at-least-once allows. A process
+   * crash forgets nothing. Every other commit keeps the store's synchronous=FULL and, being
+   * later in the same write-ahead log, makes these durable too.
+   */
+  private async withoutFsync(fn: (tx: Tx) => Promise<void>): Promise<void> {
+    await this.database.db.connection().execute(async (connection) => {
+      const [{ synchronous }] = (await sql<{ synchronous: number }>`PRAGMA synchronous`.execute(connection)).rows as [{ synchronous: number }];
+      await sql`PRAGMA synchronous = NORMAL`.execute(connection);
+      try {
+        await connection.transaction().execute(fn);
+      } finally {
+        await sql`PRAGMA synchronous = ${sql.raw(String(synchronous))}`.execute(connection);
       }
     });
+  }
+
+  private async write(tx: Tx, results: AttemptResult[], releases: number[], me: string): Promise<void> {
+    const attempts = results.map((r) => [r.delivery.id, r.delivery.accountId, r.attemptedAt, r.durationMs, r.statusCode, r.error]);
+    await this.bulk.upsert(tx, 'delivery_attempts', ATTEMPT_COLUMNS, [], [], attempts);
+    await this.applyResults(tx, results, me);
+    if (this.pg && releases.length > 0) {
+      await tx.updateTable('deliveries').set({ locked_by: null, locked_until: null }).where('id', 'in', releases).where('locked_by', '=', me).execute();
+    }
   }
 
   private async applyResults(tx: Tx, results: AttemptResult[], me: string): Promise<void> {
@@ -198,23 +224,14 @@ export class DeliveryQueue {
         WHERE d.id = u.id AND d.locked_by = ${me}`.execute(tx);
       return;
     }
-    for (const r of results) {
-      await tx
-        .updateTable('deliveries')
-        .set((eb) => ({
-          status: r.status,
-          attempt_count: eb('attempt_count', '+', 1),
-          next_attempt_at: r.nextAttemptAt,
-          finished_at: finishedAt(r),
-          last_status_code: r.statusCode,
-          last_error: r.error,
-          locked_by: null,
-          locked_until: null,
-        }))
-        .where('id', '=', r.delivery.id)
-        .where('locked_by', '=', me)
-        .execute();
-    }
+    // SQLite: one cached statement run per row (no claim to check: the lanes are the claims).
+    await this.bulk.updateByKey(
+      tx,
+      'deliveries',
+      { name: 'id', pgType: 'bigint' },
+      RESULT_COLUMNS,
+      results.map((r) => [r.delivery.id, r.status, r.delivery.attemptCount + 1, r.nextAttemptAt, finishedAt(r), r.statusCode, r.error, null, null]),
+    );
   }
 }
 

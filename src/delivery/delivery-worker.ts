@@ -45,6 +45,8 @@ const HEAD_SCAN_LIMIT = 10_000;
 export class DeliveryWorker {
   private readonly me = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   private readonly lanes = new Map<string, Promise<void>>();
+  /** Results per target not written yet: its head in the table is stale until they are. */
+  private readonly unwritten = new Map<string, number>();
   private readonly concurrency: number;
   private readonly runSize: number;
   private readonly leaseMs: number;
@@ -79,13 +81,14 @@ export class DeliveryWorker {
     if (this.running) return;
     if (log) this.log = log;
     this.running = true;
-    this.writer = new ResultWriter(this.queue, this.me, this.log, (written) => this.scheduleRetries(written));
+    this.writer = new ResultWriter(this.queue, this.me, this.log, (written) => this.afterWrite(written));
     // SQLite has one server; any claim left in the file is a killed process's.
     if (this.database.dialect === 'sqlite') {
       const freed = await this.queue.releaseAllClaims();
       if (freed > 0) this.log.info({ freed }, 'freed the claims of a previous run');
     }
-    this.heartbeat = setInterval(() => void this.renewLeases(), Math.max(100, Math.floor(this.leaseMs / 3)));
+    // PostgreSQL claims are leases in the table; SQLite's are the lanes themselves (delivery-queue.ts).
+    if (this.database.dialect === 'postgres') this.heartbeat = setInterval(() => void this.renewLeases(), Math.max(100, Math.floor(this.leaseMs / 3)));
     this.nudges = new DeliveryNudges(this.database, this.outbox, this.options.listenUrl, this.log);
     this.pollMs = this.nudges.available ? IDLE_POLL_MS : FAST_POLL_MS;
     await this.nudges.start(() => this.nudge());
@@ -142,7 +145,7 @@ export class DeliveryWorker {
         const heads = await this.queue.findHeads(HEAD_SCAN_LIMIT);
         const due = [];
         for (const head of heads) {
-          if (this.lanes.has(head.key)) continue;
+          if (this.lanes.has(head.key) || this.unwritten.has(head.key)) continue;
           if (head.lockedUntil !== null && head.lockedUntil >= now) nextLook = Math.min(nextLook, head.lockedUntil + 1);
           else if (head.nextAttemptAt > now) nextLook = Math.min(nextLook, head.nextAttemptAt);
           else due.push(head);
@@ -211,6 +214,8 @@ export class DeliveryWorker {
     const status = outcome.ok ? 'delivered' : outcome.permanent || attempts > this.options.retryScheduleMs.length ? 'failed' : 'pending';
     const nextAttemptAt = status === 'pending' ? attemptedAt + durationMs + this.withJitter(this.options.retryScheduleMs[attempts - 1]!) : delivery.nextAttemptAt;
     const result: AttemptResult = { delivery, attemptedAt, durationMs, statusCode: outcome.statusCode, error: outcome.error, status, nextAttemptAt };
+    const key = targetKey(delivery);
+    this.unwritten.set(key, (this.unwritten.get(key) ?? 0) + 1);
     this.writer.add(result);
     this.observe(delivery, result, outcome);
     return outcome.ok;
@@ -233,9 +238,17 @@ export class DeliveryWorker {
     return Math.round(delayMs * (1 - this.jitter + 2 * this.jitter * Math.random()));
   }
 
-  private scheduleRetries(written: AttemptResult[]): void {
+  /** Retries are due later; a target whose lane has ended may have a next delivery that waited for this write. */
+  private afterWrite(written: AttemptResult[]): void {
     let earliest = Infinity;
-    for (const r of written) if (r.status === 'pending') earliest = Math.min(earliest, r.nextAttemptAt);
+    for (const r of written) {
+      const key = targetKey(r.delivery);
+      const left = this.unwritten.get(key)! - 1;
+      if (left > 0) this.unwritten.set(key, left);
+      else this.unwritten.delete(key);
+      if (r.status === 'pending') earliest = Math.min(earliest, r.nextAttemptAt);
+      else if (left === 0 && !this.lanes.has(key)) earliest = 0;
+    }
     if (earliest < Infinity) this.wakeAt(earliest);
   }
 

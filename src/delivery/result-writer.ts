@@ -1,7 +1,13 @@
+import { performance } from 'node:perf_hooks';
 import type { Logger } from 'pino';
 import type { AttemptResult, DeliveryQueue } from './delivery-queue.js';
 
 const RETRY_MS = 500;
+/**
+ * At most one write per this long. better-sqlite3 blocks the event loop while it commits, so no
+ * result can arrive during a commit: without a pause, every commit would carry one result.
+ */
+const MIN_INTERVAL_MS = 5;
 /** Lanes wait when this many results are not written yet (the database is slower than the receivers). */
 const HIGH_WATER = 2000;
 
@@ -15,6 +21,8 @@ export class ResultWriter {
   private results: AttemptResult[] = [];
   private releases: number[] = [];
   private writing: Promise<void> | null = null;
+  private timer: NodeJS.Timeout | null = null;
+  private lastWriteAt = 0;
   private waiters: (() => void)[] = [];
 
   constructor(
@@ -46,41 +54,48 @@ export class ResultWriter {
   /** Everything added so far is written (or the database refused `attempts` times). */
   async drain(attempts = 5): Promise<void> {
     for (let i = 0; i < attempts && (this.writing || this.results.length || this.releases.length); i++) {
+      if (this.timer) clearTimeout(this.timer);
+      this.timer = null;
+      this.lastWriteAt = 0;
       this.kick();
       await this.writing;
       if (this.results.length || this.releases.length) await new Promise((r) => setTimeout(r, i === 0 ? 0 : RETRY_MS));
     }
   }
 
-  get pending(): number {
-    return this.results.length;
-  }
-
   private kick(): void {
-    if (this.writing) return;
-    this.writing = this.writeAll().finally(() => {
+    if (this.writing || this.timer || (this.results.length === 0 && this.releases.length === 0)) return;
+    const wait = this.lastWriteAt + MIN_INTERVAL_MS - performance.now();
+    if (wait > 0) {
+      this.timer = setTimeout(() => {
+        this.timer = null;
+        this.kick();
+      }, wait);
+      return;
+    }
+    this.writing = this.writeOnce().finally(() => {
       this.writing = null;
+      this.kick();
     });
   }
 
-  private async writeAll(): Promise<void> {
-    while (this.results.length > 0 || this.releases.length > 0) {
-      const results = this.results;
-      const releases = this.releases;
-      this.results = [];
-      this.releases = [];
-      try {
-        await this.queue.record(results, releases, this.me);
-      } catch (error) {
-        // Keep them, in order, ahead of anything newer, and try again shortly.
-        this.results = [...results, ...this.results];
-        this.releases = [...releases, ...this.releases];
-        this.log.warn({ err: error, results: this.results.length }, 'could not record delivery attempts; retrying');
-        setTimeout(() => this.kick(), RETRY_MS).unref();
-        return;
-      }
-      this.onWritten(results);
-      if (this.results.length < HIGH_WATER) for (const wake of this.waiters.splice(0)) wake();
+  private async writeOnce(): Promise<void> {
+    this.lastWriteAt = performance.now();
+    const results = this.results;
+    const releases = this.releases;
+    this.results = [];
+    this.releases = [];
+    try {
+      await this.queue.record(results, releases, this.me);
+    } catch (error) {
+      // Keep them, in order, ahead of anything newer, and try again after a pause.
+      this.results = [...results, ...this.results];
+      this.releases = [...releases, ...this.releases];
+      this.lastWriteAt = performance.now() + RETRY_MS - MIN_INTERVAL_MS;
+      this.log.warn({ err: error, results: this.results.length }, 'could not record delivery attempts; retrying');
+      return;
     }
+    this.onWritten(results);
+    if (this.results.length < HIGH_WATER) for (const wake of this.waiters.splice(0)) wake();
   }
 }
