@@ -25,6 +25,7 @@ export interface Head {
   key: string;
   nextAttemptAt: number;
   lockedUntil: number | null;
+  delivery: ClaimedDelivery;
 }
 
 /** What an attempt did to its delivery. */
@@ -91,7 +92,7 @@ export class DeliveryQueue {
    * day may have a long one).
    */
   async findHeads(limit: number): Promise<Head[]> {
-    const { rows } = await sql<{ id: number; account_id: number; channel: string; target: string; next_attempt_at: number; locked_until: number | null }>`
+    const { rows } = await sql<ClaimedRow & { locked_until: number | null }>`
       WITH RECURSIVE heads(id) AS (
         SELECT (SELECT id FROM deliveries WHERE status = 'pending' ORDER BY account_id, channel, target, id LIMIT 1)
         UNION ALL
@@ -106,27 +107,31 @@ export class DeliveryQueue {
            ORDER BY n.account_id, n.channel, n.target, n.id LIMIT 1))
         FROM heads JOIN deliveries c ON c.id = heads.id
       )
-      SELECT d.id, d.account_id, d.channel, d.target, d.next_attempt_at, d.locked_until
-      FROM deliveries d WHERE d.id IN (SELECT id FROM heads)
+      SELECT ${CLAIMED}, locked_until FROM deliveries WHERE id IN (SELECT id FROM heads)
       LIMIT ${limit}`.execute(this.database.db);
     return rows.map((r) => ({
       id: r.id,
       key: targetKey({ accountId: r.account_id, channel: r.channel, target: r.target }),
       nextAttemptAt: r.next_attempt_at,
       lockedUntil: r.locked_until,
+      delivery: toClaimed(r),
     }));
   }
 
-  /** Claims these heads if they are still pending, due and free; those another worker took are skipped. */
-  async claimHeads(ids: number[], me: string, now: number, leaseUntil: number): Promise<ClaimedDelivery[]> {
-    if (ids.length === 0) return [];
-    const free = sql`status = 'pending' AND next_attempt_at <= ${now} AND (locked_until IS NULL OR locked_until < ${now})`;
-    const { rows } = this.pg
-      ? await sql<ClaimedRow>`
-          UPDATE deliveries SET locked_by = ${me}, locked_until = ${leaseUntil}
-          WHERE id IN (SELECT id FROM deliveries WHERE id = ANY(${ids}::bigint[]) AND ${free} FOR UPDATE SKIP LOCKED)
-          RETURNING ${CLAIMED}`.execute(this.database.db)
-      : await sql<ClaimedRow>`SELECT ${CLAIMED} FROM deliveries WHERE id IN (${sql.join(ids)}) AND ${free}`.execute(this.database.db);
+  /**
+   * Claims heads found due and free. PostgreSQL: if they still are (another server may have
+   * taken one since); SQLite: the lanes that will send them are the claims.
+   */
+  async claimHeads(heads: Head[], me: string, now: number, leaseUntil: number): Promise<ClaimedDelivery[]> {
+    if (heads.length === 0) return [];
+    if (!this.pg) return heads.map((h) => h.delivery);
+    const { rows } = await sql<ClaimedRow>`
+      UPDATE deliveries SET locked_by = ${me}, locked_until = ${leaseUntil}
+      WHERE id IN (SELECT id FROM deliveries
+                   WHERE id = ANY(${heads.map((h) => h.id)}::bigint[]) AND status = 'pending' AND next_attempt_at <= ${now}
+                     AND (locked_until IS NULL OR locked_until < ${now})
+                   FOR UPDATE SKIP LOCKED)
+      RETURNING ${CLAIMED}`.execute(this.database.db);
     return rows.map(toClaimed).sort((a, b) => a.id - b.id);
   }
 

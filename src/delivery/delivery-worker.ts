@@ -47,6 +47,12 @@ export class DeliveryWorker {
   private readonly lanes = new Map<string, Promise<void>>();
   /** Results per target not written yet: its head in the table is stale until they are. */
   private readonly unwritten = new Map<string, number>();
+  /** Targets a discovery passed over because of unwritten results: look again once they are written. */
+  private readonly blocked = new Set<string>();
+  /** Counts nudges from outside (new rows, resends), so an ending lane can tell whether it may have missed one. */
+  private nudgeCount = 0;
+  /** The last discovery found more due targets than free lanes. */
+  private capped = false;
   private readonly concurrency: number;
   private readonly runSize: number;
   private readonly leaseMs: number;
@@ -110,6 +116,7 @@ export class DeliveryWorker {
 
   /** Look for due deliveries now (new rows committed, a resend). */
   nudge(): void {
+    this.nudgeCount++;
     this.wakeAt(0);
   }
 
@@ -145,14 +152,19 @@ export class DeliveryWorker {
         const heads = await this.queue.findHeads(HEAD_SCAN_LIMIT);
         const due = [];
         for (const head of heads) {
-          if (this.lanes.has(head.key) || this.unwritten.has(head.key)) continue;
+          if (this.lanes.has(head.key)) continue;
+          if (this.unwritten.has(head.key)) {
+            this.blocked.add(head.key);
+            continue;
+          }
           if (head.lockedUntil !== null && head.lockedUntil >= now) nextLook = Math.min(nextLook, head.lockedUntil + 1);
           else if (head.nextAttemptAt > now) nextLook = Math.min(nextLook, head.nextAttemptAt);
           else due.push(head);
         }
-        const free = this.concurrency - this.lanes.size;
+        const free = Math.max(0, this.concurrency - this.lanes.size);
+        this.capped = due.length > free;
         due.sort((a, b) => a.nextAttemptAt - b.nextAttemptAt || a.id - b.id);
-        const claimed = await this.queue.claimHeads(due.slice(0, Math.max(0, free)).map((h) => h.id), this.me, now, now + this.leaseMs);
+        const claimed = await this.queue.claimHeads(due.slice(0, free), this.me, now, now + this.leaseMs);
         for (const delivery of claimed) {
           if (this.running) this.startLane(delivery);
           else this.writer.release([delivery.id]);
@@ -167,17 +179,19 @@ export class DeliveryWorker {
 
   private startLane(first: ClaimedDelivery): void {
     const key = targetKey(first);
-    const lane = this.runLane(first)
+    const seen = { nudges: this.nudgeCount };
+    const lane = this.runLane(first, seen)
       .catch((error: unknown) => this.log.error({ err: error, deliveryId: first.id }, 'delivery lane stopped by an unexpected error'))
       .finally(() => {
         this.lanes.delete(key);
-        // Its target may have new rows that a discovery skipped while the lane ran; others may wait for a free lane.
-        this.nudge();
+        // A discovery passed this target over while the lane ran, and may have seen rows its last
+        // look missed; or other targets wait for a free lane.
+        if (seen.nudges !== this.nudgeCount || this.capped) this.wakeAt(0);
       });
     this.lanes.set(key, lane);
   }
 
-  private async runLane(first: ClaimedDelivery): Promise<void> {
+  private async runLane(first: ClaimedDelivery, seen: { nudges: number }): Promise<void> {
     let run = [first];
     while (run.length > 0) {
       for (let i = 0; i < run.length; i++) {
@@ -195,6 +209,7 @@ export class DeliveryWorker {
       await this.writer.backpressure();
       if (!this.running) return;
       const now = this.clock();
+      seen.nudges = this.nudgeCount;
       run = await this.queue.claimRun(first, run[run.length - 1]!.id, this.me, now, now + this.leaseMs, this.runSize);
     }
   }
@@ -247,7 +262,7 @@ export class DeliveryWorker {
       if (left > 0) this.unwritten.set(key, left);
       else this.unwritten.delete(key);
       if (r.status === 'pending') earliest = Math.min(earliest, r.nextAttemptAt);
-      else if (left === 0 && !this.lanes.has(key)) earliest = 0;
+      if (left === 0 && this.blocked.delete(key) && !this.lanes.has(key)) earliest = 0;
     }
     if (earliest < Infinity) this.wakeAt(earliest);
   }
