@@ -125,13 +125,13 @@ export class DeliveryQueue {
   async claimHeads(heads: Head[], me: string, now: number, leaseUntil: number): Promise<ClaimedDelivery[]> {
     if (heads.length === 0) return [];
     if (!this.pg) return heads.map((h) => h.delivery);
-    const { rows } = await sql<ClaimedRow>`
+    const { rows } = await this.withoutFsync((tx) => sql<ClaimedRow>`
       UPDATE deliveries SET locked_by = ${me}, locked_until = ${leaseUntil}
       WHERE id IN (SELECT id FROM deliveries
                    WHERE id = ANY(${heads.map((h) => h.id)}::bigint[]) AND status = 'pending' AND next_attempt_at <= ${now}
                      AND (locked_until IS NULL OR locked_until < ${now})
                    FOR UPDATE SKIP LOCKED)
-      RETURNING ${CLAIMED}`.execute(this.database.db);
+      RETURNING ${CLAIMED}`.execute(tx));
     return rows.map(toClaimed).sort((a, b) => a.id - b.id);
   }
 
@@ -146,7 +146,7 @@ export class DeliveryQueue {
       WHERE status = 'pending' AND account_id = ${head.accountId} AND channel = ${head.channel} AND target = ${head.target} AND id > ${afterId}
       ORDER BY account_id, channel, target, id LIMIT ${limit}${sql.raw(lock)}`;
     if (!this.pg) return (await next<ClaimedRow>(CLAIMED, '').execute(this.database.db)).rows.map(toClaimed);
-    return this.database.transaction(async (tx) => {
+    return this.withoutFsync(async (tx) => {
       const { rows } = await next<{ id: number; locked_until: number | null }>(sql.raw('id, locked_until'), ' FOR UPDATE').execute(tx);
       const ids: number[] = [];
       for (const row of rows) {
@@ -182,23 +182,30 @@ export class DeliveryQueue {
    * keeps what its new holder wrote; the attempt is recorded all the same.
    */
   async record(results: AttemptResult[], releases: number[], me: string): Promise<void> {
-    if (this.pg) await this.database.transaction((tx) => this.write(tx, results, releases, me));
-    else await this.withoutFsync((tx) => this.write(tx, results, releases, me));
+    await this.withoutFsync((tx) => this.write(tx, results, releases, me));
   }
 
   /**
-   * SQLite: a transaction committed without waiting for the disk (synchronous=NORMAL, on the one
-   * connection, held meanwhile so nothing else commits this way). Power loss may forget the
-   * newest attempts; their deliveries are then sent again, which at-least-once allows. A process
-   * crash forgets nothing. Every other commit keeps the store's synchronous=FULL and, being
-   * later in the same write-ahead log, makes these durable too.
+   * A transaction that commits without waiting for the disk: claims and attempt results. A crash
+   * of the machine (not of the process) may forget the newest of them: a forgotten claim frees
+   * itself, a forgotten result makes the delivery go again, which at-least-once allows. What
+   * producers commit (the outbox rows) keeps the store's full durability.
+   * PostgreSQL: `SET LOCAL synchronous_commit = off`, for this transaction only.
+   * SQLite: synchronous=NORMAL on the one connection, held meanwhile so nothing else commits that
+   * way; every later commit with synchronous=FULL makes these durable too (same write-ahead log).
    */
-  private async withoutFsync(fn: (tx: Tx) => Promise<void>): Promise<void> {
-    await this.database.db.connection().execute(async (connection) => {
+  private async withoutFsync<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
+    if (this.pg) {
+      return this.database.transaction(async (tx) => {
+        await sql`SET LOCAL synchronous_commit = off`.execute(tx);
+        return fn(tx);
+      });
+    }
+    return this.database.db.connection().execute(async (connection) => {
       const [{ synchronous }] = (await sql<{ synchronous: number }>`PRAGMA synchronous`.execute(connection)).rows as [{ synchronous: number }];
       await sql`PRAGMA synchronous = NORMAL`.execute(connection);
       try {
-        await connection.transaction().execute(fn);
+        return await connection.transaction().execute(fn);
       } finally {
         await sql`PRAGMA synchronous = ${sql.raw(String(synchronous))}`.execute(connection);
       }
