@@ -17,6 +17,7 @@ export class DeliveryNudges {
   private client: pg.Client | null = null;
   private stopped = false;
   private reconnectTimer: NodeJS.Timeout | null = null;
+  private unsubscribe: (() => void) | null = null;
 
   constructor(
     private readonly database: Database,
@@ -34,9 +35,7 @@ export class DeliveryNudges {
   async start(onNudge: () => void): Promise<void> {
     this.stopped = false;
     if (this.database.dialect === 'sqlite') {
-      this.outbox.onEnqueue(() => {
-        if (!this.stopped) onNudge();
-      });
+      this.unsubscribe = this.outbox.onEnqueue(onNudge);
       return;
     }
     if (this.listenUrl) await this.listen(onNudge);
@@ -44,6 +43,8 @@ export class DeliveryNudges {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    this.unsubscribe?.();
+    this.unsubscribe = null;
     if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
     const client = this.client;
     this.client = null;

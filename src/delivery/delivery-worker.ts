@@ -61,6 +61,7 @@ export class DeliveryWorker {
   private writer!: ResultWriter;
   private nudges: DeliveryNudges | null = null;
   private running = false;
+  private stopped = false;
   private discovering: Promise<void> | null = null;
   private again = false;
   private timer: NodeJS.Timeout | null = null;
@@ -85,6 +86,8 @@ export class DeliveryWorker {
 
   async start(log?: Logger): Promise<void> {
     if (this.running) return;
+    // stop() closes the senders' connection pools.
+    if (this.stopped) throw new Error('a stopped delivery worker does not start again; make a new one');
     if (log) this.log = log;
     this.running = true;
     this.writer = new ResultWriter(this.queue, this.me, this.log, (written) => this.afterWrite(written));
@@ -105,6 +108,7 @@ export class DeliveryWorker {
   async stop(): Promise<void> {
     if (!this.running) return;
     this.running = false;
+    this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
     await this.nudges?.stop();
     await this.discovering;

@@ -56,9 +56,13 @@ export class Outbox {
     await this.nudge(tx);
   }
 
-  /** Called when new deliveries may be waiting (the worker sends them without waiting for its poll). */
-  onEnqueue(listener: () => void): void {
+  /** Called when new deliveries may be waiting (the worker sends them without waiting for its poll); returns the unsubscribe. */
+  onEnqueue(listener: () => void): () => void {
     this.listeners.push(listener);
+    return () => {
+      const index = this.listeners.indexOf(listener);
+      if (index >= 0) this.listeners.splice(index, 1);
+    };
   }
 
   /**
