@@ -203,9 +203,9 @@ export class DeliveryWorker {
           this.writer.release(run.slice(i).map((d) => d.id));
           return;
         }
-        const ok = await this.attempt(run[i]!);
-        if (!ok) {
-          // The rest wait behind it: order per target.
+        // Delivered, or failed for good: the next one is the target's head now. A retry holds the
+        // rest back until it is due: order per target.
+        if ((await this.attempt(run[i]!)) === 'pending') {
           this.writer.release(run.slice(i + 1).map((d) => d.id));
           return;
         }
@@ -218,8 +218,8 @@ export class DeliveryWorker {
     }
   }
 
-  /** One attempt, recorded; true when delivered. */
-  private async attempt(delivery: ClaimedDelivery): Promise<boolean> {
+  /** One attempt, recorded; what became of the delivery. */
+  private async attempt(delivery: ClaimedDelivery): Promise<AttemptResult['status']> {
     const attemptedAt = this.clock();
     const started = performance.now();
     let outcome: SendOutcome;
@@ -237,7 +237,7 @@ export class DeliveryWorker {
     this.unwritten.set(key, (this.unwritten.get(key) ?? 0) + 1);
     this.writer.add(result);
     this.observe(delivery, result, outcome);
-    return outcome.ok;
+    return status;
   }
 
   private observe(delivery: ClaimedDelivery, result: AttemptResult, outcome: SendOutcome): void {

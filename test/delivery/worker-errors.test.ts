@@ -40,7 +40,11 @@ for (const dialect of dialects) {
     let receiver: Receiver;
     before(async () => {
       server = await startDeliveryServer(dialect, { retryScheduleMs: [30, 30], timeoutMs: 300 });
-      receiver = await new Receiver((request) => (request.path === '/down' ? { reset: true } : { status: 200 })).start();
+      receiver = await new Receiver((request) => {
+        if (request.path === '/down') return { reset: true };
+        if (request.path === '/gone') return (JSON.parse(request.body) as { n: number }).n === 1 ? { status: 410 } : { status: 200 };
+        return { status: 200 };
+      }).start();
     });
     after(async () => {
       await server.close();
@@ -98,6 +102,15 @@ for (const dialect of dialects) {
       assert.match(text, /lokator_delivery_attempts_total\{channel="webhook",outcome="delivered"\} 1/);
       assert.match(text, /lokator_delivery_attempt_duration_seconds_count\{channel="webhook"\} 1/);
       assert.match(text, /lokator_delivery_first_attempt_delay_seconds_count\{channel="webhook"\} 1/);
+    });
+
+    it('sends the next delivery to a URL as soon as the one before it has failed for good', async () => {
+      const url = `${receiver.url}/gone`;
+      await enqueue(server.services, server.database, [webhook(server.account.id, url, { n: 1 }), webhook(server.account.id, url, { n: 2 })]);
+      await waitFor('the second', () => receiver.at('/gone').some((r) => r.body === '{"n":2}'));
+      const arrivals = receiver.at('/gone').map((r) => [(JSON.parse(r.body) as { n: number }).n, r.at] as const);
+      assert.deepEqual(arrivals.map(([n]) => n), [1, 1, 1, 2], 'three attempts, then the next one');
+      assert.ok(arrivals[3]![1] - arrivals[2]![1] < 250, `no wait for a poll: ${arrivals[3]![1] - arrivals[2]![1]} ms`);
     });
   });
 }
