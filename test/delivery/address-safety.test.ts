@@ -47,6 +47,11 @@ describe('address safety', () => {
     assert.match((await call()).error!.message, /10\.0\.0\.7 is a private address/);
   });
 
+  it('refuses a name the system resolver maps to loopback (localhost)', async () => {
+    const error = await new Promise<Error | null>((resolve) => safeLookup()('localhost', { all: true }, (e) => resolve(e)));
+    assert.match(error!.message, /^localhost resolves to (127\.0\.0\.1|::1) is a loopback address/);
+  });
+
   it('connects to the very address it checked (the lookup is the socket’s), so rebinding between check and connect cannot happen', async () => {
     const receiver = await new Receiver().start();
     const port = new URL(receiver.url).port;
