@@ -47,15 +47,15 @@ export class ArrivalEstimator {
 
   /**
    * Seconds from `from` to `to`; null when not known yet, or when it certainly takes longer than
-   * `horizonSeconds` (then no route is asked for). `key` names the employee and the task.
+   * `horizonSeconds` (then no route is asked for). `traveller` names the employee and the task.
    */
-  secondsTo(key: string, from: LatLon & { t: number }, speedKmh: number, to: LatLon, horizonSeconds: number): number | null {
+  secondsTo(traveller: { subscriberId: number; taskId: number }, from: LatLon & { t: number }, speedKmh: number, to: LatLon, horizonSeconds: number): number | null {
     const straightM = haversineMetres(from.lat, from.lon, to.lat, to.lon);
     if (straightM / (MAX_SPEED_KMH / 3.6) > horizonSeconds) return null;
     const straightSeconds = straightM / (Math.max(speedKmh, MIN_SPEED_KMH) / 3.6);
     if (!this.router || this.wallClock() < this.downUntil) return straightSeconds;
 
-    const routeKey = `${key}@${to.lat},${to.lon}`;
+    const routeKey = `${traveller.subscriberId}:${traveller.taskId}@${to.lat},${to.lon}`;
     const answer = this.answers.get(routeKey);
     if (!answer || from.t - answer.fixMs > REFRESH_MS || haversineMetres(answer.from.lat, answer.from.lon, from.lat, from.lon) > REFRESH_DISTANCE_M) {
       this.ask(routeKey, from, to);

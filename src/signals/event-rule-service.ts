@@ -1,4 +1,5 @@
 import Ajv from 'ajv';
+import { sql } from 'kysely';
 import type { Account, Principal } from '../accounts/account-service.js';
 import { formatDateTime, offsetMinutes, parseDateTime } from '../http/datetime.js';
 import { ApiError, invalidField, missingField, type ValidationErrors } from '../http/errors.js';
@@ -106,9 +107,11 @@ export class EventRuleService {
   }
 
   private async save(account: Account, rule: StoredRule): Promise<void> {
+    const now = this.clock();
     await this.database.db
       .updateTable('event_rules')
-      .set({ ...toColumns(rule), updated_at: this.clock() })
+      // Strictly later than before, even within one clock tick: the signal pipeline keeps parsed rules while their stamps hold.
+      .set({ ...toColumns(rule), updated_at: sql<number>`CASE WHEN updated_at >= ${now} THEN updated_at + 1 ELSE ${now} END` })
       .where('account_id', '=', account.id)
       .where('id', '=', rule.id)
       .execute();
@@ -199,17 +202,33 @@ export class EventRuleService {
   }
 }
 
-/** The account's enabled rules of these kinds, every employee and schedule (the signal pipeline filters per fix). */
-export async function loadEnabledRules(executor: Db, accountId: number, kinds: readonly RuleKind[]): Promise<StoredRule[]> {
-  const rows = await executor
+export { fromRow as ruleFromRow };
+
+/** An event rule as stored, for `ruleFromRow`. */
+export type EventRuleRow = { id: number; name: string; kind: string; enabled: number; document: string; updated_at: number };
+
+/** Which of the account's rules are enabled, of these kinds, and when each last changed (`updated_at` grows at every change). */
+export function enabledRuleStamps(executor: Db, accountId: number, kinds: readonly RuleKind[]): Promise<{ id: number; updated_at: number }[]> {
+  return executor
     .selectFrom('event_rules')
-    .selectAll()
+    .select(['id', 'updated_at'])
     .where('account_id', '=', accountId)
     .where('kind', 'in', kinds.map(String))
     .where('enabled', '=', 1)
     .orderBy('id')
     .execute();
-  return rows.map(fromRow);
+}
+
+/** The account's enabled rules of these kinds, in id order, every employee and schedule (parse with `ruleFromRow`). */
+export function enabledRuleRows(executor: Db, accountId: number, kinds: readonly RuleKind[]): Promise<EventRuleRow[]> {
+  return executor
+    .selectFrom('event_rules')
+    .select(['id', 'name', 'kind', 'enabled', 'document', 'updated_at'])
+    .where('account_id', '=', accountId)
+    .where('kind', 'in', kinds.map(String))
+    .where('enabled', '=', 1)
+    .orderBy('id')
+    .execute();
 }
 
 function appliesTo(rule: StoredRule, subscriberId: number | null): boolean {

@@ -1,11 +1,10 @@
 import type { ZoneLookup } from '../geozones/zone-lookup.js';
 import type { BatchSignals, PipelineSignals, SignalBatch } from '../positioning/pipeline/pipeline-signals.js';
-import type { PipelineFix, TrackRecord } from '../positioning/pipeline/pipeline-types.js';
 import type { Tx } from '../store/database.js';
 import { openTaskDestinations } from '../tasks/task-destinations.js';
 import type { ArrivalEstimator } from './arrival-estimator.js';
 import { signalKinds } from './event-rule-schema.js';
-import { loadEnabledRules } from './event-rule-service.js';
+import { enabledRuleRows, enabledRuleStamps, ruleFromRow } from './event-rule-service.js';
 import { signalBody } from './signal-body.js';
 import type { SignalDispatcher } from './signal-dispatcher.js';
 import { SignalRuleSet } from './signal-rules.js';
@@ -13,6 +12,8 @@ import { SignalWatcher, type FiredSignal, type SignalState, type WatchContext } 
 
 /** Tasks that start later than this are not what an employee is on the way to now. */
 const TASK_HORIZON_MS = 24 * 3_600_000;
+/** Accounts whose parsed rules are kept between batches. */
+const MAX_CACHED_ACCOUNTS = 1000;
 
 /** Unique signal ids, taken in the caller's transaction. */
 export type SignalIdSource = (tx: Tx, count: number) => Promise<number[]>;
@@ -25,6 +26,9 @@ export type SignalIdSource = (tx: Tx, count: number) => Promise<number[]>;
  * dispatcher in the batch's transaction, so a signal exists exactly when its fixes do.
  */
 export class SignalDetection implements PipelineSignals {
+  /** Each account's rules as last parsed, with the stamps of the rows they came from. */
+  private readonly ruleSets = new Map<number, { stamps: Stamp[]; set: SignalRuleSet }>();
+
   constructor(
     private readonly zones: ZoneLookup,
     private readonly dispatcher: SignalDispatcher,
@@ -33,8 +37,8 @@ export class SignalDetection implements PipelineSignals {
   ) {}
 
   async begin(tx: Tx, batch: SignalBatch, subscriberIds: number[]): Promise<BatchSignals | null> {
-    const rules = new SignalRuleSet(await loadEnabledRules(tx, batch.accountId, signalKinds));
-    if (rules.size === 0) return null;
+    const rules = await this.rulesOf(tx, batch.accountId);
+    if (!rules) return null;
     const context: WatchContext = {
       rules,
       timeZone: batch.timeZone,
@@ -45,6 +49,35 @@ export class SignalDetection implements PipelineSignals {
     };
     return new BatchSignalRun(batch, context, this.dispatcher, this.signalIds);
   }
+
+  /**
+   * The account's enabled signal rules, as of the batch's transaction (a change counts from the
+   * next batch, on every server). Each batch reads which rules there are and when each last
+   * changed; the rules themselves are read and parsed again only when that differs.
+   */
+  private async rulesOf(tx: Tx, accountId: number): Promise<SignalRuleSet | null> {
+    const stamps = await enabledRuleStamps(tx, accountId, signalKinds);
+    if (stamps.length === 0) {
+      this.ruleSets.delete(accountId);
+      return null;
+    }
+    const cached = this.ruleSets.get(accountId);
+    if (cached && sameStamps(cached.stamps, stamps)) return cached.set;
+    const rows = await enabledRuleRows(tx, accountId, signalKinds);
+    const set = new SignalRuleSet(rows.map(ruleFromRow));
+    this.ruleSets.delete(accountId);
+    if (this.ruleSets.size >= MAX_CACHED_ACCOUNTS) this.ruleSets.delete(this.ruleSets.keys().next().value!);
+    this.ruleSets.set(accountId, { stamps: rows.map((r) => ({ id: r.id, updated_at: r.updated_at })), set });
+    return set;
+  }
+}
+
+type Stamp = { id: number; updated_at: number };
+
+function sameStamps(a: Stamp[], b: Stamp[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i]!.id !== b[i]!.id || a[i]!.updated_at !== b[i]!.updated_at) return false;
+  return true;
 }
 
 /** One batch: its watchers, and what they fired. */
@@ -58,7 +91,7 @@ class BatchSignalRun implements BatchSignals {
     private readonly signalIds: SignalIdSource,
   ) {}
 
-  watch(subscriberId: number, holder: { signals?: SignalState }, before: { signals?: SignalState } | null) {
+  watch(subscriberId: number, holder: { signals?: SignalState }, before: { signals?: SignalState } | null): SignalWatcher | null {
     const rules = this.context.rules.forSubscriber(subscriberId);
     if (!rules) {
       delete holder.signals;
@@ -67,14 +100,13 @@ class BatchSignalRun implements BatchSignals {
     const state = (holder.signals ??= SignalWatcher.initialState());
     // A replay starts from a checkpoint; what was sent since, and the arrival state, carry over.
     if (before) state.live = before.signals?.live ?? SignalWatcher.initialState().live;
-    const watcher = new SignalWatcher(subscriberId, state, rules, this.context, before !== null, this.fired);
-    return {
-      step: (fix: PipelineFix, live: boolean, ended: TrackRecord | null, stopAtMs: number | null) => watcher.step(fix, live, ended, stopAtMs),
-    };
+    return new SignalWatcher(subscriberId, state, rules, this.context, before !== null, this.fired);
   }
 
   async flush(tx: Tx): Promise<void> {
     if (this.fired.length === 0) return;
+    // Subscribers were run one after another: the outbox gets their signals in time order.
+    this.fired.sort((a, b) => a.finding.atMs - b.finding.atMs);
     const subscriberIds = [...new Set(this.fired.map((f) => f.subscriberId))];
     const externalIds = await externalIdsOf(tx, this.batch.accountId, subscriberIds);
     const ids = await this.signalIds(tx, this.fired.length);

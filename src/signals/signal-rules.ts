@@ -46,6 +46,19 @@ export interface SubscriberRules {
   arrival: ArrivalRule[];
 }
 
+/**
+ * What a unit derives from its rules (sets of ids, keys), worked out once per rules array: the
+ * arrays live as long as the account's rules are unchanged, across batches and employees.
+ */
+export function derivedFrom<R extends object, V>(cache: WeakMap<R, V>, rules: R, make: (rules: R) => V): V {
+  let value = cache.get(rules);
+  if (value === undefined) {
+    value = make(rules);
+    cache.set(rules, value);
+  }
+  return value;
+}
+
 const numberOr = <T>(value: unknown, fallback: T): number | T => (typeof value === 'number' ? value : fallback);
 const ids = (value: unknown): number[] => (Array.isArray(value) ? value.filter((v): v is number => typeof v === 'number') : []);
 
@@ -60,6 +73,9 @@ export class SignalRuleSet {
   private readonly forAll: StoredRule[] = [];
   private readonly named = new Map<number, StoredRule[]>();
   private readonly kinds = new Set<SignalKind>();
+  /** What `forSubscriber` answered: the same arrays each time, so units can keep what they derive from them. */
+  private readonly bySubscriber = new Map<number, SubscriberRules | null>();
+  private everyone: SubscriberRules | null | undefined;
 
   constructor(rules: readonly StoredRule[]) {
     for (const rule of rules) {
@@ -89,42 +105,52 @@ export class SignalRuleSet {
     return rule;
   }
 
-  /** The rules that apply to this employee, by kind; null when none does. */
+  /** The rules that apply to this employee, by kind; null when none does. Employees no rule names share one answer. */
   forSubscriber(subscriberId: number): SubscriberRules | null {
     const own = this.named.get(subscriberId);
-    const rules = own ? [...this.forAll, ...own].sort((a, b) => a.id - b.id) : this.forAll;
-    if (rules.length === 0) return null;
-    const result: SubscriberRules = { speed: [], zones: [], stops: [], power: [], loading: [], sensors: [], tripEnd: [], arrival: [] };
-    for (const rule of rules) {
-      const p = rule.parameters;
-      const id = rule.id;
-      switch (rule.kind) {
-        case 1:
-          result.speed.push({ id, speedLimitKmh: numberOr(p.speedLimit, Infinity), minDurationSeconds: numberOr(p.minDurationSeconds, 0) });
-          break;
-        case 2:
-          result.zones.push({ id, zoneIDs: ids(p.zoneIDs), zoneGroupIDs: ids(p.zoneGroupIDs), onEntry: p.on !== 'exit', onExit: p.on !== 'entry' });
-          break;
-        case 3:
-          result.stops.push({ id, minStopMinutes: numberOr(p.minStopMinutes, Infinity) });
-          break;
-        case 7:
-          result.power.push({ id });
-          break;
-        case 9:
-          result.loading.push({ id, sensorID: numberOr(p.sensorID, -1) });
-          break;
-        case 10:
-          result.sensors.push({ id, sensorID: numberOr(p.sensorID, -1), min: numberOr(p.min, null), max: numberOr(p.max, null) });
-          break;
-        case 11:
-          result.tripEnd.push({ id });
-          break;
-        case 24:
-          result.arrival.push({ id, minutesBefore: numberOr(p.minutesBefore, 0) });
-          break;
-      }
+    if (!own) return this.everyone === undefined ? (this.everyone = typed(this.forAll)) : this.everyone;
+    let rules = this.bySubscriber.get(subscriberId);
+    if (rules === undefined) {
+      rules = typed([...this.forAll, ...own].sort((a, b) => a.id - b.id));
+      this.bySubscriber.set(subscriberId, rules);
     }
-    return result;
+    return rules;
   }
+}
+
+/** The rules of each kind with their parameters typed. */
+function typed(rules: readonly StoredRule[]): SubscriberRules | null {
+  if (rules.length === 0) return null;
+  const result: SubscriberRules = { speed: [], zones: [], stops: [], power: [], loading: [], sensors: [], tripEnd: [], arrival: [] };
+  for (const rule of rules) {
+    const p = rule.parameters;
+    const id = rule.id;
+    switch (rule.kind) {
+      case 1:
+        result.speed.push({ id, speedLimitKmh: numberOr(p.speedLimit, Infinity), minDurationSeconds: numberOr(p.minDurationSeconds, 0) });
+        break;
+      case 2:
+        result.zones.push({ id, zoneIDs: ids(p.zoneIDs), zoneGroupIDs: ids(p.zoneGroupIDs), onEntry: p.on !== 'exit', onExit: p.on !== 'entry' });
+        break;
+      case 3:
+        result.stops.push({ id, minStopMinutes: numberOr(p.minStopMinutes, Infinity) });
+        break;
+      case 7:
+        result.power.push({ id });
+        break;
+      case 9:
+        result.loading.push({ id, sensorID: numberOr(p.sensorID, -1) });
+        break;
+      case 10:
+        result.sensors.push({ id, sensorID: numberOr(p.sensorID, -1), min: numberOr(p.min, null), max: numberOr(p.max, null) });
+        break;
+      case 11:
+        result.tripEnd.push({ id });
+        break;
+      case 24:
+        result.arrival.push({ id, minutesBefore: numberOr(p.minutesBefore, 0) });
+        break;
+    }
+  }
+  return result;
 }

@@ -1,5 +1,5 @@
 import type { ZoneIndex } from '../geozones/zone-index.js';
-import { LIVE_WINDOW_MS } from '../positioning/pipeline/pipeline-signals.js';
+import { LIVE_WINDOW_MS, type FixSignals } from '../positioning/pipeline/pipeline-signals.js';
 import type { PipelineFix, TrackRecord, TrackSettings } from '../positioning/pipeline/pipeline-types.js';
 import type { TaskDestination } from '../tasks/task-destinations.js';
 import type { ArrivalEstimator } from './arrival-estimator.js';
@@ -16,8 +16,6 @@ import { inSchedule } from './event-rule-service.js';
 import type { SignalRuleSet, SubscriberRules } from './signal-rules.js';
 import type { Emit, SignalFinding } from './signal-types.js';
 
-/** What was sent is remembered this long (fix time): longer than any late fix that may still fire. */
-const SENT_MEMORY_MS = 2 * LIVE_WINDOW_MS;
 
 /**
  * A subscriber's signal state, kept in the pipeline state (so it is checkpointed and replayed
@@ -34,8 +32,11 @@ export interface SignalState {
   sensors?: SensorSignalState;
   tripEnd?: TripEndSignalState;
   live: {
-    /** `[key, fix time]` of signals sent lately: a replay does not send one again. */
-    sent: [string, number][];
+    /**
+     * `[kind:detail, fix time, ...rule ids]` of the signals sent for fixes of the last live window:
+     * a replay does not send one again (a late fix within the window may move it earlier).
+     */
+    sent: [string, number, ...number[]][];
     arrival?: ArrivalSignalState;
   };
 }
@@ -64,7 +65,7 @@ export interface WatchContext {
  * same signal was not already sent for a fix at or after this one (a late fix within the live
  * window moves a signal earlier; it must not send it twice).
  */
-export class SignalWatcher {
+export class SignalWatcher implements FixSignals {
   private readonly speed: SpeedSignal | null;
   private readonly zones: ZoneSignal | null;
   private readonly stops: StopSignal | null;
@@ -110,7 +111,7 @@ export class SignalWatcher {
     if (rules.arrival.length > 0) {
       const arrival = (state.live.arrival ??= ArrivalSignal.initialState());
       const tasks = context.tasks.get(subscriberId) ?? [];
-      this.arrival = new ArrivalSignal(arrival, rules.arrival, subscriberId, tasks, context.estimator, context.timeZone);
+      this.arrival = new ArrivalSignal(arrival, rules.arrival, tasks, context.estimator, context.timeZone);
     } else {
       delete state.live.arrival;
       this.arrival = null;
@@ -140,12 +141,15 @@ export class SignalWatcher {
     if (!this.live) return;
     const rule = this.context.rules.rule(finding.ruleId);
     if (!inSchedule(rule, finding.atMs, this.context.timeZone)) return;
-    const key = `${finding.kind}:${finding.ruleId}:${finding.detail}`;
-    const sent = this.state.live.sent;
-    if (this.replay && sent.some(([k, t]) => k === key && t >= this.fixMs)) return;
-    const forgetBefore = this.fixMs - SENT_MEMORY_MS;
-    this.state.live.sent = sent.filter(([, t]) => t >= forgetBefore);
-    this.state.live.sent.push([key, this.fixMs]);
+    const what = `${finding.kind}:${finding.detail}`;
+    const fixMs = this.fixMs;
+    let sent = this.state.live.sent;
+    if (this.replay && sent.some((entry) => entry[0] === what && entry[1] >= fixMs && entry.includes(rule.id, 2))) return;
+    // A fix that may still fire is at most the live window older than the newest, so than this one.
+    if (sent.length > 0 && sent[0]![1] < fixMs - LIVE_WINDOW_MS) sent = this.state.live.sent = sent.filter((entry) => entry[1] >= fixMs - LIVE_WINDOW_MS);
+    const last = sent.at(-1);
+    if (last && last[0] === what && last[1] === fixMs) last.push(rule.id);
+    else sent.push([what, fixMs, rule.id]);
     this.out.push({ subscriberId: this.subscriberId, rule, finding });
   }
 }

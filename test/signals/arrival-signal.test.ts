@@ -25,7 +25,7 @@ const task = (over: Partial<TaskDestination> = {}): TaskDestination => ({
 
 function run(rules: ArrivalRule[], fixes: PipelineFix[], tasks = [task()], live = () => true, state = ArrivalSignal.initialState()) {
   const { found, emit } = collector();
-  const unit = new ArrivalSignal(state, rules, 4, tasks, new ArrivalEstimator(null), 'Europe/Moscow');
+  const unit = new ArrivalSignal(state, rules, tasks, new ArrivalEstimator(null), 'Europe/Moscow');
   for (const fix of fixes) unit.step(fix, live(), emit);
   return { found, unit };
 }
@@ -89,12 +89,12 @@ describe('estimated arrival signal (type 24)', () => {
     const near = [fixAt(0, {}, move(TASK_POINT, 300, 180))];
     const first = run([{ id: 1, minutesBefore: 10 }], near, [task(), task({ taskId: 32 })]);
     assert.deepEqual(first.found.map((f) => f.fields.taskID), [31, 32]);
-    assert.deepEqual(first.unit.state.notified, { 1: [31, 32] });
+    assert.deepEqual(first.unit.state.notified, { 31: [1], 32: [1] });
     const again = run([{ id: 1, minutesBefore: 10 }], [fixAt(60, {}, move(TASK_POINT, 200, 180))], [task(), task({ taskId: 32 })], () => true, structuredClone(first.unit.state));
     assert.deepEqual(again.found, [], 'once per task');
-    const closed = new ArrivalSignal(structuredClone(first.unit.state), [{ id: 1, minutesBefore: 10 }], 4, [task()], new ArrivalEstimator(null), 'UTC');
-    assert.deepEqual(closed.state.notified, { 1: [31] }, 'task 32 closed');
-    const gone = new ArrivalSignal(structuredClone(first.unit.state), [{ id: 2, minutesBefore: 10 }], 4, [task()], new ArrivalEstimator(null), 'UTC');
+    const closed = new ArrivalSignal(structuredClone(first.unit.state), [{ id: 1, minutesBefore: 10 }], [task()], new ArrivalEstimator(null), 'UTC');
+    assert.deepEqual(closed.state.notified, { 31: [1] }, 'task 32 closed');
+    const gone = new ArrivalSignal(structuredClone(first.unit.state), [{ id: 2, minutesBefore: 10 }], [task()], new ArrivalEstimator(null), 'UTC');
     assert.deepEqual(gone.state.notified, {}, 'rule 1 gone');
   });
 
@@ -103,6 +103,6 @@ describe('estimated arrival signal (type 24)', () => {
     assert.equal(found.length, 1);
     assert.equal(found[0]!.fields.taskClientPhone, null);
     assert.equal(found[0]!.fields.taskClientName, null);
-    assert.ok(unit.state.recent.length <= 21, `${unit.state.recent.length} samples`);
+    assert.ok(unit.state.recent.length <= 6, `${unit.state.recent.length} samples`);
   });
 });

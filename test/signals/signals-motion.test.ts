@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createEmployee, startServer, type TestServer } from '../helpers/server.js';
 import { dialects } from '../helpers/stores.js';
-import { assertUniqueIds, createRule, expectedBody, moscow, postLive, signalsOf, T0, Trip, withoutId } from './signal-api.js';
+import { assertUniqueIds, createRule, expectedBody, moscow, postLive, RULES, signalsOf, T0, Trip, withoutId } from './signal-api.js';
 
 const HOUR = 3_600_000;
 
@@ -39,6 +39,21 @@ for (const dialect of dialects) {
       assert.deepEqual((await signalsOf(server, anyone)).map(withoutId), [expectedBody(trip.fixes[fast(80)]!, 1, anyone, 'truck-7')]);
       for (const rule of silent) assert.deepEqual(await signalsOf(server, rule), [], `rule ${rule}`);
       await assertUniqueIds(server);
+    });
+
+    it('a rule changed between batches counts from the next batch, even within one clock tick', async () => {
+      const car = await createEmployee(server.api, { name: 'Truck 11' });
+      const rule = await createRule(server.api, { name: 'Over 60', kind: 1, subscriberIDs: [car], parameters: { speedLimit: 60 } });
+      const trip = new Trip(car, T0 + 3 * HOUR).drive(60, 72).drive(60, 40);
+      await postLive(server.api, trip.fixes);
+      assert.equal((await signalsOf(server, rule)).length, 1);
+      // The server's clock is frozen: the change is made at the very instant the rule was created.
+      assert.equal((await server.api.patch(`${RULES}/${rule}`, { parameters: { speedLimit: 80 } })).status, 204);
+      const more = trip.fixes.length;
+      trip.drive(60, 72).drive(60, 40).drive(60, 85);
+      await postLive(server.api, trip.fixes.slice(more));
+      const bodies = await signalsOf(server, rule);
+      assert.deepEqual(bodies.map((b) => b.velocity), [72, 85]);
     });
 
     it('stops (3): once per stop that lasts minStopMinutes, through GPS jitter', async () => {

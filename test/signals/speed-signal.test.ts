@@ -72,11 +72,11 @@ describe('speed signal (type 1)', () => {
       { id: 2, speedLimitKmh: 100, minDurationSeconds: 0 },
     ];
     const { unit } = run(rules, [70, 70]);
-    assert.deepEqual(Object.keys(unit.state), ['1']);
+    assert.deepEqual(Object.keys(unit.state.above), ['1']);
     const { unit: calm } = run(rules, [70, 30]);
-    assert.deepEqual(calm.state, {});
+    assert.deepEqual(calm.state.above, {});
     const later = new SpeedSignal(structuredClone(unit.state), [rules[1]!], GAP_MS);
-    assert.deepEqual(later.state, {}, 'rule 1 no longer exists');
+    assert.deepEqual(later.state.above, {}, 'rule 1 no longer exists');
   });
 
   it('does not fire again for the same excursion after a restart from its state', () => {

@@ -2,19 +2,21 @@ import { formatDateTime } from '../../http/datetime.js';
 import { haversineMetres } from '../../positioning/geo.js';
 import type { TaskDestination } from '../../tasks/task-destinations.js';
 import type { ArrivalEstimator } from '../arrival-estimator.js';
-import type { ArrivalRule } from '../signal-rules.js';
+import { derivedFrom, type ArrivalRule } from '../signal-rules.js';
 import { at, type Emit, type SignalFix } from '../signal-types.js';
 
 /** The recent average speed is taken over this much time, from samples at least SAMPLE_MS apart. */
 const RECENT_MS = 10 * 60_000;
-const SAMPLE_MS = 30_000;
+const SAMPLE_MS = 120_000;
 /** Shorter than this, the samples say little: the speed the fix reports is used. */
 const MIN_SPAN_MS = 60_000;
 
+const idsOf = new WeakMap<readonly ArrivalRule[], Set<number>>();
+
 export interface ArrivalSignalState {
-  /** `[time, latitude, longitude]` of recent fixes, oldest first. */
-  recent: [number, number, number][];
-  /** The tasks each rule (by id) has fired for. */
+  /** `[time, latitude, longitude, metres travelled up to it]` of recent fixes, oldest first. */
+  recent: [number, number, number, number][];
+  /** The rules that fired for each task (by id). */
   notified: Record<string, number[]>;
 }
 
@@ -25,21 +27,25 @@ export interface ArrivalSignalState {
  * Tasks are the employee's open ones (see TaskDestination); a task that closes is forgotten.
  */
 export class ArrivalSignal {
+  /** Per task: the longest `minutesBefore` of the rules that have not fired for it (-1: none left). */
+  private readonly horizons = new Map<number, number>();
+
   constructor(
     readonly state: ArrivalSignalState,
     private readonly rules: readonly ArrivalRule[],
-    private readonly subscriberId: number,
     private readonly tasks: readonly TaskDestination[],
     private readonly estimator: ArrivalEstimator,
     private readonly timeZone: string,
   ) {
     const open = new Set(tasks.map((task) => task.taskId));
-    const notified: Record<string, number[]> = {};
-    for (const rule of rules) {
-      const kept = (state.notified[rule.id] ?? []).filter((id) => open.has(id));
-      if (kept.length > 0) notified[rule.id] = kept;
+    const ruleIds = derivedFrom(idsOf, rules, (all) => new Set(all.map((rule) => rule.id)));
+    for (const taskId in state.notified) {
+      const fired = state.notified[taskId]!;
+      if (fired.every((id) => ruleIds.has(id)) && open.has(Number(taskId))) continue;
+      const kept = open.has(Number(taskId)) ? fired.filter((id) => ruleIds.has(id)) : [];
+      if (kept.length > 0) state.notified[taskId] = kept;
+      else delete state.notified[taskId];
     }
-    state.notified = notified;
   }
 
   static initialState(): ArrivalSignalState {
@@ -51,37 +57,47 @@ export class ArrivalSignal {
     const { state } = this;
     const last = state.recent.at(-1);
     if (last && fix.timeMs <= last[0]) return;
-    if (!last || fix.timeMs - last[0] >= SAMPLE_MS) state.recent.push([fix.timeMs, fix.latitude, fix.longitude]);
+    const sinceLastM = last ? haversineMetres(last[1], last[2], fix.latitude, fix.longitude) : 0;
+    if (!last || fix.timeMs - last[0] >= SAMPLE_MS) state.recent.push([fix.timeMs, fix.latitude, fix.longitude, (last?.[3] ?? 0) + sinceLastM]);
     while (state.recent.length > 1 && state.recent[0]![0] < fix.timeMs - RECENT_MS) state.recent.shift();
     if (this.tasks.length === 0) return;
 
-    const speedKmh = this.recentSpeedKmh(fix);
+    const speedKmh = this.recentSpeedKmh(fix, last ? last[3] + sinceLastM : 0);
     const from = { t: fix.timeMs, lat: fix.latitude, lon: fix.longitude };
     for (const task of this.tasks) {
-      const waiting = this.rules.filter((rule) => !state.notified[rule.id]?.includes(task.taskId));
-      if (waiting.length === 0) continue;
-      const horizonSeconds = Math.max(...waiting.map((rule) => rule.minutesBefore)) * 60;
-      const seconds = this.estimator.secondsTo(`${this.subscriberId}:${task.taskId}`, from, speedKmh, { lat: task.latitude, lon: task.longitude }, horizonSeconds);
+      const horizonMinutes = this.horizonOf(task);
+      if (horizonMinutes < 0) continue;
+      const seconds = this.estimator.secondsTo(task, from, speedKmh, { lat: task.latitude, lon: task.longitude }, horizonMinutes * 60);
       if (seconds === null) continue;
-      for (const rule of waiting) {
-        if (seconds > rule.minutesBefore * 60) continue;
-        (state.notified[rule.id] ??= []).push(task.taskId);
+      for (const rule of this.rules) {
+        if (seconds > rule.minutesBefore * 60 || this.notified(rule, task)) continue;
+        (state.notified[task.taskId] ??= []).push(rule.id);
+        this.horizons.delete(task.taskId);
         emit({ kind: 24, ruleId: rule.id, detail: String(task.taskId), ...at(fix), fields: this.fields(task, fix.timeMs + seconds * 1000) });
       }
     }
   }
 
-  /** Path length over the recent samples and this fix, over the time they span; the reported speed when too short to tell. */
-  private recentSpeedKmh(fix: SignalFix): number {
-    const { recent } = this.state;
-    const first = recent[0]!;
+  private horizonOf(task: TaskDestination): number {
+    let minutes = this.horizons.get(task.taskId);
+    if (minutes === undefined) {
+      minutes = -1;
+      for (const rule of this.rules) if (rule.minutesBefore > minutes && !this.notified(rule, task)) minutes = rule.minutesBefore;
+      this.horizons.set(task.taskId, minutes);
+    }
+    return minutes;
+  }
+
+  private notified(rule: ArrivalRule, task: TaskDestination): boolean {
+    return this.state.notified[task.taskId]?.includes(rule.id) ?? false;
+  }
+
+  /** Path length from the oldest recent sample to this fix (`travelledM` on the samples' scale), over the time between; the reported speed when too short to tell. */
+  private recentSpeedKmh(fix: SignalFix, travelledM: number): number {
+    const first = this.state.recent[0]!;
     const spanMs = fix.timeMs - first[0];
     if (spanMs < MIN_SPAN_MS) return fix.velocityKmh;
-    let metres = 0;
-    for (let i = 1; i < recent.length; i++) metres += haversineMetres(recent[i - 1]![1], recent[i - 1]![2], recent[i]![1], recent[i]![2]);
-    const newest = recent.at(-1)!;
-    if (newest[0] !== fix.timeMs) metres += haversineMetres(newest[1], newest[2], fix.latitude, fix.longitude);
-    return (metres / (spanMs / 1000)) * 3.6;
+    return ((travelledM - first[3]) / (spanMs / 1000)) * 3.6;
   }
 
   /** The task fields of 6.3 type 24, in the interface's order. */

@@ -1,8 +1,10 @@
-import type { LoadingRule } from '../signal-rules.js';
+import { derivedFrom, type LoadingRule } from '../signal-rules.js';
 import { at, type Emit, type SignalFix } from '../signal-types.js';
 
 /** The last reading of each sensor some rule watches, by sensor id. */
 export type LoadingSignalState = Record<string, number>;
+
+const sensorsOf = new WeakMap<readonly LoadingRule[], Set<number>>();
 
 /**
  * Waste loading (6.3 type 9): the rule's sensor turns from 0 to non-zero. A fix without that
@@ -16,8 +18,8 @@ export class LoadingSignal {
     readonly state: LoadingSignalState,
     private readonly rules: readonly LoadingRule[],
   ) {
-    this.watched = new Set(rules.map((rule) => rule.sensorID));
-    for (const key of Object.keys(state)) if (!this.watched.has(Number(key))) delete state[key];
+    this.watched = derivedFrom(sensorsOf, rules, (all) => new Set(all.map((rule) => rule.sensorID)));
+    for (const key in state) if (!this.watched.has(Number(key))) delete state[key];
   }
 
   static initialState(): LoadingSignalState {

@@ -1,4 +1,4 @@
-import type { SensorRule } from '../signal-rules.js';
+import { derivedFrom, type SensorRule } from '../signal-rules.js';
 import { at, type Emit, type SignalFix } from '../signal-types.js';
 
 export interface SensorSignalState {
@@ -6,18 +6,27 @@ export interface SensorSignalState {
   outside: number[];
 }
 
+/** Per sensor: its rules, and the range inside every one of them (a reading there changes nothing while no rule is outside). */
+interface BySensor {
+  ids: Set<number>;
+  sensors: Map<number, { rules: SensorRule[]; low: number; high: number }>;
+}
+const bySensorOf = new WeakMap<readonly SensorRule[], BySensor>();
+
 /**
  * Sensor control (6.3 type 10): per rule, one signal per excursion of its sensor outside the
  * rule's [min, max] (a null bound is open; readings on a bound are inside), carrying `sensorID`
  * and the reading that left the range as `sensorValue`. A fix without the reading changes nothing.
  */
 export class SensorSignal {
+  private readonly bySensor: BySensor;
+
   constructor(
     readonly state: SensorSignalState,
-    private readonly rules: readonly SensorRule[],
+    rules: readonly SensorRule[],
   ) {
-    const ids = new Set(rules.map((rule) => rule.id));
-    state.outside = state.outside.filter((id) => ids.has(id));
+    this.bySensor = derivedFrom(bySensorOf, rules, groupBySensor);
+    state.outside = state.outside.filter((id) => this.bySensor.ids.has(id));
   }
 
   static initialState(): SensorSignalState {
@@ -26,18 +35,33 @@ export class SensorSignal {
 
   step(fix: SignalFix, emit: Emit): void {
     if (!fix.sensors) return;
-    for (const rule of this.rules) {
-      const reading = fix.sensors.find((s) => s.sensorID === rule.sensorID);
-      if (!reading) continue;
-      const value = reading.value;
-      const outside = (rule.min !== null && value < rule.min) || (rule.max !== null && value > rule.max);
-      const wasOutside = this.state.outside.includes(rule.id);
-      if (outside && !wasOutside) {
-        this.state.outside.push(rule.id);
-        emit({ kind: 10, ruleId: rule.id, detail: '', ...at(fix), fields: { sensorID: rule.sensorID, sensorValue: value } });
-      } else if (!outside && wasOutside) {
-        this.state.outside = this.state.outside.filter((id) => id !== rule.id);
-      }
+    for (const { sensorID, value } of fix.sensors) {
+      const sensor = this.bySensor.sensors.get(sensorID);
+      if (!sensor || (value >= sensor.low && value <= sensor.high && this.state.outside.length === 0)) continue;
+      for (const rule of sensor.rules) this.check(rule, value, fix, emit);
     }
   }
+
+  private check(rule: SensorRule, value: number, fix: SignalFix, emit: Emit): void {
+    const outside = (rule.min !== null && value < rule.min) || (rule.max !== null && value > rule.max);
+    const wasOutside = this.state.outside.includes(rule.id);
+    if (outside && !wasOutside) {
+      this.state.outside.push(rule.id);
+      emit({ kind: 10, ruleId: rule.id, detail: '', ...at(fix), fields: { sensorID: rule.sensorID, sensorValue: value } });
+    } else if (!outside && wasOutside) {
+      this.state.outside = this.state.outside.filter((id) => id !== rule.id);
+    }
+  }
+}
+
+function groupBySensor(rules: readonly SensorRule[]): BySensor {
+  const sensors: BySensor['sensors'] = new Map();
+  for (const rule of rules) {
+    const sensor = sensors.get(rule.sensorID) ?? { rules: [], low: -Infinity, high: Infinity };
+    sensor.rules.push(rule);
+    sensor.low = Math.max(sensor.low, rule.min ?? -Infinity);
+    sensor.high = Math.min(sensor.high, rule.max ?? Infinity);
+    sensors.set(rule.sensorID, sensor);
+  }
+  return { ids: new Set(rules.map((rule) => rule.id)), sensors };
 }

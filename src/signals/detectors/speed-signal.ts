@@ -1,49 +1,78 @@
-import type { SpeedRule } from '../signal-rules.js';
+import { derivedFrom, type SpeedRule } from '../signal-rules.js';
 import { at, type Emit, type SignalFix } from '../signal-types.js';
 
-/** Per rule (by id): the excursion above that rule's limit the vehicle is in, if any. */
-export type SpeedSignalState = Record<string, { startMs: number; lastMs: number; fired: boolean }>;
+export interface SpeedSignalState {
+  /** The last fix above some rule's limit: every excursion under way was still on then. */
+  lastMs: number;
+  /** Per rule (by id) whose limit the vehicle is above: `[start of the excursion, 1 when it fired]`. */
+  above: Record<string, [number, 0 | 1]>;
+}
+
+/** The rules by limit, lowest first, with their state keys. */
+interface ByLimit {
+  rules: SpeedRule[];
+  keys: string[];
+  known: Set<string>;
+}
+const byLimitOf = new WeakMap<readonly SpeedRule[], ByLimit>();
 
 /**
  * Speed exceeded (6.3 type 1): per rule, one signal per excursion above the rule's `speedLimit`,
  * once it has lasted `minDurationSeconds` (at once when that is 0). The rule's limit, not the
  * vehicle's, decides; a gap in coverage ends an excursion, as for the vehicle events.
- * State: an entry per rule while the vehicle is above that rule's limit, none otherwise.
+ * State: an entry per rule while the vehicle is above that rule's limit, none otherwise; a fix
+ * below every limit with no excursion under way costs one comparison.
  */
 export class SpeedSignal {
-  private readonly keys: string[];
+  private readonly byLimit: ByLimit;
+  private active = 0;
 
   constructor(
     readonly state: SpeedSignalState,
-    private readonly rules: readonly SpeedRule[],
+    rules: readonly SpeedRule[],
     private readonly gapMs: number,
   ) {
-    this.keys = rules.map((rule) => String(rule.id));
-    for (const key of Object.keys(state)) if (!this.keys.includes(key)) delete state[key];
+    this.byLimit = derivedFrom(byLimitOf, rules, (all) => {
+      const sorted = [...all].sort((a, b) => a.speedLimitKmh - b.speedLimitKmh);
+      const keys = sorted.map((rule) => String(rule.id));
+      return { rules: sorted, keys, known: new Set(keys) };
+    });
+    for (const key in state.above) {
+      if (this.byLimit.known.has(key)) this.active++;
+      else delete state.above[key];
+    }
   }
 
   static initialState(): SpeedSignalState {
-    return {};
+    return { lastMs: 0, above: {} };
   }
 
   step(fix: SignalFix, emit: Emit): void {
-    const { state, rules, keys } = this;
-    for (let i = 0; i < rules.length; i++) {
+    const { above } = this.state;
+    const { rules, keys } = this.byLimit;
+    const speed = fix.velocityKmh;
+    const afterGap = fix.timeMs - this.state.lastMs > this.gapMs;
+    let i = 0;
+    for (; i < rules.length && rules[i]!.speedLimitKmh < speed; i++) {
       const rule = rules[i]!;
       const key = keys[i]!;
-      let excursion = state[key];
-      if (fix.velocityKmh <= rule.speedLimitKmh) {
-        if (excursion) delete state[key];
-        continue;
+      let excursion = above[key];
+      if (!excursion || afterGap) {
+        if (!excursion) this.active++;
+        excursion = above[key] = [fix.timeMs, 0];
       }
-      if (!excursion || fix.timeMs - excursion.lastMs > this.gapMs) {
-        excursion = { startMs: fix.timeMs, lastMs: fix.timeMs, fired: false };
-        state[key] = excursion;
-      }
-      excursion.lastMs = fix.timeMs;
-      if (!excursion.fired && fix.timeMs - excursion.startMs >= rule.minDurationSeconds * 1000) {
-        excursion.fired = true;
+      if (excursion[1] === 0 && fix.timeMs - excursion[0] >= rule.minDurationSeconds * 1000) {
+        excursion[1] = 1;
         emit({ kind: 1, ruleId: rule.id, detail: '', ...at(fix), fields: {} });
+      }
+    }
+    if (i > 0) this.state.lastMs = fix.timeMs;
+    // At or below the remaining limits: their excursions, if any, are over.
+    for (; this.active > 0 && i < rules.length; i++) {
+      const key = keys[i]!;
+      if (above[key]) {
+        delete above[key];
+        this.active--;
       }
     }
   }

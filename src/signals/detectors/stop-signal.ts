@@ -1,5 +1,5 @@
 import { haversineMetres } from '../../positioning/geo.js';
-import type { StopRule } from '../signal-rules.js';
+import { derivedFrom, type StopRule } from '../signal-rules.js';
 import { at, type Emit, type SignalFix } from '../signal-types.js';
 
 export interface StopSignalState {
@@ -9,6 +9,9 @@ export interface StopSignalState {
   fired: number[];
 }
 
+/** The rules by minimum, shortest first, and their ids. */
+const byMinimumOf = new WeakMap<readonly StopRule[], { rules: StopRule[]; ids: Set<number> }>();
+
 /**
  * Stops (6.3 type 3): per rule, one signal per stop once it has lasted the rule's
  * `minStopMinutes`. Standing is what ends a track (CONTRACT §2, the account's thresholds): speed
@@ -17,14 +20,22 @@ export interface StopSignalState {
  * after it at the same place shows the vehicle stood all along (trackers report rarely when parked).
  */
 export class StopSignal {
+  private readonly rules: StopRule[];
+  /** Until this instant no rule can fire for the current stop (NaN: to be worked out). */
+  private dueMs = Number.NaN;
+
   constructor(
     readonly state: StopSignalState,
-    private readonly rules: readonly StopRule[],
+    rules: readonly StopRule[],
     private readonly moveSpeedKmh: number,
     private readonly moveDistanceM: number,
   ) {
-    const ids = new Set(rules.map((rule) => rule.id));
-    state.fired = state.fired.filter((id) => ids.has(id));
+    const byMinimum = derivedFrom(byMinimumOf, rules, (all) => ({
+      rules: [...all].sort((a, b) => a.minStopMinutes - b.minStopMinutes),
+      ids: new Set(all.map((rule) => rule.id)),
+    }));
+    this.rules = byMinimum.rules;
+    state.fired = state.fired.filter((id) => byMinimum.ids.has(id));
   }
 
   static initialState(): StopSignalState {
@@ -34,21 +45,35 @@ export class StopSignal {
   step(fix: SignalFix, emit: Emit): void {
     const { state } = this;
     if (fix.velocityKmh > this.moveSpeedKmh) {
-      state.stop = null;
-      state.fired = [];
+      if (state.stop) this.restart(null);
       return;
     }
     const stop = state.stop;
     if (!stop || haversineMetres(stop.lat, stop.lon, fix.latitude, fix.longitude) > this.moveDistanceM) {
-      state.stop = { t: fix.timeMs, lat: fix.latitude, lon: fix.longitude };
-      state.fired = [];
+      this.restart({ t: fix.timeMs, lat: fix.latitude, lon: fix.longitude });
       return;
     }
+    if (Number.isNaN(this.dueMs)) this.dueMs = this.nextDue(stop.t);
+    if (fix.timeMs < this.dueMs) return;
     const stoodMs = fix.timeMs - stop.t;
     for (const rule of this.rules) {
-      if (stoodMs < rule.minStopMinutes * 60_000 || state.fired.includes(rule.id)) continue;
+      if (stoodMs < rule.minStopMinutes * 60_000) break;
+      if (state.fired.includes(rule.id)) continue;
       state.fired.push(rule.id);
       emit({ kind: 3, ruleId: rule.id, detail: '', ...at(fix), fields: {} });
     }
+    this.dueMs = this.nextDue(stop.t);
+  }
+
+  private restart(stop: StopSignalState['stop']): void {
+    this.state.stop = stop;
+    this.state.fired = [];
+    this.dueMs = Number.NaN;
+  }
+
+  /** When the shortest rule that has not fired for this stop is due; Infinity when all have. */
+  private nextDue(stopMs: number): number {
+    for (const rule of this.rules) if (!this.state.fired.includes(rule.id)) return stopMs + rule.minStopMinutes * 60_000;
+    return Infinity;
   }
 }

@@ -1,5 +1,5 @@
 import type { ZoneIndex, ZoneReference } from '../../geozones/zone-index.js';
-import type { ZoneRule } from '../signal-rules.js';
+import { derivedFrom, type ZoneRule } from '../signal-rules.js';
 import { at, type Emit, type SignalFix } from '../signal-types.js';
 
 /** How far outside a zone a fix must be before it counts as having left it (GPS jitter of a parked vehicle is less). */
@@ -9,7 +9,7 @@ const PROBE_DISTANCES_M = [EXIT_MARGIN_M / 2, EXIT_MARGIN_M];
 const METRES_PER_DEGREE = 111_320;
 
 export interface ZoneSignalState {
-  /** What the rules watched when membership was last taken: a change re-takes it without signals. */
+  /** What the rules watched when membership was last taken (a hash): a change re-takes it without signals. */
   scope: string;
   /** Watched zones the subscriber is in: `[zoneID, latitude, longitude]` of its latest fix inside. */
   inside: [number, number, number][];
@@ -30,6 +30,13 @@ export interface ZoneSignalState {
  * from where the subscriber was last seen in it is forgotten without an exit. The index is the
  * account's as of the batch, so a zone change counts from the next batch.
  */
+interface Watched {
+  zoneIds: Set<number>;
+  groupIds: Set<number>;
+  scope: string;
+}
+const watchedBy = new WeakMap<readonly ZoneRule[], Watched>();
+
 export class ZoneSignal {
   private readonly scope: string;
   private readonly zoneIds: Set<number>;
@@ -40,9 +47,7 @@ export class ZoneSignal {
     private readonly rules: readonly ZoneRule[],
     private readonly index: ZoneIndex,
   ) {
-    this.zoneIds = new Set(rules.flatMap((rule) => rule.zoneIDs));
-    this.groupIds = new Set(rules.flatMap((rule) => rule.zoneGroupIDs));
-    this.scope = `${[...this.zoneIds].sort((a, b) => a - b).join(',')}/${[...this.groupIds].sort((a, b) => a - b).join(',')}`;
+    ({ zoneIds: this.zoneIds, groupIds: this.groupIds, scope: this.scope } = derivedFrom(watchedBy, rules, watchedZones));
   }
 
   static initialState(): ZoneSignalState {
@@ -111,4 +116,18 @@ export class ZoneSignal {
     }
     return true;
   }
+}
+
+function watchedZones(rules: readonly ZoneRule[]): Watched {
+  const zoneIds = new Set(rules.flatMap((rule) => rule.zoneIDs));
+  const groupIds = new Set(rules.flatMap((rule) => rule.zoneGroupIDs));
+  const sorted = (ids: Set<number>) => [...ids].sort((a, b) => a - b).join(',');
+  return { zoneIds, groupIds, scope: fnv1a(`${sorted(zoneIds)}/${sorted(groupIds)}`) };
+}
+
+/** 32-bit FNV-1a, in hex: a short name for a long list of ids in the state. */
+function fnv1a(text: string): string {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193) >>> 0;
+  return hash.toString(16);
 }
