@@ -9,6 +9,13 @@
  *   npm run bench:ingest                     # SQLite server
  *   npm run bench:ingest -- --pg             # PostgreSQL server (DATABASE_URL, or a throwaway cluster)
  *   npm run bench:ingest -- --batches 400    # more measured batches per phase (default 200)
+ *   npm run bench:ingest -- --rules          # with 50 active rules of each signal kind (target ≥ 0.3)
+ *
+ * `--rules` creates, through the API and before anything is measured, 50 enabled rules of each
+ * signal kind of interface 6.3 for every employee (400 in all, each sending to a webhook), the
+ * 50 zones and 5 zone groups the zone rules watch, and two open tasks per employee for the
+ * estimated-arrival rules; the fixes then also carry external power and two sensors, so every
+ * detector has work. The outbox rows the rules write are counted and printed per fix.
  */
 import { performance } from 'node:perf_hooks';
 import { sql } from 'kysely';
@@ -20,6 +27,7 @@ import {
   fmt,
   pause,
   postgresStore,
+  random,
   ratio,
   sqliteStore,
   startServer,
@@ -27,6 +35,7 @@ import {
   wantsPostgres,
   type BenchServer,
 } from './common.js';
+import type { LocationInput } from '../src/positioning/location-schema.js';
 
 const BATCH = 1000;
 const EMPLOYEES = 100;
@@ -35,6 +44,9 @@ const WARMUP_BATCHES = 20;
 const CHUNK = 20;
 const STEP_MS = 10_000;
 const TARGET = 0.5;
+const TARGET_WITH_RULES = 0.3;
+const RULES_PER_KIND = 50;
+const HOOK = 'https://hooks.example.com/lokator';
 
 function flagValue(name: string, fallback: number): number {
   const index = process.argv.indexOf(name);
@@ -63,9 +75,86 @@ async function postBatches(server: BenchServer, bodies: string[], from: number, 
   return performance.now() - started;
 }
 
-async function countRows(database: Database): Promise<number> {
-  const { rows } = await sql<{ n: number | string }>`SELECT count(*) AS n FROM locations`.execute(database.db);
+async function countRows(database: Database, table: 'locations' | 'deliveries' = 'locations'): Promise<number> {
+  const { rows } = await sql<{ n: number | string }>`SELECT count(*) AS n FROM ${sql.table(table)}`.execute(database.db);
   return Number(rows[0]!.n);
+}
+
+async function apiPost(server: BenchServer, path: string, body: unknown): Promise<{ [key: string]: unknown }> {
+  const response = await fetch(`${server.baseUrl}${path}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${server.token}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  const answer = (await response.json()) as { [key: string]: unknown };
+  if (response.status !== 201) throw new Error(`POST ${path}: ${response.status} ${JSON.stringify(answer)}`);
+  return answer;
+}
+
+/**
+ * 50 rules of each signal kind, every one for every employee (so every fix goes through all
+ * 400), with parameters a coordinator might set and that differ from rule to rule: speeding
+ * above 90-139 km/h for 30 s to 5 min, zones by id or by group, stops of 5-54 min, loading and
+ * sensor control on sensors 0-4, arrival 5-34 min ahead. Also the zones and groups the zone
+ * rules watch (a 10 x 5 grid of 2 km squares over the generator's area) and two open tasks per
+ * employee somewhere in that area.
+ */
+async function createRules(server: BenchServer): Promise<void> {
+  const groups: number[] = [];
+  for (let g = 0; g < 5; g++) groups.push((await apiPost(server, '/v6/api/zoneManagement/zoneGroups', { name: `Area ${g}` })).zoneGroupID as number);
+  const zones: number[] = [];
+  for (let row = 0; row < 5; row++) {
+    for (let col = 0; col < 10; col++) {
+      const lat = 55.62 + row * 0.06;
+      const lon = 37.4 + col * 0.05;
+      const [dLat, dLon] = [0.009, 0.016];
+      const bounds = [[lon - dLon, lat - dLat], [lon + dLon, lat - dLat], [lon + dLon, lat + dLat], [lon - dLon, lat + dLat]].map(([longitude, latitude]) => ({ latitude, longitude }));
+      zones.push((await apiPost(server, '/v6/api/zoneManagement/zones', { name: `Zone ${row}-${col}`, zoneGroupID: groups[row], bounds })).zoneID as number);
+    }
+  }
+  const parameters: Record<number, (i: number) => object> = {
+    1: (i) => ({ speedLimit: 90 + i, minDurationSeconds: 30 + (i % 10) * 30 }),
+    2: (i) => (i % 2 === 0 ? { zoneIDs: [zones[i]!, zones[(i + 7) % zones.length]!], on: 'both' } : { zoneGroupIDs: [groups[i % groups.length]!], on: ['entry', 'exit', 'both'][i % 3] }),
+    3: (i) => ({ minStopMinutes: 5 + i }),
+    7: () => ({}),
+    9: (i) => ({ sensorID: i % 5 }),
+    10: (i) => ({ sensorID: i % 5, min: -20 + (i % 7), max: 60 + i }),
+    11: () => ({}),
+    24: (i) => ({ minutesBefore: 5 + (i % 30) }),
+  };
+  for (const [kind, parametersOf] of Object.entries(parameters)) {
+    for (let i = 0; i < RULES_PER_KIND; i++) {
+      await apiPost(server, '/v6/api/eventManagement/events', { name: `Rule ${kind}.${i}`, kind: Number(kind), parameters: parametersOf(i), sendToApi: true, apiUrl: HOOK });
+    }
+  }
+  const rand = random(7);
+  const startDate = new Date().toISOString();
+  for (const subscriberID of server.employeeIds) {
+    for (let t = 0; t < 2; t++) {
+      const latitude = 55.75 + (rand() - 0.5) * 0.3;
+      const longitude = 37.62 + (rand() - 0.5) * 0.5;
+      await apiPost(server, '/v6/api/taskManagement/tasks', { title: `Visit ${t}`, startDate, subscriberID, latitude, longitude, clientName: 'Client', clientPhone: '79000000000' });
+    }
+  }
+}
+
+/**
+ * Readings for the power, loading and sensor rules, every fix: external power cut for a minute
+ * about every three hours, a loading sensor (0) that reads non-zero for half a minute every half
+ * hour, and a temperature (1) swinging between -10 and 70 over about half an hour.
+ */
+function withReadings(fixes: LocationInput[]): LocationInput[] {
+  return fixes.map((fix) => {
+    const round = Math.floor(Date.parse(fix.locationDate) / STEP_MS) + fix.subscriberID * 13;
+    return {
+      ...fix,
+      externalPower: round % 1000 >= 6,
+      sensors: [
+        { sensorID: 0, value: round % 180 < 3 ? 7 : 0 },
+        { sensorID: 1, value: Math.round(300 + 400 * Math.sin(round / 30)) / 10 },
+      ],
+    };
+  });
 }
 
 /**
@@ -111,6 +200,7 @@ async function reference(dir: string, server: Database, cleanup: Cleanup) {
 
 async function main(): Promise<void> {
   const measured = flagValue('--batches', 200);
+  const withRules = process.argv.includes('--rules');
   const cleanup = new Cleanup();
   try {
     const dir = tempDir(cleanup);
@@ -125,6 +215,7 @@ async function main(): Promise<void> {
       serverDb = await sqliteStore(dir, 'server.db', cleanup);
     }
     const server = await startServer(serverDb, EMPLOYEES, cleanup);
+    if (withRules) await createRules(server);
     const plain = await reference(dir, serverDb, cleanup);
 
     // Every batch is posted once: warm-up, then one measured phase per concurrency. Dates
@@ -135,10 +226,11 @@ async function main(): Promise<void> {
     const total = WARMUP_BATCHES + 2 * measured;
     const rounds = (total * BATCH) / EMPLOYEES;
     const generator = new FixGenerator(server.employeeIds, Date.now() - rounds * STEP_MS - 3_600_000);
-    const bodies = Array.from({ length: WARMUP_BATCHES + measured }, () => JSON.stringify(generator.batch(BATCH, STEP_MS)));
+    const readings = withRules ? withReadings : (fixes: LocationInput[]) => fixes;
+    const bodies = Array.from({ length: WARMUP_BATCHES + measured }, () => JSON.stringify(readings(generator.batch(BATCH, STEP_MS))));
     const quarter = EMPLOYEES / 4;
     const streams = [0, 1, 2, 3].map((s) => new FixGenerator(server.employeeIds.slice(s * quarter, (s + 1) * quarter), generator.now));
-    for (let i = 0; i < measured; i++) bodies.push(JSON.stringify(streams[i % 4]!.batch(BATCH, STEP_MS)));
+    for (let i = 0; i < measured; i++) bodies.push(JSON.stringify(readings(streams[i % 4]!.batch(BATCH, STEP_MS))));
 
     // Warm both up (JIT, page cache, connection pool). Then the server and the reference take
     // turns chunk by chunk, so that the drift of a noisy machine hits both alike and both tables
@@ -172,11 +264,20 @@ async function main(): Promise<void> {
     const refLabel = onPostgres ? 'plain SQLite insert (the reference stays SQLite)' : 'plain insert';
     const line = (name: string, r: { server: number; reference: number }) =>
       `${name} server ${fmt(r.server)} fixes/s · ${refLabel} ${fmt(r.reference)} fixes/s · ratio ${ratio(r.server, r.reference)}`;
-    console.log(`ingest on ${store}: ${EMPLOYEES} employees, batches of ${BATCH}, ${WARMUP_BATCHES} warm-up + ${measured} measured batches per phase`);
+    const rules = withRules ? `, ${8 * RULES_PER_KIND} signal rules (${RULES_PER_KIND} of each kind)` : ', no signal rules';
+    console.log(`ingest on ${store}: ${EMPLOYEES} employees${rules}, batches of ${BATCH}, ${WARMUP_BATCHES} warm-up + ${measured} measured batches per phase`);
     console.log(line('  c=1 ', c1));
     console.log(line('  c=4 ', c4));
     console.log(`  ${check}`);
-    console.log(`${line('ingest:', c4)} (target ≥ ${TARGET}; c=4)`);
+    if (withRules) {
+      const signals = await countRows(serverDb, 'deliveries');
+      const { rows: byKind } = await sql<{ kind: string; n: number | string }>`
+        SELECT r.kind, count(*) AS n FROM deliveries d JOIN event_rules r ON r.id = d.event_rule_id GROUP BY r.kind ORDER BY count(*) DESC`.execute(serverDb.db);
+      const kinds = byKind.map((r) => `${r.kind}: ${fmt(Number(r.n))}`).join(', ');
+      console.log(`  signals: ${fmt(signals)} outbox rows written in the ingest transactions (${(signals / stored).toFixed(3)} per fix; by kind ${kinds})`);
+    }
+    const name = withRules ? 'ingest with rules:' : 'ingest:';
+    console.log(`${line(name, c4)} (target ≥ ${withRules ? TARGET_WITH_RULES : TARGET}; c=4)`);
   } finally {
     await cleanup.run();
   }
