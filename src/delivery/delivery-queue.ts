@@ -160,10 +160,15 @@ export class DeliveryQueue {
     });
   }
 
-  /** Extends every lease this worker holds (the heartbeat; PostgreSQL only). */
+  /**
+   * Extends every lease this worker holds (the heartbeat; PostgreSQL only). Rows another of its
+   * transactions has locked (their results being written) are skipped: waiting for them, in
+   * whatever order the two statements meet the rows, could deadlock.
+   */
   async renewLeases(me: string, leaseUntil: number): Promise<void> {
     if (!this.pg) return;
-    await this.database.db.updateTable('deliveries').set({ locked_until: leaseUntil }).where('locked_by', '=', me).where('status', '=', 'pending').execute();
+    await sql`UPDATE deliveries SET locked_until = ${leaseUntil}
+              WHERE id IN (SELECT id FROM deliveries WHERE locked_by = ${me} AND status = 'pending' FOR UPDATE SKIP LOCKED)`.execute(this.database.db);
   }
 
   /** Frees every claim in the table (SQLite at start: whatever is there, no living worker holds). */
