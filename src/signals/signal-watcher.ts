@@ -16,7 +16,6 @@ import { inSchedule } from './event-rule-service.js';
 import type { SignalRuleSet, SubscriberRules } from './signal-rules.js';
 import type { Emit, SignalFinding } from './signal-types.js';
 
-
 /**
  * A subscriber's signal state, kept in the pipeline state (so it is checkpointed and replayed
  * like the rest). A unit's part exists while some rule of its kind applies to the subscriber; a
