@@ -4,32 +4,16 @@ import type { Account, Principal } from '../accounts/account-service.js';
 import { formatDateTime, offsetMinutes, parseDateTime } from '../http/datetime.js';
 import { ApiError, invalidField, missingField, type ValidationErrors } from '../http/errors.js';
 import type { Database, Db } from '../store/database.js';
-import { ruleParameters, type EventRulePatch, type EventRuleWrite, type RuleKind, type StoredRule } from './event-rule-schema.js';
+import type { Static } from 'typebox';
+import { EventRule, ruleParameters, type EventRulePatch, type EventRuleWrite, type RuleKind, type StoredRule } from './event-rule-schema.js';
 
 const notFound = (id: number) => new ApiError('EVENT_RULE_NOT_FOUND', `no event rule ${id}`);
 const ALL_WEEKDAYS = [1, 2, 3, 4, 5, 6, 7];
 const parameterAjv = new Ajv.default({ allErrors: false, strict: false });
 const parameterValidators = Object.fromEntries(Object.entries(ruleParameters).map(([kind, schema]) => [kind, parameterAjv.compile(schema)]));
 
-export interface EventRuleView {
-  eventID: number;
-  name: string;
-  kind: RuleKind;
-  subscriberIDs: number[];
-  parameters: Record<string, unknown>;
-  validFrom: string | null;
-  validTo: string | null;
-  weekdays: number[];
-  timeFrom: string;
-  timeTo: string;
-  emails: string[];
-  smsPhones: string[];
-  messengerUserIDs: number[];
-  sendToApi: boolean;
-  apiUrl: string | null;
-  batch: boolean;
-  enabled: boolean;
-}
+/** A rule as the API answers it: the EventRule schema, with the kind typed as the rule kinds. */
+export type EventRuleView = Omit<Static<typeof EventRule>, 'kind'> & { kind: RuleKind };
 
 type Document = Omit<StoredRule, 'id' | 'name' | 'kind' | 'enabled'>;
 
