@@ -35,9 +35,11 @@ function testFiles(dir) {
 }
 
 if (!quick) {
-  step('typecheck', 'npx', ['tsc', '--noEmit']);
+  step('typecheck', 'npm', ['run', '--silent', 'typecheck']);
   step('lint', 'npx', ['eslint', '.']);
 }
+// The browser tests use the workspace the server serves: build it from the current sources.
+step('build the workspace', 'npx', ['vite', 'build', '--config', 'web/vite.config.ts', '--logLevel', 'warn']);
 
 let cluster = null;
 const env = { ...process.env };

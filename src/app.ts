@@ -7,7 +7,8 @@ import { allocateSignalIds, ChangeEvents } from './employees/change-events.js';
 import { employeeRoutes } from './employees/employee-routes.js';
 import { EmployeeService } from './employees/employee-service.js';
 import { createGeozones, geozoneRoutes, type Geozones } from './geozones/geozones.js';
-import { bearerAuth } from './http/auth.js';
+import fastifyCookie from '@fastify/cookie';
+import { apiAuth } from './http/auth.js';
 import { applyConventions, clientErrorHandler, frameworkError, sendError } from './http/conventions.js';
 import { registerIdempotency } from './http/idempotency.js';
 import { createMetrics, registerObservability, type Metrics } from './http/observability.js';
@@ -34,11 +35,23 @@ import { mobileTaskRoutes } from './tasks/mobile-task-routes.js';
 import { taskRoutes } from './tasks/task-routes.js';
 import { TaskService } from './tasks/task-service.js';
 import { version } from './version.js';
+import { SessionService } from './accounts/session-service.js';
+import { LiveFeed } from './workspace/live-feed.js';
+import { builtWorkspaceDir, workspaceStaticFiles } from './workspace/static-files.js';
+import { workspaceRoutes, type MapSettings } from './workspace/workspace-routes.js';
 
-export type AppConfig = Pick<Config, 'LOKATOR_ADMIN_TOKEN' | 'INGEST_BODY_LIMIT_BYTES'>;
+export type AppConfig = Pick<Config, 'LOKATOR_ADMIN_TOKEN' | 'INGEST_BODY_LIMIT_BYTES'> &
+  Partial<Pick<Config, 'MAP_TILE_URL' | 'MAP_TILE_ATTRIBUTION'>> & {
+    /** The built workspace (web/dist); found beside the package when not given, not served when absent. */
+    workspaceDir?: string | null;
+  };
 
 export interface Services {
   accounts: AccountService;
+  /** Sign-in and sessions of the workspace's users. */
+  sessions: SessionService;
+  /** Live positions for the workspace map. */
+  live: LiveFeed;
   employees: EmployeeService;
   tasks: TaskService;
   locations: LocationService;
@@ -91,7 +104,9 @@ export function createServices(database: Database, clock: () => number = Date.no
     ...options.delivery,
     allowPrivate: options.allowPrivateAddresses ?? false,
   }, clock);
-  return { accounts, employees, tasks, locations, tracks, vehicleEvents, statistics, geozones, eventRules, outbox, signals, arrivals, delivery, metrics };
+  const sessions = new SessionService(database, accounts, clock);
+  const live = new LiveFeed(locations);
+  return { accounts, sessions, live, employees, tasks, locations, tracks, vehicleEvents, statistics, geozones, eventRules, outbox, signals, arrivals, delivery, metrics };
 }
 
 export interface AppOptions {
@@ -119,13 +134,14 @@ export async function buildApp({ database, services, config, logger = false, clo
   app.setValidatorCompiler(validatorCompiler);
   applyConventions(app);
 
+  await app.register(fastifyCookie);
   await registerOpenApi(app, version);
   registerObservability(app, database, services.metrics);
-  if (config.LOKATOR_ADMIN_TOKEN) await app.register(adminRoutes(services.accounts, config.LOKATOR_ADMIN_TOKEN));
+  if (config.LOKATOR_ADMIN_TOKEN) await app.register(adminRoutes(services.accounts, services.sessions, config.LOKATOR_ADMIN_TOKEN));
 
   await app.register(
     async (api) => {
-      api.addHook('onRequest', bearerAuth(services.accounts));
+      api.addHook('onRequest', apiAuth(services.accounts, services.sessions));
       registerIdempotency(api, database, clock);
       await api.register(employeeRoutes(services.employees, services.locations));
       await api.register(locationRoutes(services.locations, config.INGEST_BODY_LIMIT_BYTES));
@@ -139,5 +155,15 @@ export async function buildApp({ database, services, config, logger = false, clo
   );
   // The employee's phone authenticates with its device key, not a bearer token.
   await app.register(mobileTaskRoutes(services.accounts, services.employees, services.tasks));
+
+  const tileUrl = config.MAP_TILE_URL ?? 'https://tile.openstreetmap.org/{z}/{x}/{y}.png';
+  const map: MapSettings = {
+    tileUrl: tileUrl === 'none' ? null : tileUrl,
+    attribution: config.MAP_TILE_ATTRIBUTION ?? '© OpenStreetMap contributors',
+  };
+  await app.register(workspaceRoutes(services.sessions, services.live, map));
+  const workspaceDir = config.workspaceDir === undefined ? builtWorkspaceDir() : config.workspaceDir;
+  if (workspaceDir) await app.register(workspaceStaticFiles(workspaceDir, map));
+  app.addHook('onClose', async () => services.live.close());
   return app;
 }

@@ -127,6 +127,21 @@ export const settings = {
       return ms;
     },
   },
+  MAP_TILE_URL: {
+    doc: 'raster tiles of the workspace map, `{z}/{x}/{y}` (and `{s}`) placeholders; `none` for a plain background',
+    default: 'https://tile.openstreetmap.org/{z}/{x}/{y}.png',
+    parse: (raw: string) => {
+      if (raw === 'none') return raw;
+      httpUrl(raw.replace(/\{[a-z]+\}/g, 'a'));
+      if (!raw.includes('{z}') || !raw.includes('{x}') || !raw.includes('{y}')) throw new Error('must contain {z}, {x} and {y}');
+      return raw;
+    },
+  },
+  MAP_TILE_ATTRIBUTION: {
+    doc: 'attribution shown under the map for its tiles',
+    default: '© OpenStreetMap contributors',
+    parse: text,
+  },
   SHUTDOWN_GRACE_MS: { doc: 'time in-flight requests get to finish on SIGTERM', default: 10_000, parse: positiveInt },
 } satisfies Record<string, Setting<unknown>>;
 

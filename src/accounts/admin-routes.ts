@@ -4,14 +4,17 @@ import { isValidTimeZone } from '../http/datetime.js';
 import { ApiError, invalidField } from '../http/errors.js';
 import { ErrorBody, type Api } from '../http/route-types.js';
 import type { AccountService } from './account-service.js';
+import type { SessionService } from './session-service.js';
+import { isUniqueViolation } from '../store/errors.js';
 import { safeEqual } from './secrets.js';
 
 const AccountView = Type.Object({ accountID: Type.Integer(), name: Type.String(), timeZone: Type.String() });
 const CreatedAccount = Type.Object({ accountID: Type.Integer(), name: Type.String(), timeZone: Type.String(), token: Type.String() });
+const CreatedUser = Type.Object({ accountID: Type.Integer(), userID: Type.Integer(), login: Type.String() });
 const tags = ['operator'];
 
 /** The operator's provisioning routes (CONTRACT §6); registered only when LOKATOR_ADMIN_TOKEN is set. */
-export function adminRoutes(accounts: AccountService, adminToken: string) {
+export function adminRoutes(accounts: AccountService, sessions: SessionService, adminToken: string) {
   return async (api: Api) => {
     api.addHook('onRequest', async (request: FastifyRequest) => {
       const match = /^Bearer +(.+)$/i.exec(request.headers.authorization ?? '');
@@ -42,6 +45,34 @@ export function adminRoutes(accounts: AccountService, adminToken: string) {
           .code(201)
           .header('location', `/admin/v1/accounts/${id}`)
           .send({ accountID: id, name, timeZone, token: created.token });
+      },
+    );
+
+    api.post(
+      '/admin/v1/accounts/:accountID/users',
+      {
+        schema: {
+          tags,
+          summary: 'Add a workspace user to an account',
+          description: 'A user belongs to this one account; logins are unique across the server.',
+          params: Type.Object({ accountID: Type.Integer({ minimum: 1 }) }),
+          body: Type.Object(
+            { login: Type.String({ minLength: 1, maxLength: 200, pattern: '^\\S+$' }), password: Type.String({ minLength: 10, maxLength: 1000 }) },
+            { additionalProperties: false },
+          ),
+          response: { 201: CreatedUser, 400: ErrorBody, 401: ErrorBody, 404: ErrorBody, 409: ErrorBody },
+        },
+      },
+      async (request, reply) => {
+        const account = await accounts.get(request.params.accountID);
+        if (!account) throw new ApiError('ROUTE_NOT_FOUND', `no account ${request.params.accountID}`);
+        try {
+          const user = await sessions.createUser(account.id, request.body.login, request.body.password);
+          return reply.code(201).send({ accountID: account.id, ...user });
+        } catch (error) {
+          if (isUniqueViolation(error, 'login', 'users_login_key')) throw new ApiError('CONFLICT', 'that login is taken');
+          throw error;
+        }
       },
     );
 

@@ -1,18 +1,41 @@
 import type { FastifyRequest } from 'fastify';
 import type { AccountService, Principal } from '../accounts/account-service.js';
+import { SessionService } from '../accounts/session-service.js';
 import { ApiError } from './errors.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** Set by the bearer-token hook on every /v6/api request. */
+    /** Set by the authentication hook on every /v6/api request. */
     principal: Principal;
   }
 }
 
+/** The workspace's session cookie: HttpOnly, SameSite=Strict, set by POST /workspace/api/session. */
+export const SESSION_COOKIE = 'lokator_session';
+export const CSRF_HEADER = 'x-csrf-token';
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
 const unauthorized = (message: string) =>
   new ApiError('USER_UNAUTHORIZED', message, undefined, { 'www-authenticate': 'Bearer' });
 
-/** `Authorization: Bearer <token>` on every /v6/api call; anything else is a 401 (CONTRACT §1). */
+/**
+ * Every /v6/api call is authenticated (CONTRACT §1): by `Authorization: Bearer <token>`, or, for
+ * the workspace in the browser, by its session cookie. A cookie is sent by the browser whoever
+ * made the page, so a change made with it must also carry the session's CSRF token.
+ */
+export function apiAuth(accounts: AccountService, sessions: SessionService) {
+  const bearer = bearerAuth(accounts);
+  return async (request: FastifyRequest): Promise<void> => {
+    const cookie = request.cookies[SESSION_COOKIE];
+    if (!request.headers.authorization && cookie) {
+      request.principal = await sessionPrincipal(sessions, request, cookie);
+      return;
+    }
+    await bearer(request);
+  };
+}
+
+/** `Authorization: Bearer <token>`; anything else is a 401. */
 export function bearerAuth(accounts: AccountService) {
   return async (request: FastifyRequest): Promise<void> => {
     const header = request.headers.authorization;
@@ -23,4 +46,18 @@ export function bearerAuth(accounts: AccountService) {
     if (!principal) throw unauthorized('token is unknown or revoked');
     request.principal = principal;
   };
+}
+
+async function sessionPrincipal(sessions: SessionService, request: FastifyRequest, cookie: string): Promise<Principal> {
+  const session = await sessions.authenticate(cookie);
+  if (!session) throw unauthorized('the workspace session has ended; sign in again');
+  if (!SAFE_METHODS.has(request.method) && !SessionService.csrfMatches(cookie, headerOf(request, CSRF_HEADER))) {
+    throw new ApiError('FORBIDDEN', `a change made with the session cookie needs the session's ${CSRF_HEADER} header`);
+  }
+  return session.principal;
+}
+
+function headerOf(request: FastifyRequest, name: string): string | undefined {
+  const value = request.headers[name];
+  return Array.isArray(value) ? value[0] : value;
 }

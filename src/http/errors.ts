@@ -30,6 +30,8 @@ export const errorKinds = {
   SERVICE_UNAVAILABLE: { code: 1014, status: 503 },
   // Not in the contract's list: the deliveries log (CONTRACT §4) names a delivery that is not the account's.
   DELIVERY_NOT_FOUND: { code: 1015, status: 404 },
+  // Not in the contract's list: a workspace request without its session's CSRF token.
+  FORBIDDEN: { code: 1016, status: 403 },
 } as const satisfies Record<string, { code: number; status: number }>;
 
 export type ErrorKind = keyof typeof errorKinds;

@@ -18,8 +18,12 @@ const MAX_LISTED_ERRORS = 20;
 
 export type FixSource = 'api' | 'osmand';
 
+/** Told of every committed batch (the workspace's live map); never part of the transaction. */
+export type CommittedFixesListener = (account: Account, fixes: readonly Fix[]) => void;
+
 export class LocationService {
   private readonly pipeline: PipelineRunner;
+  private readonly committedListeners = new Set<CommittedFixesListener>();
 
   constructor(
     private readonly database: Database,
@@ -78,6 +82,13 @@ export class LocationService {
       await this.employees.fixesArrived(tx, account, ids, receivedAt);
     });
     this.metrics.fixesIngested.inc({ source }, fixes.length);
+    for (const listener of this.committedListeners) listener(account, fixes);
+  }
+
+  /** Calls `listener` after each committed batch, in this process; returns the way to stop. */
+  onCommitted(listener: CommittedFixesListener): () => void {
+    this.committedListeners.add(listener);
+    return () => this.committedListeners.delete(listener);
   }
 
   async list(account: Account, query: LocationListQuery): Promise<Location[]> {

@@ -26,6 +26,7 @@ export interface Schema {
   signing_secrets: SigningSecretsTable;
   tasks: TasksTable;
   signal_ids: SignalIdsTable;
+  workspace_sessions: WorkspaceSessionsTable;
 }
 
 export interface AccountsTable {
@@ -296,4 +297,13 @@ export interface TasksTable {
 export interface SignalIdsTable {
   id: Generated<number>;
   created_at: number;
+}
+
+/** A signed-in workspace user; the cookie holds the token, the table only its SHA-256. */
+export interface WorkspaceSessionsTable {
+  token_hash: string;
+  user_id: number;
+  created_at: number;
+  /** Sliding: moved forward as the session is used. */
+  expires_at: number;
 }

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { pino } from 'pino';
 import type { AddressInfo } from 'node:net';
-import { buildApp, createServices, type Services } from '../../src/app.js';
+import { buildApp, createServices, type AppConfig, type Services } from '../../src/app.js';
 import type { Account } from '../../src/accounts/account-service.js';
 import type { Database, Dialect } from '../../src/store/database.js';
 import { freshDatabase } from './stores.js';
@@ -69,6 +69,7 @@ export interface TestServer {
   services: Services;
   /** Client with the first account's token. */
   api: Client;
+  baseUrl: string;
   account: Account;
   token: string;
   /** A second account: tenancy tests use it as the stranger. */
@@ -79,7 +80,10 @@ export interface TestServer {
 }
 
 /** A fresh database and a listening API server on it; one per test file or suite. */
-export async function startServer(dialect: Dialect, options: { timeZone?: string; now?: number } = {}): Promise<TestServer> {
+export async function startServer(
+  dialect: Dialect,
+  options: { timeZone?: string; now?: number; config?: Partial<AppConfig> } = {},
+): Promise<TestServer> {
   const { database, drop } = await freshDatabase(dialect);
   let now = options.now ?? Date.now();
   let frozen = options.now !== undefined;
@@ -92,7 +96,7 @@ export async function startServer(dialect: Dialect, options: { timeZone?: string
     clock,
     // TEST_LOG=1 shows the server's log, 5xx stack traces included.
     logger: process.env.TEST_LOG ? pino({ level: 'warn' }) : false,
-    config: { LOKATOR_ADMIN_TOKEN: ADMIN_TOKEN, INGEST_BODY_LIMIT_BYTES: 16 * 1024 * 1024 },
+    config: { LOKATOR_ADMIN_TOKEN: ADMIN_TOKEN, INGEST_BODY_LIMIT_BYTES: 16 * 1024 * 1024, ...options.config },
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const baseUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
@@ -102,6 +106,7 @@ export async function startServer(dialect: Dialect, options: { timeZone?: string
     database,
     services,
     api: new Client(baseUrl, first.token),
+    baseUrl,
     account: first.account,
     token: first.token,
     async newAccount(timeZone = 'UTC') {

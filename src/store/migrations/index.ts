@@ -4,6 +4,7 @@ import { foundation } from './0001-foundation.js';
 import { pipeline } from './0002-pipeline.js';
 import { geozones } from './0003-geozones.js';
 import { outgoing } from './0004-outgoing.js';
+import { workspace } from './0005-workspace.js';
 
 export type MigrationFactory = (dialect: Dialect) => Migration & { up(db: Kysely<unknown>): Promise<void> };
 
@@ -13,6 +14,7 @@ const migrations: Record<string, MigrationFactory> = {
   '0002-pipeline': pipeline,
   '0003-geozones': geozones,
   '0004-outgoing': outgoing,
+  '0005-workspace': workspace,
 };
 
 export function migrationProvider(dialect: Dialect): MigrationProvider {

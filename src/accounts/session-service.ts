@@ -1,0 +1,113 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { Database } from '../store/database.js';
+import type { AccountService, Principal } from './account-service.js';
+import { hashPassword, hashToken, safeEqual, verifyPassword } from './secrets.js';
+
+/** A session lasts this long after its last use. */
+export const SESSION_IDLE_MS = 7 * 24 * 3_600_000;
+/** Its expiry is moved forward at most this often, so reads do not each write. */
+const SESSION_TOUCH_MS = 3_600_000;
+/** Failed sign-ins per login and address before further tries are refused for a while. */
+const MAX_FAILURES = 5;
+const FAILURE_WINDOW_MS = 15 * 60_000;
+
+export interface Session {
+  principal: Principal;
+  login: string;
+  /** Sent back by the workspace in `X-CSRF-Token` on every change; derived from the session token. */
+  csrfToken: string;
+}
+
+export type SignIn = { ok: true; token: string; session: Session } | { ok: false; retryAfterSeconds?: number };
+
+/**
+ * Sign-in of workspace users (CONTRACT §6). A user belongs to one account and acts as that
+ * account's principal; passwords are scrypt hashes, sessions random tokens kept as SHA-256.
+ */
+export class SessionService {
+  private readonly failures = new Map<string, { count: number; since: number }>();
+  /** Compared against when the login is unknown, so timing does not tell which logins exist. */
+  private readonly decoyHash = hashPassword(randomBytes(16).toString('hex'));
+
+  constructor(
+    private readonly database: Database,
+    private readonly accounts: AccountService,
+    private readonly clock: () => number = Date.now,
+  ) {}
+
+  async signIn(login: string, password: string, address: string): Promise<SignIn> {
+    const now = this.clock();
+    const key = `${login}\n${address}`;
+    const failed = this.failures.get(key);
+    if (failed && now - failed.since < FAILURE_WINDOW_MS && failed.count >= MAX_FAILURES) {
+      return { ok: false, retryAfterSeconds: Math.ceil((failed.since + FAILURE_WINDOW_MS - now) / 1000) };
+    }
+    const user = await this.database.db
+      .selectFrom('users')
+      .select(['id', 'account_id', 'login', 'password_hash'])
+      .where('login', '=', login)
+      .executeTakeFirst();
+    const good = await verifyPassword(password, user?.password_hash ?? (await this.decoyHash));
+    if (!user || !good) {
+      const fresh = !failed || now - failed.since >= FAILURE_WINDOW_MS;
+      this.failures.set(key, fresh ? { count: 1, since: now } : { count: failed.count + 1, since: failed.since });
+      return { ok: false };
+    }
+    this.failures.delete(key);
+    const account = await this.accounts.get(user.account_id);
+    if (!account) return { ok: false };
+    const token = randomBytes(32).toString('base64url');
+    await this.database.db
+      .insertInto('workspace_sessions')
+      .values({ token_hash: hashToken(token), user_id: user.id, created_at: now, expires_at: now + SESSION_IDLE_MS })
+      .execute();
+    return { ok: true, token, session: { principal: { account, userID: user.id }, login: user.login, csrfToken: csrfTokenOf(token) } };
+  }
+
+  /** The session of a cookie's token; null when unknown or expired. */
+  async authenticate(token: string): Promise<Session | null> {
+    const now = this.clock();
+    const hash = hashToken(token);
+    const row = await this.database.db
+      .selectFrom('workspace_sessions as s')
+      .innerJoin('users as u', 'u.id', 's.user_id')
+      .select(['s.user_id', 's.expires_at', 'u.account_id', 'u.login'])
+      .where('s.token_hash', '=', hash)
+      .executeTakeFirst();
+    if (!row || row.expires_at <= now) return null;
+    const account = await this.accounts.get(row.account_id);
+    if (!account) return null;
+    if (row.expires_at - SESSION_IDLE_MS < now - SESSION_TOUCH_MS) {
+      await this.database.db.updateTable('workspace_sessions').set({ expires_at: now + SESSION_IDLE_MS }).where('token_hash', '=', hash).execute();
+    }
+    return { principal: { account, userID: row.user_id }, login: row.login, csrfToken: csrfTokenOf(token) };
+  }
+
+  async signOut(token: string): Promise<void> {
+    await this.database.db.deleteFrom('workspace_sessions').where('token_hash', '=', hashToken(token)).execute();
+  }
+
+  /** Whether a request's `X-CSRF-Token` belongs to the session of its cookie. */
+  static csrfMatches(token: string, presented: string | undefined): boolean {
+    return presented !== undefined && safeEqual(csrfTokenOf(token), presented);
+  }
+
+  /** A workspace user of an account (operators add them; the first is `admin`). */
+  async createUser(accountId: number, login: string, password: string): Promise<{ userID: number; login: string }> {
+    const row = await this.database.db
+      .insertInto('users')
+      .values({ account_id: accountId, login, password_hash: await hashPassword(password), created_at: this.clock() })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return { userID: row.id, login };
+  }
+}
+
+/**
+ * The CSRF token is a hash of the session token: the page learns it from the session route, a
+ * third-party page cannot (the cookie is HttpOnly and the answer is same-origin), and nothing
+ * more has to be stored.
+ */
+function csrfTokenOf(sessionToken: string): string {
+  return createHash('sha256').update(`csrf:${sessionToken}`).digest('base64url');
+}

@@ -1,0 +1,102 @@
+import type { Account } from '../accounts/account-service.js';
+import type { Fix } from '../positioning/fix.js';
+import type { LocationService } from '../positioning/location-service.js';
+import { formatDateTime } from '../http/datetime.js';
+import type { Location } from '../positioning/location-schema.js';
+
+/** One open live connection of the workspace: it is sent the positions of its account. */
+export interface LiveListener {
+  send(positions: LivePosition[]): void;
+}
+
+/** A location's fields (interface 2.1); a position pushed straight from a batch has no id yet. */
+export type LivePosition = Omit<Location, 'locationID'> & { locationID?: number };
+
+/** How often every open map is sent every employee's latest fix again, whatever this process saw. */
+export const LIVE_RESYNC_MS = 10_000;
+
+/**
+ * Live positions for the workspace map. Batches committed in this process are pushed at once;
+ * every LIVE_RESYNC_MS each account with open maps is sent its latest fixes from the database,
+ * which covers fixes that other servers took in (several servers behind one PostgreSQL).
+ */
+export class LiveFeed {
+  private readonly listeners = new Map<number, Set<LiveListener>>();
+  private readonly accounts = new Map<number, Account>();
+  private timer: NodeJS.Timeout | null = null;
+  private readonly stopListening: () => void;
+
+  constructor(
+    private readonly locations: LocationService,
+    private readonly resyncMs = LIVE_RESYNC_MS,
+  ) {
+    this.stopListening = locations.onCommitted((account, fixes) => this.committed(account, fixes));
+  }
+
+  /** Adds a listener and sends it the latest fix of each employee; returns the way to leave. */
+  async join(account: Account, listener: LiveListener): Promise<() => void> {
+    let set = this.listeners.get(account.id);
+    if (!set) this.listeners.set(account.id, (set = new Set()));
+    set.add(listener);
+    this.accounts.set(account.id, account);
+    this.timer ??= setInterval(() => void this.resync(), this.resyncMs).unref();
+    listener.send(await this.locations.latestOfEach(account, undefined));
+    return () => {
+      set.delete(listener);
+      if (set.size === 0) {
+        this.listeners.delete(account.id);
+        this.accounts.delete(account.id);
+      }
+      if (this.listeners.size === 0 && this.timer) {
+        clearInterval(this.timer);
+        this.timer = null;
+      }
+    };
+  }
+
+  close(): void {
+    this.stopListening();
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    this.listeners.clear();
+  }
+
+  private committed(account: Account, fixes: readonly Fix[]): void {
+    const set = this.listeners.get(account.id);
+    if (!set) return;
+    const newest = new Map<number, Fix>();
+    for (const fix of fixes) {
+      if (!fix.isValid) continue;
+      const seen = newest.get(fix.subscriberId);
+      if (!seen || fix.locationDateMs >= seen.locationDateMs) newest.set(fix.subscriberId, fix);
+    }
+    if (newest.size === 0) return;
+    const positions = [...newest.values()].map((fix) => toPosition(fix, account.timeZone));
+    for (const listener of set) listener.send(positions);
+  }
+
+  private async resync(): Promise<void> {
+    for (const [accountId, set] of this.listeners) {
+      const account = this.accounts.get(accountId);
+      if (!account) continue;
+      try {
+        const positions = await this.locations.latestOfEach(account, undefined);
+        for (const listener of set) listener.send(positions);
+      } catch {
+        // The next round tries again; a map is only briefly stale.
+      }
+    }
+  }
+}
+
+function toPosition(fix: Fix, timeZone: string): LivePosition {
+  return {
+    locationDate: formatDateTime(fix.locationDateMs, timeZone),
+    subscriberID: fix.subscriberId,
+    isValid: fix.isValid,
+    longitude: fix.longitude,
+    latitude: fix.latitude,
+    angle: fix.angle,
+    velocity: fix.velocityKmh,
+  };
+}

@@ -1,0 +1,154 @@
+import type { ServerResponse } from 'node:http';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import type { Account } from '../accounts/account-service.js';
+import { SESSION_IDLE_MS, SessionService, type Session } from '../accounts/session-service.js';
+import { CSRF_HEADER, SESSION_COOKIE } from '../http/auth.js';
+import { ApiError } from '../http/errors.js';
+import { ErrorBody, NoContent, type Api } from '../http/route-types.js';
+import type { LiveFeed } from './live-feed.js';
+
+export interface MapSettings {
+  /** MAP_TILE_URL; null for a plain background. */
+  tileUrl: string | null;
+  attribution: string;
+}
+
+const SessionView = Type.Object({
+  login: Type.String(),
+  userID: Type.Integer(),
+  account: Type.Object({ accountID: Type.Integer(), name: Type.String(), timeZone: Type.String(), smsEnabled: Type.Boolean() }),
+  csrfToken: Type.String({ description: `send it in the ${CSRF_HEADER} header with every change made with the session cookie` }),
+  map: Type.Object({ tileUrl: Type.Union([Type.String(), Type.Null()]), attribution: Type.String() }),
+});
+const tags = ['workspace'];
+/** A comment line keeps proxies from closing an idle live stream. */
+const HEARTBEAT_MS = 25_000;
+
+/**
+ * The workspace's own routes: sign-in and sign-out with a session cookie, and the live positions
+ * stream of the map. Everything else the workspace does goes through /v6/api with the cookie.
+ */
+export function workspaceRoutes(sessions: SessionService, live: LiveFeed, map: MapSettings) {
+  const view = (session: Session) => {
+    const { account, userID } = session.principal;
+    return { login: session.login, userID, account: accountView(account), csrfToken: session.csrfToken, map };
+  };
+
+  const current = async (request: FastifyRequest): Promise<{ token: string; session: Session }> => {
+    const token = request.cookies[SESSION_COOKIE];
+    const session = token ? await sessions.authenticate(token) : null;
+    if (!token || !session) throw new ApiError('USER_UNAUTHORIZED', 'not signed in');
+    return { token, session };
+  };
+
+  return async (api: Api) => {
+    // Open live streams would hold the server open on close; end them first.
+    const streams = new Set<ServerResponse>();
+    api.addHook('preClose', async () => {
+      for (const stream of streams) stream.end();
+    });
+
+    api.post(
+      '/workspace/api/session',
+      {
+        schema: {
+          tags,
+          summary: 'Sign in to the workspace',
+          description: 'Sets the HttpOnly session cookie. Five wrong passwords for a login from one address lock it for 15 minutes.',
+          body: Type.Object(
+            { login: Type.String({ minLength: 1, maxLength: 200 }), password: Type.String({ minLength: 1, maxLength: 1000 }) },
+            { additionalProperties: false },
+          ),
+          response: { 200: SessionView, 400: ErrorBody, 401: ErrorBody, 429: ErrorBody },
+        },
+      },
+      async (request, reply) => {
+        const result = await sessions.signIn(request.body.login, request.body.password, request.ip);
+        if (!result.ok) {
+          if (result.retryAfterSeconds !== undefined) {
+            throw new ApiError('RATE_LIMITED', 'too many failed sign-ins; try again later', undefined, {
+              'retry-after': String(result.retryAfterSeconds),
+            });
+          }
+          throw new ApiError('USER_UNAUTHORIZED', 'wrong login or password');
+        }
+        reply.setCookie(SESSION_COOKIE, result.token, {
+          path: '/',
+          httpOnly: true,
+          sameSite: 'strict',
+          secure: isHttps(request),
+          maxAge: SESSION_IDLE_MS / 1000,
+        });
+        return view(result.session);
+      },
+    );
+
+    api.get(
+      '/workspace/api/session',
+      { schema: { tags, summary: 'The signed-in user, account and map settings', response: { 200: SessionView, 401: ErrorBody } } },
+      async (request) => view((await current(request)).session),
+    );
+
+    api.delete(
+      '/workspace/api/session',
+      { schema: { tags, summary: 'Sign out', response: { 204: NoContent, 401: ErrorBody, 403: ErrorBody } } },
+      async (request, reply) => {
+        const { token } = await current(request);
+        if (!SessionService.csrfMatches(token, request.headers[CSRF_HEADER] as string | undefined)) {
+          throw new ApiError('FORBIDDEN', `signing out needs the session's ${CSRF_HEADER} header`);
+        }
+        await sessions.signOut(token);
+        reply.clearCookie(SESSION_COOKIE, { path: '/' });
+        return reply.code(204).send(null);
+      },
+    );
+
+    api.get(
+      '/workspace/api/live',
+      {
+        schema: {
+          tags,
+          summary: 'Live positions (server-sent events)',
+          description:
+            'A `text/event-stream` of `positions` events, each a JSON array of locations (interface 2.1): first the latest fix of every employee, then each newly stored one.',
+          response: { 401: ErrorBody },
+        },
+      },
+      async (request, reply: FastifyReply) => {
+        const { session } = await current(request);
+        reply.hijack();
+        const raw = reply.raw;
+        raw.writeHead(200, {
+          'content-type': 'text/event-stream; charset=utf-8',
+          'cache-control': 'no-store',
+          connection: 'keep-alive',
+          'x-accel-buffering': 'no',
+        });
+        raw.write('retry: 3000\n\n');
+        streams.add(raw);
+        let closed = false;
+        let leave: (() => void) | null = null;
+        const heartbeat = setInterval(() => raw.write(': alive\n\n'), HEARTBEAT_MS);
+        request.raw.once('close', () => {
+          closed = true;
+          streams.delete(raw);
+          clearInterval(heartbeat);
+          leave?.();
+        });
+        leave = await live.join(session.principal.account, {
+          send: (positions) => raw.write(`event: positions\ndata: ${JSON.stringify(positions)}\n\n`),
+        });
+        if (closed) leave();
+      },
+    );
+  };
+}
+
+function accountView(account: Account) {
+  return { accountID: account.id, name: account.name, timeZone: account.timeZone, smsEnabled: account.smsEnabled };
+}
+
+function isHttps(request: FastifyRequest): boolean {
+  return request.protocol === 'https' || request.headers['x-forwarded-proto'] === 'https';
+}

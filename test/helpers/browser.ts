@@ -1,0 +1,75 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Dialect } from '../../src/store/database.js';
+import { startServer, type TestServer } from './server.js';
+
+/**
+ * Browser tests drive Debian's Chromium through playwright-core (no downloaded browsers).
+ * CHROMIUM_PATH overrides where it is; without one the browser tests are skipped and say so.
+ */
+export const chromiumPath = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find(
+  (path): path is string => Boolean(path && existsSync(path)),
+);
+if (!chromiumPath) process.stdout.write('# Chromium not found (apt-get install chromium): the browser tests are SKIPPED\n');
+
+/** Options for `describe`/`test` of browser suites: skipped, visibly, without Chromium. */
+export const needsBrowser = chromiumPath ? {} : { skip: 'Chromium is not installed' };
+
+export const SCREENSHOTS = join(import.meta.dirname, '..', '..', 'test-output', 'screenshots');
+
+export const COORDINATOR = { login: 'coordinator', password: 'correct horse battery staple' };
+
+export interface Workspace {
+  server: TestServer;
+  browser: Browser;
+  page: Page;
+  /** Uncaught errors of the page; a test ends by checking there are none. */
+  pageErrors: string[];
+  /** Saves a screenshot of the page as test-output/screenshots/<name>.png. */
+  screenshot(name: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * A server with a coordinator user, Chromium, and a page signed in to the workspace. Tiles are
+ * off (`MAP_TILE_URL=none`): tests run offline, and the map must work without them.
+ */
+export async function openWorkspace(
+  options: { dialect?: Dialect; timeZone?: string; viewport?: { width: number; height: number }; signIn?: boolean } = {},
+): Promise<Workspace> {
+  const server = await startServer(options.dialect ?? 'sqlite', {
+    timeZone: options.timeZone ?? 'UTC',
+    config: { MAP_TILE_URL: 'none' },
+  });
+  await server.services.sessions.createUser(server.account.id, COORDINATOR.login, COORDINATOR.password);
+  const browser = await chromium.launch({
+    executablePath: chromiumPath,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--no-first-run'],
+  });
+  const context = await browser.newContext({ viewport: options.viewport ?? { width: 1280, height: 900 }, baseURL: server.baseUrl });
+  const page = await context.newPage();
+  const pageErrors: string[] = [];
+  page.on('pageerror', (error) => pageErrors.push(error.message));
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  if (options.signIn ?? true) {
+    await page.goto('/');
+    await page.getByLabel('Login').fill(COORDINATOR.login);
+    await page.getByLabel('Password').fill(COORDINATOR.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('navigation', { name: 'Workspace' }).waitFor();
+  }
+  return {
+    server,
+    browser,
+    page,
+    pageErrors,
+    screenshot: async (name) => {
+      await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+    },
+    close: async () => {
+      await browser.close();
+      await server.close();
+    },
+  };
+}

@@ -1,0 +1,46 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { COORDINATOR, needsBrowser, openWorkspace, type Workspace } from '../helpers/browser.js';
+
+describe('workspace in the browser: sign-in and the shell', needsBrowser, () => {
+  let workspace: Workspace;
+  before(async () => {
+    workspace = await openWorkspace({ signIn: false });
+  });
+  after(() => workspace?.close());
+
+  test('a wrong password is shown; the right one opens the workspace with its tabs', async () => {
+    const { page } = workspace;
+    const answer = await page.goto('/');
+    assert.match(answer?.headers()['content-security-policy'] ?? '', /frame-ancestors 'none'/);
+    await page.getByLabel('Login').fill(COORDINATOR.login);
+    await page.getByLabel('Password').fill('not the password');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('alert').filter({ hasText: 'Wrong login or password.' }).waitFor();
+    await workspace.screenshot('sign-in-refused');
+
+    await page.getByLabel('Password').fill(COORDINATOR.password);
+    await page.keyboard.press('Enter');
+    const nav = page.getByRole('navigation', { name: 'Workspace' });
+    for (const tab of ['Map', 'Events', 'Zones', 'Tracks', 'Deliveries', 'Settings']) {
+      await nav.getByRole('link', { name: tab }).waitFor();
+    }
+    const cookies = await page.context().cookies();
+    const session = cookies.find((c) => c.name === 'lokator_session');
+    assert.ok(session?.httpOnly);
+    assert.equal(session?.sameSite, 'Strict');
+    assert.equal(await page.evaluate('document.cookie'), '', 'the session cookie is not readable by scripts');
+    await workspace.screenshot('signed-in');
+  });
+
+  test('a reload keeps the session; signing out returns to the sign-in page', async () => {
+    const { page } = workspace;
+    await page.reload();
+    await page.getByRole('navigation', { name: 'Workspace' }).waitFor();
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    await page.reload();
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    assert.deepEqual(workspace.pageErrors, []);
+  });
+});

@@ -1,0 +1,160 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { ADMIN_TOKEN, Client, createEmployee, LOCATIONS, startServer, SUBSCRIBERS, type TestServer } from '../helpers/server.js';
+import { dialects } from '../helpers/stores.js';
+
+const PASSWORD = 'a long enough password';
+
+/** Signs in over HTTP; returns the cookie header and the CSRF token. */
+async function signIn(server: TestServer, login: string, password = PASSWORD) {
+  const response = await new Client(server.baseUrl, null).post('/workspace/api/session', { login, password });
+  assert.equal(response.status, 200, response.text);
+  const setCookie = response.headers.get('set-cookie') ?? '';
+  return { cookie: setCookie.split(';')[0]!, setCookie, csrf: response.body.csrfToken as string, body: response.body };
+}
+
+for (const dialect of dialects) {
+  describe(`workspace sign-in (${dialect})`, () => {
+    let server: TestServer;
+    before(async () => {
+      server = await startServer(dialect);
+      await server.services.sessions.createUser(server.account.id, 'coordinator', PASSWORD);
+    });
+    after(() => server.close());
+
+    test('a coordinator signs in and gets an HttpOnly, SameSite=Strict session cookie', async () => {
+      const { setCookie, body } = await signIn(server, 'coordinator');
+      assert.match(setCookie, /^lokator_session=[\w-]{40,};/);
+      assert.match(setCookie, /HttpOnly/);
+      assert.match(setCookie, /SameSite=Strict/);
+      assert.equal(body.login, 'coordinator');
+      assert.deepEqual(body.account, { accountID: server.account.id, name: 'Test account', timeZone: 'UTC', smsEnabled: false });
+      assert.equal(body.map.tileUrl, 'https://tile.openstreetmap.org/{z}/{x}/{y}.png');
+    });
+
+    test('a wrong password or an unknown login is a 401 envelope and sets no cookie', async () => {
+      const anonymous = new Client(server.baseUrl, null);
+      for (const body of [{ login: 'coordinator', password: 'wrong password' }, { login: 'nobody', password: PASSWORD }]) {
+        const response = await anonymous.post('/workspace/api/session', body);
+        assert.equal(response.status, 401);
+        assert.equal(response.body.code, 1);
+        assert.equal(response.headers.get('set-cookie'), null);
+      }
+      const missing = await anonymous.post('/workspace/api/session', { login: 'coordinator' });
+      assert.equal(missing.status, 400);
+    });
+
+    test('the session cookie reads the account through /v6/api', async () => {
+      const employeeID = await createEmployee(server.api, { name: 'Seen through the cookie' });
+      const { cookie } = await signIn(server, 'coordinator');
+      const cookieClient = new Client(server.baseUrl, null);
+      const listed = await cookieClient.get(`${SUBSCRIBERS}/${employeeID}`, { cookie });
+      assert.equal(listed.status, 200);
+      assert.equal(listed.body.name, 'Seen through the cookie');
+    });
+
+    test('a change made with the cookie needs the CSRF token, and changes nothing without it', async () => {
+      const { cookie, csrf } = await signIn(server, 'coordinator');
+      const cookieClient = new Client(server.baseUrl, null);
+      const before = (await server.api.get(SUBSCRIBERS)).body.length;
+      const forged = await cookieClient.post(SUBSCRIBERS, { name: 'Forged' }, { cookie });
+      assert.equal(forged.status, 403);
+      assert.equal(forged.body.code, 1016);
+      const wrong = await cookieClient.post(SUBSCRIBERS, { name: 'Forged' }, { cookie, 'x-csrf-token': 'not-the-token' });
+      assert.equal(wrong.status, 403);
+      assert.equal((await server.api.get(SUBSCRIBERS)).body.length, before);
+      const made = await cookieClient.post(SUBSCRIBERS, { name: 'Made in the workspace' }, { cookie, 'x-csrf-token': csrf });
+      assert.equal(made.status, 201);
+    });
+
+    test('another account’s session sees none of this account’s data', async () => {
+      const employeeID = await createEmployee(server.api, { name: 'Private' });
+      const other = await server.newAccount();
+      await server.services.sessions.createUser(other.account.id, 'stranger', PASSWORD);
+      const { cookie } = await signIn(server, 'stranger');
+      const cookieClient = new Client(server.baseUrl, null);
+      assert.equal((await cookieClient.get(`${SUBSCRIBERS}/${employeeID}`, { cookie })).status, 404);
+      assert.deepEqual((await cookieClient.get(SUBSCRIBERS, { cookie })).body, []);
+    });
+
+    test('signing out ends the session on the server', async () => {
+      const { cookie, csrf } = await signIn(server, 'coordinator');
+      const cookieClient = new Client(server.baseUrl, null);
+      assert.equal((await cookieClient.delete('/workspace/api/session', { cookie })).status, 403);
+      const out = await cookieClient.delete('/workspace/api/session', { cookie, 'x-csrf-token': csrf });
+      assert.equal(out.status, 204);
+      assert.equal((await cookieClient.get('/workspace/api/session', { cookie })).status, 401);
+      assert.equal((await cookieClient.get(SUBSCRIBERS, { cookie })).status, 401);
+    });
+
+    test('five wrong passwords lock the login for a while with 429 and Retry-After', async () => {
+      await server.services.sessions.createUser(server.account.id, 'guessed', PASSWORD);
+      const anonymous = new Client(server.baseUrl, null);
+      for (let i = 0; i < 5; i += 1) {
+        assert.equal((await anonymous.post('/workspace/api/session', { login: 'guessed', password: `guess ${i}` })).status, 401);
+      }
+      const locked = await anonymous.post('/workspace/api/session', { login: 'guessed', password: PASSWORD });
+      assert.equal(locked.status, 429);
+      assert.equal(locked.body.code, 1012);
+      assert.ok(Number(locked.headers.get('retry-after')) > 0);
+    });
+
+    test('the operator adds workspace users to an account; logins are unique', async () => {
+      const operator = new Client(server.baseUrl, ADMIN_TOKEN);
+      const created = await operator.post(`/admin/v1/accounts/${server.account.id}/users`, { login: 'dispatcher', password: PASSWORD });
+      assert.equal(created.status, 201);
+      assert.equal(created.body.accountID, server.account.id);
+      const { body } = await signIn(server, 'dispatcher');
+      assert.equal(body.account.accountID, server.account.id);
+      const taken = await operator.post(`/admin/v1/accounts/${server.account.id}/users`, { login: 'dispatcher', password: PASSWORD });
+      assert.equal(taken.status, 409);
+      const short = await operator.post(`/admin/v1/accounts/${server.account.id}/users`, { login: 'x', password: 'short' });
+      assert.equal(short.status, 400);
+    });
+
+    test('the live stream sends the latest positions, then each new fix', async () => {
+      const employeeID = await createEmployee(server.api, { name: 'Driver' });
+      await server.api.post(LOCATIONS, [{ subscriberID: employeeID, locationDate: '2026-11-20T10:00:00Z', latitude: 55.7, longitude: 37.6 }]);
+      const { cookie } = await signIn(server, 'coordinator');
+      const controller = new AbortController();
+      const response = await fetch(`${server.baseUrl}/workspace/api/live`, { headers: { cookie }, signal: controller.signal });
+      assert.equal(response.status, 200);
+      assert.match(response.headers.get('content-type') ?? '', /^text\/event-stream/);
+      const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+      const events: any[][] = [];
+      let buffer = '';
+      const nextEvent = async () => {
+        for (;;) {
+          const end = buffer.indexOf('\n\n');
+          if (end >= 0) {
+            const block = buffer.slice(0, end);
+            buffer = buffer.slice(end + 2);
+            const data = block.split('\n').find((line) => line.startsWith('data: '));
+            if (block.includes('event: positions') && data) return JSON.parse(data.slice(6)) as any[];
+            continue;
+          }
+          const { value, done } = await reader.read();
+          if (done) throw new Error('stream ended');
+          buffer += value;
+        }
+      };
+      events.push(await nextEvent());
+      const mine = events[0]!.find((p) => p.subscriberID === employeeID);
+      assert.equal(mine.latitude, 55.7);
+      await server.api.post(LOCATIONS, [{ subscriberID: employeeID, locationDate: '2026-11-20T10:01:00Z', latitude: 55.71, longitude: 37.61, velocity: 42 }]);
+      const pushed = await nextEvent();
+      assert.deepEqual(
+        pushed.map(({ subscriberID, latitude, longitude, velocity }) => ({ subscriberID, latitude, longitude, velocity })),
+        [{ subscriberID: employeeID, latitude: 55.71, longitude: 37.61, velocity: 42 }],
+      );
+      controller.abort();
+      await reader.cancel().catch(() => {});
+    });
+
+    test('the live stream is refused without a session', async () => {
+      const response = await new Client(server.baseUrl, null).get('/workspace/api/live');
+      assert.equal(response.status, 401);
+      assert.equal(response.body.code, 1);
+    });
+  });
+}

@@ -1,0 +1,97 @@
+/**
+ * The workspace talks to the same /v6/api routes as integrators, authenticated by its session
+ * cookie. Every change carries the session's CSRF token; errors arrive as CONTRACT §1's envelope.
+ */
+
+export interface ErrorEnvelope {
+  status: number;
+  code: number;
+  description: string;
+  message: string;
+  validationErrors?: Record<string, string>;
+}
+
+export class ApiFailure extends Error {
+  constructor(readonly envelope: ErrorEnvelope) {
+    super(envelope.message);
+  }
+
+  /** The message for a field (as the server names it), if the server named one. */
+  field(name: string): string | undefined {
+    return this.envelope.validationErrors?.[name];
+  }
+}
+
+export interface SessionInfo {
+  login: string;
+  userID: number;
+  account: { accountID: number; name: string; timeZone: string; smsEnabled: boolean };
+  csrfToken: string;
+  map: { tileUrl: string | null; attribution: string };
+}
+
+let csrfToken = '';
+/** Called when the server says the session is over, so the app can show the sign-in page. */
+let onSignedOut: () => void = () => {};
+
+export function setSession(info: SessionInfo | null, signedOut: () => void): void {
+  csrfToken = info?.csrfToken ?? '';
+  onSignedOut = signedOut;
+}
+
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+async function request<T>(method: Method, path: string, body?: unknown): Promise<T> {
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  if (method !== 'GET') headers['x-csrf-token'] = csrfToken;
+  const response = await fetch(path, {
+    method,
+    headers,
+    credentials: 'same-origin',
+    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+  });
+  if (response.status === 204) return undefined as T;
+  const text = await response.text();
+  const parsed: unknown = text ? JSON.parse(text) : undefined;
+  if (!response.ok) {
+    const envelope = (parsed as ErrorEnvelope | undefined) ?? {
+      status: response.status,
+      code: 0,
+      description: response.statusText,
+      message: `the server answered ${response.status}`,
+    };
+    if (response.status === 401 && !path.startsWith('/workspace/api/session')) onSignedOut();
+    throw new ApiFailure(envelope);
+  }
+  return parsed as T;
+}
+
+export const api = {
+  get: <T>(path: string) => request<T>('GET', path),
+  post: <T>(path: string, body?: unknown) => request<T>('POST', path, body ?? {}),
+  put: (path: string, body: unknown) => request<void>('PUT', path, body),
+  patch: (path: string, body: unknown) => request<void>('PATCH', path, body),
+  delete: (path: string) => request<void>('DELETE', path),
+};
+
+/** A query string from the defined values; arrays become repeated parameters. */
+export function query(params: Record<string, string | number | boolean | undefined | (string | number)[]>): string {
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) {
+    if (value === undefined) continue;
+    if (Array.isArray(value)) value.forEach((v) => search.append(key, String(v)));
+    else search.append(key, String(value));
+  }
+  const text = search.toString();
+  return text ? `?${text}` : '';
+}
+
+/** A failure as one line for the user. */
+export function describe(error: unknown): string {
+  if (error instanceof ApiFailure) {
+    const fields = Object.entries(error.envelope.validationErrors ?? {}).map(([field, why]) => `${field}: ${why}`);
+    return fields.length > 0 ? `${error.envelope.message} (${fields.join('; ')})` : error.envelope.message;
+  }
+  return error instanceof Error ? error.message : String(error);
+}

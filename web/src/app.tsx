@@ -1,0 +1,84 @@
+import { useEffect, useState } from 'preact/hooks';
+import { api, ApiFailure, setSession, type SessionInfo } from './api';
+import { DeliveriesPage } from './pages/deliveries';
+import { EventsPage } from './pages/events';
+import { MapPage } from './pages/map';
+import { SettingsPage } from './pages/settings';
+import { SignIn } from './pages/sign-in';
+import { TracksPage } from './pages/tracks';
+import { ZonesPage } from './pages/zones';
+import { useRoute } from './router';
+import { SessionContext } from './session';
+
+const tabs = [
+  { path: 'map', label: 'Map' },
+  { path: 'events', label: 'Events' },
+  { path: 'zones', label: 'Zones' },
+  { path: 'tracks', label: 'Tracks' },
+  { path: 'deliveries', label: 'Deliveries' },
+  { path: 'settings', label: 'Settings' },
+] as const;
+
+type Tab = (typeof tabs)[number]['path'];
+
+export function App() {
+  const [session, setSessionState] = useState<SessionInfo | null | undefined>(undefined);
+  const route = useRoute();
+
+  const signedIn = (info: SessionInfo | null) => {
+    setSession(info, () => signedIn(null));
+    setSessionState(info);
+  };
+
+  useEffect(() => {
+    api
+      .get<SessionInfo>('/workspace/api/session')
+      .then(signedIn)
+      .catch((error: unknown) => {
+        if (error instanceof ApiFailure && error.envelope.status === 401) signedIn(null);
+        else throw error;
+      });
+  }, []);
+
+  if (session === undefined) return <p class="loading">Loading…</p>;
+  if (session === null) return <SignIn onSignedIn={signedIn} />;
+
+  const tab: Tab = tabs.some((t) => t.path === route[0]) ? (route[0] as Tab) : 'map';
+  const signOut = async () => {
+    await api.delete('/workspace/api/session').catch(() => {});
+    signedIn(null);
+  };
+
+  return (
+    <SessionContext.Provider value={session}>
+      <header class="top">
+        <span class="brand">Lokator</span>
+        <nav aria-label="Workspace">
+          <ul>
+            {tabs.map((t) => (
+              <li key={t.path}>
+                <a href={`#/${t.path}`} aria-current={tab === t.path ? 'page' : undefined}>
+                  {t.label}
+                </a>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <span class="who">
+          {session.login} · {session.account.name}
+        </span>
+        <button type="button" class="link" onClick={signOut}>
+          Sign out
+        </button>
+      </header>
+      <main id="main">
+        {tab === 'map' && <MapPage />}
+        {tab === 'events' && <EventsPage route={route.slice(1)} />}
+        {tab === 'zones' && <ZonesPage />}
+        {tab === 'tracks' && <TracksPage />}
+        {tab === 'deliveries' && <DeliveriesPage />}
+        {tab === 'settings' && <SettingsPage />}
+      </main>
+    </SessionContext.Provider>
+  );
+}
