@@ -40,7 +40,8 @@ export async function openWorkspace(
 ): Promise<Workspace> {
   const server = await startServer(options.dialect ?? 'sqlite', {
     timeZone: options.timeZone ?? 'UTC',
-    config: { MAP_TILE_URL: 'none' },
+    // WORKSPACE_DIR: a build of the workspace other than web/dist (parallel work builds its own).
+    config: { MAP_TILE_URL: 'none', ...(process.env.WORKSPACE_DIR ? { workspaceDir: process.env.WORKSPACE_DIR } : {}) },
   });
   await server.services.sessions.createUser(server.account.id, COORDINATOR.login, COORDINATOR.password);
   const browser = await chromium.launch({
