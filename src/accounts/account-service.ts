@@ -81,6 +81,13 @@ export class AccountService {
     return row ? toAccount(row) : null;
   }
 
+  /** Turns the account's paid SMS option on or off (the operator's decision, CONTRACT §4). */
+  async setSmsEnabled(accountId: number, enabled: boolean): Promise<Account | null> {
+    await this.database.db.updateTable('accounts').set({ sms_enabled: enabled ? 1 : 0 }).where('id', '=', accountId).execute();
+    this.principals.clear();
+    return this.get(accountId);
+  }
+
   async hasAnyAccount(): Promise<boolean> {
     const row = await this.database.db.selectFrom('accounts').select('id').limit(1).executeTakeFirst();
     return row !== undefined;

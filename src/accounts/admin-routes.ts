@@ -3,12 +3,12 @@ import { Type } from 'typebox';
 import { isValidTimeZone } from '../http/datetime.js';
 import { ApiError, invalidField } from '../http/errors.js';
 import { ErrorBody, type Api } from '../http/route-types.js';
-import type { AccountService } from './account-service.js';
+import type { Account, AccountService } from './account-service.js';
 import type { SessionService } from './session-service.js';
 import { isUniqueViolation } from '../store/errors.js';
 import { safeEqual } from './secrets.js';
 
-const AccountView = Type.Object({ accountID: Type.Integer(), name: Type.String(), timeZone: Type.String() });
+const AccountView = Type.Object({ accountID: Type.Integer(), name: Type.String(), timeZone: Type.String(), smsEnabled: Type.Boolean() });
 const CreatedAccount = Type.Object({ accountID: Type.Integer(), name: Type.String(), timeZone: Type.String(), token: Type.String() });
 const CreatedUser = Type.Object({ accountID: Type.Integer(), userID: Type.Integer(), login: Type.String() });
 const tags = ['operator'];
@@ -76,10 +76,32 @@ export function adminRoutes(accounts: AccountService, sessions: SessionService, 
       },
     );
 
+    api.patch(
+      '/admin/v1/accounts/:accountID',
+      {
+        schema: {
+          tags,
+          summary: 'Change an account: its paid SMS option',
+          params: Type.Object({ accountID: Type.Integer({ minimum: 1 }) }),
+          body: Type.Object({ smsEnabled: Type.Boolean() }, { additionalProperties: false }),
+          response: { 200: AccountView, 400: ErrorBody, 401: ErrorBody, 404: ErrorBody },
+        },
+      },
+      async (request) => {
+        const account = await accounts.setSmsEnabled(request.params.accountID, request.body.smsEnabled);
+        if (!account) throw new ApiError('ROUTE_NOT_FOUND', `no account ${request.params.accountID}`);
+        return accountView(account);
+      },
+    );
+
     api.get(
       '/admin/v1/accounts',
       { schema: { tags, summary: 'List accounts', response: { 200: Type.Array(AccountView), 401: ErrorBody } } },
-      async () => (await accounts.listAccounts()).map((a) => ({ accountID: a.id, name: a.name, timeZone: a.timeZone })),
+      async () => (await accounts.listAccounts()).map(accountView),
     );
   };
+}
+
+function accountView(account: Account) {
+  return { accountID: account.id, name: account.name, timeZone: account.timeZone, smsEnabled: account.smsEnabled };
 }

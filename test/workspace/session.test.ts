@@ -112,6 +112,21 @@ for (const dialect of dialects) {
       assert.equal(short.status, 400);
     });
 
+    test('the operator turns the SMS option on; the workspace and the rules see it at once', async () => {
+      const operator = new Client(server.baseUrl, ADMIN_TOKEN);
+      const other = await server.newAccount();
+      await server.services.sessions.createUser(other.account.id, 'sms-user', PASSWORD);
+      const rule = { name: 'Speeding by SMS', kind: 1, parameters: { speedLimit: 90 }, smsPhones: ['79001234567'] };
+      assert.equal((await other.api.post('/v6/api/eventManagement/events', rule)).status, 400);
+      const on = await operator.patch(`/admin/v1/accounts/${other.account.id}`, { smsEnabled: true });
+      assert.equal(on.status, 200);
+      assert.equal(on.body.smsEnabled, true);
+      assert.equal((await signIn(server, 'sms-user')).body.account.smsEnabled, true);
+      assert.equal((await other.api.post('/v6/api/eventManagement/events', rule)).status, 201);
+      assert.equal((await operator.patch('/admin/v1/accounts/999999', { smsEnabled: true })).status, 404);
+      assert.equal((await operator.patch(`/admin/v1/accounts/${other.account.id}`, { smsEnabled: 'yes' })).status, 400);
+    });
+
     test('the live stream sends the latest positions, then each new fix', async () => {
       const employeeID = await createEmployee(server.api, { name: 'Driver' });
       await server.api.post(LOCATIONS, [{ subscriberID: employeeID, locationDate: '2026-11-20T10:00:00Z', latitude: 55.7, longitude: 37.6 }]);
