@@ -62,7 +62,10 @@ const fields = {
   timeTo: Type.Optional(Time),
   emails: Type.Optional(Type.Array(Type.String({ format: 'email', maxLength: 254 }), { maxItems: 100 })),
   smsPhones: Type.Optional(Type.Array(Type.String({ pattern: '^\\+?\\d{7,15}$' }), { maxItems: 100 })),
-  messengerUserIDs: Type.Optional(Type.Array(Id, { maxItems: 100 })),
+  messengerUserIDs: Type.Optional(
+    Type.Array(Id, { maxItems: 100, description: 'first messenger channel (the service’s bot): user ids, each sent as `to` to MESSENGER_GATEWAY_URL' }),
+  ),
+  messenger2UserIDs: Type.Optional(Type.Array(Id, { maxItems: 100, description: 'second messenger channel: user ids, each sent as `to` to MESSENGER2_GATEWAY_URL' })),
   sendToApi: Type.Optional(Type.Boolean()),
   apiUrl: Type.Optional(nullable(Type.String({ maxLength: 2048 }))),
   batch: Type.Optional(Type.Boolean({ description: 'deliver arrays of signals instead of one object per POST' })),
@@ -91,6 +94,7 @@ export const EventRule = Type.Object({
   emails: Type.Array(Type.String()),
   smsPhones: Type.Array(Type.String()),
   messengerUserIDs: Type.Array(Type.Integer()),
+  messenger2UserIDs: Type.Array(Type.Integer()),
   sendToApi: Type.Boolean(),
   apiUrl: nullable(Type.String()),
   batch: Type.Boolean(),
@@ -112,6 +116,7 @@ export interface StoredRule {
   emails: string[];
   smsPhones: string[];
   messengerUserIDs: number[];
+  messenger2UserIDs: number[];
   sendToApi: boolean;
   apiUrl: string | null;
   batch: boolean;

@@ -141,6 +141,7 @@ export class EventRuleService {
       emails: input.emails ?? [],
       smsPhones,
       messengerUserIDs: input.messengerUserIDs ?? [],
+      messenger2UserIDs: input.messenger2UserIDs ?? [],
       sendToApi,
       apiUrl,
       batch: input.batch ?? false,
@@ -245,7 +246,10 @@ function toColumns(rule: StoredRule) {
 
 function fromRow(row: { id: number; name: string; kind: string; enabled: number; document: string }): StoredRule {
   const kind: RuleKind = /^\d+$/.test(row.kind) ? (Number(row.kind) as RuleKind) : (row.kind as RuleKind);
-  return { ...(JSON.parse(row.document) as Document), id: row.id, name: row.name, kind, enabled: row.enabled === 1 };
+  const document = JSON.parse(row.document) as Document;
+  // Rules stored before the second messenger channel existed have no list for it.
+  document.messenger2UserIDs ??= [];
+  return { ...document, id: row.id, name: row.name, kind, enabled: row.enabled === 1 };
 }
 
 function toView(rule: StoredRule, timeZone: string): EventRuleView {

@@ -92,6 +92,7 @@ export function messagesOf(accountId: number, rule: StoredRule, elements: unknow
     for (const email of rule.emails) messages.push({ ...base, channel: 'email', target: email, payload });
     for (const phone of rule.smsPhones) messages.push({ ...base, channel: 'sms', target: phone, payload });
     for (const userId of rule.messengerUserIDs) messages.push({ ...base, channel: 'messenger', target: String(userId), payload });
+    for (const userId of rule.messenger2UserIDs) messages.push({ ...base, channel: 'messenger2', target: String(userId), payload });
   }
   return messages;
 }

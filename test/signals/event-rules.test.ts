@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createEmployee, startServer, type TestServer } from '../helpers/server.js';
 import { dialects } from '../helpers/stores.js';
+import { postLive, T0, Trip } from './signal-api.js';
 
 const RULES = '/v6/api/eventManagement/events';
 
@@ -28,6 +29,7 @@ for (const dialect of dialects) {
         timeTo: '06:00',
         emails: ['dispatch@example.com'],
         messengerUserIDs: [3],
+        messenger2UserIDs: [44, 45],
         sendToApi: true,
         apiUrl: 'https://hooks.example.com/lokator',
         batch: false,
@@ -82,6 +84,8 @@ for (const dialect of dialects) {
         [{ name: 'x', kind: 11, emails: ['not-an-address'] }, 2, 'emails[0]'],
         [{ name: 'x', kind: 11, smsPhones: ['79001234567'] }, 2, 'smsPhones'],
         [{ name: 'x', kind: 11, subscriberIDs: [987654] }, 2, 'subscriberIDs[0]'],
+        [{ name: 'x', kind: 11, messengerUserIDs: [0] }, 2, 'messengerUserIDs[0]'],
+        [{ name: 'x', kind: 11, messenger2UserIDs: ['abc'] }, 2, 'messenger2UserIDs[0]'],
       ];
       for (const [body, code, field] of cases) {
         const r = await server.api.post(RULES, body);
@@ -90,6 +94,44 @@ for (const dialect of dialects) {
         assert.ok(field in (r.body.validationErrors ?? {}), `${JSON.stringify(body)} names ${field}: ${r.text}`);
       }
       assert.equal((await server.api.get(RULES)).body.length, before);
+    });
+
+    it('sends a signal to every channel of its rule, each messenger user on its own channel', async () => {
+      const car = await createEmployee(server.api, { name: 'Courier' });
+      const { body: rule } = await server.api.post(RULES, {
+        name: 'Over 60, to people',
+        kind: 1,
+        subscriberIDs: [car],
+        parameters: { speedLimit: 60 },
+        emails: ['dispatch@example.com'],
+        messengerUserIDs: [3],
+        messenger2UserIDs: [44, 45],
+      });
+      await postLive(server.api, new Trip(car, T0).drive(30, 72).fixes);
+      const rows = await server.database.db
+        .selectFrom('deliveries')
+        .select(['channel', 'target'])
+        .where('event_rule_id', '=', rule.eventID)
+        .orderBy('id')
+        .execute();
+      assert.deepEqual(
+        rows.map((r) => [r.channel, r.target]),
+        [
+          ['email', 'dispatch@example.com'],
+          ['messenger', '3'],
+          ['messenger2', '44'],
+          ['messenger2', '45'],
+        ],
+      );
+    });
+
+    it('reads a rule stored before the second messenger channel with an empty list for it', async () => {
+      const { body: rule } = await server.api.post(RULES, { name: 'Old', kind: 7, messengerUserIDs: [3] });
+      const row = await server.database.db.selectFrom('event_rules').select('document').where('id', '=', rule.eventID).executeTakeFirstOrThrow();
+      const { messenger2UserIDs: _dropped, ...older } = JSON.parse(row.document) as Record<string, unknown>;
+      await server.database.db.updateTable('event_rules').set({ document: JSON.stringify(older) }).where('id', '=', rule.eventID).execute();
+      const read = (await server.api.get(`${RULES}/${rule.eventID}`)).body;
+      assert.deepEqual([read.messengerUserIDs, read.messenger2UserIDs], [[3], []]);
     });
 
     it('keeps accounts apart', async () => {
