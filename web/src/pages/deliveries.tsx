@@ -1,8 +1,265 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { api, describe, query } from '../api';
+import { COLUMNS, DeliveryRow, describeResult, type Delivery, type DeliveryStatus, type RuleName } from './delivery-row';
+import './deliveries.css';
+
+const DELIVERIES = '/v6/api/eventManagement/deliveries';
+const RULES = '/v6/api/eventManagement/events';
+const PAGE_SIZE = 50;
+const STATUSES: DeliveryStatus[] = ['pending', 'delivered', 'failed'];
+/** The API's own default is the last 72 h; longer periods are a choice. */
+const PERIODS = [
+  { days: 1, label: 'Last 24 hours' },
+  { days: 3, label: 'Last 3 days' },
+  { days: 7, label: 'Last 7 days' },
+  { days: 30, label: 'Last 30 days' },
+];
+/** How long a resend is watched for its first attempt (a webhook times out after 10 s). */
+const OUTCOME_WAIT_MS = 15_000;
+const OUTCOME_POLL_MS = 400;
+
+interface Filters {
+  status: DeliveryStatus | '';
+  eventID: number | '';
+  days: number;
+}
+
+/** One delivery, read again: the log has no single-item route, so ask for the page that starts at it. */
+async function reread(delivery: Delivery): Promise<Delivery | undefined> {
+  const page = await api.get<{ data: Delivery[] }>(
+    `${DELIVERIES}${query({ lastDeliveryID: delivery.deliveryID + 1, count: 1, dateFrom: delivery.createdAt })}`,
+  );
+  return page.data.find((d) => d.deliveryID === delivery.deliveryID);
+}
+
+function outcomeOf(d: Delivery, attemptsBefore: number): string | undefined {
+  const latest = d.attempts[d.attempts.length - 1];
+  const result = latest ? describeResult(latest.statusCode, latest.error) : '';
+  if (d.status === 'delivered') return `Delivery ${d.deliveryID} resent: delivered${result ? ` (${result})` : ''}.`;
+  if (d.status === 'failed') return `Delivery ${d.deliveryID} resent: failed again${result ? ` (${result})` : ''}.`;
+  if (d.attempts.length > attemptsBefore) return `Delivery ${d.deliveryID} resent: the attempt answered ${result || 'nothing'}; it will be retried.`;
+  return undefined;
+}
+
+/** The log of outgoing deliveries (CONTRACT §4): filters, attempts per delivery, resend. */
 export function DeliveriesPage() {
+  const [filters, setFilters] = useState<Filters>({ status: '', eventID: '', days: 3 });
+  const [deliveries, setDeliveries] = useState<Delivery[]>([]);
+  const [rules, setRules] = useState<Map<number, string>>(new Map());
+  const [hasMore, setHasMore] = useState(false);
+  const [loading, setLoading] = useState(true);
+  const [error, setError] = useState('');
+  const [message, setMessage] = useState('');
+  const [expanded, setExpanded] = useState<Set<number>>(new Set());
+  const [resending, setResending] = useState<Set<number>>(new Set());
+  const [outcomes, setOutcomes] = useState<Map<number, string>>(new Map());
+  /** Answers to an older load are dropped when the filters changed meanwhile. */
+  const loadSeq = useRef(0);
+  /** The start of the period of the current list, kept for its next pages. */
+  const dateFrom = useRef('');
+  const mounted = useRef(true);
+  useEffect(() => () => void (mounted.current = false), []);
+  /** After More, focus moves to the first new row (the More button may be gone). */
+  const focusAfterLoad = useRef<number | null>(null);
+  useEffect(() => {
+    if (focusAfterLoad.current === null) return;
+    document.querySelector<HTMLButtonElement>(`button[aria-controls="delivery-${focusAfterLoad.current}-attempts"]`)?.focus();
+    focusAfterLoad.current = null;
+  }, [deliveries]);
+
+  const load = async (more: boolean) => {
+    const seq = ++loadSeq.current;
+    if (!more) dateFrom.current = new Date(Date.now() - filters.days * 86_400_000).toISOString();
+    setLoading(true);
+    setError('');
+    try {
+      const last = more ? deliveries[deliveries.length - 1] : undefined;
+      const page = await api.get<{ data: Delivery[] }>(
+        `${DELIVERIES}${query({
+          status: filters.status || undefined,
+          eventID: filters.eventID === '' ? undefined : filters.eventID,
+          dateFrom: dateFrom.current,
+          count: PAGE_SIZE,
+          lastDeliveryID: last?.deliveryID,
+        })}`,
+      );
+      if (seq !== loadSeq.current) return;
+      if (more && page.data[0]) focusAfterLoad.current = page.data[0].deliveryID;
+      setDeliveries(more ? [...deliveries, ...page.data] : page.data);
+      setHasMore(page.data.length === PAGE_SIZE);
+      if (!more) setOutcomes(new Map());
+    } catch (failure) {
+      if (seq === loadSeq.current) setError(`Could not load the deliveries: ${describe(failure)}`);
+    } finally {
+      if (seq === loadSeq.current) setLoading(false);
+    }
+  };
+
+  useEffect(() => {
+    void load(false);
+  }, [filters]);
+
+  const loadRules = () =>
+    api
+      .get<RuleName[]>(RULES)
+      .then((list) => setRules(new Map(list.map((r) => [r.eventID, r.name]))))
+      // Without names the log still shows rule numbers.
+      .catch(() => {});
+  useEffect(() => void loadRules(), []);
+
+  const replace = (updated: Delivery) =>
+    setDeliveries((list) => list.map((d) => (d.deliveryID === updated.deliveryID ? updated : d)));
+  const toggle = (id: number) =>
+    setExpanded((open) => {
+      const next = new Set(open);
+      if (!next.delete(id)) next.add(id);
+      return next;
+    });
+  const mark = (id: number, on: boolean) =>
+    setResending((set) => {
+      const next = new Set(set);
+      if (on) next.add(id);
+      else next.delete(id);
+      return next;
+    });
+  const tell = (id: number, text: string) => {
+    setOutcomes((map) => new Map(map).set(id, text));
+    setMessage(text);
+  };
+
+  /** Queues the delivery again, then watches it until its attempt is recorded. */
+  const resend = async (delivery: Delivery) => {
+    const id = delivery.deliveryID;
+    mark(id, true);
+    tell(id, `Delivery ${id} queued again…`);
+    try {
+      const queued = await api.post<Delivery>(`${DELIVERIES}/${id}/resend`);
+      replace(queued);
+      const before = queued.attempts.length;
+      const deadline = Date.now() + OUTCOME_WAIT_MS;
+      let outcome: string | undefined;
+      while (!outcome && Date.now() < deadline && mounted.current) {
+        await new Promise((r) => setTimeout(r, OUTCOME_POLL_MS));
+        const now = await reread(queued);
+        if (!now) break;
+        replace(now);
+        outcome = outcomeOf(now, before);
+      }
+      tell(id, outcome ?? `Delivery ${id} is queued; no attempt yet. Refresh to see the outcome.`);
+    } catch (failure) {
+      tell(id, `Delivery ${id} was not resent: ${describe(failure)}`);
+    } finally {
+      mark(id, false);
+    }
+  };
+
   return (
-    <section aria-labelledby="deliveries-title">
+    <section class="deliveries-page" aria-labelledby="deliveries-title">
       <h1 id="deliveries-title">Deliveries</h1>
-      <p>Not built yet.</p>
+      <p class="muted">
+        Every call, e-mail and message the event rules sent, newest first. Failed calls are retried for about a day and then kept
+        here; a delivery can be sent again with the same <code>webhook-id</code>, so receivers can tell a repeat.
+      </p>
+      <div class="toolbar" role="group" aria-label="Filters">
+        <label>
+          Status
+          <select
+            value={filters.status}
+            onChange={(e) => setFilters({ ...filters, status: e.currentTarget.value as Filters['status'] })}
+          >
+            <option value="">All</option>
+            {STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {s}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Rule
+          <select
+            value={String(filters.eventID)}
+            onChange={(e) => setFilters({ ...filters, eventID: e.currentTarget.value === '' ? '' : Number(e.currentTarget.value) })}
+          >
+            <option value="">All rules</option>
+            {[...rules].map(([id, name]) => (
+              <option key={id} value={String(id)}>
+                {name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Created
+          <select value={String(filters.days)} onChange={(e) => setFilters({ ...filters, days: Number(e.currentTarget.value) })}>
+            {PERIODS.map((p) => (
+              <option key={p.days} value={String(p.days)}>
+                {p.label}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button
+          type="button"
+          class="secondary"
+          onClick={() => {
+            void loadRules();
+            void load(false);
+          }}
+        >
+          Refresh
+        </button>
+      </div>
+      <p role="status" class="deliveries-message">
+        {loading ? 'Loading…' : message}
+      </p>
+      {error && (
+        <p role="alert" class="error">
+          {error}
+        </p>
+      )}
+      <div class="table-scroll">
+        <table class="deliveries-table">
+          <caption class="sr-only">Deliveries, newest first</caption>
+          <thead>
+            <tr>
+              {COLUMNS.map((c) => (
+                <th key={c} scope="col">
+                  {c}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {deliveries.map((d) => (
+              <DeliveryRow
+                key={d.deliveryID}
+                delivery={d}
+                rules={rules}
+                expanded={expanded.has(d.deliveryID)}
+                onToggle={() => toggle(d.deliveryID)}
+                resending={resending.has(d.deliveryID)}
+                resentHere={outcomes.has(d.deliveryID)}
+                onResend={() => void resend(d)}
+                outcome={outcomes.get(d.deliveryID)}
+              />
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {!loading && !error && deliveries.length === 0 && <p class="muted">No deliveries match these filters.</p>}
+      {hasMore && (
+        <button
+          type="button"
+          class="secondary deliveries-more"
+          aria-disabled={loading ? 'true' : undefined}
+          onClick={() => {
+            if (!loading) void load(true);
+          }}
+        >
+          More
+        </button>
+      )}
     </section>
   );
 }

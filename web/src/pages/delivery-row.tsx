@@ -1,0 +1,208 @@
+/** One delivery of the log (CONTRACT §4) as a table row, and its attempts as a row below it. */
+
+export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
+
+export interface DeliveryAttempt {
+  attemptedAt: string;
+  statusCode: number | null;
+  durationMs: number;
+  error: string | null;
+}
+
+/** `GET /v6/api/eventManagement/deliveries` → `data[]`. */
+export interface Delivery {
+  deliveryID: number;
+  eventID: number | null;
+  channel: string;
+  target: string;
+  messageID: string;
+  status: DeliveryStatus;
+  createdAt: string;
+  nextAttemptAt: string | null;
+  finishedAt: string | null;
+  attemptCount: number;
+  lastStatusCode: number | null;
+  lastError: string | null;
+  payload: unknown;
+  attempts: DeliveryAttempt[];
+}
+
+export interface RuleName {
+  eventID: number;
+  name: string;
+}
+
+/** The columns of the log; the attempts row spans them all. */
+export const COLUMNS = ['Rule / event', 'Channel', 'Target', 'Status', 'Attempts', 'Last result', 'Created', 'Actions'] as const;
+
+/**
+ * The server writes times in the account's zone with its offset (`2026-05-20T14:30:00.123+03:00`);
+ * the coordinator works in that zone, so the wall time is shown and the full value is the tooltip.
+ */
+export function wallTime(dateTime: string): string {
+  const match = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2}:\d{2})/.exec(dateTime);
+  return match ? `${match[1]} ${match[2]}` : dateTime;
+}
+
+function Time({ value }: { value: string }) {
+  return (
+    <time dateTime={value} title={value}>
+      {wallTime(value)}
+    </time>
+  );
+}
+
+/** A status code and an error, without repeating `HTTP 500` under `500`. */
+export function describeResult(statusCode: number | null, error: string | null): string {
+  const parts: string[] = [];
+  if (statusCode !== null) parts.push(String(statusCode));
+  if (error && error !== `HTTP ${statusCode}`) parts.push(error);
+  return parts.join(' · ');
+}
+
+function ruleLabel(delivery: Delivery, rules: Map<number, string>): string {
+  if (delivery.eventID === null) return 'No rule';
+  const name = rules.get(delivery.eventID);
+  return name ? `${name} (#${delivery.eventID})` : `Rule #${delivery.eventID}`;
+}
+
+/** What the delivery carried, in a few words: the signal type, or how many change events. */
+function eventSummary(payload: unknown): string {
+  const events = Array.isArray(payload) ? payload : [payload];
+  const first = events[0] as { signalTypeID?: unknown; signalMetadataInfo?: { signalTypeID?: unknown } } | undefined;
+  const type = first?.signalTypeID ?? first?.signalMetadataInfo?.signalTypeID;
+  const what = events.length === 1 ? '1 event' : `${events.length} events`;
+  return typeof type === 'number' ? `${what}, signal type ${type}` : what;
+}
+
+export interface DeliveryRowProps {
+  delivery: Delivery;
+  rules: Map<number, string>;
+  expanded: boolean;
+  onToggle: () => void;
+  /** A resend of this row is under way (sent, or waiting for its attempt). */
+  resending: boolean;
+  /** Resent from this page: keeps its button while pending, so focus is not lost. */
+  resentHere: boolean;
+  onResend: () => void;
+  /** The outcome of the last resend from this page. */
+  outcome?: string;
+}
+
+export function DeliveryRow(props: DeliveryRowProps) {
+  const { delivery: d, expanded } = props;
+  const attemptsId = `delivery-${d.deliveryID}-attempts`;
+  const showResend = d.status !== 'pending' || props.resentHere;
+  const resendBlocked = d.status === 'pending' || props.resending;
+  const last = describeResult(d.lastStatusCode, d.lastError);
+  return (
+    <>
+      <tr class={`delivery delivery-${d.status}`}>
+        <td>
+          {ruleLabel(d, props.rules)}
+          <div class="muted small">
+            #{d.deliveryID} · {eventSummary(d.payload)}
+          </div>
+        </td>
+        <td>{d.channel}</td>
+        <td class="delivery-target">{d.target}</td>
+        <td>
+          <span class={`delivery-status delivery-status-${d.status}`}>{d.status}</span>
+        </td>
+        <td>
+          <button type="button" class="link" aria-expanded={expanded} aria-controls={attemptsId} onClick={props.onToggle}>
+            {d.attempts.length === 1 ? '1 attempt' : `${d.attempts.length} attempts`}
+            <span class="sr-only"> of delivery {d.deliveryID}</span>
+          </button>
+        </td>
+        <td class="delivery-result">{last || <span class="muted">—</span>}</td>
+        <td>
+          <Time value={d.createdAt} />
+        </td>
+        <td>
+          {showResend && (
+            <button
+              type="button"
+              class="secondary"
+              aria-disabled={resendBlocked ? 'true' : undefined}
+              onClick={() => {
+                if (!resendBlocked) props.onResend();
+              }}
+            >
+              {props.resending ? 'Resending…' : 'Resend'}
+              <span class="sr-only"> delivery {d.deliveryID}</span>
+            </button>
+          )}
+          {props.outcome && <div class="small delivery-outcome">{props.outcome}</div>}
+        </td>
+      </tr>
+      <tr id={attemptsId} class="delivery-attempts" hidden={!expanded}>
+        {expanded && (
+          <td colSpan={COLUMNS.length}>
+            <Attempts delivery={d} />
+          </td>
+        )}
+      </tr>
+    </>
+  );
+}
+
+function Attempts({ delivery: d }: { delivery: Delivery }) {
+  return (
+    <div class="delivery-details">
+      <dl>
+        <dt>webhook-id</dt>
+        <dd>
+          <code>{d.messageID}</code>
+        </dd>
+        {d.nextAttemptAt && (
+          <>
+            <dt>Next attempt</dt>
+            <dd>
+              <Time value={d.nextAttemptAt} />
+            </dd>
+          </>
+        )}
+        {d.finishedAt && (
+          <>
+            <dt>{d.status === 'delivered' ? 'Delivered' : 'Gave up'}</dt>
+            <dd>
+              <Time value={d.finishedAt} />
+            </dd>
+          </>
+        )}
+      </dl>
+      {d.attempts.length === 0 ? (
+        <p class="muted">No attempts yet.</p>
+      ) : (
+        <table class="delivery-attempt-table">
+          <caption>Attempts of delivery {d.deliveryID}, oldest first</caption>
+          <thead>
+            <tr>
+              <th scope="col">Time</th>
+              <th scope="col">Status code</th>
+              <th scope="col">Duration</th>
+              <th scope="col">Error</th>
+            </tr>
+          </thead>
+          <tbody>
+            {d.attempts.map((a, i) => (
+              <tr key={i}>
+                <td>
+                  <Time value={a.attemptedAt} />
+                </td>
+                <td>{a.statusCode ?? '—'}</td>
+                <td>{a.durationMs} ms</td>
+                <td>{a.error ?? '—'}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <details>
+        <summary>Body</summary>
+        <pre>{JSON.stringify(d.payload, null, 2)}</pre>
+      </details>
+    </div>
+  );
+}
