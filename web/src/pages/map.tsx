@@ -1,8 +1,141 @@
+import L from 'leaflet';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { api, describe, query } from '../api';
+import { MapView } from '../map/base-map';
+import { addZoneLayers } from '../map/zone-layers';
+import { useSessionInfo } from '../session';
+import type { Zone, ZoneGroup } from '../types';
+import { EmployeeList } from './map/employee-list';
+import { EmployeeMarkers } from './map/employee-markers';
+import { fitClearOfControls } from './map/fit-clear';
+import { fixTimeFormatter } from './map/fix-format';
+import { useLivePositions, type LiveStatus } from './map/live-positions';
+import { useEmployees } from './map/use-employees';
+import './map.css';
+
+const statusText: Record<LiveStatus, string> = { connecting: 'Connecting…', live: 'Live', reconnecting: 'Reconnecting…' };
+
+/** More zone groups than this and the layers control starts folded. */
+const MAX_OPEN_GROUPS = 8;
+
+interface Drawn {
+  map: L.Map;
+  markers: EmployeeMarkers;
+}
+
+/**
+ * The live map: every employee's latest position, moved as the live stream reports fixes, the
+ * account's zones by group, and a list of employees beside it (below it on a phone).
+ */
 export function MapPage() {
+  const { account } = useSessionInfo();
+  const formatTime = useMemo(() => fixTimeFormatter(account.timeZone), [account.timeZone]);
+  const employees = useEmployees();
+  const live = useLivePositions(employees.refresh);
+  const [drawn, setDrawn] = useState<Drawn | null>(null);
+  /** Null while the zones load: the first fit waits for their layers control, to keep clear of it. */
+  const [zoneBounds, setZoneBounds] = useState<L.LatLngBounds | null>(null);
+  const [zoneError, setZoneError] = useState<string | null>(null);
+  const [selected, setSelected] = useState<number | null>(null);
+  /** What the view was last fitted to on its own (at once, not flown from the start view); positions win over zones, and only once. */
+  const fitted = useRef<'nothing' | 'zones' | 'positions'>('nothing');
+
+  const ready = useCallback((map: L.Map) => {
+    const markers = new EmployeeMarkers(map, formatTime, setSelected);
+    let zones: { remove(): void } | null = null;
+    let gone = false;
+    Promise.all([
+      api.get<Zone[]>(`/v6/api/zoneManagement/zones${query({ withCustomTemplateItems: false })}`),
+      api.get<ZoneGroup[]>('/v6/api/zoneManagement/zoneGroups'),
+    ])
+      .then(([zoneList, groups]) => {
+        if (gone) return;
+        // Open, the control is the easiest to use by keyboard; on a phone or with many groups it would cover the map.
+        const collapsed = groups.length > MAX_OPEN_GROUPS || matchMedia('(max-width: 720px)').matches;
+        const layers = addZoneLayers(map, zoneList, groups, { collapsed });
+        zones = layers;
+        setZoneBounds(layers.bounds());
+      })
+      .catch((failure: unknown) => {
+        if (gone) return;
+        setZoneError(`Zones could not be loaded: ${describe(failure)}`);
+        setZoneBounds(L.latLngBounds([]));
+      });
+    setDrawn({ map, markers });
+    return () => {
+      gone = true;
+      zones?.remove();
+      markers.remove();
+    };
+  }, []);
+
+  useEffect(() => {
+    if (drawn && employees.byId) drawn.markers.show(employees.byId, live.positions);
+  }, [drawn, employees.byId, live.positions]);
+
+  // A position of someone not in the list yet: an employee added since the list was read. Asked
+  // once per id, so the fixes of an employee deleted meanwhile do not read the list again and again.
+  const askedAbout = useRef(new Set<number>());
+  useEffect(() => {
+    if (!employees.byId) return;
+    const unknown = [...live.positions.keys()].filter((id) => !employees.byId?.has(id) && !askedAbout.current.has(id));
+    if (unknown.length === 0) return;
+    unknown.forEach((id) => askedAbout.current.add(id));
+    employees.refresh();
+  }, [employees.byId, live.positions]);
+
+  useEffect(() => {
+    if (!drawn || !zoneBounds || fitted.current === 'positions') return;
+    const positions = drawn.markers.bounds();
+    if (positions.isValid()) {
+      fitClearOfControls(drawn.map, positions, false);
+      fitted.current = 'positions';
+    } else if (fitted.current === 'nothing' && zoneBounds.isValid()) {
+      fitClearOfControls(drawn.map, zoneBounds, false);
+      fitted.current = 'zones';
+    }
+  }, [drawn, employees.byId, live.positions, zoneBounds]);
+
+  const centreOn = (subscriberID: number) => {
+    setSelected(subscriberID);
+    drawn?.markers.focus(subscriberID);
+  };
+
+  useEffect(() => drawn?.markers.mark(selected), [drawn, selected]);
+
+  const showEveryone = () => {
+    if (!drawn) return;
+    const all = drawn.markers.bounds();
+    if (zoneBounds?.isValid()) all.extend(zoneBounds);
+    fitClearOfControls(drawn.map, all);
+  };
+
   return (
-    <section aria-labelledby="map-title">
-      <h1 id="map-title">Map</h1>
-      <p>Not built yet.</p>
+    <section class="live-map" aria-labelledby="map-title">
+      <div class="live-map-head">
+        <h1 id="map-title">Map</h1>
+        <p role="status" class={`live-status ${live.status}`}>
+          {statusText[live.status]}
+        </p>
+        <button type="button" class="secondary" onClick={showEveryone}>
+          Show all
+        </button>
+      </div>
+      {[employees.error, zoneError].filter(Boolean).map((message) => (
+        <p key={message} role="alert" class="error">
+          {message}
+        </p>
+      ))}
+      <div class="live-map-body">
+        <MapView label="Live map of employees and zones" onReady={ready} />
+        <EmployeeList
+          employees={employees.byId}
+          positions={live.positions}
+          formatTime={formatTime}
+          selected={selected}
+          onSelect={centreOn}
+        />
+      </div>
     </section>
   );
 }

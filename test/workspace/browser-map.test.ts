@@ -1,0 +1,162 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { Locator } from 'playwright-core';
+import { GROUPS, ZONES, bounds, square } from '../geozones/geozone-fixtures.js';
+import { needsBrowser, openWorkspace, type Workspace } from '../helpers/browser.js';
+import { createEmployee, LOCATIONS } from '../helpers/server.js';
+
+const TIME_ZONE = 'Asia/Yekaterinburg';
+
+/** Polls `check` until it returns true (the page updates on its own, from the live stream). */
+async function until(check: () => Promise<boolean>, what: string, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) assert.fail(`timed out waiting until ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+async function centreOf(locator: Locator): Promise<{ x: number; y: number }> {
+  const box = await locator.boundingBox();
+  assert.ok(box, 'the element is on the page');
+  return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+}
+
+describe('workspace in the browser: the live map', needsBrowser, () => {
+  let workspace: Workspace;
+  let anna: number;
+  let boris: number;
+  /** Navigations of the page after it first showed the map: live updates must need none. */
+  const navigations: string[] = [];
+
+  before(async () => {
+    workspace = await openWorkspace({ timeZone: TIME_ZONE });
+    const { api } = workspace.server;
+    const group = await api.post(GROUPS, { name: 'Depots' });
+    assert.equal(group.status, 201);
+    const zone = await api.post(ZONES, {
+      name: 'North depot',
+      color: 0xd03030,
+      zoneGroupID: group.body.zoneGroupID,
+      bounds: bounds(square(60.59, 56.83, 0.01)),
+    });
+    assert.equal(zone.status, 201);
+    anna = await createEmployee(api, { name: 'Anna Smirnova' });
+    boris = await createEmployee(api, { name: 'Boris Orlov' });
+    const at = new Date(Date.now() - 60_000).toISOString();
+    const fixes = await api.post(LOCATIONS, [
+      { subscriberID: anna, locationDate: at, latitude: 56.835, longitude: 60.595, velocity: 12 },
+      { subscriberID: boris, locationDate: at, latitude: 56.86, longitude: 60.65, velocity: 0 },
+    ]);
+    assert.ok(fixes.status < 300, fixes.text);
+  });
+  after(() => workspace?.close());
+
+  test('shows every employee in the list and as a marker, and the live stream moves a marker without a reload', async () => {
+    const { page } = workspace;
+    // Signed in before the data existed: a fresh load reads it (a change of hash alone would not).
+    await page.goto('/#/map');
+    await page.reload();
+    const list = page.getByRole('complementary', { name: 'Employees' });
+    const annaRow = list.getByRole('button', { name: /Anna Smirnova/ });
+    const borisRow = list.getByRole('button', { name: /Boris Orlov/ });
+    await annaRow.waitFor();
+    await borisRow.waitFor();
+    await page.getByRole('status').filter({ hasText: 'Live' }).waitFor();
+    page.on('framenavigated', (frame) => {
+      if (frame === page.mainFrame()) navigations.push(frame.url());
+    });
+    await page.evaluate(() => ((window as unknown as { stillHere: boolean }).stillHere = true));
+
+    const markers = page.locator('.employee-marker');
+    await until(async () => (await markers.count()) === 2, 'both markers are drawn');
+    const annaMarker = page.getByRole('button', { name: 'Anna Smirnova', exact: true });
+    assert.equal(await annaMarker.textContent(), 'AS', 'the marker shows the initials');
+    assert.match((await annaRow.textContent()) ?? '', /12 km\/h/);
+    const online = (await workspace.server.api.get(`/v6/api/subscriberManagement/subscribers/${anna}`)).body.isOnline;
+    assert.match((await annaRow.textContent()) ?? '', online ? /Online/ : /Offline/);
+    await workspace.screenshot('map-desktop');
+
+    const before = await centreOf(annaMarker);
+    const now = new Date(Date.now() - 5_000);
+    const moved = await workspace.server.api.post(LOCATIONS, [
+      { subscriberID: anna, locationDate: now.toISOString(), latitude: 56.85, longitude: 60.62, velocity: 42 },
+    ]);
+    assert.ok(moved.status < 300, moved.text);
+    await until(async () => ((await annaRow.textContent()) ?? '').includes('42 km/h'), 'the list shows the new speed');
+    await until(async () => {
+      const after = await centreOf(annaMarker);
+      return Math.hypot(after.x - before.x, after.y - before.y) > 20;
+    }, 'the marker moves');
+    const after = await centreOf(annaMarker);
+    assert.ok(after.x > before.x && after.y < before.y, 'north-east of where it was');
+
+    // The tooltip (shown on keyboard focus) has the name, the time in the account's zone and the speed.
+    await annaMarker.focus();
+    const tooltip = page.locator('.leaflet-tooltip').filter({ hasText: 'Anna Smirnova' });
+    await tooltip.waitFor();
+    const locale = await page.evaluate(() => navigator.language);
+    const time = new Intl.DateTimeFormat(locale, { timeZone: TIME_ZONE, hour: '2-digit', minute: '2-digit', second: '2-digit' }).format(now);
+    assert.match((await tooltip.textContent()) ?? '', new RegExp(`${time}.*42 km/h`));
+
+    assert.deepEqual(navigations, [], 'no navigation');
+    assert.equal(await page.evaluate(() => (window as unknown as { stillHere?: boolean }).stillHere), true, 'the same document');
+  });
+
+  test('draws the zone in its group layer, which the layers control hides and shows', async () => {
+    const { page } = workspace;
+    const zonePaths = page.locator('.leaflet-overlay-pane path');
+    await until(async () => (await zonePaths.count()) === 1, 'the zone is drawn');
+    assert.equal(await zonePaths.first().getAttribute('stroke'), '#d03030');
+    const depots = page.getByRole('checkbox', { name: 'Depots' });
+    assert.equal(await depots.isChecked(), true);
+    await depots.uncheck();
+    await until(async () => (await zonePaths.count()) === 0, 'the group is hidden');
+    await depots.check();
+    await until(async () => (await zonePaths.count()) === 1, 'the group is shown again');
+  });
+
+  test('a list entry centres the map on its employee; the filter narrows the list', async () => {
+    const { page } = workspace;
+    const list = page.getByRole('complementary', { name: 'Employees' });
+    const map = page.getByRole('region', { name: /Live map/ });
+    const borisRow = list.getByRole('button', { name: /Boris Orlov/ });
+    const borisMarker = page.getByRole('button', { name: 'Boris Orlov', exact: true });
+    const far = async () => {
+      const [a, b] = [await centreOf(borisMarker), await centreOf(map)];
+      return Math.hypot(a.x - b.x, a.y - b.y);
+    };
+    assert.ok((await far()) > 20, 'Boris is not in the middle before');
+    await borisRow.click();
+    await until(async () => (await far()) < 3, 'the map is centred on Boris');
+    assert.equal(await borisRow.getAttribute('aria-current'), 'true');
+
+    // Keyboard: the filter, then Enter on the one row left.
+    await page.getByLabel('Find employee').fill('smirn');
+    await until(async () => (await list.getByRole('button').count()) === 1, 'the filter leaves one employee');
+    const annaRow = list.getByRole('button', { name: /Anna Smirnova/ });
+    await annaRow.focus();
+    await page.keyboard.press('Enter');
+    const annaMarker = page.getByRole('button', { name: 'Anna Smirnova', exact: true });
+    await until(async () => {
+      const [a, b] = [await centreOf(annaMarker), await centreOf(map)];
+      return Math.hypot(a.x - b.x, a.y - b.y) < 3;
+    }, 'the map is centred on Anna');
+    await page.getByLabel('Find employee').fill('');
+    await until(async () => (await list.getByRole('button').count()) === 2, 'the filter is cleared');
+    assert.deepEqual(navigations, [], 'no navigation');
+  });
+
+  test('on a 375 px screen the list goes below the map', async () => {
+    const { page } = workspace;
+    await page.setViewportSize({ width: 375, height: 800 });
+    const map = await page.getByRole('region', { name: /Live map/ }).boundingBox();
+    const list = await page.getByRole('complementary', { name: 'Employees' }).boundingBox();
+    assert.ok(map && list);
+    assert.ok(list.y >= map.y + map.height, 'the list starts below the map');
+    assert.ok(map.width <= 375 && list.width <= 375, 'nothing wider than the screen');
+    assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= 375), 'no sideways scrolling');
+    await workspace.screenshot('map-phone');
+    assert.deepEqual(workspace.pageErrors, []);
+  });
+});

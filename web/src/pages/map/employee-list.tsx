@@ -1,0 +1,72 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+import type { Employee, Location } from '../../types';
+import { formatSpeed } from './fix-format';
+
+interface Props {
+  employees: ReadonlyMap<number, Employee> | null;
+  positions: ReadonlyMap<number, Location>;
+  formatTime: (locationDate: string) => string;
+  selected: number | null;
+  onSelect: (subscriberID: number) => void;
+}
+
+/** The side list: each employee with a position is a button that centres the map on them. */
+export function EmployeeList({ employees, positions, formatTime, selected, onSelect }: Props) {
+  const [filter, setFilter] = useState('');
+  const list = useRef<HTMLUListElement>(null);
+
+  // A marker chosen on the map brings its row into view.
+  useEffect(() => {
+    if (selected === null) return;
+    list.current?.querySelector(`[data-subscriber-id="${selected}"]`)?.scrollIntoView({ block: 'nearest' });
+  }, [selected]);
+
+  const all = employees ? [...employees.values()].sort((a, b) => a.name.localeCompare(b.name)) : [];
+  const needle = filter.trim().toLocaleLowerCase();
+  const matching = needle ? all.filter((employee) => employee.name.toLocaleLowerCase().includes(needle)) : all;
+
+  return (
+    <aside class="employee-panel" aria-labelledby="employees-title">
+      <h2 id="employees-title">Employees</h2>
+      <label>
+        Find employee
+        <input type="search" value={filter} onInput={(event) => setFilter(event.currentTarget.value)} autocomplete="off" />
+      </label>
+      {employees === null ? (
+        <p class="muted">Loading employees…</p>
+      ) : (
+        <p class="muted" aria-live="polite">
+          {needle ? `${matching.length} of ${all.length} employees` : `${all.length} employees`}
+        </p>
+      )}
+      <ul class="employee-list" ref={list}>
+        {matching.map((employee) => {
+          const position = positions.get(employee.subscriberID);
+          return (
+            <li key={employee.subscriberID} data-subscriber-id={employee.subscriberID}>
+              <button
+                type="button"
+                class="employee-row"
+                disabled={!position}
+                aria-current={selected === employee.subscriberID ? 'true' : undefined}
+                onClick={() => onSelect(employee.subscriberID)}
+              >
+                <span class="employee-name">{employee.name}</span>
+                <span class={employee.isOnline ? 'presence online' : 'presence'}>{employee.isOnline ? 'Online' : 'Offline'}</span>
+                <span class="employee-fix">
+                  {position ? (
+                    <>
+                      <time dateTime={position.locationDate}>{formatTime(position.locationDate)}</time> · {formatSpeed(position)}
+                    </>
+                  ) : (
+                    'No position yet'
+                  )}
+                </span>
+              </button>
+            </li>
+          );
+        })}
+      </ul>
+    </aside>
+  );
+}

@@ -1,0 +1,126 @@
+import L from 'leaflet';
+import type { Employee, Location } from '../../types';
+import { formatSpeed, initials } from './fix-format';
+
+/** Centring on an employee zooms in at least this far, so the street is readable. */
+const FOCUS_ZOOM = 15;
+
+interface Shown {
+  marker: L.Marker;
+  employee: Employee;
+  position: Location;
+}
+
+/**
+ * One marker per employee with a position: a round badge with the initials (a divIcon, so no
+ * image files), its tooltip the name, the fix's time in the account's zone and the speed.
+ * Markers are Leaflet's keyboard markers: focusable, Enter selects, focus shows the tooltip.
+ */
+export class EmployeeMarkers {
+  private readonly layer: L.LayerGroup;
+  private readonly shown = new Map<number, Shown>();
+  private selected: number | null = null;
+
+  constructor(
+    private readonly map: L.Map,
+    private readonly formatTime: (locationDate: string) => string,
+    private readonly onSelect: (subscriberID: number) => void,
+  ) {
+    this.layer = L.layerGroup().addTo(map);
+  }
+
+  /** Draws the positions of known employees; a marker already there moves, others come and go. */
+  show(employees: ReadonlyMap<number, Employee>, positions: ReadonlyMap<number, Location>): void {
+    for (const [id, { marker }] of this.shown) {
+      if (employees.has(id) && positions.has(id)) continue;
+      this.layer.removeLayer(marker);
+      this.shown.delete(id);
+    }
+    for (const [id, position] of positions) {
+      const employee = employees.get(id);
+      if (!employee) continue;
+      const held = this.shown.get(id);
+      if (!held) {
+        this.shown.set(id, { marker: this.create(employee, position), employee, position });
+        continue;
+      }
+      if (held.employee === employee && held.position === position) continue;
+      held.marker.setLatLng([position.latitude, position.longitude]);
+      held.marker.setTooltipContent(this.details(employee, position));
+      this.label(held.marker, employee);
+      held.employee = employee;
+      held.position = position;
+    }
+  }
+
+  /** The area holding every marker (not valid when there are none). */
+  bounds(): L.LatLngBounds {
+    return L.latLngBounds([...this.shown.values()].map(({ marker }) => marker.getLatLng()));
+  }
+
+  /** Centres the map on an employee's marker, marks it and shows its tooltip. */
+  focus(subscriberID: number): void {
+    const held = this.shown.get(subscriberID);
+    if (!held) return;
+    this.mark(subscriberID);
+    this.map.setView(held.marker.getLatLng(), Math.max(this.map.getZoom(), FOCUS_ZOOM));
+    held.marker.openTooltip();
+  }
+
+  /** Marks one marker as the selected employee's (drawn above the others). */
+  mark(subscriberID: number | null): void {
+    if (this.selected !== null) {
+      const previous = this.shown.get(this.selected)?.marker;
+      previous?.getElement()?.classList.remove('is-selected');
+      previous?.setZIndexOffset(0);
+    }
+    this.selected = subscriberID;
+    const marker = subscriberID === null ? undefined : this.shown.get(subscriberID)?.marker;
+    marker?.getElement()?.classList.add('is-selected');
+    marker?.setZIndexOffset(1000);
+  }
+
+  remove(): void {
+    this.layer.remove();
+  }
+
+  private create(employee: Employee, position: Location): L.Marker {
+    const badge = document.createElement('span');
+    badge.className = 'employee-initials';
+    badge.setAttribute('aria-hidden', 'true');
+    badge.textContent = initials(employee.name);
+    const marker = L.marker([position.latitude, position.longitude], {
+      icon: L.divIcon({ className: 'employee-marker', html: badge, iconSize: [32, 32], iconAnchor: [16, 16], tooltipAnchor: [16, 0] }),
+      keyboard: true,
+      riseOnHover: true,
+    });
+    marker.bindTooltip(this.details(employee, position), { direction: 'right' });
+    marker.on('click', () => this.onSelect(employee.subscriberID));
+    marker.addTo(this.layer);
+    this.label(marker, employee);
+    if (this.selected === employee.subscriberID) this.mark(employee.subscriberID);
+    return marker;
+  }
+
+  /** The marker's accessible name and online state; its visible text is only the initials. */
+  private label(marker: L.Marker, employee: Employee): void {
+    const element = marker.getElement();
+    if (!element) return;
+    element.setAttribute('aria-label', employee.name);
+    element.dataset.subscriberId = String(employee.subscriberID);
+    element.classList.toggle('is-offline', employee.isOnline === false);
+  }
+
+  private details(employee: Employee, position: Location): HTMLElement {
+    const box = document.createElement('div');
+    box.className = 'employee-tooltip';
+    const name = document.createElement('strong');
+    name.textContent = employee.name;
+    const when = document.createElement('span');
+    when.textContent = this.formatTime(position.locationDate);
+    const speed = document.createElement('span');
+    speed.textContent = formatSpeed(position);
+    box.append(name, when, speed);
+    return box;
+  }
+}
