@@ -101,7 +101,9 @@ export function MapPage() {
     drawn?.markers.focus(subscriberID);
   };
 
-  useEffect(() => drawn?.markers.mark(selected), [drawn, selected]);
+  useEffect(() => {
+    drawn?.markers.mark(selected);
+  }, [drawn, selected]);
 
   const showEveryone = () => {
     if (!drawn) return;
