@@ -1,6 +1,7 @@
 import L from 'leaflet';
 import type { Zone, ZoneGroup } from '../types';
 import { zoneColor, zoneLatLngs } from './base-map';
+import './zone-layers.css';
 
 /** The layer key of zones without a group. */
 export const NO_GROUP = 'none';

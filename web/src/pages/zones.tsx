@@ -1,8 +1,179 @@
+import type L from 'leaflet';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { api, describe } from '../api';
+import { MapView } from '../map/base-map';
+import type { Zone, ZoneGroup } from '../types';
+import { ZoneEditor, ZONES } from './zones/zone-editor';
+import { ZoneGroups, ZONE_GROUPS } from './zones/zone-groups';
+import { ZoneList } from './zones/zone-list';
+import { ZoneMap } from './zones/zone-map';
+import './zones.css';
+
+/** What the side panel shows: nothing, the drawing hint, a new zone's form, or a zone's form. */
+type Editor =
+  | { kind: 'none' }
+  | { kind: 'drawing' }
+  | { kind: 'new'; key: number; coordinates: boolean }
+  | { kind: 'zone'; zoneID: number };
+
+/** The map's container carries the Leaflet map, so browser tests can turn pixels into coordinates. */
+export type ZoneMapContainer = HTMLElement & { leafletMap?: L.Map };
+
 export function ZonesPage() {
+  const [zones, setZones] = useState<Zone[] | null>(null);
+  const [groups, setGroups] = useState<ZoneGroup[]>([]);
+  const [loadError, setLoadError] = useState('');
+  const [editor, setEditor] = useState<Editor>({ kind: 'none' });
+  const [status, setStatus] = useState('');
+  const zoneMap = useRef<ZoneMap | null>(null);
+  const loaded = useRef<{ zones: Zone[]; groups: ZoneGroup[] } | null>(null);
+  const newZones = useRef(0);
+
+  const load = async () => {
+    const [zoneList, groupList] = await Promise.all([
+      api.get<Zone[]>(`${ZONES}?withCustomTemplateItems=false`),
+      api.get<ZoneGroup[]>(ZONE_GROUPS),
+    ]);
+    loaded.current = { zones: zoneList, groups: groupList };
+    setZones(zoneList);
+    setGroups(groupList);
+    zoneMap.current?.showZones(zoneList, groupList);
+  };
+
+  useEffect(() => {
+    load().catch((error: unknown) => setLoadError(describe(error)));
+  }, []);
+
+  /** Every change of the side panel goes through here, so the map keeps no stale drawing, draft or vertex edit. */
+  const show = (next: Editor, options: { zoom?: boolean; keepDraft?: boolean } = {}) => {
+    const map = zoneMap.current;
+    map?.cancelDrawing();
+    map?.stopEditing(false);
+    if (!options.keepDraft) map?.clearDraft();
+    map?.select(next.kind === 'zone' ? next.zoneID : null, options.zoom ?? false);
+    setEditor(next);
+  };
+
+  const selectZone = (zoneID: number) => {
+    setStatus('');
+    show({ kind: 'zone', zoneID }, { zoom: true });
+  };
+  // The map is made once; its clicks reach the current render's handler through this ref.
+  const selectFromMap = useRef(selectZone);
+  selectFromMap.current = selectZone;
+
+  const drawZone = () => {
+    setStatus('');
+    show({ kind: 'drawing' });
+    zoneMap.current?.startDrawing(() => show({ kind: 'new', key: ++newZones.current, coordinates: false }, { keepDraft: true }));
+  };
+
+  const enterCoordinates = () => {
+    setStatus('');
+    show({ kind: 'new', key: ++newZones.current, coordinates: true });
+  };
+
+  const closeEditor = () => {
+    show({ kind: 'none' });
+    document.getElementById('zone-list-title')?.focus();
+  };
+
+  // Escape ends drawing, as the Cancel drawing button does.
+  useEffect(() => {
+    if (editor.kind !== 'drawing') return;
+    const keyDown = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') closeEditor();
+    };
+    addEventListener('keydown', keyDown);
+    return () => removeEventListener('keydown', keyDown);
+  }, [editor.kind]);
+
+  const saved = async (zoneID: number, message: string) => {
+    await load();
+    show({ kind: 'zone', zoneID });
+    zoneMap.current?.reveal(zoneID);
+    setStatus(message);
+  };
+
+  const deleted = async (message: string) => {
+    await load();
+    closeEditor();
+    setStatus(message);
+  };
+
+  const groupsChanged = async (message: string) => {
+    await load();
+    setStatus(message);
+  };
+
+  const onMapReady = (map: L.Map) => {
+    (map.getContainer() as ZoneMapContainer).leafletMap = map;
+    const controller = new ZoneMap(map, (zoneID) => selectFromMap.current(zoneID));
+    zoneMap.current = controller;
+    if (loaded.current) controller.showZones(loaded.current.zones, loaded.current.groups);
+    return () => {
+      controller.destroy();
+      zoneMap.current = null;
+    };
+  };
+
+  const selectedZone = editor.kind === 'zone' ? zones?.find((z) => z.zoneID === editor.zoneID) : undefined;
   return (
-    <section aria-labelledby="zones-title">
+    <section aria-labelledby="zones-title" class="zones-page">
       <h1 id="zones-title">Zones</h1>
-      <p>Not built yet.</p>
+      <div class="toolbar" role="group" aria-label="Add a zone">
+        {editor.kind === 'drawing' ? (
+          <>
+            <button type="button" class="secondary" onClick={closeEditor}>
+              Cancel drawing
+            </button>
+            <p class="drawing-hint">Click the map to place each corner; click the first corner again to finish. Escape cancels.</p>
+          </>
+        ) : (
+          <button type="button" onClick={drawZone}>
+            Draw zone
+          </button>
+        )}
+        <button type="button" class="secondary" onClick={enterCoordinates}>
+          Enter coordinates
+        </button>
+        <p role="status" class="ok status-line">
+          {status}
+        </p>
+      </div>
+      {loadError && (
+        <p role="alert" class="error">
+          Zones could not be loaded: {loadError}
+        </p>
+      )}
+      <div class="zones-layout">
+        <div class="zones-map">
+          <MapView label="Zones map" onReady={onMapReady} />
+        </div>
+        <div class="zones-side">
+          {editor.kind === 'new' && zoneMap.current && (
+            <ZoneEditor
+              key={`new-${editor.key}`}
+              zone={null}
+              groups={groups}
+              zoneMap={zoneMap.current}
+              startWithCoordinates={editor.coordinates}
+              onSaved={saved}
+              onDeleted={deleted}
+              onClose={closeEditor}
+            />
+          )}
+          {selectedZone && zoneMap.current && (
+            <ZoneEditor key={`zone-${selectedZone.zoneID}`} zone={selectedZone} groups={groups} zoneMap={zoneMap.current} onSaved={saved} onDeleted={deleted} onClose={closeEditor} />
+          )}
+          {zones === null ? (
+            !loadError && <p class="muted">Loading zones…</p>
+          ) : (
+            <ZoneList zones={zones} groups={groups} selected={selectedZone?.zoneID ?? null} onSelect={selectZone} />
+          )}
+          <ZoneGroups groups={groups} zones={zones ?? []} onChanged={groupsChanged} />
+        </div>
+      </div>
     </section>
   );
 }

@@ -1,0 +1,88 @@
+import { FieldError, invalid } from './form-parts';
+
+/** `view`: the outline as saved; `vertices`: corners draggable on the map; `coordinates`: the textarea. */
+export type ShapeMode = 'view' | 'vertices' | 'coordinates';
+
+interface Props {
+  isNew: boolean;
+  corners: number;
+  mode: ShapeMode;
+  coordinates: string;
+  error: string | undefined;
+  busy: boolean;
+  onCoordinates: (text: string) => void;
+  onEditVertices: () => void;
+  onSaveShape: () => void;
+  onCancelShape: () => void;
+  onFinishDraftEdit: () => void;
+  onOpenCoordinates: () => void;
+  onApplyCoordinates: () => void;
+}
+
+/**
+ * The zone's outline: dragging corners on the map, or (for keyboards, and for outlines copied from
+ * elsewhere) typing them as `latitude, longitude` lines.
+ */
+export function ShapeTools(props: Props) {
+  const { isNew, corners, mode, busy } = props;
+  return (
+    <fieldset class="shape-tools">
+      <legend>Shape</legend>
+      <p class="muted" id="zone-shape-summary">
+        {corners >= 3 ? `${corners} corners.` : isNew ? 'Not drawn yet: draw it on the map or enter its coordinates.' : 'No outline: this zone contains nothing.'}
+      </p>
+      {mode === 'view' && (
+        <div class="actions">
+          <button type="button" class="secondary" onClick={props.onEditVertices} disabled={corners < 3}>
+            Edit vertices
+          </button>
+          <button type="button" class="secondary" onClick={props.onOpenCoordinates}>
+            Enter coordinates
+          </button>
+        </div>
+      )}
+      {mode === 'vertices' && (
+        <>
+          <p role="status">Drag the corners on the map; drag a middle marker to add a corner, right-click a corner to remove it.</p>
+          <div class="actions">
+            {isNew ? (
+              <button type="button" onClick={props.onFinishDraftEdit}>
+                Finish editing
+              </button>
+            ) : (
+              <button type="button" onClick={props.onSaveShape} disabled={busy}>
+                Save shape
+              </button>
+            )}
+            <button type="button" class="secondary" onClick={props.onCancelShape}>
+              Cancel shape edit
+            </button>
+          </div>
+        </>
+      )}
+      {mode === 'coordinates' && (
+        <>
+          <label for="zone-coordinates">Coordinates, one “latitude, longitude” line per corner</label>
+          <textarea
+            id="zone-coordinates"
+            rows={6}
+            spellcheck={false}
+            placeholder={'55.7512, 37.6184\n55.7530, 37.6250\n55.7480, 37.6270'}
+            value={props.coordinates}
+            onInput={(e) => props.onCoordinates(e.currentTarget.value)}
+            {...invalid('zone-bounds-error', props.error)}
+          />
+          <div class="actions">
+            <button type="button" onClick={props.onApplyCoordinates} disabled={busy}>
+              {isNew ? 'Use coordinates' : 'Save coordinates'}
+            </button>
+            <button type="button" class="secondary" onClick={props.onCancelShape}>
+              Cancel coordinates
+            </button>
+          </div>
+        </>
+      )}
+      <FieldError id="zone-bounds-error" message={props.error} />
+    </fieldset>
+  );
+}

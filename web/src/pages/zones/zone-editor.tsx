@@ -1,0 +1,252 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { api } from '../../api';
+import { zoneColor } from '../../map/base-map';
+import type { Zone, ZoneGroup } from '../../types';
+import { formatCoordinates, parseCoordinates, type Bounds } from './coordinates';
+import { Confirm, FieldError, formErrors, invalid, NO_ERRORS, type FormErrors } from './form-parts';
+import { ShapeTools, type ShapeMode } from './shape-tools';
+import type { ZoneMap } from './zone-map';
+
+export const ZONES = '/v6/api/zoneManagement/zones';
+
+/** The fields the form shows; any other validation key goes into the form's message. */
+const FIELDS = ['name', 'zoneGroupID', 'color', 'comment', 'enabled', 'bounds'];
+
+interface Props {
+  /** The zone to edit; null for a new zone, whose outline is the map's draft. */
+  zone: Zone | null;
+  groups: ZoneGroup[];
+  zoneMap: ZoneMap;
+  /** A new zone typed as coordinates: the textarea is open and has the focus. */
+  startWithCoordinates?: boolean;
+  onSaved: (zoneID: number, message: string) => Promise<void>;
+  onDeleted: (message: string) => Promise<void>;
+  onClose: () => void;
+}
+
+/** The form of one zone (or a new one): its fields, its shape, and deleting it. */
+export function ZoneEditor({ zone, groups, zoneMap, startWithCoordinates = false, onSaved, onDeleted, onClose }: Props) {
+  const [name, setName] = useState(zone?.name ?? '');
+  const [groupID, setGroupID] = useState(zone?.zoneGroupID != null ? String(zone.zoneGroupID) : '');
+  const [colour, setColour] = useState(zoneColor(zone?.color));
+  const [comment, setComment] = useState(zone?.comment ?? '');
+  const [enabled, setEnabled] = useState(zone?.enabled ?? true);
+  const [shapeMode, setShapeMode] = useState<ShapeMode>(startWithCoordinates ? 'coordinates' : 'view');
+  const [coordinates, setCoordinates] = useState(zone ? formatCoordinates(zone.bounds) : '');
+  const [draftCorners, setDraftCorners] = useState(() => zoneMap.draftBounds()?.length ?? 0);
+  const [errors, setErrors] = useState<FormErrors>(NO_ERRORS);
+  const [busy, setBusy] = useState(false);
+  const [confirmingDelete, setConfirmingDelete] = useState(false);
+  const heading = useRef<HTMLHeadingElement>(null);
+  const nameInput = useRef<HTMLInputElement>(null);
+  const deleteButton = useRef<HTMLButtonElement>(null);
+
+  useEffect(() => {
+    if (startWithCoordinates) document.getElementById('zone-coordinates')?.focus();
+    else if (zone) heading.current?.focus();
+    else nameInput.current?.focus();
+  }, []);
+
+  const run = async (action: () => Promise<void>) => {
+    setBusy(true);
+    setErrors(NO_ERRORS);
+    try {
+      await action();
+    } catch (error) {
+      setErrors(formErrors(error, FIELDS));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  /** The outline typed in the textarea, or an error shown under it. */
+  const typedBounds = (): Bounds | null => {
+    const parsed = parseCoordinates(coordinates);
+    if ('error' in parsed) {
+      setErrors({ fields: { bounds: parsed.error }, message: '' });
+      return null;
+    }
+    return parsed.bounds;
+  };
+
+  const fields = () => ({
+    name: name.trim(),
+    zoneGroupID: groupID === '' ? null : Number(groupID),
+    // An unchanged colour keeps the stored integer, which may carry an alpha byte.
+    color: zone && typeof zone.color === 'number' && colour === zoneColor(zone.color) ? zone.color : parseInt(colour.slice(1), 16),
+    comment,
+    enabled,
+  });
+
+  const save = (event: Event) => {
+    event.preventDefault();
+    void run(async () => {
+      // Corners being dragged or typed are part of the save.
+      let bounds = shapeMode === 'vertices' ? (zone ? zoneMap.editedBounds() : zoneMap.draftBounds()) : null;
+      if (shapeMode === 'coordinates' && (coordinates.trim() !== '' || !zone)) {
+        bounds = typedBounds();
+        if (!bounds) return;
+      }
+      if (zone) {
+        await api.patch(`${ZONES}/${zone.zoneID}`, { ...fields(), ...(bounds ? { bounds } : {}) });
+        zoneMap.stopEditing(true);
+        setShapeMode('view');
+        await onSaved(zone.zoneID, `Zone “${name.trim()}” saved.`);
+        return;
+      }
+      bounds ??= zoneMap.draftBounds();
+      if (!bounds) {
+        setErrors({ fields: { bounds: 'Draw the zone on the map or enter its coordinates first.' }, message: '' });
+        return;
+      }
+      const created = await api.post<Zone>(ZONES, { ...fields(), bounds });
+      await onSaved(created.zoneID, `Zone “${created.name}” created.`);
+    });
+  };
+
+  const editVertices = () => {
+    setErrors(NO_ERRORS);
+    if (zoneMap.editVertices(zone ? zone.zoneID : 'draft')) setShapeMode('vertices');
+    else setErrors({ fields: { bounds: 'There is no shape to edit yet: draw it or enter its coordinates.' }, message: '' });
+  };
+
+  const saveShape = () =>
+    run(async () => {
+      const bounds = zoneMap.editedBounds();
+      if (!zone || !bounds) return;
+      await api.patch(`${ZONES}/${zone.zoneID}`, { bounds });
+      zoneMap.stopEditing(true);
+      setShapeMode('view');
+      await onSaved(zone.zoneID, `Shape of “${zone.name}” saved.`);
+    });
+
+  const cancelShape = () => {
+    zoneMap.stopEditing(false);
+    setErrors(NO_ERRORS);
+    setShapeMode('view');
+  };
+
+  const finishDraftEdit = () => {
+    zoneMap.stopEditing(true);
+    setDraftCorners(zoneMap.draftBounds()?.length ?? 0);
+    setShapeMode('view');
+  };
+
+  const openCoordinates = () => {
+    zoneMap.stopEditing(false);
+    const current = zone ? zone.bounds : zoneMap.draftBounds();
+    if (current) setCoordinates(formatCoordinates(current));
+    setErrors(NO_ERRORS);
+    setShapeMode('coordinates');
+  };
+
+  const applyCoordinates = () =>
+    run(async () => {
+      const bounds = typedBounds();
+      if (!bounds) return;
+      if (zone) {
+        await api.patch(`${ZONES}/${zone.zoneID}`, { bounds });
+        setShapeMode('view');
+        await onSaved(zone.zoneID, `Shape of “${zone.name}” saved.`);
+      } else {
+        zoneMap.showDraft(bounds);
+        setDraftCorners(bounds.length);
+        setShapeMode('view');
+      }
+    });
+
+  const remove = () =>
+    run(async () => {
+      if (!zone) return;
+      await api.delete(`${ZONES}/${zone.zoneID}`);
+      await onDeleted(`Zone “${zone.name}” deleted.`);
+    }).finally(() => setConfirmingDelete(false));
+
+  const keepZone = () => {
+    setConfirmingDelete(false);
+    // The confirmation is gone: the focus goes back to where it came from.
+    setTimeout(() => deleteButton.current?.focus());
+  };
+
+  const title = zone ? `Zone: ${zone.name}` : 'New zone';
+  const f = errors.fields;
+  return (
+    <div class="zone-panel" role="region" aria-labelledby="zone-editor-title">
+      <h2 id="zone-editor-title" tabIndex={-1} ref={heading}>
+        {title}
+      </h2>
+      <form onSubmit={save} aria-labelledby="zone-editor-title" noValidate>
+        <label>
+          Name
+          <input ref={nameInput} value={name} aria-required="true" maxLength={200} onInput={(e) => setName(e.currentTarget.value)} {...invalid('zone-name-error', f.name)} />
+        </label>
+        <FieldError id="zone-name-error" message={f.name} />
+        <label>
+          Group
+          <select value={groupID} onChange={(e) => setGroupID(e.currentTarget.value)} {...invalid('zone-group-error', f.zoneGroupID)}>
+            <option value="">No group</option>
+            {groups.map((g) => (
+              <option key={g.zoneGroupID} value={String(g.zoneGroupID)}>
+                {g.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <FieldError id="zone-group-error" message={f.zoneGroupID} />
+        <label>
+          Colour
+          <input type="color" value={colour} onInput={(e) => setColour(e.currentTarget.value)} {...invalid('zone-color-error', f.color)} />
+        </label>
+        <FieldError id="zone-color-error" message={f.color} />
+        <label>
+          Comment
+          <textarea rows={2} value={comment} onInput={(e) => setComment(e.currentTarget.value)} {...invalid('zone-comment-error', f.comment)} />
+        </label>
+        <FieldError id="zone-comment-error" message={f.comment} />
+        <label class="inline">
+          <input type="checkbox" checked={enabled} onChange={(e) => setEnabled(e.currentTarget.checked)} />
+          Enabled (a disabled zone fires no signals and is not found by lookups)
+        </label>
+        <FieldError id="zone-enabled-error" message={f.enabled} />
+
+        <ShapeTools
+          isNew={!zone}
+          corners={zone ? zone.bounds.length : draftCorners}
+          mode={shapeMode}
+          coordinates={coordinates}
+          error={f.bounds}
+          busy={busy}
+          onCoordinates={setCoordinates}
+          onEditVertices={editVertices}
+          onSaveShape={saveShape}
+          onCancelShape={cancelShape}
+          onFinishDraftEdit={finishDraftEdit}
+          onOpenCoordinates={openCoordinates}
+          onApplyCoordinates={applyCoordinates}
+        />
+
+        {errors.message && (
+          <p role="alert" class="error">
+            {errors.message}
+          </p>
+        )}
+        <div class="actions">
+          <button type="submit" disabled={busy}>
+            Save zone
+          </button>
+          <button type="button" class="secondary" onClick={onClose}>
+            {zone ? 'Close' : 'Cancel'}
+          </button>
+        </div>
+      </form>
+      {zone &&
+        (confirmingDelete ? (
+          <Confirm question={`Delete zone “${zone.name}”? This cannot be undone.`} confirm="Yes, delete zone" cancel="No, keep it" busy={busy} onConfirm={remove} onCancel={keepZone} />
+        ) : (
+          <button type="button" class="danger delete-zone" ref={deleteButton} onClick={() => setConfirmingDelete(true)}>
+            Delete zone
+          </button>
+        ))}
+    </div>
+  );
+}
