@@ -1,8 +1,141 @@
+import { useEffect, useMemo, useState } from 'preact/hooks';
+import { api, describe } from '../api';
+import { navigate, useRoute } from '../router';
+import { useSessionInfo } from '../session';
+import type { Employee } from '../types';
+import { loadDay, type Day } from './tracks/day-data';
+import { DayChart } from './tracks/day-chart';
+import { DayMap } from './tracks/day-map';
+import { DayTables } from './tracks/day-tables';
+import type { Selection } from './tracks/selection';
+import { dayIn, isDay, shiftDay } from './tracks/zoned-time';
+import './tracks.css';
+
+type Loaded = { status: 'idle' } | { status: 'loading' } | { status: 'failed'; error: string } | { status: 'loaded'; day: Day };
+
+/**
+ * One employee's local day (`#/tracks/<subscriberID>/<YYYY-MM-DD>`): tracks, stops and vehicle
+ * events on a map and in tables, and speed and fuel over the day in a chart.
+ */
 export function TracksPage() {
+  const { account } = useSessionInfo();
+  const timeZone = account.timeZone;
+  const route = useRoute();
+  const today = dayIn(timeZone, Date.now());
+  const [unlinkedDay, setUnlinkedDay] = useState(today);
+  const subscriberID = /^\d+$/.test(route[1] ?? '') ? Number(route[1]) : null;
+  const day = isDay(route[2]) ? route[2] : subscriberID === null ? unlinkedDay : today;
+
+  const [employees, setEmployees] = useState<Employee[] | null>(null);
+  const [employeesError, setEmployeesError] = useState('');
+  const [loaded, setLoaded] = useState<Loaded>({ status: 'idle' });
+  const [selection, setSelection] = useState<Selection | null>(null);
+
+  useEffect(() => {
+    api
+      .get<Employee[]>('/v6/api/subscriberManagement/subscribers')
+      .then((list) => setEmployees([...list].sort((a, b) => a.name.localeCompare(b.name))))
+      .catch((error: unknown) => setEmployeesError(describe(error)));
+  }, []);
+
+  useEffect(() => {
+    setSelection(null);
+    if (subscriberID === null) {
+      setLoaded({ status: 'idle' });
+      return;
+    }
+    let current = true;
+    setLoaded({ status: 'loading' });
+    loadDay(subscriberID, day, timeZone)
+      .then((result) => current && setLoaded({ status: 'loaded', day: result }))
+      .catch((error: unknown) => current && setLoaded({ status: 'failed', error: describe(error) }));
+    return () => {
+      current = false;
+    };
+  }, [subscriberID, day, timeZone]);
+
+  const choose = (id: number | null, nextDay: string) => {
+    if (id === null) {
+      setUnlinkedDay(nextDay);
+      navigate('tracks');
+    } else navigate('tracks', id, nextDay);
+  };
+
+  const employeeName = useMemo(() => employees?.find((e) => e.subscriberID === subscriberID)?.name, [employees, subscriberID]);
+
   return (
-    <section aria-labelledby="tracks-title">
+    <section class="tracks-page" aria-labelledby="tracks-title">
       <h1 id="tracks-title">Tracks</h1>
-      <p>Not built yet.</p>
+      <div class="toolbar">
+        {/* Named by the span alone: a wrapping label would add the chosen option to the name. */}
+        <label>
+          <span id="tracks-employee-label">Employee</span>
+          <select
+            aria-labelledby="tracks-employee-label"
+            value={subscriberID === null ? '' : String(subscriberID)}
+            onChange={(e) => choose(e.currentTarget.value ? Number(e.currentTarget.value) : null, day)}
+            disabled={employees === null}
+          >
+            <option value="">{employees === null ? 'Loading…' : 'Choose an employee'}</option>
+            {subscriberID !== null && employees !== null && !employeeName && <option value={String(subscriberID)}>Employee {subscriberID}</option>}
+            {employees?.map((e) => (
+              <option key={e.subscriberID} value={String(e.subscriberID)}>
+                {e.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          <span id="tracks-day-label">Day</span>
+          <input type="date" aria-labelledby="tracks-day-label" value={day} max={today} required onChange={(e) => isDay(e.currentTarget.value) && choose(subscriberID, e.currentTarget.value)} />
+        </label>
+        <div class="day-steps">
+          <button type="button" class="secondary" onClick={() => choose(subscriberID, shiftDay(day, -1))}>
+            Previous day
+          </button>
+          <button type="button" class="secondary" onClick={() => choose(subscriberID, shiftDay(day, 1))} disabled={day >= today}>
+            Next day
+          </button>
+        </div>
+      </div>
+      {employeesError && (
+        <p role="alert" class="error">
+          Employees could not be loaded: {employeesError}
+        </p>
+      )}
+
+      <div role="status" class="tracks-status">
+        {loaded.status === 'idle' && <p class="muted">Choose an employee to see their day.</p>}
+        {loaded.status === 'loading' && <p class="muted">Loading the day…</p>}
+        {loaded.status === 'loaded' && loaded.day.fixCount === 0 && <p class="empty-day">No fixes for this employee on this day</p>}
+      </div>
+      {loaded.status === 'failed' && (
+        <p role="alert" class="error">
+          The day could not be loaded: {loaded.error}
+        </p>
+      )}
+
+      {loaded.status === 'loaded' && loaded.day.fixCount > 0 && (
+        <div class="day-view">
+          <h2 class="visually-hidden">
+            {employeeName ?? `Employee ${subscriberID}`} on {day}
+          </h2>
+          <div class="day-overview">
+            <DayMap day={loaded.day} timeZone={timeZone} selection={selection} onSelect={setSelection} />
+            <DayChart day={loaded.day} timeZone={timeZone} />
+          </div>
+          <DayTables
+            day={loaded.day}
+            timeZone={timeZone}
+            selection={selection}
+            onSelect={(chosen) => {
+              setSelection(chosen);
+              // On a phone the map is above the tables: bring it into view.
+              document.querySelector('.tracks-page .map')?.scrollIntoView({ block: 'nearest' });
+            }}
+          />
+        </div>
+      )}
     </section>
   );
 }

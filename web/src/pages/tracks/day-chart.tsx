@@ -1,0 +1,97 @@
+import { useEffect, useRef } from 'preact/hooks';
+import uPlot from 'uplot';
+import 'uplot/dist/uPlot.min.css';
+import type { Day, Reading } from './day-data';
+import { clockTime } from './zoned-time';
+
+const SPEED_COLOUR = '#1f5fbf';
+const FUEL_COLOUR = '#c25e00';
+const HEIGHT_PX = 220;
+
+/**
+ * Speed (km/h, left axis) and fuel level (l, right axis) over the whole local day, the time axis
+ * in the account's zone. The canvas is an image to assistive technology; the summary below it
+ * says in words what it shows.
+ */
+export function DayChart({ day, timeZone }: { day: Day; timeZone: string }) {
+  const host = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    const element = host.current;
+    if (!element) return;
+    const chart = new uPlot(chartOptions(timeZone, day.day, widthOf(element)), chartData(day), element);
+    const resized = new ResizeObserver(() => chart.setSize({ width: widthOf(element), height: HEIGHT_PX }));
+    resized.observe(element);
+    return () => {
+      resized.disconnect();
+      chart.destroy();
+    };
+  }, [day, timeZone]);
+
+  return (
+    <figure class="day-chart" aria-labelledby="day-chart-title">
+      <h2 id="day-chart-title">Speed and fuel</h2>
+      <div
+        ref={host}
+        class="day-chart-canvas"
+        role="img"
+        aria-label="Chart of speed in km/h and fuel level in litres over the day"
+        aria-describedby="day-chart-summary"
+      />
+      <figcaption id="day-chart-summary">{summarise(day.readings, timeZone, day.day)}</figcaption>
+    </figure>
+  );
+}
+
+const widthOf = (element: HTMLElement) => Math.max(240, Math.floor(element.clientWidth));
+
+function chartOptions(timeZone: string, dayText: string, width: number): uPlot.Options {
+  const time = (seconds: number) => clockTime(seconds * 1000, timeZone, dayText);
+  return {
+    width,
+    height: HEIGHT_PX,
+    tzDate: (seconds) => uPlot.tzDate(new Date(seconds * 1000), timeZone),
+    scales: { x: { time: true }, kmh: { range: (_u, _min, max) => [0, Math.max(10, Math.ceil((max || 0) / 10) * 10)] }, l: {} },
+    series: [
+      { label: 'Time', value: (_u, v) => (v === null ? '–' : time(v)) },
+      { label: 'Speed, km/h', scale: 'kmh', stroke: SPEED_COLOUR, width: 1.5, spanGaps: true, value: (_u, v) => (v === null ? '–' : v.toFixed(0)) },
+      { label: 'Fuel, l', scale: 'l', stroke: FUEL_COLOUR, width: 2, spanGaps: true, value: (_u, v) => (v === null ? '–' : v.toFixed(1)) },
+    ],
+    axes: [
+      // 24-hour clock times in the account's zone, whatever the browser's locale.
+      { values: (_u, splits) => splits.map(time), space: 50 },
+      { scale: 'kmh', label: 'Speed, km/h', stroke: SPEED_COLOUR, size: 44, labelSize: 20 },
+      { scale: 'l', label: 'Fuel, l', side: 1, stroke: FUEL_COLOUR, size: 44, labelSize: 20, grid: { show: false } },
+    ],
+  };
+}
+
+/** uPlot's columns (seconds, speed, fuel), with empty points at the day's edges so the axis spans the day. */
+function chartData(day: Day): uPlot.AlignedData {
+  const points = day.readings.filter((r) => r.timeMs >= day.startMs && r.timeMs < day.endMs);
+  const times = [day.startMs, ...points.map((r) => r.timeMs), day.endMs].map((ms) => ms / 1000);
+  return [times, [null, ...points.map((r) => r.speedKmh), null], [null, ...points.map((r) => r.fuelLitres), null]];
+}
+
+/** The chart in words: the highest speed and when, the fuel at the first and last reading and its lowest. */
+export function summarise(readings: Reading[], timeZone: string, day: string): string {
+  const time = (ms: number) => clockTime(ms, timeZone, day);
+  const parts: string[] = [];
+  const speeds = readings.filter((r) => r.speedKmh !== null);
+  if (speeds.length === 0) parts.push('No speed readings.');
+  else {
+    const top = speeds.reduce((a, b) => (b.speedKmh! > a.speedKmh! ? b : a));
+    parts.push(`Highest speed ${top.speedKmh!.toFixed(0)} km/h at ${time(top.timeMs)}.`);
+  }
+  const fuel = readings.filter((r) => r.fuelLitres !== null);
+  if (fuel.length === 0) parts.push('No fuel level readings.');
+  else {
+    const first = fuel[0]!;
+    const last = fuel.at(-1)!;
+    const lowest = fuel.reduce((low, r) => Math.min(low, r.fuelLitres!), Infinity);
+    parts.push(
+      `Fuel ${first.fuelLitres!.toFixed(1)} l at ${time(first.timeMs)}, ${last.fuelLitres!.toFixed(1)} l at ${time(last.timeMs)}, lowest ${lowest.toFixed(1)} l.`,
+    );
+  }
+  return parts.join(' ');
+}

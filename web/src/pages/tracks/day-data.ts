@@ -1,0 +1,221 @@
+import { api, query } from '../../api';
+import type { Location } from '../../types';
+import { dayBoundsMs } from './zoned-time';
+
+/** What the Tracks view shows of one employee's local day, all read through the v6 routes. */
+
+const BASE = '/v6/api/globalPositioningManagement';
+const PAGE = 1000;
+
+/** Interface 2.2. */
+export interface Track {
+  trackID: number;
+  subscriberID: number;
+  startDate: string;
+  finishDate: string;
+  startAddress: string;
+  finishAddress: string;
+  startLat: number;
+  startLon: number;
+  finishLat: number;
+  finishLon: number;
+  distance: number;
+  duration: number;
+}
+
+/** Interface 2.3. */
+export interface VehicleEvent {
+  type: number;
+  latitude: number;
+  longitude: number;
+  value: number;
+  eventDate: string;
+}
+
+interface StatisticsRecord {
+  endFuelLevel: number | null;
+  locationDate: string;
+}
+
+/** A track with its fixes (oldest first) and its times as instants. */
+export interface DayTrack extends Track {
+  startMs: number;
+  finishMs: number;
+  points: [number, number][];
+}
+
+/** Time standing still between tracks, or between a track and the day's edge. */
+export interface Stop {
+  fromMs: number;
+  toMs: number;
+  latitude: number;
+  longitude: number;
+  /** Where it is, as the track that ended or began there names it. */
+  address: string;
+}
+
+export interface DayEvent extends VehicleEvent {
+  timeMs: number;
+}
+
+/** One point of the chart: speed from a valid fix, fuel from the statistics of a valid fix. */
+export interface Reading {
+  timeMs: number;
+  speedKmh: number | null;
+  fuelLitres: number | null;
+}
+
+export interface Day {
+  day: string;
+  startMs: number;
+  endMs: number;
+  /** Fixes of the day, valid or not: none means there is nothing to show. */
+  fixCount: number;
+  tracks: DayTrack[];
+  stops: Stop[];
+  events: DayEvent[];
+  readings: Reading[];
+}
+
+export const EVENT_TYPES: Record<number, { name: string; unit: string }> = {
+  1: { name: 'Fuel filling', unit: 'l' },
+  2: { name: 'Fuel drain', unit: 'l' },
+  3: { name: 'Sensor value violation', unit: '' },
+  4: { name: 'Speeding', unit: 'km/h' },
+  5: { name: 'Prolonged speeding', unit: 'km/h' },
+};
+
+export const eventName = (type: number) => EVENT_TYPES[type]?.name ?? `Event type ${type}`;
+
+/**
+ * Loads the local day `day` (account zone) of one employee. The period is sent without an offset,
+ * so the server reads it in the account's zone too; `.999` keeps the next midnight out.
+ */
+export async function loadDay(subscriberID: number, day: string, timeZone: string, nowMs = Date.now()): Promise<Day> {
+  const { startMs, endMs } = dayBoundsMs(day, timeZone);
+  const period = { from: `${day}T00:00:00`, to: `${day}T23:59:59.999` };
+  const [tracks, events, locations, fuel] = await Promise.all([
+    api.get<Track[]>(`${BASE}/tracks${query({ subscriberIDs: subscriberID, dateFrom: period.from, dateTo: period.to, count: PAGE })}`),
+    loadEvents(subscriberID, period),
+    loadLocations(subscriberID, period),
+    loadFuel(subscriberID, period),
+  ]);
+  const dayTracks = await loadTrackPoints(tracks);
+  return {
+    day,
+    startMs,
+    endMs,
+    fixCount: locations.length,
+    tracks: dayTracks,
+    stops: findStops(dayTracks, locations, startMs, Math.min(endMs, nowMs)),
+    events: events.map((e) => ({ ...e, timeMs: Date.parse(e.eventDate) })),
+    readings: mergeReadings(locations, fuel),
+  };
+}
+
+type Period = { from: string; to: string };
+
+/** All the day's fixes: the list is newest first and pages by the last id seen (CONTRACT §1). */
+async function loadLocations(subscriberID: number, period: Period): Promise<Location[]> {
+  const all: Location[] = [];
+  let lastLocationID: number | undefined;
+  for (;;) {
+    const page = await api.get<Location[]>(
+      `${BASE}/locations${query({ subscriberIDs: subscriberID, dateFrom: period.from, dateTo: period.to, count: PAGE, lastLocationID })}`,
+    );
+    all.push(...page);
+    const last = page.at(-1)?.locationID;
+    if (page.length < PAGE || last === undefined) return all;
+    lastLocationID = last;
+  }
+}
+
+/** Events and statistics page by `offset` over records, before grouping. */
+async function loadPaged<T>(path: (offset: number) => string, records: (body: { data: Record<string, unknown>[] }) => T[]): Promise<T[]> {
+  const all: T[] = [];
+  for (let offset = 0; ; offset += PAGE) {
+    const page = records(await api.get<{ data: Record<string, unknown>[] }>(path(offset)));
+    all.push(...page);
+    if (page.length < PAGE) return all;
+  }
+}
+
+function loadEvents(subscriberID: number, period: Period): Promise<VehicleEvent[]> {
+  return loadPaged(
+    (offset) => `${BASE}/events${query({ subscriberIDs: subscriberID, startDate: period.from, finishDate: period.to, count: PAGE, offset })}`,
+    (body) => body.data.flatMap((group) => group.events as VehicleEvent[]),
+  );
+}
+
+/**
+ * The fuel level over the day: statistics with interval 3 give one record per valid fix, its
+ * `endFuelLevel` the smoothed level at that fix (CONTRACT §2), which is what a chart should show.
+ */
+function loadFuel(subscriberID: number, period: Period): Promise<StatisticsRecord[]> {
+  return loadPaged(
+    (offset) => `${BASE}/statistics${query({ subscriberIDs: subscriberID, dateFrom: period.from, dateTo: period.to, interval: 3, count: PAGE, offset })}`,
+    (body) => body.data.flatMap((group) => group.statistics as StatisticsRecord[]),
+  );
+}
+
+/** Each track's fixes, a few requests at a time. */
+async function loadTrackPoints(tracks: Track[]): Promise<DayTrack[]> {
+  const result: DayTrack[] = new Array<DayTrack>(tracks.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < tracks.length) {
+      const index = next++;
+      const track = tracks[index]!;
+      const fixes = await api.get<Location[]>(`${BASE}/tracks/${track.trackID}/locations`);
+      result[index] = {
+        ...track,
+        startMs: Date.parse(track.startDate),
+        finishMs: Date.parse(track.finishDate),
+        points: fixes.map((f) => [f.latitude, f.longitude]),
+      };
+    }
+  };
+  await Promise.all([worker(), worker(), worker(), worker()]);
+  return result.sort((a, b) => a.startMs - b.startMs);
+}
+
+/**
+ * Stops: the gaps between consecutive tracks, and from the start of the day to the first track
+ * and from the last one to the end of the day (or now, for today). With no track at all, one stop
+ * for the whole day at the last valid fix, if there is one.
+ */
+export function findStops(tracks: DayTrack[], locations: Location[], startMs: number, endMs: number): Stop[] {
+  const stops: Stop[] = [];
+  const add = (fromMs: number, toMs: number, latitude: number, longitude: number, address: string) => {
+    const from = Math.max(fromMs, startMs);
+    const to = Math.min(toMs, endMs);
+    if (to > from) stops.push({ fromMs: from, toMs: to, latitude, longitude, address });
+  };
+  if (tracks.length === 0) {
+    // Locations come newest first.
+    const last = locations.find((l) => l.isValid);
+    if (last) add(startMs, endMs, last.latitude, last.longitude, `${last.latitude.toFixed(5)}, ${last.longitude.toFixed(5)}`);
+    return stops;
+  }
+  const first = tracks[0]!;
+  add(startMs, first.startMs, first.startLat, first.startLon, first.startAddress);
+  tracks.forEach((track, i) => {
+    const next = tracks[i + 1];
+    add(track.finishMs, next ? next.startMs : endMs, track.finishLat, track.finishLon, track.finishAddress);
+  });
+  return stops;
+}
+
+/** One series of points in time order from the valid fixes' speeds and the fuel records. */
+export function mergeReadings(locations: Location[], fuel: StatisticsRecord[]): Reading[] {
+  const byTime = new Map<number, Reading>();
+  const at = (timeMs: number) => {
+    let reading = byTime.get(timeMs);
+    if (!reading) byTime.set(timeMs, (reading = { timeMs, speedKmh: null, fuelLitres: null }));
+    return reading;
+  };
+  // Invalid fixes carry whatever the receiver made up; they take no part (CONTRACT §2).
+  for (const l of locations) if (l.isValid) at(Date.parse(l.locationDate)).speedKmh = l.velocity;
+  for (const f of fuel) if (f.endFuelLevel !== null) at(Date.parse(f.locationDate)).fuelLitres = f.endFuelLevel;
+  return [...byTime.values()].sort((a, b) => a.timeMs - b.timeMs);
+}
