@@ -22,7 +22,6 @@ export function SigningSecret({ timeZone }: { timeZone: string }) {
   const [secret, setSecret] = useState('');
   const [error, setError] = useState('');
   const [status, setStatus] = useState('');
-  const [confirming, setConfirming] = useState(false);
   const [rotating, setRotating] = useState(false);
   const field = useRef<HTMLInputElement>(null);
   const dialog = useRef<HTMLDialogElement>(null);
@@ -34,12 +33,13 @@ export function SigningSecret({ timeZone }: { timeZone: string }) {
       .catch((failure: unknown) => setError(`Could not read the signing secret: ${describe(failure)}`));
   }, []);
 
-  useEffect(() => {
-    const element = dialog.current;
-    if (!element) return;
-    if (confirming && !element.open) element.showModal();
-    if (!confirming && element.open) element.close();
-  }, [confirming]);
+  // The dialog is opened and closed on the element itself: its 'close' event comes a task later,
+  // so state mirroring it could still say "open" when the button is pressed again.
+  const confirm = () => {
+    setError('');
+    if (!dialog.current?.open) dialog.current?.showModal();
+  };
+  const cancel = () => dialog.current?.close();
 
   const copy = async () => {
     try {
@@ -59,7 +59,7 @@ export function SigningSecret({ timeZone }: { timeZone: string }) {
     try {
       const answer = await api.post<{ secret: string }>(`${SECRET}/rotate`);
       setSecret(answer.secret);
-      setConfirming(false);
+      cancel();
       // Closing the dialog returns focus to Rotate secret; the status line announces the change.
       setStatus(`A new signing secret is shown. Until ${overlapEnd(timeZone)} calls are signed with both the old and the new secret.`);
     } catch (failure) {
@@ -94,7 +94,7 @@ export function SigningSecret({ timeZone }: { timeZone: string }) {
         <button type="button" class="secondary" disabled={!secret} onClick={() => void copy()}>
           Copy
         </button>
-        <button type="button" class="danger" disabled={!secret} onClick={() => setConfirming(true)}>
+        <button type="button" class="danger" disabled={!secret} onClick={confirm}>
           Rotate secret
         </button>
       </div>
@@ -111,7 +111,6 @@ export function SigningSecret({ timeZone }: { timeZone: string }) {
         class="rotate-dialog"
         aria-labelledby="rotate-title"
         aria-describedby="rotate-text"
-        onClose={() => setConfirming(false)}
       >
         <h2 id="rotate-title">Rotate the signing secret?</h2>
         <div id="rotate-text">
@@ -122,13 +121,13 @@ export function SigningSecret({ timeZone }: { timeZone: string }) {
             After that only the new secret signs.
           </p>
         </div>
-        {error && confirming && (
+        {error && (
           <p role="alert" class="error">
             {error}
           </p>
         )}
         <div class="dialog-actions">
-          <button type="button" class="secondary" autofocus onClick={() => setConfirming(false)}>
+          <button type="button" class="secondary" autofocus onClick={cancel}>
             Cancel
           </button>
           <button type="button" class="danger" disabled={rotating} onClick={() => void rotate()}>
