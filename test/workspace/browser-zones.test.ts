@@ -81,9 +81,16 @@ describe('workspace in the browser: the Zones tab', needsBrowser, () => {
     assert.ok(depots, 'the group exists on the server');
 
     // Four corners clicked on the map, then the first one again to finish.
+    // Escape leaves drawing mode (Geoman's corner marker under the mouse goes with it).
     const addZone = page.getByRole('group', { name: 'Add a zone' });
     await addZone.getByRole('button', { name: 'Draw zone' }).click();
-    await page.getByRole('button', { name: 'Cancel drawing' }).waitFor();
+    await addZone.getByRole('button', { name: 'Cancel drawing' }).waitFor();
+    assert.equal(await page.locator('.zones-map .cursor-marker').count(), 1);
+    await page.keyboard.press('Escape');
+    await addZone.getByRole('button', { name: 'Draw zone' }).waitFor();
+    assert.equal(await page.locator('.zones-map .cursor-marker').count(), 0);
+    await addZone.getByRole('button', { name: 'Draw zone' }).click();
+    await addZone.getByRole('button', { name: 'Cancel drawing' }).waitFor();
     const box = (await map.boundingBox())!;
     const pixels: [number, number][] = [
       [150, 120],
@@ -146,6 +153,7 @@ describe('workspace in the browser: the Zones tab', needsBrowser, () => {
     await page.mouse.move(...to, { steps: 8 });
     await page.mouse.up();
     assert.deepEqual(await lookup(workspace, between!), [], 'outside the outline before the move');
+    await workspace.screenshot('zones-vertices-desktop');
     await editor.getByRole('button', { name: 'Save shape' }).click();
     await page.getByRole('status').filter({ hasText: 'Shape of “North depot” saved.' }).waitFor();
     const reshaped = await zoneNamed(workspace, 'North depot');

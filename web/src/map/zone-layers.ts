@@ -76,6 +76,9 @@ export function addZoneLayers(map: L.Map, zones: Zone[], groups: ZoneGroup[], op
     polygons.set(zone.zoneID, polygon);
   }
   control.addTo(map);
+  // A named group, so assistive technology says what the checkboxes switch.
+  control.getContainer()?.setAttribute('role', 'group');
+  control.getContainer()?.setAttribute('aria-label', 'Zone groups shown on the map');
 
   return {
     polygons,

@@ -73,6 +73,8 @@ export function ZonesPage() {
     show({ kind: 'new', key: ++newZones.current, coordinates: true });
   };
 
+  const cancelDrawing = () => show({ kind: 'none' });
+
   const closeEditor = () => {
     show({ kind: 'none' });
     document.getElementById('zone-list-title')?.focus();
@@ -82,7 +84,7 @@ export function ZonesPage() {
   useEffect(() => {
     if (editor.kind !== 'drawing') return;
     const keyDown = (event: KeyboardEvent) => {
-      if (event.key === 'Escape') closeEditor();
+      if (event.key === 'Escape') cancelDrawing();
     };
     addEventListener('keydown', keyDown);
     return () => removeEventListener('keydown', keyDown);
@@ -117,26 +119,20 @@ export function ZonesPage() {
     };
   };
 
+  const drawing = editor.kind === 'drawing';
   const selectedZone = editor.kind === 'zone' ? zones?.find((z) => z.zoneID === editor.zoneID) : undefined;
   return (
     <section aria-labelledby="zones-title" class="zones-page">
       <h1 id="zones-title">Zones</h1>
       <div class="toolbar" role="group" aria-label="Add a zone">
-        {editor.kind === 'drawing' ? (
-          <>
-            <button type="button" class="secondary" onClick={closeEditor}>
-              Cancel drawing
-            </button>
-            <p class="drawing-hint">Click the map to place each corner; click the first corner again to finish. Escape cancels.</p>
-          </>
-        ) : (
-          <button type="button" onClick={drawZone}>
-            Draw zone
-          </button>
-        )}
+        {/* One button that changes its name, so the focus stays on it when drawing starts or stops. */}
+        <button type="button" class={drawing ? 'secondary' : undefined} onClick={drawing ? cancelDrawing : drawZone}>
+          {drawing ? 'Cancel drawing' : 'Draw zone'}
+        </button>
         <button type="button" class="secondary" onClick={enterCoordinates}>
           Enter coordinates
         </button>
+        {drawing && <p class="drawing-hint">Click the map to place each corner; click the first corner again to finish. Escape cancels.</p>}
         <p role="status" class="ok status-line">
           {status}
         </p>

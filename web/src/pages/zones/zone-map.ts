@@ -7,6 +7,9 @@ import { addZoneLayers, zoneStyle, type ZoneLayers } from '../../map/zone-layers
 import type { Zone, ZoneGroup } from '../../types';
 import { roundDegrees, type Bounds } from './coordinates';
 
+/** More groups than this fold the layers control into its button, as on the Map tab. */
+const MAX_OPEN_GROUPS = 8;
+
 /** A shape not saved yet: drawn, or typed as coordinates. */
 const DRAFT_STYLE: L.PathOptions = { color: '#c26a00', weight: 3, dashArray: '8 4', fillOpacity: 0.15 };
 
@@ -49,14 +52,13 @@ export class ZoneMap {
     this.zones = new Map(zones.map((zone) => [zone.zoneID, zone]));
     this.layers = addZoneLayers(this.map, zones, groups, {
       hidden,
+      // Open is easiest by keyboard; folded (Enter opens it) where it would cover the map.
+      collapsed: groups.length > MAX_OPEN_GROUPS || matchMedia('(max-width: 720px)').matches,
       // Clicks on a zone add corners while drawing and are part of dragging while editing.
       onSelect: (zone) => {
         if (!this.onDrawn && !this.editing) this.onSelect(zone.zoneID);
       },
     });
-    const container = this.layers.control.getContainer();
-    container?.setAttribute('role', 'group');
-    container?.setAttribute('aria-label', 'Zone groups shown on the map');
     if (first && !this.zoomToSelected) fitTo(this.map, this.layers.bounds());
     this.select(this.selected, this.zoomToSelected);
   }
