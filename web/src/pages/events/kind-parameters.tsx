@@ -1,0 +1,116 @@
+import { useEffect, useState } from 'preact/hooks';
+import { api, describe } from '../../api';
+import type { Zone, ZoneGroup } from '../../types';
+import { CheckList, describedBy, FieldError, fieldId, Hint, TextField } from './form-fields';
+import { NUMBER_PARAMETERS, type FieldErrors, type RuleDraft, type ZoneTrigger } from './rule-model';
+
+interface Props {
+  draft: RuleDraft;
+  errors: FieldErrors;
+  change: (patch: Partial<RuleDraft>, ...fields: string[]) => void;
+}
+
+/** The parameters of the draft's kind (CONTRACT §4); some kinds have none. */
+export function KindParameters({ draft, errors, change }: Props) {
+  if (draft.kind === null) return null;
+  if (draft.kind === 2) return <ZoneParameters draft={draft} errors={errors} change={change} />;
+  const numbers = NUMBER_PARAMETERS[String(draft.kind)];
+  return (
+    <fieldset>
+      <legend>Parameters</legend>
+      {numbers ? (
+        numbers.map((parameter) => (
+          <TextField
+            key={parameter.key}
+            field={`parameters.${parameter.key}`}
+            label={parameter.label}
+            type="number"
+            step={parameter.integer ? '1' : 'any'}
+            inputMode={parameter.integer && parameter.min >= 0 ? 'numeric' : 'decimal'}
+            value={draft.numbers[parameter.key] ?? ''}
+            hint={parameter.hint}
+            errors={errors}
+            onValue={(value) => change({ numbers: { ...draft.numbers, [parameter.key]: value } }, `parameters.${parameter.key}`)}
+          />
+        ))
+      ) : (
+        <p class="muted">This kind has no parameters.</p>
+      )}
+    </fieldset>
+  );
+}
+
+const TRIGGERS: { value: ZoneTrigger; label: string }[] = [
+  { value: 'entry', label: 'On entry' },
+  { value: 'exit', label: 'On exit' },
+  { value: 'both', label: 'On entry and exit' },
+];
+
+/** Zone entry/exit: zones and zone groups of the account, and which crossings fire. */
+function ZoneParameters({ draft, errors, change }: Props) {
+  const [zones, setZones] = useState<Zone[] | null>(null);
+  const [groups, setGroups] = useState<ZoneGroup[] | null>(null);
+  const [failure, setFailure] = useState('');
+
+  useEffect(() => {
+    Promise.all([api.get<Zone[]>('/v6/api/zoneManagement/zones?withCustomTemplateItems=false'), api.get<ZoneGroup[]>('/v6/api/zoneManagement/zoneGroups')])
+      .then(([z, g]) => {
+        setZones(z);
+        setGroups(g);
+      })
+      .catch((error: unknown) => setFailure(`The zones could not be loaded: ${describe(error)}`));
+  }, []);
+
+  const field = 'parameters.zoneIDs';
+  const byName = <T extends { name: string }>(list: T[]) => [...list].sort((a, b) => a.name.localeCompare(b.name));
+  return (
+    <fieldset id={fieldId(field)} aria-describedby={describedBy(field, errors, true)}>
+      <legend>Parameters</legend>
+      <Hint field={field}>Check zones, zone groups or both: a group stands for the zones directly in it (not those of its subgroups), including zones added to it later.</Hint>
+      <FieldError field={field} errors={errors} />
+      {failure && (
+        <p role="alert" class="error">
+          {failure}
+        </p>
+      )}
+      {zones === null || groups === null ? (
+        !failure && <p class="muted">Loading zones…</p>
+      ) : (
+        <div class="zone-lists">
+          {zones.length === 0 ? (
+            <p class="muted">The account has no zones yet; make them in the Zones tab.</p>
+          ) : (
+            <CheckList
+              field="parameters.zones"
+              legend="Zones"
+              items={byName(zones).map((z) => ({ value: z.zoneID, label: z.name }))}
+              checked={draft.zoneIDs}
+              errors={errors}
+              onChange={(zoneIDs) => change({ zoneIDs }, field)}
+            />
+          )}
+          {groups.length > 0 && (
+            <CheckList
+              field="parameters.zoneGroupIDs"
+              legend="Zone groups"
+              items={byName(groups).map((g) => ({ value: g.zoneGroupID, label: g.name }))}
+              checked={draft.zoneGroupIDs}
+              errors={errors}
+              onChange={(zoneGroupIDs) => change({ zoneGroupIDs }, field, 'parameters.zoneGroupIDs')}
+            />
+          )}
+        </div>
+      )}
+      <fieldset id={fieldId('parameters.on')} aria-describedby={describedBy('parameters.on', errors, false)}>
+        <legend>Fires</legend>
+        <FieldError field="parameters.on" errors={errors} />
+        {TRIGGERS.map((trigger) => (
+          <label class="inline" key={trigger.value}>
+            <input type="radio" name="zone-on" checked={draft.zoneOn === trigger.value} onChange={() => change({ zoneOn: trigger.value }, 'parameters.on')} />
+            {trigger.label}
+          </label>
+        ))}
+      </fieldset>
+    </fieldset>
+  );
+}

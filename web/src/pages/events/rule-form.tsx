@@ -1,0 +1,309 @@
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { api, ApiFailure, describe } from '../../api';
+import { navigate } from '../../router';
+import { useSessionInfo } from '../../session';
+import type { Employee } from '../../types';
+import { CheckList, describedBy, FieldError, fieldId, TextField } from './form-fields';
+import { KindParameters } from './kind-parameters';
+import { RuleRecipients } from './rule-recipients';
+import { rememberSaved } from './saved-rule';
+import {
+  checkName,
+  draftOf,
+  emptyDraft,
+  KINDS,
+  NUMBER_PARAMETERS,
+  ruleOf,
+  RULES,
+  serverErrors,
+  WEEKDAYS,
+  type EventRule,
+  type FieldErrors,
+  type RuleDraft,
+} from './rule-model';
+
+const SUBSCRIBERS = '/v6/api/subscriberManagement/subscribers';
+
+/** `#/events/new` and `#/events/<id>`: interface 6.1 steps 1 to 4, in its order, Done to save. */
+export function RuleForm({ eventID }: { eventID: number | null }) {
+  const session = useSessionInfo();
+  const [draft, setDraft] = useState<RuleDraft | null>(eventID === null ? emptyDraft() : null);
+  const [employees, setEmployees] = useState<Employee[] | null>(null);
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [loadFailure, setLoadFailure] = useState('');
+  const [failure, setFailure] = useState('');
+  const [attempts, setAttempts] = useState(0);
+  const [busy, setBusy] = useState(false);
+  const heading = useRef<HTMLHeadingElement>(null);
+  const summary = useRef<HTMLDivElement>(null);
+
+  // A view that opens puts the keyboard at its heading.
+  useLayoutEffect(() => heading.current?.focus(), []);
+  useEffect(() => {
+    api
+      .get<Employee[]>(`${SUBSCRIBERS}?withCustomTemplateItems=false`)
+      .then(setEmployees)
+      .catch((error: unknown) => setLoadFailure(`The employees could not be loaded: ${describe(error)}`));
+    if (eventID !== null) {
+      api
+        .get<EventRule>(`${RULES}/${eventID}`)
+        .then((rule) => setDraft(draftOf(rule)))
+        .catch((error: unknown) => setLoadFailure(`The event could not be loaded: ${describe(error)}`));
+    }
+  }, [eventID]);
+
+  // After a refused Done, the summary takes the focus: it lists what to mend, each a way to its field.
+  useLayoutEffect(() => {
+    if (attempts > 0) summary.current?.focus();
+  }, [attempts]);
+
+  /** Applies a change and forgets the errors of the fields it touched. */
+  const change = (patch: Partial<RuleDraft>, ...fields: string[]) => {
+    setDraft((d) => (d ? { ...d, ...patch } : d));
+    if (fields.some((f) => errors[f])) setErrors((e) => Object.fromEntries(Object.entries(e).filter(([key]) => !fields.includes(key))));
+  };
+
+  const changeName = (name: string) => {
+    setDraft((d) => (d ? { ...d, name } : d));
+    // The backslash is refused as it is typed (interface 8), not only at Done.
+    const problem = name.includes('\\') ? checkName(name) : null;
+    setErrors((e) => {
+      const { name: _old, ...rest } = e;
+      return problem ? { ...rest, name: problem } : rest;
+    });
+  };
+
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    if (!draft || busy) return;
+    setFailure('');
+    const checked = ruleOf(draft, session.account.smsEnabled);
+    if ('errors' in checked) {
+      setErrors(checked.errors);
+      setAttempts((n) => n + 1);
+      return;
+    }
+    setBusy(true);
+    try {
+      if (eventID === null) {
+        const created = await api.post<EventRule>(RULES, checked.rule);
+        rememberSaved(created.eventID, created.name, 'created');
+      } else {
+        await api.put(`${RULES}/${eventID}`, checked.rule);
+        rememberSaved(eventID, checked.rule.name, 'changed');
+      }
+      navigate('events');
+    } catch (error) {
+      const fields = error instanceof ApiFailure ? error.envelope.validationErrors : undefined;
+      setErrors(fields ? serverErrors(fields, checked.rule) : {});
+      if (!fields) setFailure(describe(error));
+      setAttempts((n) => n + 1);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const title = eventID === null ? 'New event' : 'Edit event';
+  return (
+    <section aria-labelledby="events-title" class="rule-form">
+      <p>
+        <a href="#/events">← Events</a>
+      </p>
+      <h1 id="events-title" tabIndex={-1} ref={heading}>
+        {title}
+      </h1>
+      {loadFailure && (
+        <p role="alert" class="error">
+          {loadFailure}
+        </p>
+      )}
+      {!draft ? (
+        !loadFailure && <p class="muted">Loading…</p>
+      ) : (
+        <form onSubmit={submit} noValidate aria-labelledby="events-title">
+          <KindChoice draft={draft} errors={errors} change={change} />
+          <TextField field="name" label="Name" value={draft.name} errors={errors} onValue={changeName} hint="Any text without the backslash character (\)." />
+          <Employees employees={employees} draft={draft} errors={errors} change={change} />
+          <KindParameters draft={draft} errors={errors} change={change} />
+          <Schedule draft={draft} errors={errors} change={change} timeZone={session.account.timeZone} />
+          <RuleRecipients draft={draft} errors={errors} change={change} smsEnabled={session.account.smsEnabled} />
+          {attempts > 0 && <ErrorSummary errors={errors} failure={failure} summary={summary} />}
+          <div class="form-actions">
+            <button type="submit" aria-disabled={busy ? true : undefined}>
+              {busy ? 'Saving…' : 'Done'}
+            </button>
+            <a href="#/events">Cancel</a>
+          </div>
+        </form>
+      )}
+    </section>
+  );
+}
+
+interface PartProps {
+  draft: RuleDraft;
+  errors: FieldErrors;
+  change: (patch: Partial<RuleDraft>, ...fields: string[]) => void;
+}
+
+/** Step 1: the kind, in words; arrow keys move between the choices. */
+function KindChoice({ draft, errors, change }: PartProps) {
+  return (
+    <fieldset id={fieldId('kind')} class="kinds" aria-describedby={describedBy('kind', errors, false)}>
+      <legend>Kind</legend>
+      <FieldError field="kind" errors={errors} />
+      <div class="kind-options">
+        {KINDS.map(({ kind, label }) => (
+          <label class="inline" key={kind}>
+            <input type="radio" name="kind" value={String(kind)} checked={draft.kind === kind} onChange={() => change({ kind }, 'kind')} />
+            {label}
+          </label>
+        ))}
+      </div>
+    </fieldset>
+  );
+}
+
+function Employees({ employees, draft, errors, change }: PartProps & { employees: Employee[] | null }) {
+  const [filter, setFilter] = useState('');
+  const shown = useMemo(() => {
+    const sorted = [...(employees ?? [])].sort((a, b) => a.name.localeCompare(b.name));
+    const text = filter.trim().toLowerCase();
+    return text ? sorted.filter((e) => e.name.toLowerCase().includes(text) || draft.subscriberIDs.includes(e.subscriberID)) : sorted;
+  }, [employees, filter, draft.subscriberIDs]);
+  if (employees === null) return <p class="muted">Loading employees…</p>;
+  const count = draft.subscriberIDs.length;
+  const hint = count === 0 ? 'None checked: the event applies to all employees, including those added later.' : `${count} checked: the event applies to them only.`;
+  return (
+    <div class="employees">
+      {employees.length > 8 && (
+        <div class="field">
+          <label for="rule-employee-filter">Find employees</label>
+          <input id="rule-employee-filter" type="search" value={filter} onInput={(e) => setFilter(e.currentTarget.value)} />
+        </div>
+      )}
+      <CheckList
+        field="subscriberIDs"
+        legend="Employees"
+        hint={hint}
+        items={shown.map((e) => ({ value: e.subscriberID, label: e.name }))}
+        checked={draft.subscriberIDs}
+        errors={errors}
+        onChange={(subscriberIDs) => change({ subscriberIDs }, 'subscriberIDs')}
+      />
+    </div>
+  );
+}
+
+/** Step 3, first part: validity period, weekdays and daily window, all in the account's zone. */
+function Schedule({ draft, errors, change, timeZone }: PartProps & { timeZone: string }) {
+  return (
+    <>
+      <fieldset>
+        <legend>Validity</legend>
+        <label class="inline">
+          <input type="checkbox" checked={draft.unlimited} onChange={(e) => change({ unlimited: e.currentTarget.checked }, 'validFrom', 'validTo')} />
+          Unlimited
+        </label>
+        {!draft.unlimited && (
+          <div class="pair">
+            <TextField
+              field="validFrom"
+              label="Valid from"
+              type="datetime-local"
+              value={draft.validFrom}
+              errors={errors}
+              hint={`In the account’s time zone, ${timeZone}. Empty: from now on.`}
+              onValue={(validFrom) => change({ validFrom }, 'validFrom')}
+            />
+            <TextField
+              field="validTo"
+              label="Valid to"
+              type="datetime-local"
+              value={draft.validTo}
+              errors={errors}
+              hint="Empty: no end."
+              onValue={(validTo) => change({ validTo }, 'validTo')}
+            />
+          </div>
+        )}
+      </fieldset>
+      <CheckList
+        field="weekdays"
+        legend="Weekdays"
+        inline
+        items={WEEKDAYS.map((w) => ({ value: w.day, label: w.short }))}
+        checked={draft.weekdays}
+        errors={errors}
+        onChange={(weekdays) => change({ weekdays }, 'weekdays')}
+      />
+      <fieldset aria-describedby="rule-window-hint">
+        <legend>Daily window</legend>
+        <p id="rule-window-hint" class="hint">
+          In the account’s time zone, {timeZone}. To 23:59 runs to the end of the day; a window may pass midnight (From 22:00 To 06:00 is the night).
+        </p>
+        <div class="pair">
+          <TextField field="timeFrom" label="From" type="time" value={draft.timeFrom} errors={errors} onValue={(timeFrom) => change({ timeFrom }, 'timeFrom')} />
+          <TextField field="timeTo" label="To" type="time" value={draft.timeTo} errors={errors} onValue={(timeTo) => change({ timeTo }, 'timeTo')} />
+        </div>
+      </fieldset>
+    </>
+  );
+}
+
+const LABELS: Record<string, string> = {
+  kind: 'Kind',
+  name: 'Name',
+  subscriberIDs: 'Employees',
+  'parameters.zoneIDs': 'Zones',
+  'parameters.zoneGroupIDs': 'Zone groups',
+  'parameters.on': 'Fires',
+  validFrom: 'Valid from',
+  validTo: 'Valid to',
+  weekdays: 'Weekdays',
+  timeFrom: 'From',
+  timeTo: 'To',
+  emails: 'E-mail addresses',
+  smsPhones: 'SMS phones',
+  messengerUserIDs: 'Messenger users (bot)',
+  messenger2UserIDs: 'Messenger users (second channel)',
+  apiUrl: 'Customer address',
+};
+for (const parameters of Object.values(NUMBER_PARAMETERS)) for (const p of parameters ?? []) LABELS[`parameters.${p.key}`] = p.label;
+
+/** Moves the focus to a field, or to the first control of a group. */
+function focusField(field: string) {
+  const element = document.getElementById(fieldId(field));
+  const target = element instanceof HTMLFieldSetElement ? element.querySelector<HTMLElement>('input, select, textarea') : element;
+  target?.focus();
+}
+
+/** What stopped the last Done: every error, each a button to its field when the form shows it. */
+function ErrorSummary({ errors, failure, summary }: { errors: FieldErrors; failure: string; summary: { current: HTMLDivElement | null } }) {
+  const entries = Object.entries(errors);
+  if (entries.length === 0 && !failure) return null;
+  return (
+    <div class="error-summary" role="alert" tabIndex={-1} ref={summary}>
+      <p>
+        <strong>The event was not saved.</strong>
+        {entries.length > 0 && ' Mend these fields, then press Done again:'}
+      </p>
+      {failure && <p>{failure}</p>}
+      {entries.length > 0 && (
+        <ul>
+          {entries.map(([field, message]) => (
+            <li key={field}>
+              {document.getElementById(fieldId(field)) ? (
+                <button type="button" class="link" onClick={() => focusField(field)}>
+                  {LABELS[field] ?? field}: {message}
+                </button>
+              ) : (
+                `${LABELS[field] ?? field}: ${message}`
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
