@@ -21,6 +21,12 @@ const tabs = [
 
 type Tab = (typeof tabs)[number]['path'];
 
+/** The skip link moves focus past the tabs; a plain `#main` link would change the hash route. */
+function skipToContent(event: Event): void {
+  event.preventDefault();
+  document.getElementById('main')?.focus();
+}
+
 export function App() {
   const [session, setSessionState] = useState<SessionInfo | null | undefined>(undefined);
   const route = useRoute();
@@ -51,6 +57,9 @@ export function App() {
 
   return (
     <SessionContext.Provider value={session}>
+      <a class="skip" href="#main" onClick={skipToContent}>
+        Skip to content
+      </a>
       <header class="top">
         <span class="brand">Lokator</span>
         <nav aria-label="Workspace">
@@ -71,7 +80,7 @@ export function App() {
           Sign out
         </button>
       </header>
-      <main id="main">
+      <main id="main" tabIndex={-1}>
         {tab === 'map' && <MapPage />}
         {tab === 'events' && <EventsPage route={route.slice(1)} />}
         {tab === 'zones' && <ZonesPage />}
