@@ -11,7 +11,7 @@ import { buildRoad, HOUR, MINUTE, SECOND, VehicleSimulation, type DayFix, type L
 
 // Functions given to page.evaluate run in the page; the tests compile without DOM types, so this names what they use.
 interface Rect { width: number; height: number; right: number }
-declare const document: { querySelector(selector: string): { getBoundingClientRect(): Rect } | null; documentElement: { scrollWidth: number } };
+declare const document: { querySelector(selector: string): { getBoundingClientRect(): Rect; textContent: string | null } | null; documentElement: { scrollWidth: number } };
 declare const location: { hash: string };
 interface Canvas { width: number; height: number; getContext(kind: '2d'): { getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray } } | null }
 
@@ -192,9 +192,15 @@ describe('workspace in the browser: the Tracks view', needsBrowser, () => {
     await page.locator('.leaflet-marker-pane .stop-marker.selected').waitFor();
     assert.equal(await page.locator('.leaflet-marker-pane .stop-marker.selected').textContent(), '2');
     assert.equal(await page.getByRole('table', { name: 'Stops' }).locator('tbody tr.selected').count(), 1);
+
+    // And from the map: a stop marker is a button of its own.
+    await page.getByRole('button', { name: /^Stop 3: \d\d:\d\d–24:00/ }).focus();
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => document.querySelector('.leaflet-marker-pane .stop-marker.selected')?.textContent === '3');
+    assert.equal(await page.getByRole('button', { name: 'Show stop 3 on the map' }).getAttribute('aria-pressed'), 'true');
   });
 
-  test('a link opens the day; an employee without fixes gets the empty state', async () => {
+  test('a link opens the day; an employee without fixes gets the empty state; another account\'s employee is not shown', async () => {
     const { page } = workspace;
     await page.goto(`/#/tracks/${vanID}/${DAY}`);
     await page.reload();
@@ -207,6 +213,16 @@ describe('workspace in the browser: the Tracks view', needsBrowser, () => {
     assert.equal(await page.locator('.tracks-page .map').count(), 0);
     assert.equal(new URL(page.url()).hash, `#/tracks/${idleID}/${DAY}`);
     await workspace.screenshot('tracks-empty');
+
+    // Another account's employee, with fixes on that day: a link to it shows none of them.
+    const stranger = await workspace.server.newAccount(TIME_ZONE);
+    const theirs = await createEmployee(stranger.api, { name: 'Not ours' });
+    const posted = await stranger.api.post(LOCATIONS, fixes.slice(0, 500).map((f) => ({ subscriberID: theirs, ...f.body })));
+    assert.equal(posted.status, 201, posted.text);
+    await page.goto(`/#/tracks/${theirs}/${DAY}`);
+    await page.getByRole('alert').filter({ hasText: `There is no employee ${theirs} in this account.` }).waitFor();
+    assert.equal(await page.locator('.tracks-page .map').count(), 0);
+    assert.equal(await page.getByRole('table').count(), 0);
   });
 
   test('at 375 px the day fits the width', async () => {

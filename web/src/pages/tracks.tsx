@@ -62,6 +62,8 @@ export function TracksPage() {
   };
 
   const employeeName = useMemo(() => employees?.find((e) => e.subscriberID === subscriberID)?.name, [employees, subscriberID]);
+  // A link to an employee of another account (or a deleted one) reads as empty days; say what it is.
+  const unknownEmployee = subscriberID !== null && employees !== null && employeeName === undefined;
 
   return (
     <section class="tracks-page" aria-labelledby="tracks-title">
@@ -77,7 +79,7 @@ export function TracksPage() {
             disabled={employees === null}
           >
             <option value="">{employees === null ? 'Loading…' : 'Choose an employee'}</option>
-            {subscriberID !== null && employees !== null && !employeeName && <option value={String(subscriberID)}>Employee {subscriberID}</option>}
+            {unknownEmployee && <option value={String(subscriberID)}>Unknown employee {subscriberID}</option>}
             {employees?.map((e) => (
               <option key={e.subscriberID} value={String(e.subscriberID)}>
                 {e.name}
@@ -107,15 +109,20 @@ export function TracksPage() {
       <div role="status" class="tracks-status">
         {loaded.status === 'idle' && <p class="muted">Choose an employee to see their day.</p>}
         {loaded.status === 'loading' && <p class="muted">Loading the day…</p>}
-        {loaded.status === 'loaded' && loaded.day.fixCount === 0 && <p class="empty-day">No fixes for this employee on this day</p>}
+        {loaded.status === 'loaded' && loaded.day.fixCount === 0 && !unknownEmployee && <p class="empty-day">No fixes for this employee on this day</p>}
       </div>
+      {unknownEmployee && (
+        <p role="alert" class="error">
+          There is no employee {subscriberID} in this account.
+        </p>
+      )}
       {loaded.status === 'failed' && (
         <p role="alert" class="error">
           The day could not be loaded: {loaded.error}
         </p>
       )}
 
-      {loaded.status === 'loaded' && loaded.day.fixCount > 0 && (
+      {loaded.status === 'loaded' && loaded.day.fixCount > 0 && !unknownEmployee && (
         <div class="day-view">
           <h2 class="visually-hidden">
             {employeeName ?? `Employee ${subscriberID}`} on {day}

@@ -50,6 +50,10 @@ export function DayMap({ day, timeZone, selection, onSelect }: { day: Day; timeZ
         zIndexOffset: 500,
       });
       marker.on('click', () => select.current({ kind: 'stop', index: i }));
+      // Leaflet turns Enter on a focused marker into keypress, not click.
+      marker.on('keypress', (e) => {
+        if ((e as L.LeafletKeyboardEvent).originalEvent.key === 'Enter') select.current({ kind: 'stop', index: i });
+      });
       marker.addTo(group);
       // Leaflet makes a keyboard marker a button; its name is the stop, not the number drawn in it.
       marker.getElement()?.setAttribute('aria-label', label);

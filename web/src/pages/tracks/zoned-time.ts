@@ -25,14 +25,17 @@ export function shiftDay(day: string, days: number): string {
 }
 
 /**
- * The instant local midnight starts `day` in `timeZone`. The zone's offset is read at a first guess
- * and again at the result, which is enough for days whose midnight follows a clock change.
+ * The instant `day` begins in `timeZone`: its local midnight, or, where the clocks jump over
+ * midnight (Chile in spring), the first instant that is on that day. The zone's offset is read at
+ * a first guess and again at the result; of the two, the earlier that falls on the day wins.
  */
 export function startOfDayMs(day: string, timeZone: string): number {
   const [y, m, d] = day.split('-').map(Number) as [number, number, number];
   const wall = Date.UTC(y, m - 1, d);
   const first = wall - offsetMs(timeZone, wall);
-  return wall - offsetMs(timeZone, first);
+  const second = wall - offsetMs(timeZone, first);
+  const onDay = [first, second].filter((ms) => dayIn(timeZone, ms) === day);
+  return onDay.length > 0 ? Math.min(...onDay) : second;
 }
 
 /** The local day `day` as [start, end) instants: 24 hours, or 23 or 25 on a clock change. */
