@@ -347,6 +347,66 @@ describe('workspace in the browser: the Events tab (interface 6.1)', needsBrowse
     assert.deepEqual(workspace.pageErrors, []);
   });
 
+  test('zone and sensor parameters, a validity period and messenger users are saved as chosen', async () => {
+    const { page, server } = workspace;
+    const square = [
+      { latitude: 55.7, longitude: 37.5 },
+      { latitude: 55.7, longitude: 37.6 },
+      { latitude: 55.8, longitude: 37.6 },
+    ];
+    const depots = (await server.api.post('/v6/api/zoneManagement/zoneGroups', { name: 'Depots' })).body.zoneGroupID as number;
+    const north = (await server.api.post('/v6/api/zoneManagement/zones', { name: 'North gate', bounds: square })).body.zoneID as number;
+    await server.api.post('/v6/api/zoneManagement/zones', { name: 'South gate', bounds: square, zoneGroupID: depots });
+
+    await page.goto('/#/events/new');
+    await page.getByRole('radio', { name: 'Zone entry/exit' }).check();
+    await page.getByRole('textbox', { name: 'Name', exact: true }).fill('Gates');
+    const zones = page.getByRole('group', { name: 'Zones', exact: true });
+    await zones.waitFor();
+    assert.deepEqual(await zones.locator('label').allInnerTexts(), ['North gate', 'South gate']);
+    // Nothing chosen: the form says so at the zones before anything is sent.
+    await page.getByRole('button', { name: 'Done' }).click();
+    await page.locator('#rule-parameters-zoneIDs-error').filter({ hasText: 'Choose at least one zone or zone group.' }).waitFor();
+    await workspace.screenshot('events-form-errors');
+    await zones.getByRole('checkbox', { name: 'North gate' }).check();
+    await page.getByRole('group', { name: 'Zone groups' }).getByRole('checkbox', { name: 'Depots' }).check();
+    await page.getByRole('radio', { name: 'On entry', exact: true }).check();
+    await page.getByRole('checkbox', { name: 'Unlimited' }).uncheck();
+    await page.getByLabel('Valid from').fill('2026-06-01T08:00');
+    await page.getByLabel('Valid to').fill('2026-12-31T18:30');
+    await page.getByLabel('Messenger users (bot)').fill('3');
+    await page.getByLabel('Messenger users (second channel)').fill('44, 45');
+    await page.getByRole('button', { name: 'Done' }).click();
+    await page.getByRole('status').filter({ hasText: 'Saved “Gates”.' }).waitFor();
+
+    await page.getByRole('button', { name: 'New event' }).click();
+    await page.getByRole('radio', { name: 'Sensor control' }).check();
+    await page.getByRole('textbox', { name: 'Name', exact: true }).fill('Too warm');
+    await page.getByLabel('Sensor', { exact: true }).fill('2');
+    await page.getByLabel('Minimum', { exact: true }).fill('8');
+    await page.getByLabel('Maximum', { exact: true }).fill('-5');
+    await page.getByRole('button', { name: 'Done' }).click();
+    await page.locator('#rule-parameters-min-error').filter({ hasText: 'The minimum must not be above the maximum.' }).waitFor();
+    await page.getByLabel('Minimum', { exact: true }).fill('-5');
+    await page.getByLabel('Maximum', { exact: true }).fill('8');
+    await page.getByRole('button', { name: 'Done' }).click();
+    await page.getByRole('status').filter({ hasText: 'Saved “Too warm”.' }).waitFor();
+
+    const rules = (await server.api.get(RULES)).body as any[];
+    const gates = rules.find((r) => r.name === 'Gates');
+    assert.deepEqual(
+      [gates.kind, gates.parameters, gates.validFrom, gates.validTo, gates.messengerUserIDs, gates.messenger2UserIDs],
+      [2, { zoneIDs: [north], zoneGroupIDs: [depots], on: 'entry' }, '2026-06-01T08:00:00+00:00', '2026-12-31T18:30:00+00:00', [3], [44, 45]],
+    );
+    const warm = rules.find((r) => r.name === 'Too warm');
+    assert.deepEqual([warm.kind, warm.parameters], [10, { sensorID: 2, min: -5, max: 8 }]);
+    const gatesRow = page.getByRole('row').filter({ hasText: 'Gates' });
+    await gatesRow.waitFor();
+    assert.equal((await gatesRow.getByRole('cell').allInnerTexts())[3], '1 bot user, 2 second-channel users');
+    for (const rule of rules) assert.equal((await server.api.delete(`${RULES}/${rule.eventID}`)).status, 204);
+    assert.deepEqual(workspace.pageErrors, []);
+  });
+
   test('SMS phones are offered only with the SMS option', async () => {
     const { page, server } = workspace;
     await page.goto('/#/events/new');
@@ -367,6 +427,13 @@ describe('workspace in the browser: the Events tab (interface 6.1)', needsBrowse
       ((await server.api.get(RULES)).body as any[]).map((r) => [r.name, r.kind, r.smsPhones]),
       [['Power cut', 7, ['+79001234567']]],
     );
+
+    // The option taken away: editing the rule says its phones go at Done, rather than dropping them unseen.
+    await server.database.db.updateTable('accounts').set({ sms_enabled: 0 }).where('id', '=', server.account.id).execute();
+    await page.reload();
+    await page.getByRole('row').filter({ hasText: 'Power cut' }).getByRole('button', { name: 'Edit' }).click();
+    await page.getByText('This event’s SMS phones (+79001234567) are dropped when you press Done.').waitFor();
+    assert.equal(await page.getByLabel('SMS phones').count(), 0);
     assert.deepEqual(workspace.pageErrors, []);
   });
 });

@@ -10,12 +10,16 @@ export function RuleList() {
   const [rules, setRules] = useState<EventRule[] | null>(null);
   const [names, setNames] = useState<Map<number, string>>(new Map());
   const [saved] = useState(takeSaved);
-  const [status, setStatus] = useState(saved ? `Saved “${saved.name}”.` : '');
+  const [status, setStatus] = useState('');
   const [failure, setFailure] = useState('');
   const heading = useRef<HTMLHeadingElement>(null);
 
   // A view that opens puts the keyboard at its heading.
   useLayoutEffect(() => heading.current?.focus(), []);
+  // Said after the first render, into the (then empty) live region, so that it is announced.
+  useEffect(() => {
+    if (saved) setStatus(`Saved “${saved.name}”.`);
+  }, [saved]);
   useEffect(() => {
     // Rows wait for the employees' names; without them (a failed read) the column shows ids.
     const employees = api.get<Employee[]>('/v6/api/subscriberManagement/subscribers?withCustomTemplateItems=false').catch(() => []);

@@ -273,7 +273,7 @@ export function ruleOf(draft: RuleDraft, smsEnabled: boolean): { rule: RuleWrite
       parameters,
       validFrom,
       validTo,
-      weekdays: [...draft.weekdays].sort(),
+      weekdays: [...draft.weekdays].sort((a, b) => a - b),
       timeFrom: draft.timeFrom,
       timeTo: draft.timeTo === END_OF_DAY ? '00:00' : draft.timeTo,
       emails,

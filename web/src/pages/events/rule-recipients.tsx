@@ -1,5 +1,5 @@
 import { TextField } from './form-fields';
-import type { FieldErrors, RuleDraft } from './rule-model';
+import { splitList, type FieldErrors, type RuleDraft } from './rule-model';
 
 interface Props {
   draft: RuleDraft;
@@ -41,6 +41,7 @@ export function RuleRecipients({ draft, errors, change, smsEnabled }: Props) {
       ) : (
         <p class="note">
           SMS: the account has no SMS option. It is a paid option; ask your service provider to enable it.
+          {draft.smsPhones.trim() !== '' && ` This event’s SMS phones (${splitList(draft.smsPhones).join(', ')}) are dropped when you press Done.`}
         </p>
       )}
       <TextField
