@@ -49,7 +49,7 @@ describe('workspace accessibility: names, keyboard, phone width', needsBrowser, 
       await page.getByRole('heading', { level: 1 }).first().waitFor();
       await page.waitForLoadState('networkidle').catch(() => {});
       assert.deepEqual(await page.evaluate(UNNAMED_CONTROLS), [], `${tab}: controls without a name`);
-      assert.ok((await page.evaluate(SIDEWAYS_OVERFLOW)) <= 0, `${tab}: the page scrolls sideways at 375 px`);
+      assert.ok((await page.evaluate<number>(SIDEWAYS_OVERFLOW)) <= 0, `${tab}: the page scrolls sideways at 375 px`);
       await workspace.screenshot(`phone-${tab.toLowerCase()}`);
     });
   }

@@ -25,6 +25,9 @@ export function MapView({ label, onReady }: { label: string; onReady: (map: L.Ma
     const cleanup = onReady(map);
     return () => {
       cleanup?.();
+      // Leaflet ends a zoom animation from a 250 ms timer, which throws on a map removed
+      // meanwhile (a page left right after a zoom): end it now instead.
+      (map as unknown as { _animatingZoom: boolean })._animatingZoom = false;
       map.remove();
     };
   }, []);

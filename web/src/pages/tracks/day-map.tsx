@@ -119,12 +119,7 @@ export function DayMap({ day, timeZone, selection, onSelect }: { day: Day; timeZ
       label={`Map of the day: ${day.tracks.length} tracks, ${day.stops.length} stops, ${day.events.length} events`}
       onReady={(created) => {
         setMap(created);
-        return () => {
-          setMap(null);
-          // Leaflet ends a zoom animation from a 250 ms timer, which fails on a map removed
-          // meanwhile (a day changed right after a row was chosen): end it now instead.
-          (created as unknown as { _animatingZoom: boolean })._animatingZoom = false;
-        };
+        return () => setMap(null);
       }}
     />
   );
