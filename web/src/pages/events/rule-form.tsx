@@ -7,20 +7,8 @@ import { CheckList, describedBy, FieldError, fieldId, TextField } from './form-f
 import { KindParameters } from './kind-parameters';
 import { RuleRecipients } from './rule-recipients';
 import { rememberSaved } from './saved-rule';
-import {
-  checkName,
-  draftOf,
-  emptyDraft,
-  KINDS,
-  NUMBER_PARAMETERS,
-  ruleOf,
-  RULES,
-  serverErrors,
-  WEEKDAYS,
-  type EventRule,
-  type FieldErrors,
-  type RuleDraft,
-} from './rule-model';
+import { checkName, ruleOf, serverErrors } from './rule-checks';
+import { draftOf, emptyDraft, KINDS, NUMBER_PARAMETERS, RULES, WEEKDAYS, type EventRule, type FieldErrors, type RuleDraft } from './rule-model';
 
 const SUBSCRIBERS = '/v6/api/subscriberManagement/subscribers';
 

@@ -1,5 +1,6 @@
 import { TextField } from './form-fields';
-import { splitList, type FieldErrors, type RuleDraft } from './rule-model';
+import { splitList } from './rule-checks';
+import type { FieldErrors, RuleDraft } from './rule-model';
 
 interface Props {
   draft: RuleDraft;

@@ -1,0 +1,149 @@
+/**
+ * The checks made before a rule is saved, and the server's refusals mapped to the form's fields.
+ * Errors are keyed by the server's field names (`name`, `parameters.speedLimit`, `apiUrl`), so
+ * the form shows its own and the server's messages in the same place.
+ */
+import { END_OF_DAY, NUMBER_PARAMETERS, type FieldErrors, type NumberParameter, type RuleDraft, type RuleWrite } from './rule-model';
+
+/** Entries of a list typed one per line or separated by commas or semicolons. */
+export const splitList = (text: string): string[] =>
+  text
+    .split(/[\n,;]+/)
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+// The server's pattern (+ and 7 to 15 digits); spaces, dashes and brackets as people type them are dropped.
+const PHONE = /^\+?\d{7,15}$/;
+const normalisePhone = (phone: string) => phone.replace(/[\s\-().]/g, '');
+
+/**
+ * The rule to save, or what is wrong with the draft. The checks are the server's, made early so
+ * that most mistakes show at once; the server still has the last word.
+ */
+export function ruleOf(draft: RuleDraft, smsEnabled: boolean): { rule: RuleWrite } | { errors: FieldErrors } {
+  const errors: FieldErrors = {};
+  if (draft.kind === null) errors.kind = 'Choose the kind of event.';
+  const nameError = checkName(draft.name);
+  if (nameError) errors.name = nameError;
+
+  const parameters: Record<string, unknown> = {};
+  for (const parameter of NUMBER_PARAMETERS[String(draft.kind)] ?? []) {
+    const text = (draft.numbers[parameter.key] ?? '').trim();
+    const field = `parameters.${parameter.key}`;
+    if (text === '') {
+      if (parameter.required) errors[field] = `Enter ${parameter.label.toLowerCase()}.`;
+      else if (draft.kind === 10) parameters[parameter.key] = null;
+      continue;
+    }
+    const value = Number(text);
+    const problem = checkNumber(value, parameter);
+    if (problem) errors[field] = problem;
+    else parameters[parameter.key] = value;
+  }
+  if (draft.kind === 10 && !errors['parameters.min'] && !errors['parameters.max']) {
+    const { min, max } = parameters as { min: number | null; max: number | null };
+    if (min === null && max === null) errors['parameters.min'] = 'Enter a minimum, a maximum or both.';
+    else if (min !== null && max !== null && min > max) errors['parameters.min'] = 'The minimum must not be above the maximum.';
+  }
+  if (draft.kind === 2) {
+    if (draft.zoneIDs.length === 0 && draft.zoneGroupIDs.length === 0) errors['parameters.zoneIDs'] = 'Choose at least one zone or zone group.';
+    if (draft.zoneIDs.length > 0) parameters.zoneIDs = draft.zoneIDs;
+    if (draft.zoneGroupIDs.length > 0) parameters.zoneGroupIDs = draft.zoneGroupIDs;
+    parameters.on = draft.zoneOn;
+  }
+
+  const validFrom = draft.unlimited || !draft.validFrom ? null : `${draft.validFrom}:00`;
+  const validTo = draft.unlimited || !draft.validTo ? null : `${draft.validTo}:00`;
+  if (!draft.unlimited && validFrom === null && validTo === null) errors.validFrom = 'Enter a start, an end or both, or check Unlimited.';
+  if (validFrom !== null && validTo !== null && validFrom > validTo) errors.validFrom = 'The start must not be after the end.';
+
+  if (draft.weekdays.length === 0) errors.weekdays = 'Check at least one weekday.';
+  if (!/^\d\d:\d\d$/.test(draft.timeFrom)) errors.timeFrom = 'Enter a time, such as 08:00.';
+  if (!/^\d\d:\d\d$/.test(draft.timeTo)) errors.timeTo = 'Enter a time, such as 18:00.';
+
+  const emails = splitList(draft.emails).flatMap((entry) => entry.split(/\s+/));
+  const badEmail = emails.find((email) => !EMAIL.test(email));
+  if (badEmail) errors.emails = `“${badEmail}” is not an e-mail address.`;
+  const smsPhones = smsEnabled ? splitList(draft.smsPhones).map(normalisePhone) : [];
+  const badPhone = smsPhones.find((phone) => !PHONE.test(phone));
+  if (badPhone) errors.smsPhones = `“${badPhone}” is not a phone number: 7 to 15 digits, with + in front if you like.`;
+  const messengerUserIDs = userIds(draft.messengerUserIDs, 'messengerUserIDs', errors);
+  const messenger2UserIDs = userIds(draft.messenger2UserIDs, 'messenger2UserIDs', errors);
+
+  const apiUrl = draft.apiUrl.trim();
+  if (draft.sendToApi) {
+    if (apiUrl === '') errors.apiUrl = 'Enter the address of your system.';
+    else if (!URL.canParse(apiUrl)) errors.apiUrl = 'Enter a full address, such as https://example.com/lokator.';
+  }
+
+  if (Object.keys(errors).length > 0 || draft.kind === null) return { errors };
+  return {
+    rule: {
+      name: draft.name,
+      kind: draft.kind,
+      subscriberIDs: draft.subscriberIDs,
+      parameters,
+      validFrom,
+      validTo,
+      weekdays: [...draft.weekdays].sort((a, b) => a - b),
+      timeFrom: draft.timeFrom,
+      timeTo: draft.timeTo === END_OF_DAY ? '00:00' : draft.timeTo,
+      emails,
+      smsPhones,
+      messengerUserIDs,
+      messenger2UserIDs,
+      sendToApi: draft.sendToApi,
+      // Kept when the box is unchecked: checking it again brings the address back.
+      apiUrl: apiUrl === '' ? null : apiUrl,
+      batch: draft.batch,
+      enabled: draft.enabled,
+    },
+  };
+}
+
+/** Interface 8: an event name must not contain the backslash. */
+export function checkName(name: string): string | null {
+  if (name.trim() === '') return 'Enter a name.';
+  if (name.includes('\\')) return 'The name must not contain the backslash character (\\).';
+  if (name.length > 200) return 'The name must be at most 200 characters.';
+  return null;
+}
+
+function checkNumber(value: number, parameter: NumberParameter): string | null {
+  if (!Number.isFinite(value)) return 'Enter a number.';
+  if (parameter.integer && !Number.isInteger(value)) return 'Enter a whole number.';
+  if (parameter.exclusiveMin ? value <= parameter.min : value < parameter.min) {
+    return parameter.exclusiveMin ? `Enter a number above ${parameter.min}.` : `Enter ${parameter.min} or more.`;
+  }
+  if (value > parameter.max) return `Enter ${parameter.max} or less.`;
+  return null;
+}
+
+function userIds(text: string, field: string, errors: FieldErrors): number[] {
+  const entries = splitList(text).flatMap((entry) => entry.split(/\s+/));
+  const bad = entries.find((entry) => !/^\d{1,15}$/.test(entry) || Number(entry) === 0);
+  if (bad) errors[field] = `“${bad}” is not a user id: ids are positive whole numbers.`;
+  return entries.map(Number);
+}
+
+/**
+ * The server's validation errors by form field: `emails[2]` belongs to the E-mail field and
+ * names the address it refused; `subscriberIDs[0]` to the employees.
+ */
+export function serverErrors(validationErrors: Record<string, string>, rule: RuleWrite): FieldErrors {
+  const errors: FieldErrors = {};
+  for (const [key, why] of Object.entries(validationErrors)) {
+    const item = /^(\w+)\[(\d+)\]$/.exec(key);
+    if (!item) {
+      errors[key] = sentence(why);
+      continue;
+    }
+    const [, field, index] = item as unknown as [string, string, string];
+    const value = (rule as unknown as Record<string, unknown[] | undefined>)[field]?.[Number(index)];
+    errors[field] ??= value === undefined ? sentence(why) : `“${String(value)}”: ${why}.`;
+  }
+  return errors;
+}
+
+const sentence = (text: string) => `${text.charAt(0).toUpperCase()}${text.slice(1)}${/[.!?]$/.test(text) ? '' : '.'}`;
