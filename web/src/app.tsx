@@ -1,3 +1,4 @@
+import { lazy, Suspense } from 'preact/compat';
 import { useEffect, useState } from 'preact/hooks';
 import { api, ApiFailure, setSession, type SessionInfo } from './api';
 import { DeliveriesPage } from './pages/deliveries';
@@ -5,10 +6,12 @@ import { EventsPage } from './pages/events';
 import { MapPage } from './pages/map';
 import { SettingsPage } from './pages/settings';
 import { SignIn } from './pages/sign-in';
-import { TracksPage } from './pages/tracks';
-import { ZonesPage } from './pages/zones';
 import { useRoute } from './router';
 import { SessionContext } from './session';
+
+// The zone editor (Leaflet-Geoman) and the track view (uPlot) are loaded when first opened.
+const ZonesPage = lazy(() => import('./pages/zones').then((m) => m.ZonesPage));
+const TracksPage = lazy(() => import('./pages/tracks').then((m) => m.TracksPage));
 
 const tabs = [
   { path: 'map', label: 'Map' },
@@ -83,8 +86,10 @@ export function App() {
       <main id="main" tabIndex={-1}>
         {tab === 'map' && <MapPage />}
         {tab === 'events' && <EventsPage route={route.slice(1)} />}
-        {tab === 'zones' && <ZonesPage />}
-        {tab === 'tracks' && <TracksPage />}
+        <Suspense fallback={<p class="loading">Loading…</p>}>
+          {tab === 'zones' && <ZonesPage />}
+          {tab === 'tracks' && <TracksPage />}
+        </Suspense>
         {tab === 'deliveries' && <DeliveriesPage />}
         {tab === 'settings' && <SettingsPage />}
       </main>
