@@ -57,10 +57,14 @@ export class SessionService {
     const account = await this.accounts.get(user.account_id);
     if (!account) return { ok: false };
     const token = randomBytes(32).toString('base64url');
-    await this.database.db
-      .insertInto('workspace_sessions')
-      .values({ token_hash: hashToken(token), user_id: user.id, created_at: now, expires_at: now + SESSION_IDLE_MS })
-      .execute();
+    await this.database.transaction(async (tx) => {
+      // Ended sessions are forgotten as new ones begin.
+      await tx.deleteFrom('workspace_sessions').where('expires_at', '<=', now).execute();
+      await tx
+        .insertInto('workspace_sessions')
+        .values({ token_hash: hashToken(token), user_id: user.id, created_at: now, expires_at: now + SESSION_IDLE_MS })
+        .execute();
+    });
     return { ok: true, token, session: { principal: { account, userID: user.id }, login: user.login, csrfToken: csrfTokenOf(token) } };
   }
 
@@ -81,6 +85,21 @@ export class SessionService {
       await this.database.db.updateTable('workspace_sessions').set({ expires_at: now + SESSION_IDLE_MS }).where('token_hash', '=', hash).execute();
     }
     return { principal: { account, userID: row.user_id }, login: row.login, csrfToken: csrfTokenOf(token) };
+  }
+
+  /**
+   * Changes the signed-in user's password after checking the current one; every other session of
+   * the user ends. False when the current password is wrong.
+   */
+  async changePassword(token: string, userId: number, currentPassword: string, newPassword: string): Promise<boolean> {
+    const user = await this.database.db.selectFrom('users').select('password_hash').where('id', '=', userId).executeTakeFirst();
+    if (!user || !(await verifyPassword(currentPassword, user.password_hash))) return false;
+    const passwordHash = await hashPassword(newPassword);
+    await this.database.transaction(async (tx) => {
+      await tx.updateTable('users').set({ password_hash: passwordHash }).where('id', '=', userId).execute();
+      await tx.deleteFrom('workspace_sessions').where('user_id', '=', userId).where('token_hash', '!=', hashToken(token)).execute();
+    });
+    return true;
   }
 
   async signOut(token: string): Promise<void> {

@@ -4,7 +4,7 @@ import { Type } from 'typebox';
 import type { Account } from '../accounts/account-service.js';
 import { SESSION_IDLE_MS, SessionService, type Session } from '../accounts/session-service.js';
 import { CSRF_HEADER, SESSION_COOKIE } from '../http/auth.js';
-import { ApiError } from '../http/errors.js';
+import { ApiError, invalidField } from '../http/errors.js';
 import { ErrorBody, NoContent, type Api } from '../http/route-types.js';
 import type { LiveFeed } from './live-feed.js';
 
@@ -95,11 +95,34 @@ export function workspaceRoutes(sessions: SessionService, live: LiveFeed, map: M
       { schema: { tags, summary: 'Sign out', response: { 204: NoContent, 401: ErrorBody, 403: ErrorBody } } },
       async (request, reply) => {
         const { token } = await current(request);
-        if (!SessionService.csrfMatches(token, request.headers[CSRF_HEADER] as string | undefined)) {
-          throw new ApiError('FORBIDDEN', `signing out needs the session's ${CSRF_HEADER} header`);
-        }
+        requireCsrf(token, request);
         await sessions.signOut(token);
         reply.clearCookie(SESSION_COOKIE, { path: '/' });
+        return reply.code(204).send(null);
+      },
+    );
+
+    api.put(
+      '/workspace/api/password',
+      {
+        schema: {
+          tags,
+          summary: 'Change the signed-in user’s password',
+          description: 'Needs the current password; the user’s other sessions end.',
+          body: Type.Object(
+            { currentPassword: Type.String({ minLength: 1, maxLength: 1000 }), newPassword: Type.String({ minLength: 10, maxLength: 1000 }) },
+            { additionalProperties: false },
+          ),
+          response: { 204: NoContent, 400: ErrorBody, 401: ErrorBody, 403: ErrorBody },
+        },
+      },
+      async (request, reply) => {
+        const { token, session } = await current(request);
+        requireCsrf(token, request);
+        const { currentPassword, newPassword } = request.body;
+        if (!(await sessions.changePassword(token, session.principal.userID, currentPassword, newPassword))) {
+          throw invalidField('currentPassword', 'is not the current password');
+        }
         return reply.code(204).send(null);
       },
     );
@@ -143,6 +166,13 @@ export function workspaceRoutes(sessions: SessionService, live: LiveFeed, map: M
       },
     );
   };
+}
+
+/** The workspace's own changes need the session's CSRF token too (see src/http/auth.ts). */
+function requireCsrf(token: string, request: FastifyRequest): void {
+  if (!SessionService.csrfMatches(token, request.headers[CSRF_HEADER] as string | undefined)) {
+    throw new ApiError('FORBIDDEN', `a change made with the session cookie needs the session's ${CSRF_HEADER} header`);
+  }
 }
 
 function accountView(account: Account) {

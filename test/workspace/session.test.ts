@@ -87,6 +87,26 @@ for (const dialect of dialects) {
       assert.equal((await cookieClient.get(SUBSCRIBERS, { cookie })).status, 401);
     });
 
+    test('a user changes their password: the current one is checked, other sessions end', async () => {
+      await server.services.sessions.createUser(server.account.id, 'changer', PASSWORD);
+      const here = await signIn(server, 'changer');
+      const elsewhere = await signIn(server, 'changer');
+      const cookieClient = new Client(server.baseUrl, null);
+      const change = (body: object, headers: Record<string, string>) => cookieClient.put('/workspace/api/password', body, headers);
+      const newPassword = 'another long password';
+      assert.equal((await change({ currentPassword: PASSWORD, newPassword }, { cookie: here.cookie })).status, 403);
+      const wrong = await change({ currentPassword: 'not it', newPassword }, { cookie: here.cookie, 'x-csrf-token': here.csrf });
+      assert.equal(wrong.status, 400);
+      assert.equal(wrong.body.validationErrors.currentPassword, 'is not the current password');
+      const short = await change({ currentPassword: PASSWORD, newPassword: 'short' }, { cookie: here.cookie, 'x-csrf-token': here.csrf });
+      assert.equal(short.status, 400);
+      assert.equal((await change({ currentPassword: PASSWORD, newPassword }, { cookie: here.cookie, 'x-csrf-token': here.csrf })).status, 204);
+      assert.equal((await cookieClient.get('/workspace/api/session', { cookie: here.cookie })).status, 200);
+      assert.equal((await cookieClient.get('/workspace/api/session', { cookie: elsewhere.cookie })).status, 401);
+      assert.equal((await cookieClient.post('/workspace/api/session', { login: 'changer', password: PASSWORD })).status, 401);
+      await signIn(server, 'changer', newPassword);
+    });
+
     test('five wrong passwords lock the login for a while with 429 and Retry-After', async () => {
       await server.services.sessions.createUser(server.account.id, 'guessed', PASSWORD);
       const anonymous = new Client(server.baseUrl, null);
