@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, describe, query } from '../api';
+import { ErrorAlert, StatusLine } from '../ui/messages';
 import { COLUMNS, DeliveryRow, describeResult, type Delivery, type DeliveryStatus, type RuleName } from './delivery-row';
 import './deliveries.css';
 
@@ -210,14 +211,8 @@ export function DeliveriesPage() {
           Refresh
         </button>
       </div>
-      <p role="status" class="deliveries-message">
-        {loading ? 'Loading…' : message}
-      </p>
-      {error && (
-        <p role="alert" class="error">
-          {error}
-        </p>
-      )}
+      <StatusLine class="deliveries-message" message={loading ? 'Loading…' : message} />
+      <ErrorAlert message={error} />
       <div class="table-scroll">
         <table class="deliveries-table">
           <caption class="sr-only">Deliveries, newest first</caption>

@@ -5,6 +5,7 @@ import { MapView } from '../map/base-map';
 import { addZoneLayers } from '../map/zone-layers';
 import { useSessionInfo } from '../session';
 import type { Zone, ZoneGroup } from '../types';
+import { ErrorAlert, StatusLine } from '../ui/messages';
 import { EmployeeList } from './map/employee-list';
 import { EmployeeMarkers } from './map/employee-markers';
 import { fitClearOfControls } from './map/fit-clear';
@@ -116,18 +117,13 @@ export function MapPage() {
     <section class="live-map" aria-labelledby="map-title">
       <div class="live-map-head">
         <h1 id="map-title">Map</h1>
-        <p role="status" class={`live-status ${live.status}`}>
-          {statusText[live.status]}
-        </p>
+        <StatusLine class={`live-status ${live.status}`} message={statusText[live.status]} />
         <button type="button" class="secondary" onClick={showEveryone}>
           Show all
         </button>
       </div>
-      {[employees.error, zoneError].filter(Boolean).map((message) => (
-        <p key={message} role="alert" class="error">
-          {message}
-        </p>
-      ))}
+      <ErrorAlert message={employees.error} />
+      <ErrorAlert message={zoneError} />
       <div class="live-map-body">
         <MapView label="Live map of employees and zones" onReady={ready} />
         <EmployeeList

@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { api, ApiFailure, type SessionInfo } from '../api';
+import { ErrorAlert } from '../ui/messages';
 
 export function SignIn({ onSignedIn }: { onSignedIn: (session: SessionInfo) => void }) {
   const [login, setLogin] = useState('');
@@ -45,11 +46,7 @@ export function SignIn({ onSignedIn }: { onSignedIn: (session: SessionInfo) => v
             onInput={(e) => setPassword(e.currentTarget.value)}
           />
         </label>
-        {error && (
-          <p role="alert" class="error">
-            {error}
-          </p>
-        )}
+        <ErrorAlert message={error} />
         <button type="submit" disabled={busy}>
           Sign in
         </button>

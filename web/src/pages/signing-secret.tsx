@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, describe } from '../api';
+import { ErrorAlert, StatusLine } from '../ui/messages';
 
 const SECRET = '/v6/api/eventManagement/signingSecret';
 const OVERLAP_HOURS = 24;
@@ -98,14 +99,8 @@ export function SigningSecret({ timeZone }: { timeZone: string }) {
           Rotate secret
         </button>
       </div>
-      <p role="status" class="status-line">
-        {status}
-      </p>
-      {error && (
-        <p role="alert" class="error">
-          {error}
-        </p>
-      )}
+      <StatusLine message={status} />
+      <ErrorAlert message={error} />
       <dialog
         ref={dialog}
         class="rotate-dialog"
@@ -121,11 +116,7 @@ export function SigningSecret({ timeZone }: { timeZone: string }) {
             After that only the new secret signs.
           </p>
         </div>
-        {error && (
-          <p role="alert" class="error">
-            {error}
-          </p>
-        )}
+        <ErrorAlert message={error} />
         <div class="dialog-actions">
           <button type="button" class="secondary" autofocus onClick={cancel}>
             Cancel

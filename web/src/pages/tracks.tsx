@@ -3,6 +3,7 @@ import { api, describe } from '../api';
 import { navigate, useRoute } from '../router';
 import { useSessionInfo } from '../session';
 import type { Employee } from '../types';
+import { ErrorAlert } from '../ui/messages';
 import { loadDay, type Day } from './tracks/day-data';
 import { DayChart } from './tracks/day-chart';
 import { DayMap } from './tracks/day-map';
@@ -35,7 +36,7 @@ export function TracksPage() {
     api
       .get<Employee[]>('/v6/api/subscriberManagement/subscribers')
       .then((list) => setEmployees([...list].sort((a, b) => a.name.localeCompare(b.name))))
-      .catch((error: unknown) => setEmployeesError(describe(error)));
+      .catch((error: unknown) => setEmployeesError(`Employees could not be loaded: ${describe(error)}`));
   }, []);
 
   useEffect(() => {
@@ -100,27 +101,15 @@ export function TracksPage() {
           </button>
         </div>
       </div>
-      {employeesError && (
-        <p role="alert" class="error">
-          Employees could not be loaded: {employeesError}
-        </p>
-      )}
+      <ErrorAlert message={employeesError} />
 
       <div role="status" class="tracks-status">
         {loaded.status === 'idle' && <p class="muted">Choose an employee to see their day.</p>}
         {loaded.status === 'loading' && <p class="muted">Loading the day…</p>}
         {loaded.status === 'loaded' && loaded.day.fixCount === 0 && !unknownEmployee && <p class="empty-day">No fixes for this employee on this day</p>}
       </div>
-      {unknownEmployee && (
-        <p role="alert" class="error">
-          There is no employee {subscriberID} in this account.
-        </p>
-      )}
-      {loaded.status === 'failed' && (
-        <p role="alert" class="error">
-          The day could not be loaded: {loaded.error}
-        </p>
-      )}
+      {unknownEmployee && <ErrorAlert message={`There is no employee ${subscriberID} in this account.`} />}
+      {loaded.status === 'failed' && <ErrorAlert message={`The day could not be loaded: ${loaded.error}`} />}
 
       {loaded.status === 'loaded' && loaded.day.fixCount > 0 && !unknownEmployee && (
         <div class="day-view">

@@ -3,6 +3,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, describe } from '../api';
 import { MapView } from '../map/base-map';
 import type { Zone, ZoneGroup } from '../types';
+import { ErrorAlert, StatusLine } from '../ui/messages';
 import { ZoneEditor, ZONES } from './zones/zone-editor';
 import { ZoneGroups, ZONE_GROUPS } from './zones/zone-groups';
 import { ZoneList } from './zones/zone-list';
@@ -41,7 +42,7 @@ export function ZonesPage() {
   };
 
   useEffect(() => {
-    load().catch((error: unknown) => setLoadError(describe(error)));
+    load().catch((error: unknown) => setLoadError(`Zones could not be loaded: ${describe(error)}`));
   }, []);
 
   /** Every change of the side panel goes through here, so the map keeps no stale drawing, draft or vertex edit. */
@@ -133,15 +134,9 @@ export function ZonesPage() {
           Enter coordinates
         </button>
         {drawing && <p class="drawing-hint">Click the map to place each corner; click the first corner again to finish. Escape cancels.</p>}
-        <p role="status" class="ok status-line">
-          {status}
-        </p>
+        <StatusLine class="ok" message={status} />
       </div>
-      {loadError && (
-        <p role="alert" class="error">
-          Zones could not be loaded: {loadError}
-        </p>
-      )}
+      <ErrorAlert message={loadError} />
       <div class="zones-layout">
         <div class="zones-map">
           <MapView label="Zones map" onReady={onMapReady} />

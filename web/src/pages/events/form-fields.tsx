@@ -1,39 +1,13 @@
 import type { ComponentChildren, InputHTMLAttributes } from 'preact';
+import { describedBy, Field, FieldError, Hint } from '../../ui/field';
 import type { FieldErrors } from './rule-model';
 
 /*
- * Every field of the rule form: a <label> for its name, then its hint and its error, both tied to
- * the control by aria-describedby. Ids come from the server's field names, so an error the server
- * names (`parameters.speedLimit`) finds its field.
+ * The rule form's fields, on the workspace's Field. Ids come from the server's field names, so an
+ * error the server names (`parameters.speedLimit`) finds its field.
  */
 
 export const fieldId = (field: string) => `rule-${field.replace(/[^\w-]/g, '-')}`;
-const hintId = (field: string) => `${fieldId(field)}-hint`;
-const errorId = (field: string) => `${fieldId(field)}-error`;
-
-/** aria-describedby for a field: its hint, if it has one, and its error, when there is one. */
-export function describedBy(field: string, errors: FieldErrors, hasHint: boolean): string | undefined {
-  const ids = [hasHint ? hintId(field) : null, errors[field] ? errorId(field) : null].filter(Boolean);
-  return ids.length > 0 ? ids.join(' ') : undefined;
-}
-
-export function Hint({ field, children }: { field: string; children: ComponentChildren }) {
-  return (
-    <p id={hintId(field)} class="hint">
-      {children}
-    </p>
-  );
-}
-
-export function FieldError({ field, errors }: { field: string; errors: FieldErrors }) {
-  const message = errors[field];
-  if (!message) return null;
-  return (
-    <p id={errorId(field)} class="error field-error">
-      {message}
-    </p>
-  );
-}
 
 interface TextFieldProps {
   field: string;
@@ -51,29 +25,42 @@ interface TextFieldProps {
 
 /** A labelled input or textarea with its hint and error. */
 export function TextField({ field, label, value, errors, onValue, hint, type = 'text', multiline, inputMode, autoComplete, step }: TextFieldProps) {
-  const id = fieldId(field);
-  const common = {
-    id,
-    name: field,
-    value,
-    'aria-invalid': errors[field] ? true : undefined,
-    'aria-describedby': describedBy(field, errors, hint !== undefined),
-  };
   return (
-    <div class="field">
-      <label for={id}>{label}</label>
-      {multiline ? (
-        <textarea {...common} rows={3} inputMode={inputMode} onInput={(e) => onValue(e.currentTarget.value)} />
-      ) : (
-        <input
-          // Preact's types tell inputs apart by a literal `type`; this one is chosen at run time.
-          {...({ ...common, type, step, inputMode, autoComplete: autoComplete ?? 'off' } as InputHTMLAttributes)}
-          onInput={(e) => onValue(e.currentTarget.value)}
-        />
-      )}
-      {hint !== undefined && <Hint field={field}>{hint}</Hint>}
-      <FieldError field={field} errors={errors} />
-    </div>
+    <Field id={fieldId(field)} label={label} hint={hint} error={errors[field]}>
+      {(control) =>
+        multiline ? (
+          <textarea {...control} name={field} value={value} rows={3} inputMode={inputMode} onInput={(e) => onValue(e.currentTarget.value)} />
+        ) : (
+          <input
+            // Preact's types tell inputs apart by a literal `type`; this one is chosen at run time.
+            {...({ ...control, name: field, value, type, step, inputMode, autoComplete: autoComplete ?? 'off' } as InputHTMLAttributes)}
+            onInput={(e) => onValue(e.currentTarget.value)}
+          />
+        )
+      }
+    </Field>
+  );
+}
+
+interface FieldSetProps {
+  field: string;
+  legend: string;
+  errors: FieldErrors;
+  hint?: ComponentChildren;
+  class?: string;
+  children: ComponentChildren;
+}
+
+/** A group of controls (checkboxes, radios, fields) as one field: its legend, hint and error. */
+export function FieldSet({ field, legend, errors, hint, class: className, children }: FieldSetProps) {
+  const id = fieldId(field);
+  return (
+    <fieldset id={id} class={className} aria-describedby={describedBy(id, errors[field], hint !== undefined)}>
+      <legend>{legend}</legend>
+      {hint !== undefined && <Hint id={id}>{hint}</Hint>}
+      <FieldError id={id} message={errors[field]} />
+      {children}
+    </fieldset>
   );
 }
 
@@ -93,10 +80,7 @@ interface CheckListProps<T extends string | number> {
 export function CheckList<T extends string | number>({ field, legend, items, checked, errors, onChange, hint, inline }: CheckListProps<T>) {
   const toggle = (value: T, on: boolean) => onChange(on ? [...checked, value] : checked.filter((v) => v !== value));
   return (
-    <fieldset id={fieldId(field)} aria-describedby={describedBy(field, errors, hint !== undefined)}>
-      <legend>{legend}</legend>
-      {hint !== undefined && <Hint field={field}>{hint}</Hint>}
-      <FieldError field={field} errors={errors} />
+    <FieldSet field={field} legend={legend} errors={errors} hint={hint}>
       <ul class={inline ? 'checks inline-checks' : 'checks'}>
         {items.map((item) => (
           <li key={item.value}>
@@ -107,6 +91,6 @@ export function CheckList<T extends string | number>({ field, legend, items, che
           </li>
         ))}
       </ul>
-    </fieldset>
+    </FieldSet>
   );
 }

@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, describe } from '../../api';
 import type { Zone, ZoneGroup } from '../../types';
-import { CheckList, describedBy, FieldError, fieldId, Hint, TextField } from './form-fields';
+import { ErrorAlert } from '../../ui/messages';
+import { CheckList, FieldSet, TextField } from './form-fields';
 import { NUMBER_PARAMETERS, type FieldErrors, type RuleDraft, type ZoneTrigger } from './rule-model';
 
 interface Props {
@@ -64,15 +65,13 @@ function ZoneParameters({ draft, errors, change }: Props) {
   const field = 'parameters.zoneIDs';
   const byName = <T extends { name: string }>(list: T[]) => [...list].sort((a, b) => a.name.localeCompare(b.name));
   return (
-    <fieldset id={fieldId(field)} aria-describedby={describedBy(field, errors, true)}>
-      <legend>Parameters</legend>
-      <Hint field={field}>Check zones, zone groups or both: a group stands for the zones directly in it (not those of its subgroups), including zones added to it later.</Hint>
-      <FieldError field={field} errors={errors} />
-      {failure && (
-        <p role="alert" class="error">
-          {failure}
-        </p>
-      )}
+    <FieldSet
+      field={field}
+      legend="Parameters"
+      errors={errors}
+      hint="Check zones, zone groups or both: a group stands for the zones directly in it (not those of its subgroups), including zones added to it later."
+    >
+      <ErrorAlert message={failure} />
       {zones === null || groups === null ? (
         !failure && <p class="muted">Loading zones…</p>
       ) : (
@@ -101,16 +100,14 @@ function ZoneParameters({ draft, errors, change }: Props) {
           )}
         </div>
       )}
-      <fieldset id={fieldId('parameters.on')} aria-describedby={describedBy('parameters.on', errors, false)}>
-        <legend>Fires</legend>
-        <FieldError field="parameters.on" errors={errors} />
+      <FieldSet field="parameters.on" legend="Fires" errors={errors}>
         {TRIGGERS.map((trigger) => (
           <label class="inline" key={trigger.value}>
             <input type="radio" name="zone-on" checked={draft.zoneOn === trigger.value} onChange={() => change({ zoneOn: trigger.value }, 'parameters.on')} />
             {trigger.label}
           </label>
         ))}
-      </fieldset>
-    </fieldset>
+      </FieldSet>
+    </FieldSet>
   );
 }

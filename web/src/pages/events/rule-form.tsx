@@ -3,7 +3,8 @@ import { api, ApiFailure, describe } from '../../api';
 import { navigate } from '../../router';
 import { useSessionInfo } from '../../session';
 import type { Employee } from '../../types';
-import { CheckList, describedBy, FieldError, fieldId, TextField } from './form-fields';
+import { ErrorAlert } from '../../ui/messages';
+import { CheckList, fieldId, FieldSet, TextField } from './form-fields';
 import { KindParameters } from './kind-parameters';
 import { RuleRecipients } from './rule-recipients';
 import { rememberSaved } from './saved-rule';
@@ -100,11 +101,7 @@ export function RuleForm({ eventID }: { eventID: number | null }) {
       <h1 id="events-title" tabIndex={-1} ref={heading}>
         {title}
       </h1>
-      {loadFailure && (
-        <p role="alert" class="error">
-          {loadFailure}
-        </p>
-      )}
+      <ErrorAlert message={loadFailure} />
       {!draft ? (
         !loadFailure && <p class="muted">Loading…</p>
       ) : (
@@ -137,9 +134,7 @@ interface PartProps {
 /** Step 1: the kind, in words; arrow keys move between the choices. */
 function KindChoice({ draft, errors, change }: PartProps) {
   return (
-    <fieldset id={fieldId('kind')} class="kinds" aria-describedby={describedBy('kind', errors, false)}>
-      <legend>Kind</legend>
-      <FieldError field="kind" errors={errors} />
+    <FieldSet field="kind" legend="Kind" class="kinds" errors={errors}>
       <div class="kind-options">
         {KINDS.map(({ kind, label }) => (
           <label class="inline" key={kind}>
@@ -148,7 +143,7 @@ function KindChoice({ draft, errors, change }: PartProps) {
           </label>
         ))}
       </div>
-    </fieldset>
+    </FieldSet>
   );
 }
 
@@ -225,16 +220,17 @@ function Schedule({ draft, errors, change, timeZone }: PartProps & { timeZone: s
         errors={errors}
         onChange={(weekdays) => change({ weekdays }, 'weekdays')}
       />
-      <fieldset aria-describedby="rule-window-hint">
-        <legend>Daily window</legend>
-        <p id="rule-window-hint" class="hint">
-          In the account’s time zone, {timeZone}. To 23:59 runs to the end of the day; a window may pass midnight (From 22:00 To 06:00 is the night).
-        </p>
+      <FieldSet
+        field="window"
+        legend="Daily window"
+        errors={errors}
+        hint={`In the account’s time zone, ${timeZone}. To 23:59 runs to the end of the day; a window may pass midnight (From 22:00 To 06:00 is the night).`}
+      >
         <div class="pair">
           <TextField field="timeFrom" label="From" type="time" value={draft.timeFrom} errors={errors} onValue={(timeFrom) => change({ timeFrom }, 'timeFrom')} />
           <TextField field="timeTo" label="To" type="time" value={draft.timeTo} errors={errors} onValue={(timeTo) => change({ timeTo }, 'timeTo')} />
         </div>
-      </fieldset>
+      </FieldSet>
     </>
   );
 }

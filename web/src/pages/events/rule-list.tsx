@@ -2,6 +2,8 @@ import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { api, describe } from '../../api';
 import { navigate } from '../../router';
 import type { Employee } from '../../types';
+import { ConfirmStep, useConfirmStep } from '../../ui/confirm';
+import { ErrorAlert, StatusLine } from '../../ui/messages';
 import { kindLabel, RULES, type EventRule } from './rule-model';
 import { takeSaved } from './saved-rule';
 
@@ -64,14 +66,8 @@ export function RuleList() {
           New event
         </button>
       </div>
-      <p role="status" class="ok">
-        {status}
-      </p>
-      {failure && (
-        <p role="alert" class="error">
-          {failure}
-        </p>
-      )}
+      <StatusLine class="ok" message={status} />
+      <ErrorAlert message={failure} />
       {rules === null ? (
         !failure && <p class="muted">Loading…</p>
       ) : rules.length === 0 ? (
@@ -111,29 +107,14 @@ interface RowProps {
 }
 
 function RuleRow({ rule, names, justSaved, onSwitch, onDelete }: RowProps) {
-  const [confirming, setConfirming] = useState(false);
+  const deleting = useConfirmStep();
   const busy = useRef(false);
-  const refocusDelete = useRef(false);
-  const deleteButton = useRef<HTMLButtonElement>(null);
-  const cancelButton = useRef<HTMLButtonElement>(null);
   const row = useRef<HTMLTableRowElement>(null);
   const nameId = `rule-${rule.eventID}-name`;
 
   useEffect(() => {
     if (justSaved) row.current?.scrollIntoView({ block: 'nearest' });
   }, [justSaved]);
-  // The question takes the focus on its safe answer; leaving it gives the focus back to Delete.
-  // In the same task as the change, so that no keystroke lands on the page in between.
-  useLayoutEffect(() => {
-    if (confirming) cancelButton.current?.focus();
-    else if (refocusDelete.current) deleteButton.current?.focus();
-    refocusDelete.current = false;
-  }, [confirming]);
-
-  const cancel = () => {
-    refocusDelete.current = true;
-    setConfirming(false);
-  };
   // Buttons are not disabled while their request runs: a disabled button would drop the keyboard focus.
   const act = async (action: () => Promise<void>) => {
     if (busy.current) return;
@@ -157,23 +138,9 @@ function RuleRow({ rule, names, justSaved, onSwitch, onDelete }: RowProps) {
       <td data-label="Channels">{channelsOf(rule)}</td>
       <td data-label="Enabled">{rule.enabled ? 'Yes' : 'No'}</td>
       <td class="actions">
-        {confirming ? (
-          <div
-            role="group"
-            aria-labelledby={`${nameId}-question`}
-            class="confirm"
-            onKeyDown={(e) => {
-              if (e.key === 'Escape') cancel();
-            }}
-          >
-            <span id={`${nameId}-question`}>Delete “{rule.name}”?</span>
-            <button type="button" class="danger" onClick={() => act(() => onDelete(rule))}>
-              Yes, delete
-            </button>
-            <button type="button" class="secondary" ref={cancelButton} onClick={cancel}>
-              Cancel
-            </button>
-          </div>
+        {deleting.asking ? (
+          // The question takes the focus on its safe answer.
+          <ConfirmStep question={`Delete “${rule.name}”?`} confirm="Yes, delete" cancel="Cancel" onConfirm={() => act(() => onDelete(rule))} onCancel={deleting.cancel} />
         ) : (
           <>
             <button type="button" class="secondary" aria-describedby={nameId} onClick={() => navigate('events', rule.eventID)}>
@@ -182,7 +149,7 @@ function RuleRow({ rule, names, justSaved, onSwitch, onDelete }: RowProps) {
             <button type="button" class="secondary" aria-describedby={nameId} onClick={() => act(() => onSwitch(rule))}>
               {rule.enabled ? 'Switch off' : 'Switch on'}
             </button>
-            <button type="button" class="danger" aria-describedby={nameId} ref={deleteButton} onClick={() => setConfirming(true)}>
+            <button type="button" class="danger" aria-describedby={nameId} ref={deleting.askButton} onClick={deleting.ask}>
               Delete
             </button>
           </>

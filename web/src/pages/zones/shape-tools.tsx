@@ -1,4 +1,4 @@
-import { FieldError, invalid } from './form-parts';
+import { FieldError, fieldAria } from '../../ui/field';
 
 /** `view`: the outline as saved; `vertices`: corners draggable on the map; `coordinates`: the textarea. */
 export type ShapeMode = 'view' | 'vertices' | 'coordinates';
@@ -62,15 +62,15 @@ export function ShapeTools(props: Props) {
       )}
       {mode === 'coordinates' && (
         <>
-          <label for="zone-coordinates">Coordinates, one “latitude, longitude” line per corner</label>
+          <label for="zone-bounds">Coordinates, one “latitude, longitude” line per corner</label>
           <textarea
-            id="zone-coordinates"
+            id="zone-bounds"
             rows={6}
             spellcheck={false}
             placeholder={'55.7512, 37.6184\n55.7530, 37.6250\n55.7480, 37.6270'}
             value={props.coordinates}
             onInput={(e) => props.onCoordinates(e.currentTarget.value)}
-            {...invalid('zone-bounds-error', props.error)}
+            {...fieldAria('zone-bounds', props.error)}
           />
           <div class="actions">
             <button type="button" onClick={props.onApplyCoordinates} disabled={busy}>
@@ -82,7 +82,8 @@ export function ShapeTools(props: Props) {
           </div>
         </>
       )}
-      <FieldError id="zone-bounds-error" message={props.error} />
+      {/* Under the fieldset, not the textarea: a missing or uneditable shape is told in every mode. */}
+      <FieldError id="zone-bounds" message={props.error} />
     </fieldset>
   );
 }

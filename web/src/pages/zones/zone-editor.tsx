@@ -3,7 +3,10 @@ import { api } from '../../api';
 import { zoneColor } from '../../map/base-map';
 import type { Zone, ZoneGroup } from '../../types';
 import { formatCoordinates, parseCoordinates, type Bounds } from './coordinates';
-import { Confirm, FieldError, formErrors, invalid, NO_ERRORS, type FormErrors } from './form-parts';
+import { ConfirmStep, useConfirmStep } from '../../ui/confirm';
+import { Field, FieldError, fieldAria } from '../../ui/field';
+import { ErrorAlert } from '../../ui/messages';
+import { formErrors, NO_ERRORS, type FormErrors } from './form-errors';
 import { ShapeTools, type ShapeMode } from './shape-tools';
 import type { ZoneMap } from './zone-map';
 
@@ -36,13 +39,12 @@ export function ZoneEditor({ zone, groups, zoneMap, startWithCoordinates = false
   const [draftCorners, setDraftCorners] = useState(() => zoneMap.draftBounds()?.length ?? 0);
   const [errors, setErrors] = useState<FormErrors>(NO_ERRORS);
   const [busy, setBusy] = useState(false);
-  const [confirmingDelete, setConfirmingDelete] = useState(false);
+  const deleting = useConfirmStep();
   const heading = useRef<HTMLHeadingElement>(null);
   const nameInput = useRef<HTMLInputElement>(null);
-  const deleteButton = useRef<HTMLButtonElement>(null);
 
   useEffect(() => {
-    if (startWithCoordinates) document.getElementById('zone-coordinates')?.focus();
+    if (startWithCoordinates) document.getElementById('zone-bounds')?.focus();
     else if (zone) heading.current?.focus();
     else nameInput.current?.focus();
   }, []);
@@ -160,13 +162,7 @@ export function ZoneEditor({ zone, groups, zoneMap, startWithCoordinates = false
       if (!zone) return;
       await api.delete(`${ZONES}/${zone.zoneID}`);
       await onDeleted(`Zone “${zone.name}” deleted.`);
-    }).finally(() => setConfirmingDelete(false));
-
-  const keepZone = () => {
-    setConfirmingDelete(false);
-    // The confirmation is gone: the focus goes back to where it came from.
-    setTimeout(() => deleteButton.current?.focus());
-  };
+    }).finally(deleting.end);
 
   const title = zone ? `Zone: ${zone.name}` : 'New zone';
   const f = errors.fields;
@@ -176,38 +172,32 @@ export function ZoneEditor({ zone, groups, zoneMap, startWithCoordinates = false
         {title}
       </h2>
       <form onSubmit={save} aria-labelledby="zone-editor-title" noValidate>
-        <label>
-          Name
-          <input ref={nameInput} value={name} aria-required="true" maxLength={200} onInput={(e) => setName(e.currentTarget.value)} {...invalid('zone-name-error', f.name)} />
-        </label>
-        <FieldError id="zone-name-error" message={f.name} />
-        <label>
-          Group
-          <select value={groupID} onChange={(e) => setGroupID(e.currentTarget.value)} {...invalid('zone-group-error', f.zoneGroupID)}>
-            <option value="">No group</option>
-            {groups.map((g) => (
-              <option key={g.zoneGroupID} value={String(g.zoneGroupID)}>
-                {g.name}
-              </option>
-            ))}
-          </select>
-        </label>
-        <FieldError id="zone-group-error" message={f.zoneGroupID} />
-        <label>
-          Colour
-          <input type="color" value={colour} onInput={(e) => setColour(e.currentTarget.value)} {...invalid('zone-color-error', f.color)} />
-        </label>
-        <FieldError id="zone-color-error" message={f.color} />
-        <label>
-          Comment
-          <textarea rows={2} value={comment} onInput={(e) => setComment(e.currentTarget.value)} {...invalid('zone-comment-error', f.comment)} />
-        </label>
-        <FieldError id="zone-comment-error" message={f.comment} />
+        <Field id="zone-name" label="Name" error={f.name}>
+          {(control) => <input {...control} ref={nameInput} value={name} aria-required="true" maxLength={200} onInput={(e) => setName(e.currentTarget.value)} />}
+        </Field>
+        <Field id="zone-group" label="Group" error={f.zoneGroupID}>
+          {(control) => (
+            <select {...control} value={groupID} onChange={(e) => setGroupID(e.currentTarget.value)}>
+              <option value="">No group</option>
+              {groups.map((g) => (
+                <option key={g.zoneGroupID} value={String(g.zoneGroupID)}>
+                  {g.name}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Field id="zone-color" label="Colour" error={f.color}>
+          {(control) => <input {...control} type="color" value={colour} onInput={(e) => setColour(e.currentTarget.value)} />}
+        </Field>
+        <Field id="zone-comment" label="Comment" error={f.comment}>
+          {(control) => <textarea {...control} rows={2} value={comment} onInput={(e) => setComment(e.currentTarget.value)} />}
+        </Field>
         <label class="inline">
-          <input type="checkbox" checked={enabled} onChange={(e) => setEnabled(e.currentTarget.checked)} />
+          <input type="checkbox" checked={enabled} onChange={(e) => setEnabled(e.currentTarget.checked)} {...fieldAria('zone-enabled', f.enabled)} />
           Enabled (a disabled zone fires no signals and is not found by lookups)
         </label>
-        <FieldError id="zone-enabled-error" message={f.enabled} />
+        <FieldError id="zone-enabled" message={f.enabled} />
 
         <ShapeTools
           isNew={!zone}
@@ -225,11 +215,7 @@ export function ZoneEditor({ zone, groups, zoneMap, startWithCoordinates = false
           onApplyCoordinates={applyCoordinates}
         />
 
-        {errors.message && (
-          <p role="alert" class="error">
-            {errors.message}
-          </p>
-        )}
+        <ErrorAlert message={errors.message} />
         <div class="actions">
           <button type="submit" disabled={busy}>
             Save zone
@@ -240,10 +226,19 @@ export function ZoneEditor({ zone, groups, zoneMap, startWithCoordinates = false
         </div>
       </form>
       {zone &&
-        (confirmingDelete ? (
-          <Confirm question={`Delete zone “${zone.name}”? This cannot be undone.`} confirm="Yes, delete zone" cancel="No, keep it" busy={busy} onConfirm={remove} onCancel={keepZone} />
+        (deleting.asking ? (
+          // The confirming answer has the focus, so Enter deletes.
+          <ConfirmStep
+            question={`Delete zone “${zone.name}”? This cannot be undone.`}
+            confirm="Yes, delete zone"
+            cancel="No, keep it"
+            focus="confirm"
+            busy={busy}
+            onConfirm={remove}
+            onCancel={deleting.cancel}
+          />
         ) : (
-          <button type="button" class="danger delete-zone" ref={deleteButton} onClick={() => setConfirmingDelete(true)}>
+          <button type="button" class="danger delete-zone" ref={deleting.askButton} onClick={deleting.ask}>
             Delete zone
           </button>
         ))}

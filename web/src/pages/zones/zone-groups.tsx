@@ -1,7 +1,10 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api } from '../../api';
 import type { Zone, ZoneGroup } from '../../types';
-import { Confirm, FieldError, formErrors, invalid, NO_ERRORS, type FormErrors } from './form-parts';
+import { ConfirmStep, useConfirmStep } from '../../ui/confirm';
+import { Field } from '../../ui/field';
+import { ErrorAlert } from '../../ui/messages';
+import { formErrors, NO_ERRORS, type FormErrors } from './form-errors';
 
 export const ZONE_GROUPS = '/v6/api/zoneManagement/zoneGroups';
 
@@ -37,16 +40,10 @@ export function ZoneGroups({ groups, zones, onChanged }: { groups: ZoneGroup[]; 
         ))}
       </ul>
       <form onSubmit={create} class="new-group" noValidate>
-        <label>
-          New group name
-          <input value={name} maxLength={200} onInput={(e) => setName(e.currentTarget.value)} {...invalid('new-group-error', errors.fields.name)} />
-        </label>
-        <FieldError id="new-group-error" message={errors.fields.name} />
-        {errors.message && (
-          <p role="alert" class="error">
-            {errors.message}
-          </p>
-        )}
+        <Field id="new-group" label="New group name" error={errors.fields.name}>
+          {(control) => <input {...control} value={name} maxLength={200} onInput={(e) => setName(e.currentTarget.value)} />}
+        </Field>
+        <ErrorAlert message={errors.message} />
         <button type="submit" disabled={busy}>
           Create group
         </button>
@@ -56,22 +53,23 @@ export function ZoneGroups({ groups, zones, onChanged }: { groups: ZoneGroup[]; 
 }
 
 function GroupRow({ group, zoneCount, onChanged }: { group: ZoneGroup; zoneCount: number; onChanged: (message: string) => Promise<void> }) {
-  const [mode, setMode] = useState<'view' | 'rename' | 'delete'>('view');
+  const [renaming, setRenaming] = useState(false);
+  const deleting = useConfirmStep();
   const [name, setName] = useState(group.name);
   const [errors, setErrors] = useState<FormErrors>(NO_ERRORS);
   const [busy, setBusy] = useState(false);
-  const errorID = `group-${group.zoneGroupID}-error`;
   const nameInput = useRef<HTMLInputElement>(null);
   useEffect(() => {
-    if (mode === 'rename') nameInput.current?.focus();
-  }, [mode]);
+    if (renaming) nameInput.current?.focus();
+  }, [renaming]);
 
   const run = async (action: () => Promise<string>) => {
     setBusy(true);
     setErrors(NO_ERRORS);
     try {
       const message = await action();
-      setMode('view');
+      setRenaming(false);
+      deleting.end();
       await onChanged(message);
     } catch (error) {
       setErrors(formErrors(error, ['name']));
@@ -93,21 +91,35 @@ function GroupRow({ group, zoneCount, onChanged }: { group: ZoneGroup; zoneCount
     run(async () => {
       await api.delete(`${ZONE_GROUPS}/${group.zoneGroupID}`);
       return `Group “${group.name}” deleted.`;
-    }).finally(() => setMode((m) => (m === 'delete' ? 'view' : m)));
+    }).finally(deleting.end);
+
+  const startRenaming = () => {
+    setErrors(NO_ERRORS);
+    deleting.end();
+    setRenaming(true);
+  };
+  const cancelRenaming = () => {
+    setRenaming(false);
+    setName(group.name);
+    setErrors(NO_ERRORS);
+  };
+  const askDelete = () => {
+    setErrors(NO_ERRORS);
+    deleting.ask();
+  };
 
   const zonesText = zoneCount === 1 ? '1 zone' : `${zoneCount} zones`;
   return (
     <li class="group-row">
-      {mode === 'rename' ? (
+      {renaming ? (
         <form onSubmit={rename} noValidate>
-          <label>
-            {`Name of group “${group.name}”`}
-            <input value={name} maxLength={200} onInput={(e) => setName(e.currentTarget.value)} ref={nameInput} {...invalid(errorID, errors.fields.name)} />
-          </label>
+          <Field id={`group-${group.zoneGroupID}`} label={`Name of group “${group.name}”`} error={errors.fields.name}>
+            {(control) => <input {...control} ref={nameInput} value={name} maxLength={200} onInput={(e) => setName(e.currentTarget.value)} />}
+          </Field>
           <button type="submit" disabled={busy}>
             Save name
           </button>{' '}
-          <button type="button" class="secondary" onClick={() => (setMode('view'), setName(group.name), setErrors(NO_ERRORS))}>
+          <button type="button" class="secondary" onClick={cancelRenaming}>
             Cancel
           </button>
         </form>
@@ -117,24 +129,27 @@ function GroupRow({ group, zoneCount, onChanged }: { group: ZoneGroup; zoneCount
             {group.name} <span class="muted">({zonesText})</span>
           </span>
           <span class="group-actions">
-            <button type="button" class="link" aria-label={`Rename group ${group.name}`} onClick={() => (setErrors(NO_ERRORS), setMode('rename'))}>
+            <button type="button" class="link" aria-label={`Rename group ${group.name}`} onClick={startRenaming}>
               Rename
             </button>
-            <button type="button" class="link danger-link" aria-label={`Delete group ${group.name}`} onClick={() => (setErrors(NO_ERRORS), setMode('delete'))}>
+            <button type="button" class="link danger-link" aria-label={`Delete group ${group.name}`} ref={deleting.askButton} onClick={askDelete}>
               Delete
             </button>
           </span>
         </div>
       )}
-      {mode === 'delete' && (
-        <Confirm question={`Delete group “${group.name}”?`} confirm="Yes, delete group" cancel="No, keep it" busy={busy} onConfirm={() => void remove()} onCancel={() => setMode('view')} />
+      {deleting.asking && (
+        <ConfirmStep
+          question={`Delete group “${group.name}”?`}
+          confirm="Yes, delete group"
+          cancel="No, keep it"
+          focus="confirm"
+          busy={busy}
+          onConfirm={() => void remove()}
+          onCancel={deleting.cancel}
+        />
       )}
-      <FieldError id={errorID} message={errors.fields.name} />
-      {errors.message && (
-        <p role="alert" class="error">
-          {errors.message}
-        </p>
-      )}
+      <ErrorAlert message={errors.message} />
     </li>
   );
 }
