@@ -1,6 +1,6 @@
 import type { ComponentChildren, InputHTMLAttributes } from 'preact';
 import { describedBy, Field, FieldError, Hint } from '../../ui/field';
-import type { FieldErrors } from './rule-model';
+import type { FieldErrors, RuleDraft } from './rule-model';
 
 /*
  * The rule form's fields, on the workspace's Field. Ids come from the server's field names, so an
@@ -8,6 +8,21 @@ import type { FieldErrors } from './rule-model';
  */
 
 export const fieldId = (field: string) => `rule-${field.replace(/[^\w-]/g, '-')}`;
+
+/** What each part of the form gets: the draft, its errors, and the change that forgets the errors of the fields it names. */
+export interface FormPartProps {
+  draft: RuleDraft;
+  errors: FieldErrors;
+  change: (patch: Partial<RuleDraft>, ...fields: string[]) => void;
+}
+
+/** The draft's fields held as text. */
+export type TextKey = { [K in keyof RuleDraft]: RuleDraft[K] extends string ? K : never }[keyof RuleDraft];
+
+/** A TextField's field, value, errors and onValue for the draft's text field of that name. */
+export function draftText({ draft, errors, change }: FormPartProps, field: TextKey) {
+  return { field, value: draft[field], errors, onValue: (value: string) => change({ [field]: value } as Partial<RuleDraft>, field) };
+}
 
 interface TextFieldProps {
   field: string;

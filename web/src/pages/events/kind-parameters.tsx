@@ -2,19 +2,14 @@ import { useEffect, useState } from 'preact/hooks';
 import { api, describe } from '../../api';
 import type { Zone, ZoneGroup } from '../../types';
 import { ErrorAlert } from '../../ui/messages';
-import { CheckList, FieldSet, TextField } from './form-fields';
-import { NUMBER_PARAMETERS, type FieldErrors, type RuleDraft, type ZoneTrigger } from './rule-model';
-
-interface Props {
-  draft: RuleDraft;
-  errors: FieldErrors;
-  change: (patch: Partial<RuleDraft>, ...fields: string[]) => void;
-}
+import { CheckList, FieldSet, TextField, type FormPartProps } from './form-fields';
+import { NUMBER_PARAMETERS, type ZoneTrigger } from './rule-model';
 
 /** The parameters of the draft's kind (CONTRACT §4); some kinds have none. */
-export function KindParameters({ draft, errors, change }: Props) {
+export function KindParameters(part: FormPartProps) {
+  const { draft, errors, change } = part;
   if (draft.kind === null) return null;
-  if (draft.kind === 2) return <ZoneParameters draft={draft} errors={errors} change={change} />;
+  if (draft.kind === 2) return <ZoneParameters {...part} />;
   const numbers = NUMBER_PARAMETERS[String(draft.kind)];
   return (
     <fieldset>
@@ -48,7 +43,7 @@ const TRIGGERS: { value: ZoneTrigger; label: string }[] = [
 ];
 
 /** Zone entry/exit: zones and zone groups of the account, and which crossings fire. */
-function ZoneParameters({ draft, errors, change }: Props) {
+function ZoneParameters({ draft, errors, change }: FormPartProps) {
   const [zones, setZones] = useState<Zone[] | null>(null);
   const [groups, setGroups] = useState<ZoneGroup[] | null>(null);
   const [failure, setFailure] = useState('');

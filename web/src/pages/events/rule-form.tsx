@@ -4,9 +4,9 @@ import { navigate } from '../../router';
 import { useSessionInfo } from '../../session';
 import type { Employee } from '../../types';
 import { ErrorAlert } from '../../ui/messages';
-import { CheckList, fieldId, FieldSet, TextField } from './form-fields';
+import { CheckList, draftText, fieldId, FieldSet, TextField, type FormPartProps } from './form-fields';
 import { KindParameters } from './kind-parameters';
-import { RuleRecipients } from './rule-recipients';
+import { RECIPIENT_LISTS, RuleRecipients } from './rule-recipients';
 import { rememberSaved } from './saved-rule';
 import { checkName, ruleOf, serverErrors } from './rule-checks';
 import { draftOf, emptyDraft, KINDS, NUMBER_PARAMETERS, RULES, WEEKDAYS, type EventRule, type FieldErrors, type RuleDraft } from './rule-model';
@@ -93,6 +93,7 @@ export function RuleForm({ eventID }: { eventID: number | null }) {
   };
 
   const title = eventID === null ? 'New event' : 'Edit event';
+  const part: FormPartProps | null = draft && { draft, errors, change };
   return (
     <section aria-labelledby="events-title" class="rule-form">
       <p>
@@ -102,16 +103,16 @@ export function RuleForm({ eventID }: { eventID: number | null }) {
         {title}
       </h1>
       <ErrorAlert message={loadFailure} />
-      {!draft ? (
+      {!part ? (
         !loadFailure && <p class="muted">Loading…</p>
       ) : (
         <form onSubmit={submit} noValidate aria-labelledby="events-title">
-          <KindChoice draft={draft} errors={errors} change={change} />
-          <TextField field="name" label="Name" value={draft.name} errors={errors} onValue={changeName} hint="Any text without the backslash character (\)." />
-          <Employees employees={employees} draft={draft} errors={errors} change={change} />
-          <KindParameters draft={draft} errors={errors} change={change} />
-          <Schedule draft={draft} errors={errors} change={change} timeZone={session.account.timeZone} />
-          <RuleRecipients draft={draft} errors={errors} change={change} smsEnabled={session.account.smsEnabled} />
+          <KindChoice {...part} />
+          <TextField field="name" label="Name" value={part.draft.name} errors={errors} onValue={changeName} hint="Any text without the backslash character (\)." />
+          <Employees {...part} employees={employees} />
+          <KindParameters {...part} />
+          <Schedule {...part} timeZone={session.account.timeZone} />
+          <RuleRecipients {...part} smsEnabled={session.account.smsEnabled} />
           {attempts > 0 && <ErrorSummary errors={errors} failure={failure} summary={summary} />}
           <div class="form-actions">
             <button type="submit" aria-disabled={busy ? true : undefined}>
@@ -125,14 +126,8 @@ export function RuleForm({ eventID }: { eventID: number | null }) {
   );
 }
 
-interface PartProps {
-  draft: RuleDraft;
-  errors: FieldErrors;
-  change: (patch: Partial<RuleDraft>, ...fields: string[]) => void;
-}
-
 /** Step 1: the kind, in words; arrow keys move between the choices. */
-function KindChoice({ draft, errors, change }: PartProps) {
+function KindChoice({ draft, errors, change }: FormPartProps) {
   return (
     <FieldSet field="kind" legend="Kind" class="kinds" errors={errors}>
       <div class="kind-options">
@@ -147,7 +142,7 @@ function KindChoice({ draft, errors, change }: PartProps) {
   );
 }
 
-function Employees({ employees, draft, errors, change }: PartProps & { employees: Employee[] | null }) {
+function Employees({ employees, draft, errors, change }: FormPartProps & { employees: Employee[] | null }) {
   const [filter, setFilter] = useState('');
   const shown = useMemo(() => {
     const sorted = [...(employees ?? [])].sort((a, b) => a.name.localeCompare(b.name));
@@ -179,7 +174,8 @@ function Employees({ employees, draft, errors, change }: PartProps & { employees
 }
 
 /** Step 3, first part: validity period, weekdays and daily window, all in the account's zone. */
-function Schedule({ draft, errors, change, timeZone }: PartProps & { timeZone: string }) {
+function Schedule(part: FormPartProps & { timeZone: string }) {
+  const { draft, errors, change, timeZone } = part;
   return (
     <>
       <fieldset>
@@ -190,24 +186,8 @@ function Schedule({ draft, errors, change, timeZone }: PartProps & { timeZone: s
         </label>
         {!draft.unlimited && (
           <div class="pair">
-            <TextField
-              field="validFrom"
-              label="Valid from"
-              type="datetime-local"
-              value={draft.validFrom}
-              errors={errors}
-              hint={`In the account’s time zone, ${timeZone}. Empty: from now on.`}
-              onValue={(validFrom) => change({ validFrom }, 'validFrom')}
-            />
-            <TextField
-              field="validTo"
-              label="Valid to"
-              type="datetime-local"
-              value={draft.validTo}
-              errors={errors}
-              hint="Empty: no end."
-              onValue={(validTo) => change({ validTo }, 'validTo')}
-            />
+            <TextField {...draftText(part, 'validFrom')} label="Valid from" type="datetime-local" hint={`In the account’s time zone, ${timeZone}. Empty: from now on.`} />
+            <TextField {...draftText(part, 'validTo')} label="Valid to" type="datetime-local" hint="Empty: no end." />
           </div>
         )}
       </fieldset>
@@ -227,8 +207,8 @@ function Schedule({ draft, errors, change, timeZone }: PartProps & { timeZone: s
         hint={`In the account’s time zone, ${timeZone}. To 23:59 runs to the end of the day; a window may pass midnight (From 22:00 To 06:00 is the night).`}
       >
         <div class="pair">
-          <TextField field="timeFrom" label="From" type="time" value={draft.timeFrom} errors={errors} onValue={(timeFrom) => change({ timeFrom }, 'timeFrom')} />
-          <TextField field="timeTo" label="To" type="time" value={draft.timeTo} errors={errors} onValue={(timeTo) => change({ timeTo }, 'timeTo')} />
+          <TextField {...draftText(part, 'timeFrom')} label="From" type="time" />
+          <TextField {...draftText(part, 'timeTo')} label="To" type="time" />
         </div>
       </FieldSet>
     </>
@@ -247,12 +227,9 @@ const LABELS: Record<string, string> = {
   weekdays: 'Weekdays',
   timeFrom: 'From',
   timeTo: 'To',
-  emails: 'E-mail addresses',
-  smsPhones: 'SMS phones',
-  messengerUserIDs: 'Messenger users (bot)',
-  messenger2UserIDs: 'Messenger users (second channel)',
   apiUrl: 'Customer address',
 };
+for (const [field, list] of Object.entries(RECIPIENT_LISTS)) LABELS[field] = list.label;
 for (const parameters of Object.values(NUMBER_PARAMETERS)) for (const p of parameters ?? []) LABELS[`parameters.${p.key}`] = p.label;
 
 /** Moves the focus to a field, or to the first control of a group. */
