@@ -1,35 +1,20 @@
 /**
- * Event rules (interface 6.1, CONTRACT §4) as the Events tab edits them: the rule the API answers,
- * the kinds and their parameters in words, and the draft the form holds (input values as typed).
- * The checks made before saving are in rule-checks.ts.
+ * Event rules (interface 6.1, CONTRACT §4) as the Events tab edits them: the rule the API answers
+ * (typed from the server's schema), the kinds and their parameters in words, and the draft the
+ * form holds (input values as typed). The checks made before saving are in rule-checks.ts.
  */
+
+import type { Static } from 'typebox';
+// The server's own schema, as types only: `import type` is erased, so nothing of the server is bundled.
+import type { EventRule as EventRuleSchema, EventRuleWrite, RuleKind } from '../../../../src/signals/event-rule-schema';
 
 export const RULES = '/v6/api/eventManagement/events';
 
-export type RuleKind = 1 | 2 | 3 | 7 | 9 | 10 | 11 | 24 | 'taskChanges' | 'employeeChanges';
+/** A rule as the API answers it. Its schema types `kind` loosely (integer or string); the write schema lets in only the kinds listed. */
+export type EventRule = Static<typeof EventRuleSchema> & { kind: RuleKind };
 
-export interface EventRule {
-  eventID: number;
-  name: string;
-  kind: RuleKind;
-  subscriberIDs: number[];
-  parameters: Record<string, unknown>;
-  validFrom: string | null;
-  validTo: string | null;
-  weekdays: number[];
-  timeFrom: string;
-  timeTo: string;
-  emails: string[];
-  smsPhones: string[];
-  messengerUserIDs: number[];
-  messenger2UserIDs: number[];
-  sendToApi: boolean;
-  apiUrl: string | null;
-  batch: boolean;
-  enabled: boolean;
-}
-
-export type RuleWrite = Omit<EventRule, 'eventID'>;
+/** What POST and PUT send: every field, since a PUT resets what it omits. */
+export type RuleWrite = Required<EventRuleWrite>;
 
 /** Messages by the server's field names. */
 export type FieldErrors = Record<string, string>;
