@@ -43,4 +43,33 @@ describe('workspace in the browser: sign-in and the shell', needsBrowser, () => 
     await page.getByRole('button', { name: 'Sign in' }).waitFor();
     assert.deepEqual(workspace.pageErrors, []);
   });
+
+  test('a coordinator changes their password in Settings and signs in with the new one', async () => {
+    const { page } = workspace;
+    await page.getByLabel('Login').fill(COORDINATOR.login);
+    await page.getByLabel('Password').fill(COORDINATOR.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('navigation', { name: 'Workspace' }).getByRole('link', { name: 'Settings' }).click();
+    const newPassword = 'a brand new long password';
+    await page.getByLabel('Current password').fill('not the password');
+    await page.getByLabel('New password').fill(newPassword);
+    await page.getByRole('button', { name: 'Change password' }).click();
+    await page.locator('#current-password-error').filter({ hasText: 'is not the current password' }).waitFor();
+    assert.equal(await page.getByLabel('Current password').getAttribute('aria-invalid'), 'true');
+
+    await page.getByLabel('Current password').fill(COORDINATOR.password);
+    await page.getByRole('button', { name: 'Change password' }).click();
+    await page.getByRole('status').filter({ hasText: 'Password changed.' }).waitFor();
+    await workspace.screenshot('settings-password-changed');
+
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByLabel('Login').fill(COORDINATOR.login);
+    await page.getByLabel('Password').fill(COORDINATOR.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('alert').filter({ hasText: 'Wrong login or password.' }).waitFor();
+    await page.getByLabel('Password').fill(newPassword);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('navigation', { name: 'Workspace' }).waitFor();
+    assert.deepEqual(workspace.pageErrors, []);
+  });
 });

@@ -1,4 +1,5 @@
 import { useSessionInfo } from '../session';
+import { PasswordForm } from './password';
 import { SigningSecret } from './signing-secret';
 import './deliveries.css';
 
@@ -21,6 +22,8 @@ export function SettingsPage() {
         <dt>Signed in as</dt>
         <dd>{session.login}</dd>
       </dl>
+
+      <PasswordForm />
 
       <h2 id="webhooks-title">Webhook signing</h2>
       <SigningSecret timeZone={account.timeZone} />
