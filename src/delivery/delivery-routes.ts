@@ -27,6 +27,19 @@ export function deliveryRoutes(log: DeliveryLog, secrets: SigningSecrets) {
       async (request) => log.list(request.principal.account, request.query),
     );
 
+    api.get(
+      `${base}/deliveries/:deliveryID`,
+      {
+        schema: {
+          tags,
+          summary: 'One delivery with its attempts',
+          params: Type.Object({ deliveryID: Id }),
+          response: { 200: Delivery, ...errors },
+        },
+      },
+      async (request) => log.get(request.principal.account, request.params.deliveryID),
+    );
+
     api.post(
       `${base}/deliveries/:deliveryID/resend`,
       {

@@ -66,6 +66,10 @@ for (const dialect of dialects) {
       assert.deepEqual(failed.attempts.map((a: any) => [a.statusCode, a.error]), [[500, 'HTTP 500'], [500, 'HTTP 500']]);
       assert.equal(failed.lastStatusCode, 500);
       assert.equal(failed.lastError, 'HTTP 500');
+
+      const one = await server.api.get(`${LOG}/${failed.deliveryID}`);
+      assert.equal(one.status, 200);
+      assert.deepEqual(one.body, failed);
     });
 
     it('filters by status, rule and period, and pages by count/offset or lastDeliveryID', async () => {
@@ -118,7 +122,12 @@ for (const dialect of dialects) {
       const stranger = await server.services.accounts.createAccount({ name: 'Stranger', timeZone: 'UTC' });
       const theirs = server.api.withToken(stranger.token);
       assert.deepEqual((await theirs.get(LOG)).body, { data: [] });
-      for (const r of [await theirs.post(`${LOG}/${pending.deliveryID}/resend`), await server.api.post(`${LOG}/987654321/resend`)]) {
+      for (const r of [
+        await theirs.post(`${LOG}/${pending.deliveryID}/resend`),
+        await server.api.post(`${LOG}/987654321/resend`),
+        await theirs.get(`${LOG}/${pending.deliveryID}`),
+        await server.api.get(`${LOG}/987654321`),
+      ]) {
         assert.equal(r.status, 404);
         assert.equal(r.body.code, 1015);
         assert.equal(r.body.description, 'DELIVERY_NOT_FOUND');
@@ -143,6 +152,7 @@ for (const dialect of dialects) {
         assert.equal(r.body.code, code, `${query}: ${r.text}`);
       }
       assert.equal((await server.api.post(`${LOG}/abc/resend`)).status, 400);
+      assert.equal((await server.api.get(`${LOG}/abc`)).status, 400);
       assert.equal((await server.api.withToken(null).get(LOG)).status, 401);
     });
   });

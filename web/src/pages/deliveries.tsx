@@ -25,12 +25,9 @@ interface Filters {
   days: number;
 }
 
-/** One delivery, read again: the log has no single-item route, so ask for the page that starts at it. */
-async function reread(delivery: Delivery): Promise<Delivery | undefined> {
-  const page = await api.get<{ data: Delivery[] }>(
-    `${DELIVERIES}${query({ lastDeliveryID: delivery.deliveryID + 1, count: 1, dateFrom: delivery.createdAt })}`,
-  );
-  return page.data.find((d) => d.deliveryID === delivery.deliveryID);
+/** One delivery, read again. */
+function reread(delivery: Delivery): Promise<Delivery> {
+  return api.get<Delivery>(`${DELIVERIES}/${delivery.deliveryID}`);
 }
 
 function outcomeOf(d: Delivery, attemptsBefore: number): string | undefined {
@@ -142,7 +139,6 @@ export function DeliveriesPage() {
       while (!outcome && Date.now() < deadline && mounted.current) {
         await new Promise((r) => setTimeout(r, OUTCOME_POLL_MS));
         const now = await reread(queued);
-        if (!now) break;
         replace(now);
         outcome = outcomeOf(now, before);
       }
