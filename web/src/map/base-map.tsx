@@ -27,7 +27,7 @@ export function MapView({ label, onReady }: { label: string; onReady: (map: L.Ma
       cleanup?.();
       // Leaflet ends a zoom animation from a 250 ms timer, which throws on a map removed
       // meanwhile (a page left right after a zoom): end it now instead.
-      (map as unknown as { _animatingZoom: boolean })._animatingZoom = false;
+      (map as unknown as ZoomAnimation)._animatingZoom = false;
       map.remove();
     };
   }, []);
@@ -47,5 +47,17 @@ export function zoneLatLngs(zone: Pick<Zone, 'bounds'>): L.LatLngTuple[] {
 
 /** Moves the map to show all of `bounds`, if there is anything. */
 export function fitTo(map: L.Map, bounds: L.LatLngBounds): void {
-  if (bounds.isValid()) map.fitBounds(bounds, { padding: [24, 24], maxZoom: 16 });
+  if (bounds.isValid()) whenStill(map, () => map.fitBounds(bounds, { padding: [24, 24], maxZoom: 16 }));
+}
+
+/** Leaflet's flag for a running zoom animation (not in its typings). */
+type ZoomAnimation = { _animatingZoom: boolean };
+
+/**
+ * Runs `move` (a change of the view) now, or when the running zoom animation ends: Leaflet
+ * silently drops a zoom asked for during one (e.g. a row chosen while the first fit still animates).
+ */
+export function whenStill(map: L.Map, move: () => void): void {
+  if ((map as unknown as ZoomAnimation)._animatingZoom) map.once('zoomend', move);
+  else move();
 }

@@ -1,4 +1,5 @@
 import type L from 'leaflet';
+import { whenStill } from '../../map/base-map';
 
 const MARGIN_PX = 24;
 
@@ -24,5 +25,5 @@ export function fitClearOfControls(map: L.Map, bounds: L.LatLngBounds, animate =
   }
   // On a map too small for the controls, plain margins at least show everything.
   if (left + right > size.x / 2 || top > size.y / 2) [top, left, right] = [MARGIN_PX, MARGIN_PX, MARGIN_PX];
-  map.fitBounds(bounds, { paddingTopLeft: [left, top], paddingBottomRight: [right, MARGIN_PX], maxZoom: 16, animate });
+  whenStill(map, () => map.fitBounds(bounds, { paddingTopLeft: [left, top], paddingBottomRight: [right, MARGIN_PX], maxZoom: 16, animate }));
 }
