@@ -227,7 +227,8 @@ for (const dialect of dialects) {
       assert.equal(await page.getByLabel('Speed limit, km/h').inputValue(), '60');
       assert.ok(await unlimited.isChecked());
       assert.ok(!(await days.getByRole('checkbox', { name: WEEKDAY_WORDS[dayOff - 1]! }).isChecked()));
-      assert.deepEqual([await from.inputValue(), await to.inputValue()], [timeFrom, timeTo]);
+      // The form shows the end of the day, which the API writes 00:00, as 23:59 (timeTo is 00:00 from 21:00 to 22:00 UTC).
+      assert.deepEqual([await from.inputValue(), await to.inputValue()], [timeFrom, timeTo === '00:00' ? '23:59' : timeTo]);
       assert.equal(await page.getByLabel('E-mail addresses').inputValue(), 'dispatch@example.com');
       assert.ok(await page.getByRole('checkbox', { name: 'Send to API' }).isChecked());
       assert.equal(await address.inputValue(), hook);

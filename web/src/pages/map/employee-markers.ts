@@ -1,4 +1,5 @@
 import L from 'leaflet';
+import { whenStill } from '../../map/base-map';
 import type { Employee, Location } from '../../types';
 import { formatSpeed, initials } from './fix-format';
 
@@ -63,7 +64,8 @@ export class EmployeeMarkers {
     const held = this.shown.get(subscriberID);
     if (!held) return;
     this.mark(subscriberID);
-    this.map.setView(held.marker.getLatLng(), Math.max(this.map.getZoom(), FOCUS_ZOOM));
+    const map = this.map;
+    whenStill(map, () => map.setView(held.marker.getLatLng(), Math.max(map.getZoom(), FOCUS_ZOOM)));
     held.marker.openTooltip();
   }
 

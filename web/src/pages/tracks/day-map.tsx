@@ -1,6 +1,6 @@
 import L from 'leaflet';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { fitTo, MapView } from '../../map/base-map';
+import { fitTo, MapView, whenStill } from '../../map/base-map';
 import type { Day } from './day-data';
 import { eventName } from './day-data';
 import type { Selection } from './selection';
@@ -100,7 +100,7 @@ export function DayMap({ day, timeZone, selection, onSelect }: { day: Day; timeZ
     drawn.stops.forEach((marker, i) => {
       const chosen = selection?.kind === 'stop' && selection.index === i;
       marker.getElement()?.classList.toggle('selected', chosen);
-      if (chosen) map.setView(marker.getLatLng(), Math.max(map.getZoom(), 16));
+      if (chosen) whenStill(map, () => map.setView(marker.getLatLng(), Math.max(map.getZoom(), 16)));
     });
     drawn.events.forEach((marker, i) => {
       const chosen = selection?.kind === 'event' && selection.index === i;
@@ -109,7 +109,7 @@ export function DayMap({ day, timeZone, selection, onSelect }: { day: Day; timeZ
       marker.getElement()?.classList.toggle('selected', chosen);
       if (chosen) {
         marker.bringToFront();
-        map.setView(marker.getLatLng(), Math.max(map.getZoom(), 16));
+        whenStill(map, () => map.setView(marker.getLatLng(), Math.max(map.getZoom(), 16)));
       }
     });
   }, [map, day, selection]);
