@@ -42,17 +42,17 @@ export class SessionService {
     if (failed && now - failed.since < FAILURE_WINDOW_MS && failed.count >= MAX_FAILURES) {
       return { ok: false, retryAfterSeconds: Math.ceil((failed.since + FAILURE_WINDOW_MS - now) / 1000) };
     }
+    // The try counts as failed before the password is checked: tries sent at once would otherwise
+    // all pass the check above and each record the same first failure.
+    const fresh = !failed || now - failed.since >= FAILURE_WINDOW_MS;
+    this.failures.set(key, fresh ? { count: 1, since: now } : { count: failed.count + 1, since: failed.since });
     const user = await this.database.db
       .selectFrom('users')
       .select(['id', 'account_id', 'login', 'password_hash'])
       .where('login', '=', login)
       .executeTakeFirst();
     const good = await verifyPassword(password, user?.password_hash ?? (await this.decoyHash));
-    if (!user || !good) {
-      const fresh = !failed || now - failed.since >= FAILURE_WINDOW_MS;
-      this.failures.set(key, fresh ? { count: 1, since: now } : { count: failed.count + 1, since: failed.since });
-      return { ok: false };
-    }
+    if (!user || !good) return { ok: false };
     this.failures.delete(key);
     const account = await this.accounts.get(user.account_id);
     if (!account) return { ok: false };

@@ -119,6 +119,17 @@ for (const dialect of dialects) {
       assert.ok(Number(locked.headers.get('retry-after')) > 0);
     });
 
+    test('wrong passwords sent at once count each: parallel guesses do not slip past the lock', async () => {
+      await server.services.sessions.createUser(server.account.id, 'raced', PASSWORD);
+      const anonymous = new Client(server.baseUrl, null);
+      const guesses = await Promise.all(
+        Array.from({ length: 12 }, (_, i) => anonymous.post('/workspace/api/session', { login: 'raced', password: `guess ${i}` })),
+      );
+      assert.equal(guesses.filter((g) => g.status === 401).length, 5);
+      assert.ok(guesses.every((g) => g.status === 401 || g.status === 429));
+      assert.equal((await anonymous.post('/workspace/api/session', { login: 'raced', password: PASSWORD })).status, 429);
+    });
+
     test('the operator adds workspace users to an account; logins are unique', async () => {
       const operator = new Client(server.baseUrl, ADMIN_TOKEN);
       const created = await operator.post(`/admin/v1/accounts/${server.account.id}/users`, { login: 'dispatcher', password: PASSWORD });
