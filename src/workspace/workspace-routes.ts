@@ -43,11 +43,22 @@ export function workspaceRoutes(sessions: SessionService, live: LiveFeed, map: M
   };
 
   return async (api: Api) => {
-    // Open live streams would hold the server open on close; end them first.
-    const streams = new Set<ServerResponse>();
+    // Open live streams, each with its session's token. They would hold the server open on close; end them first.
+    const streams = new Map<ServerResponse, string>();
     api.addHook('preClose', async () => {
-      for (const stream of streams) stream.end();
+      for (const stream of streams.keys()) stream.end();
     });
+    /**
+     * A stream outlives the request that checked its session: it ends once that session has ended
+     * (signed out, the password changed, expired, here or on another server), or it would go on
+     * showing the account's positions to whoever held the session.
+     */
+    const endStreamsSignedOut = async (only?: ServerResponse) => {
+      for (const [stream, token] of streams) {
+        if (only && stream !== only) continue;
+        if (!(await sessions.authenticate(token))) stream.end();
+      }
+    };
 
     api.post(
       '/workspace/api/session',
@@ -97,6 +108,7 @@ export function workspaceRoutes(sessions: SessionService, live: LiveFeed, map: M
         const { token } = await current(request);
         requireCsrf(token, request);
         await sessions.signOut(token);
+        await endStreamsSignedOut();
         reply.clearCookie(SESSION_COOKIE, { path: '/' });
         return reply.code(204).send(null);
       },
@@ -123,6 +135,7 @@ export function workspaceRoutes(sessions: SessionService, live: LiveFeed, map: M
         if (!(await sessions.changePassword(token, session.principal.userID, currentPassword, newPassword))) {
           throw invalidField('currentPassword', 'is not the current password');
         }
+        await endStreamsSignedOut();
         return reply.code(204).send(null);
       },
     );
@@ -139,7 +152,7 @@ export function workspaceRoutes(sessions: SessionService, live: LiveFeed, map: M
         },
       },
       async (request, reply: FastifyReply) => {
-        const { session } = await current(request);
+        const { token, session } = await current(request);
         reply.hijack();
         const raw = reply.raw;
         raw.writeHead(200, {
@@ -149,10 +162,13 @@ export function workspaceRoutes(sessions: SessionService, live: LiveFeed, map: M
           'x-accel-buffering': 'no',
         });
         raw.write('retry: 3000\n\n');
-        streams.add(raw);
+        streams.set(raw, token);
         let closed = false;
         let leave: (() => void) | null = null;
-        const heartbeat = setInterval(() => raw.write(': alive\n\n'), HEARTBEAT_MS);
+        const heartbeat = setInterval(() => {
+          raw.write(': alive\n\n');
+          endStreamsSignedOut(raw).catch(() => {});
+        }, HEARTBEAT_MS);
         request.raw.once('close', () => {
           closed = true;
           streams.delete(raw);

@@ -197,6 +197,40 @@ for (const dialect of dialects) {
       await reader.cancel().catch(() => {});
     });
 
+    test('the live stream ends when its session ends: signed out, or another session changed the password', async () => {
+      await server.services.sessions.createUser(server.account.id, 'watcher', PASSWORD);
+      const streamEnds = async (cookie: string) => {
+        const response = await fetch(`${server.baseUrl}/workspace/api/live`, { headers: { cookie } });
+        assert.equal(response.status, 200);
+        const reader = response.body!.getReader();
+        return async () => {
+          const timeout = new Promise<'open'>((resolve) => setTimeout(() => resolve('open'), 3000).unref());
+          const drained = (async () => {
+            for (;;) if ((await reader.read()).done) return 'ended' as const;
+          })();
+          const outcome = await Promise.race([drained, timeout]);
+          await reader.cancel().catch(() => {});
+          return outcome;
+        };
+      };
+      const cookieClient = new Client(server.baseUrl, null);
+      const first = await signIn(server, 'watcher');
+      const firstEnded = await streamEnds(first.cookie);
+      assert.equal((await cookieClient.delete('/workspace/api/session', { cookie: first.cookie, 'x-csrf-token': first.csrf })).status, 204);
+      assert.equal(await firstEnded(), 'ended');
+
+      const here = await signIn(server, 'watcher');
+      const elsewhere = await signIn(server, 'watcher');
+      const elsewhereEnded = await streamEnds(elsewhere.cookie);
+      const change = await cookieClient.put(
+        '/workspace/api/password',
+        { currentPassword: PASSWORD, newPassword: 'a newer long password' },
+        { cookie: here.cookie, 'x-csrf-token': here.csrf },
+      );
+      assert.equal(change.status, 204);
+      assert.equal(await elsewhereEnded(), 'ended');
+    });
+
     test('the live stream is refused without a session', async () => {
       const response = await new Client(server.baseUrl, null).get('/workspace/api/live');
       assert.equal(response.status, 401);
