@@ -40,8 +40,7 @@ export class LiveFeed {
     set.add(listener);
     this.accounts.set(account.id, account);
     this.timer ??= setInterval(() => void this.resync(), this.resyncMs).unref();
-    listener.send(await this.locations.latestOfEach(account, undefined));
-    return () => {
+    const leave = () => {
       set.delete(listener);
       if (set.size === 0) {
         this.listeners.delete(account.id);
@@ -52,6 +51,13 @@ export class LiveFeed {
         this.timer = null;
       }
     };
+    try {
+      listener.send(await this.locations.latestOfEach(account, undefined));
+    } catch (error) {
+      leave();
+      throw error;
+    }
+    return leave;
   }
 
   close(): void {

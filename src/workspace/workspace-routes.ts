@@ -175,9 +175,16 @@ export function workspaceRoutes(sessions: SessionService, live: LiveFeed, map: M
           clearInterval(heartbeat);
           leave?.();
         });
-        leave = await live.join(session.principal.account, {
-          send: (positions) => raw.write(`event: positions\ndata: ${JSON.stringify(positions)}\n\n`),
-        });
+        try {
+          leave = await live.join(session.principal.account, {
+            send: (positions) => raw.write(`event: positions\ndata: ${JSON.stringify(positions)}\n\n`),
+          });
+        } catch (error) {
+          // The response is hijacked: Fastify can no longer answer. End the stream; the browser retries.
+          request.log.error({ err: error }, 'the live stream could not start');
+          raw.end();
+          return;
+        }
         if (closed) leave();
       },
     );

@@ -231,6 +231,28 @@ for (const dialect of dialects) {
       assert.equal(await elsewhereEnded(), 'ended');
     });
 
+    test('a live stream whose first read fails ends, and leaves no listener behind', async () => {
+      const { cookie } = await signIn(server, 'coordinator');
+      const locations = server.services.locations;
+      const latestOfEach = locations.latestOfEach.bind(locations);
+      locations.latestOfEach = async () => {
+        throw new Error('the database is away');
+      };
+      try {
+        const response = await fetch(`${server.baseUrl}/workspace/api/live`, { headers: { cookie } });
+        const reader = response.body!.getReader();
+        const timeout = new Promise<'open'>((resolve) => setTimeout(() => resolve('open'), 3000).unref());
+        const drained = (async () => {
+          for (;;) if ((await reader.read()).done) return 'ended' as const;
+        })();
+        assert.equal(await Promise.race([drained, timeout]), 'ended');
+        await reader.cancel().catch(() => {});
+      } finally {
+        locations.latestOfEach = latestOfEach;
+      }
+      assert.equal(server.services.live['listeners'].size, 0);
+    });
+
     test('the live stream is refused without a session', async () => {
       const response = await new Client(server.baseUrl, null).get('/workspace/api/live');
       assert.equal(response.status, 401);
