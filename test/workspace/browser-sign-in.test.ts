@@ -9,6 +9,21 @@ describe('workspace in the browser: sign-in and the shell', needsBrowser, () => 
   });
   after(() => workspace?.close());
 
+  test('when the server cannot be reached at load, the page says so and tries again on request', async () => {
+    const { page } = workspace;
+    let failing = true;
+    await page.route('**/workspace/api/session', (route) =>
+      failing ? route.fulfill({ status: 503, contentType: 'text/plain', body: 'proxy: upstream down' }) : route.fallback(),
+    );
+    await page.goto('/');
+    await page.getByRole('alert').waitFor();
+    failing = false;
+    await page.getByRole('button', { name: 'Try again' }).click();
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    await page.unroute('**/workspace/api/session');
+    assert.deepEqual(workspace.pageErrors, []);
+  });
+
   test('a wrong password is shown; the right one opens the workspace with its tabs', async () => {
     const { page } = workspace;
     const answer = await page.goto('/');

@@ -53,7 +53,9 @@ async function request<T>(method: Method, path: string, body?: unknown): Promise
   });
   if (response.status === 204) return undefined as T;
   const text = await response.text();
-  const parsed: unknown = text ? JSON.parse(text) : undefined;
+  // A proxy in front of the server may answer an error with its own page, not the envelope.
+  const json = (response.headers.get('content-type') ?? '').includes('json');
+  const parsed: unknown = text && (json || response.ok) ? JSON.parse(text) : undefined;
   if (!response.ok) {
     const envelope = (parsed as ErrorEnvelope | undefined) ?? {
       status: response.status,

@@ -1,6 +1,6 @@
 import { lazy, Suspense } from 'preact/compat';
 import { useEffect, useState } from 'preact/hooks';
-import { api, ApiFailure, setSession, type SessionInfo } from './api';
+import { api, ApiFailure, describe, setSession, type SessionInfo } from './api';
 import { DeliveriesPage } from './pages/deliveries';
 import { EventsPage } from './pages/events';
 import { MapPage } from './pages/map';
@@ -8,6 +8,7 @@ import { SettingsPage } from './pages/settings';
 import { SignIn } from './pages/sign-in';
 import { useRoute } from './router';
 import { SessionContext } from './session';
+import { ErrorAlert } from './ui/messages';
 
 // The zone editor (Leaflet-Geoman) and the track view (uPlot) are loaded when first opened.
 const ZonesPage = lazy(() => import('./pages/zones').then((m) => m.ZonesPage));
@@ -32,6 +33,8 @@ function skipToContent(event: Event): void {
 
 export function App() {
   const [session, setSessionState] = useState<SessionInfo | null | undefined>(undefined);
+  /** Why the first question to the server (who is signed in) failed, other than a 401. */
+  const [loadFailure, setLoadFailure] = useState('');
   const route = useRoute();
 
   const signedIn = (info: SessionInfo | null) => {
@@ -39,16 +42,28 @@ export function App() {
     setSessionState(info);
   };
 
-  useEffect(() => {
+  const load = () => {
+    setLoadFailure('');
     api
       .get<SessionInfo>('/workspace/api/session')
       .then(signedIn)
       .catch((error: unknown) => {
         if (error instanceof ApiFailure && error.envelope.status === 401) signedIn(null);
-        else throw error;
+        else setLoadFailure(`The server could not be reached: ${describe(error)}`);
       });
-  }, []);
+  };
+  useEffect(load, []);
 
+  if (session === undefined && loadFailure) {
+    return (
+      <main class="loading">
+        <ErrorAlert message={loadFailure} />
+        <button type="button" onClick={load}>
+          Try again
+        </button>
+      </main>
+    );
+  }
   if (session === undefined) return <p class="loading">Loading…</p>;
   if (session === null) return <SignIn onSignedIn={signedIn} />;
 
