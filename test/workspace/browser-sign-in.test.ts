@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import type { Route } from 'playwright-core';
 import { COORDINATOR, needsBrowser, openWorkspace, type Workspace } from '../helpers/browser.js';
 
 describe('workspace in the browser: sign-in and the shell', needsBrowser, () => {
@@ -52,6 +53,26 @@ describe('workspace in the browser: sign-in and the shell', needsBrowser, () => 
     const { page } = workspace;
     await page.reload();
     await page.getByRole('navigation', { name: 'Workspace' }).waitFor();
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    await page.reload();
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    assert.deepEqual(workspace.pageErrors, []);
+  });
+
+  test('a sign-out the server did not take is said, and the workspace stays open', async () => {
+    const { page } = workspace;
+    await page.getByLabel('Login').fill(COORDINATOR.login);
+    await page.getByLabel('Password').fill(COORDINATOR.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('navigation', { name: 'Workspace' }).waitFor();
+    const refuse = (route: Route) =>
+      route.request().method() === 'DELETE' ? route.fulfill({ status: 503, contentType: 'text/plain', body: 'down' }) : route.fallback();
+    await page.route('**/workspace/api/session', refuse);
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('alert').filter({ hasText: 'not signed out' }).waitFor();
+    assert.ok(await page.getByRole('navigation', { name: 'Workspace' }).isVisible());
+    await page.unroute('**/workspace/api/session', refuse);
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByRole('button', { name: 'Sign in' }).waitFor();
     await page.reload();

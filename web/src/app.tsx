@@ -35,6 +35,7 @@ export function App() {
   const [session, setSessionState] = useState<SessionInfo | null | undefined>(undefined);
   /** Why the first question to the server (who is signed in) failed, other than a 401. */
   const [loadFailure, setLoadFailure] = useState('');
+  const [signOutFailure, setSignOutFailure] = useState('');
   const route = useRoute();
 
   const signedIn = (info: SessionInfo | null) => {
@@ -69,7 +70,16 @@ export function App() {
 
   const tab: Tab = tabs.some((t) => t.path === route[0]) ? (route[0] as Tab) : 'map';
   const signOut = async () => {
-    await api.delete('/workspace/api/session').catch(() => {});
+    setSignOutFailure('');
+    try {
+      await api.delete('/workspace/api/session');
+    } catch (error) {
+      // Showing the sign-in page while the session still works would leave it open on a shared computer.
+      if (!(error instanceof ApiFailure && error.envelope.status === 401)) {
+        setSignOutFailure(`You are not signed out: ${describe(error)}`);
+        return;
+      }
+    }
     signedIn(null);
   };
 
@@ -98,6 +108,7 @@ export function App() {
           Sign out
         </button>
       </header>
+      <ErrorAlert message={signOutFailure} />
       <main id="main" tabIndex={-1}>
         {tab === 'map' && <MapPage />}
         {tab === 'events' && <EventsPage route={route.slice(1)} />}
