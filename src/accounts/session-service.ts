@@ -38,14 +38,8 @@ export class SessionService {
   async signIn(login: string, password: string, address: string): Promise<SignIn> {
     const now = this.clock();
     const key = `${login}\n${address}`;
-    const failed = this.failures.get(key);
-    if (failed && now - failed.since < FAILURE_WINDOW_MS && failed.count >= MAX_FAILURES) {
-      return { ok: false, retryAfterSeconds: Math.ceil((failed.since + FAILURE_WINDOW_MS - now) / 1000) };
-    }
-    // The try counts as failed before the password is checked: tries sent at once would otherwise
-    // all pass the check above and each record the same first failure.
-    const fresh = !failed || now - failed.since >= FAILURE_WINDOW_MS;
-    this.failures.set(key, fresh ? { count: 1, since: now } : { count: failed.count + 1, since: failed.since });
+    const retryAfterSeconds = this.beginTry(key, now);
+    if (retryAfterSeconds !== null) return { ok: false, retryAfterSeconds };
     const user = await this.database.db
       .selectFrom('users')
       .select(['id', 'account_id', 'login', 'password_hash'])
@@ -91,15 +85,41 @@ export class SessionService {
    * Changes the signed-in user's password after checking the current one; every other session of
    * the user ends. False when the current password is wrong.
    */
-  async changePassword(token: string, userId: number, currentPassword: string, newPassword: string): Promise<boolean> {
+  async changePassword(
+    token: string,
+    userId: number,
+    currentPassword: string,
+    newPassword: string,
+  ): Promise<'changed' | 'wrong' | { retryAfterSeconds: number }> {
+    // Guesses of the current password are limited as sign-ins are: a held session must not be a
+    // way to try passwords without end.
+    const key = `user ${userId}`;
+    const retryAfterSeconds = this.beginTry(key, this.clock());
+    if (retryAfterSeconds !== null) return { retryAfterSeconds };
     const user = await this.database.db.selectFrom('users').select('password_hash').where('id', '=', userId).executeTakeFirst();
-    if (!user || !(await verifyPassword(currentPassword, user.password_hash))) return false;
+    if (!user || !(await verifyPassword(currentPassword, user.password_hash))) return 'wrong';
+    this.failures.delete(key);
     const passwordHash = await hashPassword(newPassword);
     await this.database.transaction(async (tx) => {
       await tx.updateTable('users').set({ password_hash: passwordHash }).where('id', '=', userId).execute();
       await tx.deleteFrom('workspace_sessions').where('user_id', '=', userId).where('token_hash', '!=', hashToken(token)).execute();
     });
-    return true;
+    return 'changed';
+  }
+
+  /**
+   * Counts a password try under `key`; the seconds to wait when the key is locked, else null. The
+   * try counts as failed before the password is checked (a success clears the key): tries sent at
+   * once would otherwise all pass the check and each record the same first failure.
+   */
+  private beginTry(key: string, now: number): number | null {
+    const failed = this.failures.get(key);
+    if (failed && now - failed.since < FAILURE_WINDOW_MS && failed.count >= MAX_FAILURES) {
+      return Math.ceil((failed.since + FAILURE_WINDOW_MS - now) / 1000);
+    }
+    const fresh = !failed || now - failed.since >= FAILURE_WINDOW_MS;
+    this.failures.set(key, fresh ? { count: 1, since: now } : { count: failed.count + 1, since: failed.since });
+    return null;
   }
 
   async signOut(token: string): Promise<void> {

@@ -120,20 +120,24 @@ export function workspaceRoutes(sessions: SessionService, live: LiveFeed, map: M
         schema: {
           tags,
           summary: 'Change the signed-in user’s password',
-          description: 'Needs the current password; the user’s other sessions end.',
+          description: 'Needs the current password (five wrong ones lock the change for 15 minutes); the user’s other sessions end.',
           body: Type.Object(
             { currentPassword: Type.String({ minLength: 1, maxLength: 1000 }), newPassword: Type.String({ minLength: 10, maxLength: 1000 }) },
             { additionalProperties: false },
           ),
-          response: { 204: NoContent, 400: ErrorBody, 401: ErrorBody, 403: ErrorBody },
+          response: { 204: NoContent, 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 429: ErrorBody },
         },
       },
       async (request, reply) => {
         const { token, session } = await current(request);
         requireCsrf(token, request);
         const { currentPassword, newPassword } = request.body;
-        if (!(await sessions.changePassword(token, session.principal.userID, currentPassword, newPassword))) {
-          throw invalidField('currentPassword', 'is not the current password');
+        const changed = await sessions.changePassword(token, session.principal.userID, currentPassword, newPassword);
+        if (changed === 'wrong') throw invalidField('currentPassword', 'is not the current password');
+        if (changed !== 'changed') {
+          throw new ApiError('RATE_LIMITED', 'too many wrong current passwords; try again later', undefined, {
+            'retry-after': String(changed.retryAfterSeconds),
+          });
         }
         await endStreamsSignedOut();
         return reply.code(204).send(null);

@@ -130,6 +130,19 @@ for (const dialect of dialects) {
       assert.equal((await anonymous.post('/workspace/api/session', { login: 'raced', password: PASSWORD })).status, 429);
     });
 
+    test('wrong current passwords at a password change count like wrong sign-ins: the sixth try is a 429', async () => {
+      await server.services.sessions.createUser(server.account.id, 'held-session', PASSWORD);
+      const { cookie, csrf } = await signIn(server, 'held-session');
+      const cookieClient = new Client(server.baseUrl, null);
+      const change = (currentPassword: string) =>
+        cookieClient.put('/workspace/api/password', { currentPassword, newPassword: 'taken over for good' }, { cookie, 'x-csrf-token': csrf });
+      for (let i = 0; i < 5; i += 1) assert.equal((await change(`guess ${i}`)).status, 400);
+      const locked = await change(PASSWORD);
+      assert.equal(locked.status, 429);
+      assert.ok(Number(locked.headers.get('retry-after')) > 0);
+      assert.equal((await cookieClient.post('/workspace/api/session', { login: 'held-session', password: 'taken over for good' })).status, 401);
+    });
+
     test('the operator adds workspace users to an account; logins are unique', async () => {
       const operator = new Client(server.baseUrl, ADMIN_TOKEN);
       const created = await operator.post(`/admin/v1/accounts/${server.account.id}/users`, { login: 'dispatcher', password: PASSWORD });
