@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { api } from '../../api';
 import { zoneColor } from '../../map/base-map';
 import type { Zone, ZoneGroup } from '../../types';
@@ -43,7 +43,9 @@ export function ZoneEditor({ zone, groups, zoneMap, startWithCoordinates = false
   const heading = useRef<HTMLHeadingElement>(null);
   const nameInput = useRef<HTMLInputElement>(null);
 
-  useEffect(() => {
+  // Focus moves in the render's own task (a layout effect), so a key pressed at once reaches the
+  // control it was pressed on, not the heading that took the focus a frame later.
+  useLayoutEffect(() => {
     if (startWithCoordinates) document.getElementById('zone-bounds')?.focus();
     else if (zone) heading.current?.focus();
     else nameInput.current?.focus();
