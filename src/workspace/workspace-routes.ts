@@ -84,21 +84,26 @@ export function workspaceRoutes(sessions: SessionService, live: LiveFeed, map: M
           }
           throw new ApiError('USER_UNAUTHORIZED', 'wrong login or password');
         }
-        reply.setCookie(SESSION_COOKIE, result.token, {
-          path: '/',
-          httpOnly: true,
-          sameSite: 'strict',
-          secure: isHttps(request),
-          maxAge: SESSION_IDLE_MS / 1000,
-        });
+        setSessionCookie(request, reply, result.token);
         return view(result.session);
       },
     );
 
     api.get(
       '/workspace/api/session',
-      { schema: { tags, summary: 'The signed-in user, account and map settings', response: { 200: SessionView, 401: ErrorBody } } },
-      async (request) => view((await current(request)).session),
+      {
+        schema: {
+          tags,
+          summary: 'The signed-in user, account and map settings',
+          description: 'Also renews the cookie, whose lifetime follows the session’s: 7 days from its last use.',
+          response: { 200: SessionView, 401: ErrorBody },
+        },
+      },
+      async (request, reply) => {
+        const { token, session } = await current(request);
+        setSessionCookie(request, reply, token);
+        return view(session);
+      },
     );
 
     api.delete(
@@ -193,6 +198,16 @@ export function workspaceRoutes(sessions: SessionService, live: LiveFeed, map: M
       },
     );
   };
+}
+
+function setSessionCookie(request: FastifyRequest, reply: FastifyReply, token: string): void {
+  reply.setCookie(SESSION_COOKIE, token, {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'strict',
+    secure: isHttps(request),
+    maxAge: SESSION_IDLE_MS / 1000,
+  });
 }
 
 /** The workspace's own changes need the session's CSRF token too (see src/http/auth.ts). */

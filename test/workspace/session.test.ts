@@ -48,6 +48,9 @@ for (const dialect of dialects) {
       const employeeID = await createEmployee(server.api, { name: 'Seen through the cookie' });
       const { cookie } = await signIn(server, 'coordinator');
       const cookieClient = new Client(server.baseUrl, null);
+      const renewed = await cookieClient.get('/workspace/api/session', { cookie });
+      assert.equal(renewed.status, 200);
+      assert.match(renewed.headers.get('set-cookie') ?? '', new RegExp(`^${cookie}; Max-Age=604800; Path=/; HttpOnly; SameSite=Strict`), 'reading the session renews the cookie');
       const listed = await cookieClient.get(`${SUBSCRIBERS}/${employeeID}`, { cookie });
       assert.equal(listed.status, 200);
       assert.equal(listed.body.name, 'Seen through the cookie');
