@@ -10,6 +10,8 @@ const SESSION_TOUCH_MS = 3_600_000;
 /** Failed sign-ins per login and address before further tries are refused for a while. */
 const MAX_FAILURES = 5;
 const FAILURE_WINDOW_MS = 15 * 60_000;
+/** Past this many counted keys, keys whose window has passed are swept before a new one is added. */
+const FAILURE_SWEEP_SIZE = 10_000;
 
 export interface Session {
   principal: Principal;
@@ -118,8 +120,16 @@ export class SessionService {
       return Math.ceil((failed.since + FAILURE_WINDOW_MS - now) / 1000);
     }
     const fresh = !failed || now - failed.since >= FAILURE_WINDOW_MS;
+    if (fresh && this.failures.size >= FAILURE_SWEEP_SIZE) this.forgetOldFailures(now);
     this.failures.set(key, fresh ? { count: 1, since: now } : { count: failed.count + 1, since: failed.since });
     return null;
+  }
+
+  /** Tries counted longer ago than the window no longer lock anything. */
+  private forgetOldFailures(now: number): void {
+    for (const [key, failed] of this.failures) {
+      if (now - failed.since >= FAILURE_WINDOW_MS) this.failures.delete(key);
+    }
   }
 
   async signOut(token: string): Promise<void> {
