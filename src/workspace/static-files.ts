@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { Api } from '../http/route-types.js';
@@ -24,6 +24,7 @@ export function builtWorkspaceDir(): string | null {
  */
 export function workspaceStaticFiles(root: string, map: MapSettings) {
   const policy = contentSecurityPolicy(map.tileUrl);
+  const assets = join(root, 'assets') + sep;
   return async (app: Api) => {
     app.addHook('onSend', async (_request, reply) => {
       reply.header('content-security-policy', policy);
@@ -39,7 +40,7 @@ export function workspaceStaticFiles(root: string, map: MapSettings) {
       index: 'index.html',
       setHeaders: (response, path) => {
         // Vite names assets by their content hash: they never change. The page itself always revalidates.
-        response.header('cache-control', path.includes(`${join('dist', 'assets')}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
+        response.header('cache-control', path.startsWith(assets) ? 'public, max-age=31536000, immutable' : 'no-cache');
       },
     });
   };

@@ -29,6 +29,10 @@ describe('workspace in the browser: sign-in and the shell', needsBrowser, () => 
     const { page } = workspace;
     const answer = await page.goto('/');
     assert.match(answer?.headers()['content-security-policy'] ?? '', /frame-ancestors 'none'/);
+    assert.equal(answer?.headers()['cache-control'], 'no-cache', 'the page is always revalidated');
+    const script = await page.locator('script[type=module]').getAttribute('src');
+    const asset = await fetch(new URL(script!, workspace.server.baseUrl));
+    assert.equal(asset.headers.get('cache-control'), 'public, max-age=31536000, immutable', 'hashed assets are cached for good');
     await page.getByLabel('Login').fill(COORDINATOR.login);
     await page.getByLabel('Password').fill('not the password');
     await page.getByRole('button', { name: 'Sign in' }).click();
