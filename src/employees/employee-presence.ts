@@ -11,6 +11,13 @@ export interface PresenceOptions {
 /** Writes the flips as employee changes by the presence agent (EmployeeService.commit), in `tx`. */
 export type CommitFlips = (tx: Tx, account: Account, changes: EmployeeChange[], timing: (change: EmployeeChange) => { atMs: number; firedMs: number }) => Promise<void>;
 
+/** An employee's presence columns, as read in the ingest transaction. */
+export interface PresenceRow {
+  id: number;
+  is_online: number;
+  seen_at: number | null;
+}
+
 const DEFAULT_ONLINE_TIMEOUT_MS = 10 * 60_000;
 const SWEEP_BATCH = 500;
 
@@ -42,17 +49,11 @@ export class EmployeePresence {
    * Fixes arrived for these employees (the ingest transaction, CONTRACT §4): an employee whose
    * isOnline is false turns true, an employee change by the presence agent. For the others only
    * the arrival time is kept, and only when it is staler than `seenGranularityMs`, so a batch
-   * usually costs one indexed read here.
+   * usually costs nothing here. `rows` are the employees' presence columns as the ingest
+   * transaction read them (EmployeeService.ingestTargetsOf), so no second read is needed.
    */
-  async fixesArrived(tx: Tx, account: Account, subscriberIds: number[], atMs: number): Promise<void> {
-    if (subscriberIds.length === 0) return;
-    const rows = await tx
-      .selectFrom('subscribers')
-      .select(['id', 'is_online', 'seen_at'])
-      .where('account_id', '=', account.id)
-      .where('id', 'in', subscriberIds)
-      .where('deleted_at', 'is', null)
-      .execute();
+  async fixesArrived(tx: Tx, account: Account, rows: readonly PresenceRow[], atMs: number): Promise<void> {
+    if (rows.length === 0) return;
     const offline = rows.filter((r) => r.is_online === 0).map((r) => r.id);
     const stale = rows.filter((r) => r.is_online === 1 && (r.seen_at ?? 0) < atMs - this.seenGranularityMs).map((r) => r.id);
     if (stale.length > 0) {

@@ -3,13 +3,19 @@ import { ApiError } from '../http/errors.js';
 import type { Database, Db, Tx } from '../store/database.js';
 import { isUniqueViolation } from '../store/errors.js';
 import { PRESENCE_AGENT_ID, type Change, type ChangeEvents, type Initiator } from './change-events.js';
-import { EmployeePresence, type PresenceOptions } from './employee-presence.js';
+import { EmployeePresence, type PresenceOptions, type PresenceRow } from './employee-presence.js';
 import { buildEmployee, fromRow, patchEmployee, toRow } from './employee-rows.js';
 import type { Employee, EmployeeListQuery, EmployeePatch, EmployeeWrite, VehicleSettings } from './employee-schema.js';
 
 export type { Initiator } from './change-events.js';
 
 /** One change of one employee; every write passes through `EmployeeService.commit`. */
+/** An employee as ingestion needs it (see `ingestTargetsOf`). */
+export interface IngestTarget {
+  vehicleSettings: VehicleSettings;
+  presence: PresenceRow;
+}
+
 export type EmployeeChange =
   | { type: 'add'; after: Employee }
   | { type: 'edit'; before: Employee; after: Employee }
@@ -49,8 +55,8 @@ export class EmployeeService {
   }
 
   /** Fixes arrived for these employees, in the ingest transaction: see `EmployeePresence.fixesArrived`. */
-  fixesArrived(tx: Tx, account: Account, subscriberIds: number[], atMs: number): Promise<void> {
-    return this.presence.fixesArrived(tx, account, subscriberIds, atMs);
+  fixesArrived(tx: Tx, account: Account, targets: ReadonlyMap<number, IngestTarget>, atMs: number): Promise<void> {
+    return this.presence.fixesArrived(tx, account, [...targets.values()].map((t) => t.presence), atMs);
   }
 
   async list(account: Account, query: EmployeeListQuery): Promise<Employee[]> {
@@ -146,6 +152,25 @@ export class EmployeeService {
       .where('deleted_at', 'is', null)
       .execute();
     return new Map(rows.map((r) => [r.id, JSON.parse(r.vehicle_settings) as VehicleSettings]));
+  }
+
+  /**
+   * What ingestion needs of the living employees among `ids`, in one read of the ingest
+   * transaction: vehicle settings for the pipeline, presence for isOnline. An id missing from the
+   * answer is unknown, deleted or another account's.
+   */
+  async ingestTargetsOf(tx: Tx, accountId: number, ids: number[]): Promise<Map<number, IngestTarget>> {
+    if (ids.length === 0) return new Map();
+    const rows = await tx
+      .selectFrom('subscribers')
+      .select(['id', 'vehicle_settings', 'is_online', 'seen_at'])
+      .where('account_id', '=', accountId)
+      .where('id', 'in', ids)
+      .where('deleted_at', 'is', null)
+      .execute();
+    return new Map(
+      rows.map((r) => [r.id, { vehicleSettings: JSON.parse(r.vehicle_settings) as VehicleSettings, presence: { id: r.id, is_online: r.is_online, seen_at: r.seen_at } }]),
+    );
   }
 
   /**

@@ -71,7 +71,8 @@ export class LocationService {
   private async persist(account: Account, fixes: Fix[], source: FixSource, receivedAt: number): Promise<void> {
     await this.database.transaction(async (tx) => {
       const ids = [...new Set(fixes.map((f) => f.subscriberId))];
-      const vehicleSettings = await this.employees.vehicleSettingsOf(tx, account.id, ids);
+      const targets = await this.employees.ingestTargetsOf(tx, account.id, ids);
+      const vehicleSettings = new Map([...targets].map(([id, target]) => [id, target.vehicleSettings]));
       const problems: ValidationErrors = {};
       fixes.forEach((fix, index) => {
         if (!vehicleSettings.has(fix.subscriberId)) problems[`[${index}].subscriberID`] = `no subscriber ${fix.subscriberId}`;
@@ -79,7 +80,7 @@ export class LocationService {
       throwIfAny(problems, 'NO_SUCH_SUBSCRIBER', 'the batch names unknown subscribers; nothing was stored');
       await this.pipeline.ingest(tx, { accountId: account.id, timeZone: account.timeZone, receivedAt, trackSettings: account.trackSettings, vehicleSettings }, fixes);
       // isOnline turns true when fixes start arriving (an employee change event, in this transaction).
-      await this.employees.fixesArrived(tx, account, ids, receivedAt);
+      await this.employees.fixesArrived(tx, account, targets, receivedAt);
     });
     this.metrics.fixesIngested.inc({ source }, fixes.length);
     for (const listener of this.committedListeners) listener(account, fixes);
