@@ -20,6 +20,14 @@ export const SCREENSHOTS = join(import.meta.dirname, '..', '..', 'test-output', 
 
 export const COORDINATOR = { login: 'coordinator', password: 'correct horse battery staple' };
 
+/** Fills in the sign-in form and submits it; waits for the workspace unless `expectWorkspace` is false. */
+export async function signIn(page: Page, password = COORDINATOR.password, expectWorkspace = true): Promise<void> {
+  await page.getByLabel('Login').fill(COORDINATOR.login);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  if (expectWorkspace) await page.getByRole('navigation', { name: 'Workspace' }).waitFor();
+}
+
 export interface Workspace {
   server: TestServer;
   browser: Browser;
@@ -55,10 +63,7 @@ export async function openWorkspace(
   mkdirSync(SCREENSHOTS, { recursive: true });
   if (options.signIn ?? true) {
     await page.goto('/');
-    await page.getByLabel('Login').fill(COORDINATOR.login);
-    await page.getByLabel('Password').fill(COORDINATOR.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('navigation', { name: 'Workspace' }).waitFor();
+    await signIn(page);
   }
   return {
     server,

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Route } from 'playwright-core';
-import { COORDINATOR, needsBrowser, openWorkspace, type Workspace } from '../helpers/browser.js';
+import { COORDINATOR, needsBrowser, openWorkspace, signIn, type Workspace } from '../helpers/browser.js';
 
 describe('workspace in the browser: sign-in and the shell', needsBrowser, () => {
   let workspace: Workspace;
@@ -66,10 +66,7 @@ describe('workspace in the browser: sign-in and the shell', needsBrowser, () => 
 
   test('a sign-out the server did not take is said, and the workspace stays open', async () => {
     const { page } = workspace;
-    await page.getByLabel('Login').fill(COORDINATOR.login);
-    await page.getByLabel('Password').fill(COORDINATOR.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('navigation', { name: 'Workspace' }).waitFor();
+    await signIn(page);
     const refuse = (route: Route) =>
       route.request().method() === 'DELETE' ? route.fulfill({ status: 503, contentType: 'text/plain', body: 'down' }) : route.fallback();
     await page.route('**/workspace/api/session', refuse);
@@ -86,9 +83,7 @@ describe('workspace in the browser: sign-in and the shell', needsBrowser, () => 
 
   test('a coordinator changes their password in Settings and signs in with the new one', async () => {
     const { page } = workspace;
-    await page.getByLabel('Login').fill(COORDINATOR.login);
-    await page.getByLabel('Password').fill(COORDINATOR.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await signIn(page);
     await page.getByRole('navigation', { name: 'Workspace' }).getByRole('link', { name: 'Settings' }).click();
     const newPassword = 'a brand new long password';
     await page.getByLabel('Current password').fill('not the password');
@@ -103,13 +98,9 @@ describe('workspace in the browser: sign-in and the shell', needsBrowser, () => 
     await workspace.screenshot('settings-password-changed');
 
     await page.getByRole('button', { name: 'Sign out' }).click();
-    await page.getByLabel('Login').fill(COORDINATOR.login);
-    await page.getByLabel('Password').fill(COORDINATOR.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await signIn(page, COORDINATOR.password, false);
     await page.getByRole('alert').filter({ hasText: 'Wrong login or password.' }).waitFor();
-    await page.getByLabel('Password').fill(newPassword);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('navigation', { name: 'Workspace' }).waitFor();
+    await signIn(page, newPassword);
     assert.deepEqual(workspace.pageErrors, []);
   });
 });
