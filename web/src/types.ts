@@ -1,37 +1,13 @@
-/** The v6 shapes the workspace reads (interface section 2, CONTRACT §4). Only the fields it uses. */
+/**
+ * The v6 shapes the workspace reads (interface section 2, CONTRACT §4), taken from the server's
+ * own schemas as types only: `import type` is erased, so nothing of the server is bundled.
+ */
+import type { Employee } from '../../src/employees/employee-schema';
+import type { ZoneGroup } from '../../src/geozones/zone-group-schema';
+import type { Zone } from '../../src/geozones/zone-schema';
+import type { Location as StoredLocation } from '../../src/positioning/location-schema';
 
-export interface Employee {
-  subscriberID: number;
-  name: string;
-  externalSubscriberID?: string | null;
-  phone?: string | null;
-  isActive?: boolean;
-  isOnline?: boolean;
-}
+export type { Employee, Zone, ZoneGroup };
 
-export interface Location {
-  locationID?: number;
-  subscriberID: number;
-  locationDate: string;
-  isValid: boolean;
-  latitude: number;
-  longitude: number;
-  angle: number;
-  velocity: number;
-}
-
-export interface Zone {
-  zoneID: number;
-  name: string;
-  color?: number | null;
-  enabled?: boolean;
-  zoneGroupID?: number | null;
-  comment?: string | null;
-  bounds: { longitude: number; latitude: number }[];
-}
-
-export interface ZoneGroup {
-  zoneGroupID: number;
-  name: string;
-  parentID?: number | null;
-}
+/** A location (interface 2.1); one pushed by the live stream straight from a batch has no id yet. */
+export type Location = Omit<StoredLocation, 'locationID'> & { locationID?: number };
