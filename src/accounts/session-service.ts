@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Database } from '../store/database.js';
-import type { AccountService, Principal } from './account-service.js';
+import { toAccount, type AccountService, type Principal } from './account-service.js';
 import { hashPassword, hashToken, safeEqual, verifyPassword } from './secrets.js';
 
 /** A session lasts this long after its last use. */
@@ -71,12 +71,12 @@ export class SessionService {
     const row = await this.database.db
       .selectFrom('workspace_sessions as s')
       .innerJoin('users as u', 'u.id', 's.user_id')
-      .select(['s.user_id', 's.expires_at', 'u.account_id', 'u.login'])
+      .innerJoin('accounts as a', 'a.id', 'u.account_id')
+      .select(['s.user_id', 's.expires_at', 'u.login', 'a.id', 'a.name', 'a.time_zone', 'a.sms_enabled', 'a.settings'])
       .where('s.token_hash', '=', hash)
       .executeTakeFirst();
     if (!row || row.expires_at <= now) return null;
-    const account = await this.accounts.get(row.account_id);
-    if (!account) return null;
+    const account = toAccount(row);
     if (row.expires_at - SESSION_IDLE_MS < now - SESSION_TOUCH_MS) {
       await this.database.db.updateTable('workspace_sessions').set({ expires_at: now + SESSION_IDLE_MS }).where('token_hash', '=', hash).execute();
     }
