@@ -1,7 +1,8 @@
 /**
- * What both benchmarks share: a temp folder, the store under test (a fresh SQLite file, or a
- * fresh PostgreSQL database), the real server listening on loopback with one account and its
- * employees, a deterministic generator of realistic fixes, and number formatting.
+ * What the benchmarks share: command-line flags, a temp folder, the store under test (a fresh
+ * SQLite file, or a fresh PostgreSQL database), the real server listening on loopback with one
+ * account and its employees, a deterministic generator of realistic fixes, timing, percentiles,
+ * number formatting, and the exit of a bench's main.
  */
 import type { FastifyInstance } from 'fastify';
 import { randomBytes } from 'node:crypto';
@@ -9,6 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { findPostgresBin, startCluster as startCluster0 } from '../scripts/pg-cluster.mjs';
 import type { Account } from '../src/accounts/account-service.js';
@@ -18,6 +20,25 @@ import { migrate, openDatabase, type Database } from '../src/store/database.js';
 
 export const LOCATIONS = '/v6/api/globalPositioningManagement/locations';
 export const SUBSCRIBERS = '/v6/api/subscriberManagement/subscribers';
+
+/** `name N` on the command line: a positive integer, or `fallback` when the flag is absent. */
+export function flagValue(name: string, fallback: number): number {
+  const index = process.argv.indexOf(name);
+  const value = index >= 0 ? Number(process.argv[index + 1]) : fallback;
+  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} needs a positive integer`);
+  return value;
+}
+
+/** Runs a bench's main and exits: 0 when it finished, 1 with the stack on stderr when it failed. */
+export function runBench(name: string, main: () => Promise<void>): void {
+  main().then(
+    () => process.exit(0),
+    (error: unknown) => {
+      process.stderr.write(`${name} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+      process.exit(1);
+    },
+  );
+}
 
 /** Things to undo at the end, last first; run even when the benchmark fails half way. */
 export class Cleanup {
@@ -59,28 +80,41 @@ export async function sqliteStore(dir: string, name: string, cleanup: Cleanup): 
   return database;
 }
 
+/** The server store a bench runs on: PostgreSQL when asked for (see `wantsPostgres`), else a fresh SQLite file in `dir`; `store` says which, for the printed header. */
+export async function serverStore(dir: string, cleanup: Cleanup): Promise<{ database: Database; store: string }> {
+  if (!wantsPostgres()) return { database: await sqliteStore(dir, 'server.db', cleanup), store: 'SQLite (WAL, synchronous=FULL)' };
+  const { database, where } = await postgresStore(cleanup);
+  return { database, store: `PostgreSQL (${where})` };
+}
+
 /**
- * A fresh, migrated PostgreSQL database. On the server DATABASE_URL names when it is set (a
- * throwaway database is created there and dropped after); otherwise on a throwaway cluster
- * started for the run (initdb + pg_ctl, default durability settings: fsync and
- * synchronous_commit on, like SQLite's synchronous=FULL).
+ * A fresh, migrated PostgreSQL database and its URL (a worker may LISTEN on it). On the server
+ * DATABASE_URL names when it is set; otherwise on a throwaway cluster started for the run
+ * (default durability settings: fsync and synchronous_commit on, like SQLite's synchronous=FULL).
  */
-export async function postgresStore(cleanup: Cleanup): Promise<{ database: Database; where: string }> {
-  let adminUrl = process.env.DATABASE_URL;
-  let where = 'DATABASE_URL';
-  if (!adminUrl || !/^postgres(ql)?:\/\//.test(adminUrl)) {
-    adminUrl = await startCluster(cleanup);
-    where = 'throwaway local cluster, fsync on';
-  }
-  const name = `lokator_bench_${randomBytes(6).toString('hex')}`;
+export async function postgresStore(cleanup: Cleanup): Promise<{ database: Database; url: string; where: string }> {
+  const { url, onThrowawayCluster } = await createPostgresDatabase('lokator_bench', cleanup);
+  const database = await openDatabase({ url });
+  cleanup.add(() => database.close());
+  await migrate(database);
+  return { database, url, where: onThrowawayCluster ? 'throwaway local cluster, fsync on' : 'DATABASE_URL' };
+}
+
+/**
+ * An empty database named `<namePrefix>_<random>`, dropped at cleanup: on the server DATABASE_URL
+ * names when it is set, otherwise on a throwaway cluster (initdb + pg_ctl, scripts/pg-cluster.mjs)
+ * stopped at cleanup.
+ */
+export async function createPostgresDatabase(namePrefix: string, cleanup: Cleanup): Promise<{ url: string; onThrowawayCluster: boolean }> {
+  const fromEnv = process.env.DATABASE_URL;
+  const onThrowawayCluster = !fromEnv || !/^postgres(ql)?:\/\//.test(fromEnv);
+  const adminUrl = onThrowawayCluster ? await startCluster(cleanup) : fromEnv;
+  const name = `${namePrefix}_${randomBytes(6).toString('hex')}`;
   await withClient(adminUrl, (client) => client.query(`CREATE DATABASE ${name}`));
   cleanup.add(() => withClient(adminUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)));
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
-  const database = await openDatabase({ url: url.toString() });
-  cleanup.add(() => database.close());
-  await migrate(database);
-  return { database, where };
+  return { url: url.toString(), onThrowawayCluster };
 }
 
 async function withClient<T>(url: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
@@ -93,12 +127,12 @@ async function withClient<T>(url: string, fn: (client: pg.Client) => Promise<T>)
   }
 }
 
-/** A throwaway cluster (scripts/pg-cluster.mjs) with PostgreSQL's default durability, stopped at cleanup. */
+/** A throwaway cluster with PostgreSQL's default durability, stopped at cleanup. */
 async function startCluster(cleanup: Cleanup): Promise<string> {
   const bin = findPostgresBin();
-  if (!bin) throw new Error('--pg: no DATABASE_URL and no PostgreSQL binaries (initdb) on this machine');
+  if (!bin) throw new Error('no DATABASE_URL and no PostgreSQL binaries (initdb) on this machine');
   const cluster = await startCluster0(bin);
-  if ('error' in cluster) throw new Error(`--pg: ${cluster.error}`);
+  if ('error' in cluster) throw new Error(cluster.error);
   cleanup.add(() => cluster.stop());
   return cluster.url;
 }
@@ -154,6 +188,9 @@ export function random(seed: number): () => number {
   };
 }
 
+/** ISO 8601 in UTC with `Z`, whole seconds, as clients send dates. */
+export const iso = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z');
+
 const round = (value: number, digits: number) => Math.round(value * 10 ** digits) / 10 ** digits;
 
 /**
@@ -187,7 +224,7 @@ export class FixGenerator {
   /** One round: a fix of each employee. */
   next(stepMs: number): LocationInput[] {
     this.time += stepMs;
-    const locationDate = new Date(this.time).toISOString().replace('.000Z', 'Z');
+    const locationDate = iso(this.time);
     return this.state.map((s, i) => {
       s.heading = (s.heading + (this.rand() - 0.5) * 40 + 360) % 360;
       s.speed = Math.min(110, Math.max(0, s.speed + (this.rand() - 0.5) * 10));
@@ -214,6 +251,16 @@ export class FixGenerator {
     return fixes.slice(0, size);
   }
 }
+
+/** Milliseconds `run` takes to settle. */
+export async function elapsedMs(run: () => Promise<unknown>): Promise<number> {
+  const started = performance.now();
+  await run();
+  return performance.now() - started;
+}
+
+/** The value at or just below share `p` of `sorted` (ascending): p = 0.5 is the (lower) median. */
+export const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)]!;
 
 export const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 export const ratio = (a: number, b: number) => (a / b).toFixed(2);

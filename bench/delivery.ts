@@ -24,18 +24,7 @@ import { Agent, request } from 'undici';
 import { createServices, type Services } from '../src/app.js';
 import type { OutgoingMessage } from '../src/delivery/outbox.js';
 import type { Database } from '../src/store/database.js';
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
-import { findPostgresBin, startCluster } from '../scripts/pg-cluster.mjs';
-import { migrate, openDatabase } from '../src/store/database.js';
-import { Cleanup, fmt, pause, random, ratio, sqliteStore, tempDir, wantsPostgres } from './common.js';
-
-function flagValue(name: string, fallback: number): number {
-  const index = process.argv.indexOf(name);
-  const value = index >= 0 ? Number(process.argv[index + 1]) : fallback;
-  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} needs a positive integer`);
-  return value;
-}
+import { Cleanup, flagValue, fmt, pause, postgresStore, random, ratio, runBench, sqliteStore, tempDir, wantsPostgres } from './common.js';
 
 const EVENTS = flagValue('--events', 20_000);
 const TARGETS = flagValue('--targets', 50);
@@ -184,47 +173,12 @@ async function stream(services: Services, database: Database, receiver: Receiver
   return { offeredRate: (count / offeredMs) * 1000, p50: quantile(0.5), p99: quantile(0.99), max: sorted.at(-1)!, missing };
 }
 
-/**
- * A fresh PostgreSQL database and its URL (the worker LISTENs on it): on DATABASE_URL's server,
- * or on a throwaway cluster with default durability (as bench/common.ts does).
- */
-async function postgres(cleanup: Cleanup): Promise<{ database: Database; url: string; where: string }> {
-  let adminUrl = process.env.DATABASE_URL;
-  let where = 'DATABASE_URL';
-  if (!adminUrl || !/^postgres(ql)?:\/\//.test(adminUrl)) {
-    const bin = findPostgresBin();
-    if (!bin) throw new Error('--pg: no DATABASE_URL and no PostgreSQL binaries (initdb) on this machine');
-    const cluster = await startCluster(bin);
-    if ('error' in cluster) throw new Error(`--pg: ${cluster.error}`);
-    cleanup.add(() => cluster.stop());
-    adminUrl = cluster.url;
-    where = 'throwaway local cluster, fsync on';
-  }
-  const name = `lokator_bench_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  cleanup.add(async () => {
-    const dropper = new pg.Client({ connectionString: adminUrl });
-    await dropper.connect();
-    await dropper.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await dropper.end();
-  });
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const database = await openDatabase({ url: url.toString() });
-  cleanup.add(() => database.close());
-  await migrate(database);
-  return { database, url: url.toString(), where };
-}
-
 async function main(): Promise<void> {
   const cleanup = new Cleanup();
   try {
     const pg = wantsPostgres();
     const { database, where, url } = pg
-      ? await postgres(cleanup)
+      ? await postgresStore(cleanup)
       : { database: await sqliteStore(tempDir(cleanup), 'delivery.db', cleanup), where: 'SQLite file, synchronous=FULL', url: undefined };
     const receiver = new Receiver();
     await receiver.start();
@@ -273,10 +227,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (error: unknown) => {
-    process.stderr.write(`bench:delivery failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-    process.exit(1);
-  },
-);
+runBench('bench:delivery', main);

@@ -24,15 +24,16 @@ import {
   Cleanup,
   FixGenerator,
   LOCATIONS,
+  flagValue,
   fmt,
   pause,
-  postgresStore,
   random,
   ratio,
+  runBench,
+  serverStore,
   sqliteStore,
   startServer,
   tempDir,
-  wantsPostgres,
   type BenchServer,
 } from './common.js';
 import type { LocationInput } from '../src/positioning/location-schema.js';
@@ -47,13 +48,6 @@ const TARGET = 0.5;
 const TARGET_WITH_RULES = 0.3;
 const RULES_PER_KIND = 50;
 const HOOK = 'https://hooks.example.com/lokator';
-
-function flagValue(name: string, fallback: number): number {
-  const index = process.argv.indexOf(name);
-  const value = index >= 0 ? Number(process.argv[index + 1]) : fallback;
-  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} needs a positive integer`);
-  return value;
-}
 
 /**
  * Posts bodies[from..to) with `concurrency` requests in flight; returns the elapsed milliseconds.
@@ -204,16 +198,7 @@ async function main(): Promise<void> {
   const cleanup = new Cleanup();
   try {
     const dir = tempDir(cleanup);
-    const onPostgres = wantsPostgres();
-    let store = 'SQLite (WAL, synchronous=FULL)';
-    let serverDb: Database;
-    if (onPostgres) {
-      const pg = await postgresStore(cleanup);
-      serverDb = pg.database;
-      store = `PostgreSQL (${pg.where})`;
-    } else {
-      serverDb = await sqliteStore(dir, 'server.db', cleanup);
-    }
+    const { database: serverDb, store } = await serverStore(dir, cleanup);
     const server = await startServer(serverDb, EMPLOYEES, cleanup);
     if (withRules) await createRules(server);
     const plain = await reference(dir, serverDb, cleanup);
@@ -261,7 +246,7 @@ async function main(): Promise<void> {
         ? `check: the server stored all ${fmt(stored)} fixes; the reference inserted the same rows`
         : `check: MISMATCH, ${fmt(total * BATCH)} fixes posted, ${fmt(stored)} stored by the server, ${fmt(copied)} by the reference`;
 
-    const refLabel = onPostgres ? 'plain SQLite insert (the reference stays SQLite)' : 'plain insert';
+    const refLabel = serverDb.dialect === 'postgres' ? 'plain SQLite insert (the reference stays SQLite)' : 'plain insert';
     const line = (name: string, r: { server: number; reference: number }) =>
       `${name} server ${fmt(r.server)} fixes/s · ${refLabel} ${fmt(r.reference)} fixes/s · ratio ${ratio(r.server, r.reference)}`;
     const rules = withRules ? `, ${8 * RULES_PER_KIND} signal rules (${RULES_PER_KIND} of each kind)` : ', no signal rules';
@@ -283,10 +268,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (error: unknown) => {
-    process.stderr.write(`bench:ingest failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-    process.exit(1);
-  },
-);
+runBench('bench:ingest', main);

@@ -3,10 +3,8 @@
  * GiST index, asked the same question with `ST_Covers` (a point on the boundary is covered, as in
  * Lokator's index) on a throwaway cluster or the server DATABASE_URL names.
  */
-import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { findPostgresBin, startCluster } from '../scripts/pg-cluster.mjs';
-import type { Cleanup } from './common.js';
+import { createPostgresDatabase, type Cleanup } from './common.js';
 import type { BenchZone } from './zone-generator.js';
 
 export interface PostgisZones {
@@ -17,31 +15,9 @@ export interface PostgisZones {
 
 /** A database with PostGIS and the zones loaded, indexed and analysed. */
 export async function loadPostgis(zones: BenchZone[], cleanup: Cleanup): Promise<PostgisZones> {
-  let adminUrl = process.env.DATABASE_URL;
-  let where = 'DATABASE_URL';
-  if (!adminUrl || !/^postgres(ql)?:\/\//.test(adminUrl)) {
-    const bin = findPostgresBin();
-    if (!bin) throw new Error('no DATABASE_URL and no PostgreSQL binaries (initdb) on this machine');
-    const cluster = await startCluster(bin);
-    if ('error' in cluster) throw new Error(cluster.error);
-    cleanup.add(() => cluster.stop());
-    adminUrl = cluster.url;
-    where = 'throwaway local cluster';
-  }
-  const name = `lokator_zones_bench_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  cleanup.add(async () => {
-    const dropper = new pg.Client({ connectionString: adminUrl });
-    await dropper.connect();
-    await dropper.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await dropper.end();
-  });
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const client = new pg.Client({ connectionString: url.toString() });
+  const { url, onThrowawayCluster } = await createPostgresDatabase('lokator_zones_bench', cleanup);
+  const where = onThrowawayCluster ? 'throwaway local cluster' : 'DATABASE_URL';
+  const client = new pg.Client({ connectionString: url });
   await client.connect();
   cleanup.add(() => client.end());
 
@@ -60,7 +36,7 @@ export async function loadPostgis(zones: BenchZone[], cleanup: Cleanup): Promise
   }
   await client.query('CREATE INDEX zones_geom ON zones USING GIST (geom)');
   await client.query('ANALYZE zones');
-  return { where, client, url: url.toString() };
+  return { where, client, url };
 }
 
 function wkt(ring: [number, number][]): string {

@@ -15,8 +15,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AddressInfo } from 'node:net';
 import { Type } from 'typebox';
 import { Location } from '../src/positioning/location-schema.js';
-import type { Database } from '../src/store/database.js';
-import { Cleanup, FixGenerator, LOCATIONS, fmt, pause, postgresStore, ratio, sqliteStore, startServer, tempDir, wantsPostgres } from './common.js';
+import { Cleanup, FixGenerator, LOCATIONS, flagValue, fmt, pause, ratio, runBench, serverStore, startServer, tempDir } from './common.js';
 
 const EMPLOYEES = 100;
 const FIXES = 100_000;
@@ -25,13 +24,6 @@ const STEP_MS = 60_000;
 const COUNT = 1000;
 const WARMUP_SECONDS = 2;
 const TARGET = 0.6;
-
-function flagValue(name: string, fallback: number): number {
-  const index = process.argv.indexOf(name);
-  const value = index >= 0 ? Number(process.argv[index + 1]) : fallback;
-  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} needs a positive integer`);
-  return value;
-}
 
 interface Load {
   rps: number;
@@ -71,16 +63,7 @@ async function main(): Promise<void> {
   const connections = flagValue('--connections', 10);
   const cleanup = new Cleanup();
   try {
-    const dir = tempDir(cleanup);
-    let store = 'SQLite (WAL, synchronous=FULL)';
-    let database: Database;
-    if (wantsPostgres()) {
-      const pg = await postgresStore(cleanup);
-      database = pg.database;
-      store = `PostgreSQL (${pg.where})`;
-    } else {
-      database = await sqliteStore(dir, 'server.db', cleanup);
-    }
+    const { database, store } = await serverStore(tempDir(cleanup), cleanup);
     const server = await startServer(database, EMPLOYEES, cleanup);
 
     // 100,000 fixes through the service (the server's own ingestion path, without HTTP): one per
@@ -127,9 +110,9 @@ async function main(): Promise<void> {
     }
     const [api, reference] = halves.map(combine) as [Load, Load];
 
-    if (database.dialect === 'postgres') store += ', ANALYZE after loading';
+    const analyzed = database.dialect === 'postgres' ? ', ANALYZE after loading' : '';
     console.log(
-      `read on ${store}: ${fmt(FIXES)} fixes of ${EMPLOYEES} employees, GET …/locations?count=${COUNT}, ` +
+      `read on ${store}${analyzed}: ${fmt(FIXES)} fixes of ${EMPLOYEES} employees, GET …/locations?count=${COUNT}, ` +
         `${connections} connections, ${duration} s per side in two alternating halves after ${WARMUP_SECONDS} s warm-up each`,
     );
     const line = (name: string, l: Load) =>
@@ -143,10 +126,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (error: unknown) => {
-    process.stderr.write(`bench:read failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-    process.exit(1);
-  },
-);
+runBench('bench:read', main);

@@ -11,10 +11,9 @@
  *   npm run bench:replay -- --pg             # PostgreSQL server (DATABASE_URL, or a throwaway cluster)
  *   npm run bench:replay -- --rounds 15      # measured rounds (default 7, after 1 warm-up round)
  */
-import { performance } from 'node:perf_hooks';
 import type { LocationInput } from '../src/positioning/location-schema.js';
 import type { Database } from '../src/store/database.js';
-import { Cleanup, fmt, postgresStore, ratio, sqliteStore, startServer, tempDir, wantsPostgres, type BenchServer } from './common.js';
+import { Cleanup, elapsedMs, flagValue, fmt, iso, percentile, ratio, runBench, serverStore, startServer, tempDir, type BenchServer } from './common.js';
 import { DAY_MS, FIXES_PER_DAY, vehicleDays, type VehicleFix } from './vehicle.js';
 
 /** Thursday 1 October 2026: a working day; its 12:00-13:00 holds two drives with a stop between and a (prolonged) speeding. */
@@ -23,14 +22,6 @@ const HOUR_MS = 3_600_000;
 const LATE_HOUR = 12;
 const WARMUP_ROUNDS = 1;
 
-function flagValue(name: string, fallback: number): number {
-  const index = process.argv.indexOf(name);
-  const value = index >= 0 ? Number(process.argv[index + 1]) : fallback;
-  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} needs a positive integer`);
-  return value;
-}
-
-const iso = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z');
 const timeOf = (fix: VehicleFix) => Date.parse(fix.locationDate);
 
 interface Round {
@@ -102,11 +93,7 @@ async function checkpointBefore(database: Database, subscriberId: number, lateMs
 async function round(server: BenchServer, database: Database, day: VehicleFix[], late: number, inOrder: number): Promise<Round> {
   const hours = Array.from({ length: 24 }, (_, hour) => day.filter((fix) => Math.floor((timeOf(fix) - DAY_START_MS) / HOUR_MS) === hour));
   const batch = (fixes: VehicleFix[], subscriberID: number): LocationInput[] => fixes.map((fix) => ({ ...fix, subscriberID }));
-  const ingest = async (fixes: LocationInput[]) => {
-    const started = performance.now();
-    await server.services.locations.ingestBatch(server.account, fixes);
-    return performance.now() - started;
-  };
+  const ingest = (fixes: LocationInput[]) => elapsedMs(() => server.services.locations.ingestBatch(server.account, fixes));
 
   let inOrderMs = 0;
   for (let hour = 0; hour < 24; hour++) {
@@ -127,23 +114,14 @@ async function round(server: BenchServer, database: Database, day: VehicleFix[],
   return { lateMs, inOrderMs, checkpointMs, replayed, tracksBefore, check };
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)]!;
+const median = (values: number[]) => percentile([...values].sort((a, b) => a - b), 0.5);
 const ms = (value: number) => (value < 10 ? value.toFixed(2) : value.toFixed(1));
 
 async function main(): Promise<void> {
   const rounds = flagValue('--rounds', 7);
   const cleanup = new Cleanup();
   try {
-    const dir = tempDir(cleanup);
-    let store = 'SQLite (WAL, synchronous=FULL)';
-    let database: Database;
-    if (wantsPostgres()) {
-      const pg = await postgresStore(cleanup);
-      database = pg.database;
-      store = `PostgreSQL (${pg.where})`;
-    } else {
-      database = await sqliteStore(dir, 'server.db', cleanup);
-    }
+    const { database, store } = await serverStore(tempDir(cleanup), cleanup);
     const total = WARMUP_ROUNDS + rounds;
     const server = await startServer(database, 2 * total, cleanup);
     const day = [...vehicleDays(DAY_START_MS, 1)];
@@ -192,10 +170,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (error: unknown) => {
-    process.stderr.write(`bench:replay failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-    process.exit(1);
-  },
-);
+runBench('bench:replay', main);

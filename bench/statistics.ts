@@ -12,11 +12,24 @@
  *   npm run bench:statistics -- --runs 500   # measured runs per request (default 200)
  *   npm run bench:statistics -- --days 10    # a shorter month, for a quick look (default 31)
  */
-import { performance } from 'node:perf_hooks';
 import { sql } from 'kysely';
 import type { LocationInput } from '../src/positioning/location-schema.js';
-import type { Database } from '../src/store/database.js';
-import { Cleanup, LOCATIONS, fmt, pause, postgresStore, ratio, sqliteStore, startServer, tempDir, wantsPostgres, type BenchServer } from './common.js';
+import {
+  Cleanup,
+  LOCATIONS,
+  elapsedMs,
+  flagValue,
+  fmt,
+  iso,
+  pause,
+  percentile,
+  ratio,
+  runBench,
+  serverStore,
+  startServer,
+  tempDir,
+  type BenchServer,
+} from './common.js';
 import { DAY_MS, FIXES_PER_DAY, vehicleDays } from './vehicle.js';
 
 const STATISTICS = '/v6/api/globalPositioningManagement/statistics';
@@ -29,14 +42,6 @@ const WARMUP_RUNS = 20;
 const UNANALYZED_RUNS = 10;
 const TARGET_MS = 20;
 
-function flagValue(name: string, fallback: number): number {
-  const index = process.argv.indexOf(name);
-  const value = index >= 0 ? Number(process.argv[index + 1]) : fallback;
-  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} needs a positive integer`);
-  return value;
-}
-
-const iso = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z');
 
 /** Stores the month through the service, batch by batch in time order; returns the elapsed milliseconds. */
 async function ingestMonth(server: BenchServer, subscriberId: number, days: number): Promise<number> {
@@ -44,9 +49,7 @@ async function ingestMonth(server: BenchServer, subscriberId: number, days: numb
   let batch: LocationInput[] = [];
   let [stored, reported, ms] = [0, 0, 0];
   const post = async () => {
-    const started = performance.now();
-    await server.services.locations.ingestBatch(server.account, batch);
-    ms += performance.now() - started;
+    ms += await elapsedMs(() => server.services.locations.ingestBatch(server.account, batch));
     stored += batch.length;
     batch = [];
     if (stored - reported >= total / 10 || stored === total) {
@@ -68,8 +71,6 @@ interface Timed {
   samples: number[];
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)]!;
-
 type Summary = { median: number; p95: number };
 
 function summary(samples: number[]): Summary {
@@ -84,9 +85,7 @@ async function measure(timed: Timed[], runs: number, warmup = WARMUP_RUNS): Prom
   for (let round = 0; round < runs; round++) {
     for (let k = 0; k < timed.length; k++) {
       const t = timed[(round + k) % timed.length]!;
-      const started = performance.now();
-      await t.run();
-      t.samples.push(performance.now() - started);
+      t.samples.push(await elapsedMs(t.run));
     }
   }
 }
@@ -98,16 +97,7 @@ async function main(): Promise<void> {
   const days = flagValue('--days', 31);
   const cleanup = new Cleanup();
   try {
-    const dir = tempDir(cleanup);
-    let store = 'SQLite (WAL, synchronous=FULL)';
-    let database: Database;
-    if (wantsPostgres()) {
-      const pg = await postgresStore(cleanup);
-      database = pg.database;
-      store = `PostgreSQL (${pg.where})`;
-    } else {
-      database = await sqliteStore(dir, 'server.db', cleanup);
-    }
+    const { database, store } = await serverStore(tempDir(cleanup), cleanup);
     const server = await startServer(database, 1, cleanup);
     const vehicle = server.employeeIds[0]!;
     const fixes = days * FIXES_PER_DAY;
@@ -139,7 +129,6 @@ async function main(): Promise<void> {
       await measure(before, UNANALYZED_RUNS, 1);
       unanalyzed = before.map((t) => `${t.name} ${ms(summary(t.samples).median)} ms`).join(', ');
       await sql`ANALYZE`.execute(database.db);
-      store += ', ANALYZE after loading';
     }
 
     // What the month adds up to, so a reader can see the data is a working vehicle's.
@@ -177,7 +166,7 @@ async function main(): Promise<void> {
 
     const eventText = [...byType].sort(([a], [b]) => a - b).map(([type, n]) => `${n} of type ${type}`).join(', ') || 'none';
     console.log(
-      `statistics on ${store}: 1 vehicle, ${days} days of 10-s fixes (${fmt(fixes)}), stored in ${(ingestMs / 1000).toFixed(1)} s ` +
+      `statistics on ${store}${database.dialect === 'postgres' ? ', ANALYZE after loading' : ''}: 1 vehicle, ${days} days of 10-s fixes (${fmt(fixes)}), stored in ${(ingestMs / 1000).toFixed(1)} s ` +
         `(${fmt(fixes / (ingestMs / 1000))} fixes/s) through LocationService.ingestBatch, ${BATCH} per batch`,
     );
     console.log(
@@ -203,10 +192,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (error: unknown) => {
-    process.stderr.write(`bench:statistics failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-    process.exit(1);
-  },
-);
+runBench('bench:statistics', main);

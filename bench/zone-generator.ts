@@ -2,6 +2,7 @@
  * Deterministic zones and points for the zone benchmark: blob-shaped (mostly concave) rings with
  * 20 to 2,000 vertices, spread and overlapping over a region, and fixes scattered over it.
  */
+import { random } from './common.js';
 
 export type Ring = [number, number][];
 
@@ -19,18 +20,6 @@ export interface Area {
 
 /** A region the size of Europe: 60° of longitude by 30° of latitude. */
 export const AREA: Area = { minLon: 0, maxLon: 60, minLat: 30, maxLat: 60 };
-
-/** mulberry32: a small deterministic PRNG, so every run sees the same zones and points. */
-export function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Coordinates as clients send them: 6 decimals, about 0.1 m. */
 const round6 = (value: number) => Math.round(value * 1e6) / 1e6;

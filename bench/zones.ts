@@ -31,7 +31,7 @@ import { ZoneLookupResult } from '../src/geozones/zone-schema.js';
 import { toZoneColumns } from '../src/geozones/zone-store.js';
 import { bumpZoneVersion } from '../src/geozones/zone-version-store.js';
 import { migrate, openDatabase, type Database } from '../src/store/database.js';
-import { Cleanup, fmt, ratio, tempDir } from './common.js';
+import { Cleanup, flagValue, fmt, ratio, tempDir } from './common.js';
 import { coveringZonesInOneQuery, coveringZonesPerQuery, loadPostgis } from './postgis-zones.js';
 import { generatePoints, generateTracks, generateZones, type BenchZone } from './zone-generator.js';
 
@@ -46,13 +46,6 @@ v8.setFlagsFromString('--expose-gc');
 const gc = vm.runInNewContext('gc') as () => void;
 
 type Point = { latitude: number; longitude: number };
-
-function flagValue(name: string, fallback: number): number {
-  const index = process.argv.indexOf(name);
-  const value = index >= 0 ? Number(process.argv[index + 1]) : fallback;
-  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} needs a positive integer`);
-  return value;
-}
 
 const say = (line: string) => process.stdout.write(`${line}\n`);
 const memory = () => {
