@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { after, before } from 'node:test';
 import { pino } from 'pino';
 import { buildApp, createServices, type Services } from '../../src/app.js';
 import type { Account } from '../../src/accounts/account-service.js';
@@ -143,6 +144,30 @@ export async function startDeliveryServer(
 }
 
 export const testLog = () => pino({ level: process.env.TEST_LOG ? 'info' : 'silent' });
+
+/** A delivery server whose worker runs, posting to a receiver on loopback that answers 200. */
+export interface LiveDelivery {
+  server: DeliveryServer;
+  receiver: Receiver;
+}
+
+/**
+ * Starts a `LiveDelivery` in `before` of the enclosing describe and closes it in `after`: read
+ * its fields inside the tests, once `before` has run.
+ */
+export function liveDelivery(dialect: Dialect): LiveDelivery {
+  const live = {} as LiveDelivery;
+  before(async () => {
+    live.server = await startDeliveryServer(dialect);
+    live.receiver = await new Receiver().start();
+    await live.server.services.delivery.worker.start(testLog());
+  });
+  after(async () => {
+    await live.server.close();
+    await live.receiver.close();
+  });
+  return live;
+}
 
 /** Writes messages to the outbox the way every producer does: inside a transaction. */
 export async function enqueue(services: Services, database: Database, messages: OutgoingMessage[]): Promise<void> {

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { Webhook } from 'standardwebhooks';
 import { ROTATION_OVERLAP_MS, SigningSecrets } from '../../src/delivery/signing-secrets.js';
 import { version } from '../../src/version.js';
 import { dialects } from '../helpers/stores.js';
-import { enqueue, Receiver, startDeliveryServer, testLog, waitFor, webhook, type DeliveryServer } from './delivery-fixtures.js';
+import { enqueue, liveDelivery, waitFor, webhook } from './delivery-fixtures.js';
 
 const SECRET = '/v6/api/eventManagement/signingSecret';
 
@@ -19,19 +19,10 @@ function verifies(secret: string, request: { headers: Record<string, unknown>; b
 
 for (const dialect of dialects) {
   describe(`webhook signing on ${dialect}`, () => {
-    let server: DeliveryServer;
-    let receiver: Receiver;
-    before(async () => {
-      server = await startDeliveryServer(dialect);
-      receiver = await new Receiver().start();
-      await server.services.delivery.worker.start(testLog());
-    });
-    after(async () => {
-      await server.close();
-      await receiver.close();
-    });
+    const live = liveDelivery(dialect);
 
     it('posts the JSON body with the headers of CONTRACT §4, signed so that standardwebhooks verifies it', async () => {
+      const { server, receiver } = live;
       const body = { signalID: 1, signalTypeID: 11, subscriberID: 7, text: 'Übergabe “ok” ✓' };
       await enqueue(server.services, server.database, [webhook(server.account.id, `${receiver.url}/plain`, body)]);
       await waitFor('the webhook', () => receiver.at('/plain').length === 1);
@@ -52,6 +43,7 @@ for (const dialect of dialects) {
     });
 
     it('signs with both secrets for 24 h after a rotation, each verifying on its own', async () => {
+      const { server, receiver } = live;
       const old = (await server.api.get(SECRET)).body.secret as string;
       const rotated = await server.api.post(`${SECRET}/rotate`);
       assert.equal(rotated.status, 200, rotated.text);
@@ -69,6 +61,7 @@ for (const dialect of dialects) {
     });
 
     it('stops signing with a rotated-out secret after 24 h', async () => {
+      const { server } = live;
       let now = Date.parse('2026-05-20T12:00:00Z');
       const secrets = new SigningSecrets(server.database, () => now);
       const { account } = await server.services.accounts.createAccount({ name: 'Rotation', timeZone: 'UTC' });
@@ -85,6 +78,7 @@ for (const dialect of dialects) {
     });
 
     it('keeps every account’s secret its own', async () => {
+      const { server } = live;
       const other = await server.services.accounts.createAccount({ name: 'Other', timeZone: 'UTC' });
       const theirs = await server.api.withToken(other.token).get(SECRET);
       assert.notEqual(theirs.body.secret, (await server.api.get(SECRET)).body.secret);

@@ -2,15 +2,27 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import {
   ABSENT,
+  ALL_WRITES,
   assertRefused,
   assertRefusedUnchanged,
+  codePoints,
+  describeBodyRefusals,
+  describeFieldRefusals,
+  describePathIdRefusals,
+  fieldCases,
+  HUGE_DIGITS,
+  qs,
   read,
   shorten,
   show,
   sqlLooking,
   unicodeSamples,
-  withValue,
+  WHOLE_WRITES,
+  type BodyCase,
+  type FieldCase,
+  type FieldRow,
   type Refusal,
+  type Write,
 } from '../helpers/bad-input.js';
 import { createEmployee, LOCATIONS, startServer, SUBSCRIBERS, type Response, type TestServer } from '../helpers/server.js';
 import { dialects } from '../helpers/stores.js';
@@ -27,22 +39,8 @@ import { dialects } from '../helpers/stores.js';
  * field that may not be empty), either is accepted.
  */
 
-type Write = 'POST' | 'PUT' | 'PATCH';
-const ALL: Write[] = ['POST', 'PUT', 'PATCH'];
-const WHOLE: Write[] = ['POST', 'PUT'];
-
-interface FieldCase {
-  path: string;
-  value: unknown;
-  expect: Refusal;
-  /** The key of validationErrors when it is not `path` itself. */
-  named?: string;
-  routes?: Write[];
-}
-
-/** [dotted path, expected refusal, bad values, routes (default all three)]. */
-const fieldRows: [string, Refusal, unknown[], Write[]?][] = [
-  ['name', { code: 52 }, [ABSENT], WHOLE],
+const fieldRows: FieldRow[] = [
+  ['name', { code: 52 }, [ABSENT], WHOLE_WRITES],
   ['name', { code: 52 }, [null, '']],
   ['name', { code: 2 }, ['N'.repeat(201), 'N'.repeat(100_000), 42, true, ['Ivan'], { first: 'Ivan' }]],
   ['externalSubscriberID', { code: [2, 52] }, ['']],
@@ -142,15 +140,7 @@ const nestedCases: FieldCase[] = [
   { path: SL, value: [{ sensorID: 1, max: 1e10 }], expect: { code: 2 }, named: `${SL}[0].max` },
 ];
 
-const fieldCases: FieldCase[] = [
-  ...fieldRows.flatMap(([path, expect, values, routes]) => values.map((value): FieldCase => ({ path, value, expect, routes }))),
-  ...nestedCases,
-];
-
-const HUGE_DIGITS = '9'.repeat(20);
-/** The first (or, negative, last) `n` code points: cutting between a surrogate pair would make a bad string of its own. */
-const codePoints = (text: string, n: number) => (n >= 0 ? [...text].slice(0, n) : [...text].slice(n)).join('');
-const qs = (...pairs: [string, string][]) => pairs.map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('&');
+const cases = fieldCases(fieldRows, nestedCases);
 
 const idValues: string[] = ['abc', '0', '-1', '1.5', HUGE_DIGITS, 'true', 'null', '١', '1;DROP TABLE subscribers', '1 OR 1=1', ''];
 const idListQueries = (name: string): string[] => [
@@ -232,26 +222,18 @@ for (const dialect of dialects) {
       }
     });
 
-    describe('path {subscriberID}', () => {
-      const routes: [string, (id: string) => Promise<Response>][] = [
+    describePathIdRefusals(
+      'path {subscriberID}',
+      state,
+      [
         ['GET', (id) => server.api.get(`${SUBSCRIBERS}/${id}`)],
         ['PUT', (id) => server.api.put(`${SUBSCRIBERS}/${id}`, { name: 'Replaced' })],
         ['PATCH', (id) => server.api.patch(`${SUBSCRIBERS}/${id}`, { name: 'Patched' })],
         ['DELETE', (id) => server.api.delete(`${SUBSCRIBERS}/${id}`)],
-      ];
-      for (const [method, call] of routes) {
-        for (const id of badIds) {
-          it(`${method} refuses ${shorten(id)} with 400 code 2`, async () => {
-            await assertRefusedUnchanged(state, () => call(id), { code: 2 }, `${method} ${id}`);
-          });
-        }
-        it(`${method} answers 404 code 12 for an unknown, a deleted and the largest id`, async () => {
-          for (const id of ['987654', String(departed), String(Number.MAX_SAFE_INTEGER)]) {
-            await assertRefusedUnchanged(state, () => call(id), { code: 12 }, `${method} ${id}`);
-          }
-        });
-      }
-    });
+      ],
+      badIds,
+      { code: 12, deleted: () => departed },
+    );
 
     describe('GET externalID/{externalID}', () => {
       const unknown = [
@@ -284,8 +266,9 @@ for (const dialect of dialects) {
       }
     });
 
-    describe('bodies as a whole', () => {
-      const bodies: [string, string, Record<string, string>, Refusal][] = [
+    describeBodyRefusals(
+      state,
+      [
         ['an array', JSON.stringify([{ name: 'Ivan' }]), {}, { code: 2 }],
         ['a string', JSON.stringify('Ivan'), {}, { code: 2 }],
         ['a number', '42', {}, { code: 2 }],
@@ -296,33 +279,14 @@ for (const dialect of dialects) {
         ['a __proto__ key', '{"name": "Ivan", "__proto__": {"isActive": false}}', {}, { code: 2 }],
         ['plain text', 'name=Ivan', { 'content-type': 'text/plain' }, { code: 1011 }],
         ['more than 1 MiB', JSON.stringify({ name: 'Ivan', icon: 'i'.repeat(1024 * 1024 + 1) }), {}, { code: 1010 }],
-      ];
-      for (const route of ALL) {
-        for (const [name, text, headers, expect] of bodies) {
-          it(`${route} refuses ${name} with code ${[expect.code].flat().join(' or ')}`, async () => {
-            const h = { 'content-type': 'application/json', ...headers };
-            const path = route === 'POST' ? SUBSCRIBERS : `${SUBSCRIBERS}/${target}`;
-            await assertRefusedUnchanged(state, () => server.api.request(route, path, text, h), expect, `${route} ${name}`);
-          });
-        }
-      }
-    });
+      ] satisfies BodyCase[],
+      (route, text, headers) => server.api.request(route, route === 'POST' ? SUBSCRIBERS : `${SUBSCRIBERS}/${target}`, text, headers),
+    );
 
-    for (const route of ALL) {
-      describe(`${route} body fields`, () => {
-        for (const c of fieldCases) {
-          if (c.routes && !c.routes.includes(route)) continue;
-          const named = c.named ?? c.path;
-          it(`refuses ${c.path} ${show(c.value)} with code ${[c.expect.code].flat().join(' or ')} naming ${named}`, async () => {
-            const body = withValue(baseBody(route), c.path, c.value);
-            await assertRefusedUnchanged(state, () => send[route](body), { ...c.expect, field: named }, `${route} ${c.path} ${show(c.value)}`);
-          });
-        }
-      });
-    }
+    describeFieldRefusals(state, cases, send, baseBody);
 
     describe('conflicts', () => {
-      for (const route of ALL) {
+      for (const route of ALL_WRITES) {
         it(`${route} refuses another employee's externalSubscriberID with 409 code 4`, async () => {
           const body = { ...baseBody(route), externalSubscriberID: 'EMP-OTHER' };
           await assertRefusedUnchanged(state, () => send[route](body), { code: 4, field: 'externalSubscriberID' }, route);

@@ -7,7 +7,7 @@ import { OnlineSweeper } from '../../src/employees/online-sweeper.js';
 import { startOsmAnd, type OsmAndListener } from '../helpers/osmand.js';
 import { createEmployee, LOCATIONS, startServer, SUBSCRIBERS, type TestServer } from '../helpers/server.js';
 import { dialects } from '../helpers/stores.js';
-import { assertMetadata, createRule, outboxMark, outboxSince, userIdOf, webhooks, type OutboxRow } from '../tasks/task-fixtures.js';
+import { assertMetadata, createRule, outboxSince, ruleOutbox, userIdOf, webhooks } from '../tasks/task-fixtures.js';
 
 /** Wednesday 2026-05-20, 12:00 in Moscow. */
 const T0 = Date.parse('2026-05-20T09:00:00Z');
@@ -42,18 +42,8 @@ for (const dialect of dialects) {
     let userID: number;
     let watched: number;
     const rule: Record<string, number> = {};
-    let mark = 0;
-
-    const drain = async (): Promise<Map<string, OutboxRow[]>> => {
-      const rows = await outboxSince(server, mark);
-      if (rows.length) mark = rows.at(-1)!.id;
-      const byName = new Map<string, OutboxRow[]>();
-      for (const row of webhooks(rows)) {
-        const name = Object.entries(rule).find(([, id]) => id === row.eventRuleId)?.[0] ?? `rule ${row.eventRuleId}`;
-        byName.set(name, [...(byName.get(name) ?? []), row]);
-      }
-      return byName;
-    };
+    const outbox = ruleOutbox(() => server, rule);
+    const drain = outbox.drain;
     /** The elements each of `names` received in one POST (and nobody else received anything). */
     const onlyTo = async (names: string[], count = 1): Promise<any[]> => {
       const got = await drain();
@@ -88,7 +78,7 @@ for (const dialect of dialects) {
       rule.disabled = await createRule(server.api, { ...hook('disabled'), kind: 'employeeChanges', enabled: false });
       rule.weekend = await createRule(server.api, { ...hook('weekend'), kind: 'employeeChanges', weekdays: [6, 7] });
       rule.tasks = await createRule(server.api, { ...hook('tasks'), kind: 'taskChanges' });
-      mark = await outboxMark(server);
+      await outbox.begin();
     });
     after(async () => {
       await osmand.close();
@@ -98,7 +88,7 @@ for (const dialect of dialects) {
     it('add: {subscriber, signalMetadataInfo}, the employee of 2.9 without its device key', async () => {
       const created = await server.api.post(SUBSCRIBERS, { name: 'New', deviceKey: 'secret-key-123', vehicleSettings: { speedLimit: 70 } });
       assert.equal(created.status, 201);
-      const rows = webhooks(await outboxSince(server, mark));
+      const rows = webhooks(await outboxSince(server, outbox.mark));
       assert.ok(!rows.some((r) => JSON.stringify(r.payload).includes('secret-key-123')), 'the device key is a credential: never sent');
       const [element] = await onlyTo(['all']);
       assert.deepEqual(Object.keys(element), ['subscriber', 'signalMetadataInfo']);
@@ -252,7 +242,7 @@ for (const dialect of dialects) {
         const second = createServices(server.database, () => now, { allowPrivateAddresses: true });
         const flips = await Promise.all([server.services.employees.presence.sweepOffline(), second.employees.presence.sweepOffline()]);
         assert.ok(flips.reduce((a, b) => a + b, 0) >= 1);
-        const rows = webhooks(await outboxSince(server, mark)).filter((r) => r.eventRuleId === rule.all);
+        const rows = webhooks(await outboxSince(server, outbox.mark)).filter((r) => r.eventRuleId === rule.all);
         const entities = rows.flatMap((r) => r.payload.map((e: any) => e.signalMetadataInfo.entityID));
         assert.equal(entities.length, flips[0]! + flips[1]!, 'an event per flip');
         assert.equal(new Set(entities).size, entities.length, 'no employee twice');

@@ -29,6 +29,21 @@ export async function createZone(api: Client, name: string, ring: readonly (read
   return r.body.zoneID as number;
 }
 
+/** A zone as the API answers it when only its name was given: the defaults of CONTRACT §3. */
+export function zoneWithDefaults(zoneID: number, name: string) {
+  return {
+    zoneID,
+    name,
+    color: 0,
+    enabled: true,
+    zoneGroupID: null,
+    comment: '',
+    bounds: [],
+    customFieldsFormTemplateID: null,
+    customFieldFormItems: [],
+  };
+}
+
 export async function createGroup(api: Client, name: string, extra: Record<string, unknown> = {}): Promise<number> {
   const r = await api.post(GROUPS, { name, ...extra });
   assert.equal(r.status, 201, `creating group ${name}: ${r.text}`);

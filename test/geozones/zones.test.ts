@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { dialects } from '../helpers/stores.js';
-import { assertError, bounds, createGroup, createZone, square, ZONES, zonesAt } from './geozone-fixtures.js';
+import { assertError, bounds, createGroup, createZone, square, zoneWithDefaults, ZONES, zonesAt } from './geozone-fixtures.js';
 
 for (const dialect of dialects) {
   describe(`zones on ${dialect}`, () => {
@@ -17,17 +17,7 @@ for (const dialect of dialects) {
       assert.equal(r.status, 201);
       const id = r.body.zoneID;
       assert.equal(r.headers.get('location'), `${ZONES}/${id}`);
-      assert.deepEqual(r.body, {
-        zoneID: id,
-        name: 'Depot',
-        color: 0,
-        enabled: true,
-        zoneGroupID: null,
-        comment: '',
-        bounds: [],
-        customFieldsFormTemplateID: null,
-        customFieldFormItems: [],
-      });
+      assert.deepEqual(r.body, zoneWithDefaults(id, 'Depot'));
       assert.deepEqual((await server.api.get(`${ZONES}/${id}`)).body, r.body);
     });
 
@@ -80,17 +70,7 @@ for (const dialect of dialects) {
       const put = await server.api.put(`${ZONES}/${id}`, { name: 'Bare' });
       assert.equal(put.status, 204);
       assert.equal(put.text, '');
-      assert.deepEqual((await server.api.get(`${ZONES}/${id}`)).body, {
-        zoneID: id,
-        name: 'Bare',
-        color: 0,
-        enabled: true,
-        zoneGroupID: null,
-        comment: '',
-        bounds: [],
-        customFieldsFormTemplateID: null,
-        customFieldFormItems: [],
-      });
+      assert.deepEqual((await server.api.get(`${ZONES}/${id}`)).body, zoneWithDefaults(id, 'Bare'));
     });
 
     it('changes only the fields a PATCH carries, with 204 and no body', async () => {

@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
 import type { Client, Response } from './server.js';
 
 /**
  * Shared pieces of the bad-input tests: the error envelope of CONTRACT §1 checked field by
- * field, and "nothing changed" checked by reading state back through the API.
+ * field, "nothing changed" checked by reading state back through the API, and the suites every
+ * resource's routes share (bad path ids, bad bodies, one bad field at a time).
  */
 
 /** The codes these tests expect, with the status and description CONTRACT §1 gives each. */
@@ -143,3 +145,117 @@ export const unicodeSamples = [
   '中文 日本語 한국어',
   'tab\tnew\nline\r\u2028sep',
 ];
+
+/** The writes a body-field case applies to. */
+export type Write = 'POST' | 'PUT' | 'PATCH';
+export const ALL_WRITES: Write[] = ['POST', 'PUT', 'PATCH'];
+/** The writes that replace the whole resource, where a missing required field is an error. */
+export const WHOLE_WRITES: Write[] = ['POST', 'PUT'];
+
+export interface FieldCase {
+  path: string;
+  /** A value, or a function of the test's fixtures for values that name them (see `resolve`). */
+  value: unknown;
+  expect: Refusal;
+  /** The key of validationErrors when it is not `path` itself. */
+  named?: string;
+  routes?: Write[];
+}
+
+/** [dotted path, expected refusal, bad values, routes (default all three)]. */
+export type FieldRow = [string, Refusal, unknown[], Write[]?];
+
+/** One case per bad value of each row, then the nested cases. */
+export function fieldCases(rows: FieldRow[], nested: FieldCase[]): FieldCase[] {
+  return [...rows.flatMap(([path, expect, values, routes]) => values.map((value): FieldCase => ({ path, value, expect, routes }))), ...nested];
+}
+
+/** More digits than any integer column holds. */
+export const HUGE_DIGITS = '9'.repeat(20);
+
+/** A query string of these pairs, values encoded. */
+export const qs = (...pairs: [string, string][]) => pairs.map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('&');
+
+/** The first (or, negative, last) `n` code points: cutting between a surrogate pair would make a bad string of its own. */
+export const codePoints = (text: string, n: number) => (n >= 0 ? [...text].slice(0, n) : [...text].slice(n)).join('');
+
+/** The code or codes of a refusal, for test names: `2` or `2 or 52`. */
+const codeText = (expect: Refusal) => [expect.code].flat().join(' or ');
+
+/** The state a refused request must leave as it was (see `assertRefusedUnchanged`). */
+type ReadState = () => Promise<unknown>;
+
+/**
+ * `describe(title)`: each route refuses every id of `badIds` with 400 code 2, and answers
+ * `notFound.code` for an unknown, a deleted (`notFound.deleted()`) and the largest id.
+ */
+export function describePathIdRefusals(
+  title: string,
+  state: ReadState,
+  routes: [string, (id: string) => Promise<Response>][],
+  badIds: string[],
+  notFound: { code: number; deleted: () => number },
+): void {
+  describe(title, () => {
+    for (const [method, call] of routes) {
+      for (const id of badIds) {
+        it(`${method} refuses ${shorten(id)} with 400 code 2`, async () => {
+          await assertRefusedUnchanged(state, () => call(id), { code: 2 }, `${method} ${id}`);
+        });
+      }
+      it(`${method} answers 404 code ${notFound.code} for an unknown, a deleted and the largest id`, async () => {
+        for (const id of ['987654', String(notFound.deleted()), String(Number.MAX_SAFE_INTEGER)]) {
+          await assertRefusedUnchanged(state, () => call(id), { code: notFound.code }, `${method} ${id}`);
+        }
+      });
+    }
+  });
+}
+
+/** [name, raw body text, extra headers, expected refusal]. */
+export type BodyCase = [string, string, Record<string, string>, Refusal];
+
+/** `describe('bodies as a whole')`: every write refuses each body; `request` sends raw text to the route's path. */
+export function describeBodyRefusals(
+  state: ReadState,
+  bodies: BodyCase[],
+  request: (route: Write, text: string, headers: Record<string, string>) => Promise<Response>,
+): void {
+  describe('bodies as a whole', () => {
+    for (const route of ALL_WRITES) {
+      for (const [name, text, headers, expect] of bodies) {
+        it(`${route} refuses ${name} with code ${codeText(expect)}`, async () => {
+          const h = { 'content-type': 'application/json', ...headers };
+          await assertRefusedUnchanged(state, () => request(route, text, h), expect, `${route} ${name}`);
+        });
+      }
+    }
+  });
+}
+
+/**
+ * `describe('<route> body fields')` for each write: the route's base body with one field set to a
+ * bad value is refused, naming the field. A case value that is a function is passed to `resolve`
+ * when the test runs (values that name fixtures made in `before`).
+ */
+export function describeFieldRefusals(
+  state: ReadState,
+  cases: FieldCase[],
+  send: Record<Write, (body: unknown) => Promise<Response>>,
+  baseBody: (route: Write) => Record<string, unknown>,
+  resolve: (value: unknown) => unknown = (value) => value,
+): void {
+  for (const route of ALL_WRITES) {
+    describe(`${route} body fields`, () => {
+      for (const c of cases) {
+        if (c.routes && !c.routes.includes(route)) continue;
+        const named = c.named ?? c.path;
+        const label = typeof c.value === 'function' ? `(${String(c.value).replace(/^.*=> /, '')})` : show(c.value);
+        it(`refuses ${c.path} ${label} with code ${codeText(c.expect)} naming ${named}`, async () => {
+          const body = withValue(baseBody(route), c.path, resolve(c.value));
+          await assertRefusedUnchanged(state, () => send[route](body), { ...c.expect, field: named }, `${route} ${c.path} ${label}`);
+        });
+      }
+    });
+  }
+}

@@ -3,6 +3,27 @@ import { connect, type AddressInfo } from 'node:net';
 import type { Services } from '../../src/app.js';
 import { buildOsmAndServer } from '../../src/mobile/osmand-server.js';
 
+/** What Traccar Client (Android <= 8, iOS) and OsmAnd put after `id=…`: speed in knots. */
+export const CLASSIC_QUERY =
+  'timestamp=1716200000&lat=55.7558&lon=37.6173&speed=10.0&bearing=90.0&altitude=150.0&accuracy=5.0&batt=87.0&charge=false';
+
+/** The body Traccar Client 9+ posts (the background-geolocation format): speed in m/s. A fresh copy each call, to change at will. */
+export function traccarClient9Payload(deviceKey: string): Record<string, any> {
+  return {
+    location: {
+      timestamp: '2024-05-20T10:00:00.000Z',
+      coords: { latitude: 55.7558, longitude: 37.6173, accuracy: 5, speed: 2.5, heading: 90, altitude: 150 },
+      is_moving: true,
+      odometer: 1234.5,
+      event: 'motionchange',
+      battery: { level: 0.87, is_charging: false },
+      activity: { type: 'in_vehicle' },
+      extras: {},
+    },
+    device_id: deviceKey,
+  };
+}
+
 export interface OsmAndResponse {
   status: number;
   text: string;

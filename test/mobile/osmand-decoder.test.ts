@@ -1,37 +1,15 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { decodeOsmAnd, OsmAndError, type DecodedFix } from '../../src/mobile/osmand-decoder.js';
+import { CLASSIC_QUERY, traccarClient9Payload } from '../helpers/osmand.js';
 
 const NOW = Date.parse('2024-05-20T12:00:00Z');
 const KNOTS = 1.852;
 
 /** The query string Traccar Client (Android <= 8) and OsmAnd send, as the HTTP layer parses it. */
-const classic = (): Record<string, unknown> => ({
-  id: '123456',
-  timestamp: '1716200000',
-  lat: '55.7558',
-  lon: '37.6173',
-  speed: '10.0',
-  bearing: '90.0',
-  altitude: '150.0',
-  accuracy: '5.0',
-  batt: '87.0',
-  charge: 'false',
-});
+const classic = (): Record<string, unknown> => ({ id: '123456', ...Object.fromEntries(new URLSearchParams(CLASSIC_QUERY)) });
 
-const traccarClient9 = (): Record<string, any> => ({
-  location: {
-    timestamp: '2024-05-20T10:00:00.000Z',
-    coords: { latitude: 55.7558, longitude: 37.6173, accuracy: 5, speed: 2.5, heading: 90, altitude: 150 },
-    is_moving: true,
-    odometer: 1234.5,
-    event: 'motionchange',
-    battery: { level: 0.87, is_charging: false },
-    activity: { type: 'in_vehicle' },
-    extras: {},
-  },
-  device_id: '123456',
-});
+const traccarClient9 = () => traccarClient9Payload('123456');
 
 const fromQuery = (query: Record<string, unknown>) => decodeOsmAnd(query, undefined, NOW);
 const fromBody = (body: unknown) => decodeOsmAnd({}, body, NOW);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { startOsmAnd, type OsmAndListener, type OsmAndResponse } from '../helpers/osmand.js';
+import { CLASSIC_QUERY, startOsmAnd, traccarClient9Payload, type OsmAndListener, type OsmAndResponse } from '../helpers/osmand.js';
 import { createEmployee, LOCATIONS, SUBSCRIBERS, startServer, type Client, type TestServer } from '../helpers/server.js';
 import { dialects } from '../helpers/stores.js';
 
@@ -10,31 +10,20 @@ const NOW = Date.parse('2024-05-20T12:00:00Z');
 const ZONE = 'Europe/Moscow';
 const WIDE = 'dateFrom=2000-01-01T00:00:00Z&dateTo=2100-01-01T00:00:00Z';
 
-/** What Traccar Client (Android <= 8, iOS) and OsmAnd put after `id=…`: speed in knots. */
-const CLASSIC =
-  'timestamp=1716200000&lat=55.7558&lon=37.6173&speed=10.0&bearing=90.0&altitude=150.0&accuracy=5.0&batt=87.0&charge=false';
 /** 1716200000 is 2024-05-20T10:13:20Z. */
 const CLASSIC_DATE = '2024-05-20T13:13:20+03:00';
 const KNOTS = 1.852;
 const MPS = 3.6;
 
-/** The body Traccar Client 9+ posts (the background-geolocation format): speed in m/s. */
+/** The Traccar Client 9+ body as JSON text, with coords and the timestamp changed (undefined: left out). */
 function traccarClient9Body(deviceKey: string, overrides: { timestamp?: string | undefined; coords?: Record<string, unknown> } = {}) {
-  const location: Record<string, unknown> = {
-    timestamp: '2024-05-20T10:00:00.000Z',
-    coords: { latitude: 55.7558, longitude: 37.6173, accuracy: 5, speed: 2.5, heading: 90, altitude: 150, ...overrides.coords },
-    is_moving: true,
-    odometer: 1234.5,
-    event: 'motionchange',
-    battery: { level: 0.87, is_charging: false },
-    activity: { type: 'in_vehicle' },
-    extras: {},
-  };
+  const body = traccarClient9Payload(deviceKey);
+  Object.assign(body.location.coords, overrides.coords);
   if ('timestamp' in overrides) {
-    if (overrides.timestamp === undefined) delete location.timestamp;
-    else location.timestamp = overrides.timestamp;
+    if (overrides.timestamp === undefined) delete body.location.timestamp;
+    else body.location.timestamp = overrides.timestamp;
   }
-  return JSON.stringify({ location, device_id: deviceKey });
+  return JSON.stringify(body);
 }
 
 interface Expected {
@@ -129,21 +118,21 @@ for (const dialect of dialects) {
     describe('the requests Traccar Client and OsmAnd send', () => {
       it('GET with the parameters in the query string (OsmAnd, Traccar Client <= 8)', async () => {
         const phone = await employee(server.api, '123456');
-        const response = await osmand.send('GET', `/?id=123456&${CLASSIC}`);
+        const response = await osmand.send('GET', `/?id=123456&${CLASSIC_QUERY}`);
         assertOk(response);
         assertLocation(await onlyFixOf(phone.subscriberID), classicExpected(phone.subscriberID));
       });
 
       it('POST with an empty body and the parameters in the URL (fetch: Content-Length 0, no content type)', async () => {
         const phone = await employee();
-        assertOk(await osmand.send('POST', `/?id=${phone.deviceKey}&${CLASSIC}`));
+        assertOk(await osmand.send('POST', `/?id=${phone.deviceKey}&${CLASSIC_QUERY}`));
         assertLocation(await onlyFixOf(phone.subscriberID), classicExpected(phone.subscriberID));
       });
 
       it('POST byte for byte as Traccar Client for Android sends it through HttpURLConnection', async () => {
         const phone = await employee();
         const request =
-          `POST /?id=${phone.deviceKey}&${CLASSIC} HTTP/1.1\r\n` +
+          `POST /?id=${phone.deviceKey}&${CLASSIC_QUERY} HTTP/1.1\r\n` +
           'User-Agent: Dalvik/2.1.0 (Linux; U; Android 13; Pixel 7 Build/TQ3A.230805.001)\r\n' +
           'Host: {host}\r\n' +
           'Connection: Keep-Alive\r\n' +
@@ -156,19 +145,19 @@ for (const dialect of dialects) {
 
       it('POST with an empty form body and the parameters in the URL', async () => {
         const phone = await employee();
-        assertOk(await osmand.send('POST', `/?id=${phone.deviceKey}&${CLASSIC}`, '', 'application/x-www-form-urlencoded'));
+        assertOk(await osmand.send('POST', `/?id=${phone.deviceKey}&${CLASSIC_QUERY}`, '', 'application/x-www-form-urlencoded'));
         assertLocation(await onlyFixOf(phone.subscriberID), classicExpected(phone.subscriberID));
       });
 
       it('POST with the parameters in an application/x-www-form-urlencoded body', async () => {
         const phone = await employee();
-        assertOk(await osmand.send('POST', '/', `id=${phone.deviceKey}&${CLASSIC}`, 'application/x-www-form-urlencoded'));
+        assertOk(await osmand.send('POST', '/', `id=${phone.deviceKey}&${CLASSIC_QUERY}`, 'application/x-www-form-urlencoded'));
         assertLocation(await onlyFixOf(phone.subscriberID), classicExpected(phone.subscriberID));
       });
 
       it('POST with a form body whose content type names a charset', async () => {
         const phone = await employee();
-        assertOk(await osmand.send('POST', '/', `id=${phone.deviceKey}&${CLASSIC}`, 'application/x-www-form-urlencoded; charset=UTF-8'));
+        assertOk(await osmand.send('POST', '/', `id=${phone.deviceKey}&${CLASSIC_QUERY}`, 'application/x-www-form-urlencoded; charset=UTF-8'));
         assertLocation(await onlyFixOf(phone.subscriberID), classicExpected(phone.subscriberID));
       });
 
@@ -285,14 +274,14 @@ for (const dialect of dialects) {
         ];
         for (const [valid, isValid] of cases) {
           const phone = await employee();
-          assertOk(await osmand.send('GET', `/?id=${phone.deviceKey}&${CLASSIC}&valid=${valid}`), valid);
+          assertOk(await osmand.send('GET', `/?id=${phone.deviceKey}&${CLASSIC_QUERY}&valid=${valid}`), valid);
           assertLocation(await onlyFixOf(phone.subscriberID), { ...classicExpected(phone.subscriberID), isValid }, `valid=${valid}`);
         }
       });
 
       it('valid=false in a form body', async () => {
         const phone = await employee();
-        assertOk(await osmand.send('POST', '/', `id=${phone.deviceKey}&${CLASSIC}&valid=false`, 'application/x-www-form-urlencoded'));
+        assertOk(await osmand.send('POST', '/', `id=${phone.deviceKey}&${CLASSIC_QUERY}&valid=false`, 'application/x-www-form-urlencoded'));
         assert.equal((await onlyFixOf(phone.subscriberID)).isValid, false);
       });
 
@@ -345,17 +334,17 @@ for (const dialect of dialects) {
     describe('refusals', () => {
       it('an unknown device key: 400, nothing stored anywhere', async () => {
         const before = await totalStored();
-        assertBadRequest(await osmand.send('GET', `/?id=no-such-device&${CLASSIC}`));
-        assertBadRequest(await osmand.send('POST', '/', `id=no-such-device&${CLASSIC}`, 'application/x-www-form-urlencoded'));
+        assertBadRequest(await osmand.send('GET', `/?id=no-such-device&${CLASSIC_QUERY}`));
+        assertBadRequest(await osmand.send('POST', '/', `id=no-such-device&${CLASSIC_QUERY}`, 'application/x-www-form-urlencoded'));
         assertBadRequest(await osmand.send('POST', '/', traccarClient9Body('no-such-device'), 'application/json'));
         assert.equal(await totalStored(), before);
       });
 
       it('a missing or empty id: 400', async () => {
         const before = await totalStored();
-        assertBadRequest(await osmand.send('GET', `/?${CLASSIC}`), 'no id');
-        assertBadRequest(await osmand.send('GET', `/?id=&${CLASSIC}`), 'empty id');
-        assertBadRequest(await osmand.send('POST', '/', CLASSIC, 'application/x-www-form-urlencoded'), 'no id in a form');
+        assertBadRequest(await osmand.send('GET', `/?${CLASSIC_QUERY}`), 'no id');
+        assertBadRequest(await osmand.send('GET', `/?id=&${CLASSIC_QUERY}`), 'empty id');
+        assertBadRequest(await osmand.send('POST', '/', CLASSIC_QUERY, 'application/x-www-form-urlencoded'), 'no id in a form');
         const noDevice = JSON.parse(traccarClient9Body('x'));
         delete noDevice.device_id;
         assertBadRequest(await osmand.send('POST', '/', JSON.stringify(noDevice), 'application/json'), 'no device_id');
@@ -407,18 +396,18 @@ for (const dialect of dialects) {
 
       it('the device key of a deleted employee: 400; the key is free for a new employee', async () => {
         const phone = await employee();
-        assertOk(await osmand.send('GET', `/?id=${phone.deviceKey}&${CLASSIC}`));
+        assertOk(await osmand.send('GET', `/?id=${phone.deviceKey}&${CLASSIC_QUERY}`));
         assert.equal((await fixesOf(phone.subscriberID)).length, 1);
 
         const deleted = await server.api.delete(`${SUBSCRIBERS}/${phone.subscriberID}`);
         assert.ok(deleted.status >= 200 && deleted.status < 300, deleted.text);
         const before = await totalStored();
-        assertBadRequest(await osmand.send('GET', `/?id=${phone.deviceKey}&${CLASSIC}`));
+        assertBadRequest(await osmand.send('GET', `/?id=${phone.deviceKey}&${CLASSIC_QUERY}`));
         assertBadRequest(await osmand.send('POST', '/', traccarClient9Body(phone.deviceKey), 'application/json'));
         assert.equal(await totalStored(), before, 'nothing stored for the deleted employee');
 
         const successor = await employee(server.api, phone.deviceKey);
-        assertOk(await osmand.send('GET', `/?id=${phone.deviceKey}&${CLASSIC}`));
+        assertOk(await osmand.send('GET', `/?id=${phone.deviceKey}&${CLASSIC_QUERY}`));
         assertLocation(await onlyFixOf(successor.subscriberID), classicExpected(successor.subscriberID));
         assert.equal(await totalStored(), before + 1);
       });

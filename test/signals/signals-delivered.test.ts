@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { Webhook } from 'standardwebhooks';
 import { dialects } from '../helpers/stores.js';
 import { createEmployee, type Client } from '../helpers/server.js';
-import { Receiver, startDeliveryServer, testLog, waitFor, type DeliveryServer } from '../delivery/delivery-fixtures.js';
+import { liveDelivery, waitFor } from '../delivery/delivery-fixtures.js';
 import { at, postLive, RULES, TASKS, Trip, ZONES } from './signal-api.js';
 
 const MINUTE = 60_000;
@@ -17,19 +17,10 @@ async function rule(api: Client, body: Record<string, unknown>): Promise<number>
 /** The issue's end-to-end check: rules made through the API, fixes posted, signed POSTs at a receiver on loopback. */
 for (const dialect of dialects) {
   describe(`every signal kind delivered to a receiver on loopback, on ${dialect}`, () => {
-    let server: DeliveryServer;
-    let receiver: Receiver;
-    before(async () => {
-      server = await startDeliveryServer(dialect);
-      receiver = await new Receiver().start();
-      await server.services.delivery.worker.start(testLog());
-    });
-    after(async () => {
-      await server.close();
-      await receiver.close();
-    });
+    const live = liveDelivery(dialect);
 
     it('posts each kind’s signal, signed, in the shapes of 6.3', async () => {
+      const { server, receiver } = live;
       const { api } = server;
       const car = await createEmployee(api, { name: 'Truck 7', externalSubscriberID: 'truck-7' });
       const square = [at(1000, -500), at(2000, -500), at(2000, 500), at(1000, 500)].map((p) => ({ latitude: p.lat, longitude: p.lon }));

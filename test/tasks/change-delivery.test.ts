@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { Webhook } from 'standardwebhooks';
-import { Receiver, startDeliveryServer, testLog, waitFor, type DeliveryServer } from '../delivery/delivery-fixtures.js';
+import { liveDelivery, waitFor } from '../delivery/delivery-fixtures.js';
 import { LOCATIONS, SUBSCRIBERS } from '../helpers/server.js';
 import { dialects } from '../helpers/stores.js';
 import { createRule, setStatus, TASKS } from './task-fixtures.js';
@@ -14,19 +14,10 @@ import { createRule, setStatus, TASKS } from './task-fixtures.js';
  */
 for (const dialect of dialects) {
   describe(`change events delivered to a receiver on ${dialect}`, () => {
-    let server: DeliveryServer;
-    let receiver: Receiver;
-    before(async () => {
-      server = await startDeliveryServer(dialect);
-      receiver = await new Receiver().start();
-      await server.services.delivery.worker.start(testLog());
-    });
-    after(async () => {
-      await server.close();
-      await receiver.close();
-    });
+    const live = liveDelivery(dialect);
 
     it('delivers every task and employee change, in order, signed, as arrays of 6.4 / 6.5 elements', async () => {
+      const { server, receiver } = live;
       const api = server.api;
       await createRule(api, { name: 'Tasks', kind: 'taskChanges', sendToApi: true, apiUrl: `${receiver.url}/tasks` });
       await createRule(api, { name: 'Employees', kind: 'employeeChanges', sendToApi: true, apiUrl: `${receiver.url}/employees` });

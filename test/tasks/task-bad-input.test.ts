@@ -1,6 +1,27 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { ABSENT, assertRefusedUnchanged, read, shorten, show, sqlLooking, unicodeSamples, withValue, type Refusal } from '../helpers/bad-input.js';
+import {
+  ABSENT,
+  assertRefusedUnchanged,
+  codePoints,
+  describeBodyRefusals,
+  describeFieldRefusals,
+  describePathIdRefusals,
+  fieldCases,
+  HUGE_DIGITS,
+  qs,
+  read,
+  shorten,
+  show,
+  sqlLooking,
+  unicodeSamples,
+  WHOLE_WRITES,
+  type BodyCase,
+  type FieldCase,
+  type FieldRow,
+  type Refusal,
+  type Write,
+} from '../helpers/bad-input.js';
 import { createEmployee, startServer, SUBSCRIBERS, type Response, type TestServer } from '../helpers/server.js';
 import { dialects } from '../helpers/stores.js';
 import { createRule, TASKS } from './task-fixtures.js';
@@ -14,19 +35,6 @@ import { createRule, TASKS } from './task-fixtures.js';
  * and unusual Unicode text exactly as sent.
  */
 
-type Write = 'POST' | 'PUT' | 'PATCH';
-const ALL: Write[] = ['POST', 'PUT', 'PATCH'];
-const WHOLE: Write[] = ['POST', 'PUT'];
-
-interface FieldCase {
-  path: string;
-  /** A value, or a function of the test's employees for values that name them. */
-  value: unknown;
-  expect: Refusal;
-  named?: string;
-  routes?: Write[];
-}
-
 interface People {
   driver: number;
   departed: number;
@@ -35,12 +43,11 @@ interface People {
 
 const id = (path: string): [string, Refusal, unknown[]] => [path, { code: 2 }, [0, -1, 1.5, 'x', '7', true, 2 ** 53, [1]]];
 
-/** [dotted path, expected refusal, bad values, routes (default all three)]. */
-const fieldRows: [string, Refusal, unknown[], Write[]?][] = [
-  ['title', { code: 22 }, [ABSENT], WHOLE],
+const fieldRows: FieldRow[] = [
+  ['title', { code: 22 }, [ABSENT], WHOLE_WRITES],
   ['title', { code: 22 }, [null, '', '   ', '\t\n']],
   ['title', { code: 2 }, ['T'.repeat(501), 'T'.repeat(100_000), 42, true, ['Visit'], { text: 'Visit' }]],
-  ['startDate', { code: 52 }, [ABSENT], WHOLE],
+  ['startDate', { code: 52 }, [ABSENT], WHOLE_WRITES],
   ['startDate', { code: 52 }, [null]],
   [
     'startDate',
@@ -146,14 +153,7 @@ const nestedCases: FieldCase[] = [
   { path: CF, value: [{ ...item, values: ['a', 1] }], expect: { code: 2 }, named: `${CF}[0].values[1]` },
 ];
 
-const fieldCases: FieldCase[] = [
-  ...fieldRows.flatMap(([path, expect, values, routes]) => values.map((value): FieldCase => ({ path, value, expect, routes }))),
-  ...nestedCases,
-];
-
-const HUGE_DIGITS = '9'.repeat(20);
-const qs = (...pairs: [string, string][]) => pairs.map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('&');
-const codePoints = (text: string, n: number) => [...text].slice(0, n).join('');
+const cases = fieldCases(fieldRows, nestedCases);
 
 const listQueries: [string, Refusal][] = [
   ...['abc', '0', '-1', '1.5', HUGE_DIGITS, 'null', '1;DROP TABLE tasks', ''].map((v): [string, Refusal] => [qs(['subscriberIDs', v]), { code: 2, field: /^subscriberIDs/ }]),
@@ -231,29 +231,22 @@ for (const dialect of dialects) {
       }
     });
 
-    describe('path {taskID}', () => {
-      const routes: [string, (id: string) => Promise<Response>][] = [
+    describePathIdRefusals(
+      'path {taskID}',
+      state,
+      [
         ['GET', (id) => server.api.get(`${TASKS}/${id}`)],
         ['PUT', (id) => server.api.put(`${TASKS}/${id}`, { title: 'Replaced', startDate: '2026-06-01T10:00:00' })],
         ['PATCH', (id) => server.api.patch(`${TASKS}/${id}`, { title: 'Patched' })],
         ['DELETE', (id) => server.api.delete(`${TASKS}/${id}`)],
-      ];
-      for (const [method, call] of routes) {
-        for (const id of badIds) {
-          it(`${method} refuses ${shorten(id)} with 400 code 2`, async () => {
-            await assertRefusedUnchanged(state, () => call(id), { code: 2 }, `${method} ${id}`);
-          });
-        }
-        it(`${method} answers 404 code 18 for an unknown, a deleted and the largest id`, async () => {
-          for (const id of ['987654', String(departedTask), String(Number.MAX_SAFE_INTEGER)]) {
-            await assertRefusedUnchanged(state, () => call(id), { code: 18 }, `${method} ${id}`);
-          }
-        });
-      }
-    });
+      ],
+      badIds,
+      { code: 18, deleted: () => departedTask },
+    );
 
-    describe('bodies as a whole', () => {
-      const bodies: [string, string, Record<string, string>, Refusal][] = [
+    describeBodyRefusals(
+      state,
+      [
         ['an array', JSON.stringify([{ title: 'x', startDate: '2026-06-01T10:00:00' }]), {}, { code: 2 }],
         ['a string', JSON.stringify('Visit'), {}, { code: 2 }],
         ['a number', '42', {}, { code: 2 }],
@@ -264,31 +257,11 @@ for (const dialect of dialects) {
         ['a __proto__ key', '{"title": "x", "startDate": "2026-06-01T10:00:00", "__proto__": {"status": 3}}', {}, { code: 2 }],
         ['plain text', 'title=Visit', { 'content-type': 'text/plain' }, { code: 1011 }],
         ['more than 1 MiB', JSON.stringify({ title: 'x', startDate: '2026-06-01T10:00:00', description: 'd'.repeat(1024 * 1024 + 1) }), {}, { code: 1010 }],
-      ];
-      for (const route of ALL) {
-        for (const [name, text, headers, expect] of bodies) {
-          it(`${route} refuses ${name} with code ${[expect.code].flat().join(' or ')}`, async () => {
-            const h = { 'content-type': 'application/json', ...headers };
-            const path = route === 'POST' ? TASKS : `${TASKS}/${target}`;
-            await assertRefusedUnchanged(state, () => server.api.request(route, path, text, h), expect, `${route} ${name}`);
-          });
-        }
-      }
-    });
+      ] satisfies BodyCase[],
+      (route, text, headers) => server.api.request(route, route === 'POST' ? TASKS : `${TASKS}/${target}`, text, headers),
+    );
 
-    for (const route of ALL) {
-      describe(`${route} body fields`, () => {
-        for (const c of fieldCases) {
-          if (c.routes && !c.routes.includes(route)) continue;
-          const named = c.named ?? c.path;
-          const label = typeof c.value === 'function' ? `(${String(c.value).replace(/^.*=> /, '')})` : show(c.value);
-          it(`refuses ${c.path} ${label} with code ${[c.expect.code].flat().join(' or ')} naming ${named}`, async () => {
-            const body = withValue(baseBody(route), c.path, resolve(c.value));
-            await assertRefusedUnchanged(state, () => send[route](body), { ...c.expect, field: named }, `${route} ${c.path} ${label}`);
-          });
-        }
-      });
-    }
+    describeFieldRefusals(state, cases, send, baseBody, resolve);
 
     describe('fields checked together', () => {
       it('latitude and longitude come together: one without the other is code 2 naming the missing one', async () => {

@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { after, before, describe, it } from 'node:test';
 import { createEmployee, startServer, type TestServer } from '../helpers/server.js';
 import { dialects } from '../helpers/stores.js';
-import { assertMetadata, createRule, outboxMark, outboxSince, setStatus, TASKS, userIdOf, webhooks, type OutboxRow } from './task-fixtures.js';
+import { assertMetadata, createRule, outboxMark, ruleOutbox, setStatus, TASKS, userIdOf } from './task-fixtures.js';
 
 /** Wednesday 2026-05-20, 12:00 in Moscow. */
 const T0 = Date.parse('2026-05-20T09:00:00Z');
@@ -21,19 +21,9 @@ for (const dialect of dialects) {
     let helper: number;
     let userID: number;
     const rule: Record<string, number> = {};
-    let mark = 0;
-
+    const outbox = ruleOutbox(() => server, rule);
     /** The webhook rows written since the last call, by rule name. */
-    const drain = async (): Promise<Map<string, OutboxRow[]>> => {
-      const rows = await outboxSince(server, mark);
-      if (rows.length) mark = rows.at(-1)!.id;
-      const byName = new Map<string, OutboxRow[]>();
-      for (const row of webhooks(rows)) {
-        const name = Object.entries(rule).find(([, id]) => id === row.eventRuleId)?.[0] ?? `rule ${row.eventRuleId}`;
-        byName.set(name, [...(byName.get(name) ?? []), row]);
-      }
-      return byName;
-    };
+    const drain = outbox.drain;
     /** The single element each of `names` received (and nobody else received anything). */
     const onlyTo = async (names: string[]) => {
       const got = await drain();
@@ -68,7 +58,7 @@ for (const dialect of dialects) {
       rule.expired = await createRule(server.api, { ...hook('expired'), kind: 'taskChanges', validTo: '2026-05-20T11:59:00' });
       rule.employees = await createRule(server.api, { ...hook('employees'), kind: 'employeeChanges' });
       rule.trips = await createRule(server.api, { ...hook('trips'), kind: 11 });
-      mark = await outboxMark(server);
+      await outbox.begin();
     });
     after(() => server.close());
 

@@ -86,3 +86,31 @@ export function assertMetadata(meta: any, expected: ExpectedMetadata): void {
   assert.match(meta.signalDate, /Z$/);
   assert.match(meta.actualSignalDate, /Z$/);
 }
+
+/**
+ * The webhook rows of named rules, read in turns: `drain()` answers the rows written since the
+ * previous turn, by the name `rules` gives their rule (`rule <id>` for a rule it does not name).
+ * `begin()` sets the first turn's start at the newest row there is.
+ */
+export function ruleOutbox(server: () => TestServer, rules: Record<string, number>) {
+  let mark = 0;
+  return {
+    /** The id the next `drain()` reads after. */
+    get mark(): number {
+      return mark;
+    },
+    async begin(): Promise<void> {
+      mark = await outboxMark(server());
+    },
+    async drain(): Promise<Map<string, OutboxRow[]>> {
+      const rows = await outboxSince(server(), mark);
+      if (rows.length) mark = rows.at(-1)!.id;
+      const byName = new Map<string, OutboxRow[]>();
+      for (const row of webhooks(rows)) {
+        const name = Object.entries(rules).find(([, id]) => id === row.eventRuleId)?.[0] ?? `rule ${row.eventRuleId}`;
+        byName.set(name, [...(byName.get(name) ?? []), row]);
+      }
+      return byName;
+    },
+  };
+}
