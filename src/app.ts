@@ -13,6 +13,7 @@ import { applyConventions, clientErrorHandler, frameworkError, sendError } from 
 import { registerIdempotency } from './http/idempotency.js';
 import { createMetrics, registerObservability, type Metrics } from './http/observability.js';
 import { registerOpenApi } from './http/openapi.js';
+import { defaultRequestLimits, InFlightLimiter, serverWithDeadline } from './http/request-limits.js';
 import { validatorCompiler } from './http/validation.js';
 import { locationRoutes } from './positioning/location-routes.js';
 import { createDelivery, defaultDeliverySettings, type DeliveryServices, type DeliverySettings } from './delivery/delivery.js';
@@ -41,7 +42,7 @@ import { builtWorkspaceDir, workspaceStaticFiles } from './workspace/static-file
 import { workspaceRoutes, type MapSettings } from './workspace/workspace-routes.js';
 
 export type AppConfig = Pick<Config, 'LOKATOR_ADMIN_TOKEN' | 'INGEST_BODY_LIMIT_BYTES'> &
-  Partial<Pick<Config, 'MAP_TILE_URL' | 'MAP_TILE_ATTRIBUTION'>> & {
+  Partial<Pick<Config, 'MAP_TILE_URL' | 'MAP_TILE_ATTRIBUTION' | 'REQUEST_TIMEOUT' | 'MAX_REQUESTS_IN_FLIGHT'>> & {
     /** The built workspace (web/dist); found beside the package when not given, not served when absent. */
     workspaceDir?: string | null;
   };
@@ -123,6 +124,7 @@ const MANAGEMENT_BODY_LIMIT = 1024 * 1024;
 export async function buildApp({ database, services, config, logger = false, clock = Date.now }: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     ...(typeof logger === 'boolean' ? { logger } : { loggerInstance: logger }),
+    serverFactory: serverWithDeadline(config.REQUEST_TIMEOUT ?? defaultRequestLimits.requestTimeoutMs),
     bodyLimit: MANAGEMENT_BODY_LIMIT,
     // Room for the longest external id (200 characters), percent-encoded as UTF-8.
     routerOptions: { maxParamLength: 4096 },
@@ -142,6 +144,9 @@ export async function buildApp({ database, services, config, logger = false, clo
   await app.register(
     async (api) => {
       api.addHook('onRequest', apiAuth(services.accounts, services.sessions));
+      // After authentication and before the body is read: one user cannot hold the server's memory.
+      const inFlight = new InFlightLimiter(config.MAX_REQUESTS_IN_FLIGHT ?? defaultRequestLimits.maxInFlightPerUser);
+      api.addHook('onRequest', async (request, reply) => inFlight.enter(`${request.principal.account.id}:${request.principal.userID}`, reply));
       registerIdempotency(api, database, clock);
       await api.register(employeeRoutes(services.employees, services.locations));
       await api.register(locationRoutes(services.locations, config.INGEST_BODY_LIMIT_BYTES));

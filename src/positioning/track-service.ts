@@ -75,7 +75,7 @@ export class TrackService {
   private async withOpenTracksCurrent(rows: TrackRow[]): Promise<TrackRow[]> {
     const open = rows.filter((r) => r.is_open === 1);
     if (open.length === 0) return rows;
-    const states = await loadPipelineStates(this.database.db, [...new Set(open.map((r) => r.subscriber_id))]);
+    const states = await loadPipelineStates(this.database.db, open[0]!.account_id, [...new Set(open.map((r) => r.subscriber_id))]);
     const finishes = open.flatMap((r) => {
       const last = states.get(r.subscriber_id)?.track.track?.last;
       return last ? [{ latitude: last.lat, longitude: last.lon }] : [];
