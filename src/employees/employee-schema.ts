@@ -158,6 +158,22 @@ export const Employee = Type.Object({
 });
 export type Employee = Static<typeof Employee>;
 
+/**
+ * An employee as reads answer it: the device key is the phone's only credential, so it is shown
+ * once (in the answer to the create) and afterwards only its last characters, as a hint.
+ */
+const { deviceKey: _deviceKey, ...viewedFields } = Employee.properties;
+export const EmployeeView = Type.Object({
+  ...viewedFields,
+  deviceKeyHint: nullable(Type.String({ description: 'the last 4 characters of the device key, to tell phones apart' })),
+});
+export type EmployeeView = Static<typeof EmployeeView>;
+
+export function toEmployeeView(employee: Employee): EmployeeView {
+  const { deviceKey, ...rest } = employee;
+  return { ...rest, deviceKeyHint: deviceKey === null ? null : `…${deviceKey.slice(-4)}` };
+}
+
 export const EmployeeListQuery = Type.Object({
   isActive: Type.Optional(Type.Boolean()),
   subscriberIDs: Type.Optional(Type.Array(Id, { maxItems: 1000 })),
