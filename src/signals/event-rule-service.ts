@@ -1,10 +1,11 @@
 import Ajv from 'ajv';
 import { sql } from 'kysely';
 import type { Account, Principal } from '../accounts/account-service.js';
-import { formatDateTime, offsetMinutes, parseDateTime } from '../http/datetime.js';
+import { formatDateTime, parseDateTime } from '../http/datetime.js';
 import { ApiError, invalidField, missingField, type ValidationErrors } from '../http/errors.js';
 import type { Database, Db } from '../store/database.js';
 import type { Static } from 'typebox';
+import { inSchedule } from './rule-schedule.js';
 import { EventRule, ruleParameters, type EventRulePatch, type EventRuleWrite, type RuleKind, type StoredRule } from './event-rule-schema.js';
 
 const notFound = (id: number) => new ApiError('EVENT_RULE_NOT_FOUND', `no event rule ${id}`);
@@ -219,25 +220,6 @@ export function enabledRuleRows(executor: Db, accountId: number, kinds: readonly
 function appliesTo(rule: StoredRule, subscriberId: number | null): boolean {
   return rule.subscriberIDs.length === 0 || subscriberId === null || rule.subscriberIDs.includes(subscriberId);
 }
-
-/** Validity period, ISO weekday and daily window (which may pass midnight), in the account's zone. */
-export function inSchedule(rule: Pick<StoredRule, 'validFromMs' | 'validToMs' | 'weekdays' | 'timeFrom' | 'timeTo'>, atMs: number, timeZone: string): boolean {
-  if (rule.validFromMs !== null && atMs < rule.validFromMs) return false;
-  if (rule.validToMs !== null && atMs > rule.validToMs) return false;
-  const local = new Date(atMs + offsetMinutes(timeZone, atMs) * 60_000);
-  const weekday = local.getUTCDay() === 0 ? 7 : local.getUTCDay();
-  const minute = local.getUTCHours() * 60 + local.getUTCMinutes();
-  const from = minutesOf(rule.timeFrom);
-  const to = minutesOf(rule.timeTo);
-  if (from === to) return rule.weekdays.includes(weekday);
-  if (from < to) return rule.weekdays.includes(weekday) && minute >= from && minute < to;
-  // A window past midnight (22:00-06:00): its early-morning part belongs to the previous day's window.
-  if (minute >= from) return rule.weekdays.includes(weekday);
-  if (minute < to) return rule.weekdays.includes(weekday === 1 ? 7 : weekday - 1);
-  return false;
-}
-
-const minutesOf = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5));
 
 function toColumns(rule: StoredRule) {
   const { id: _id, name, kind, enabled, ...document } = rule;

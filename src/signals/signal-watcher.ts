@@ -12,7 +12,7 @@ import { StopSignal, type StopSignalState } from './detectors/stop-signal.js';
 import { TripEndSignal, type TripEndSignalState } from './detectors/trip-end-signal.js';
 import { ZoneSignal, type ZoneSignalState } from './detectors/zone-signal.js';
 import type { StoredRule } from './event-rule-schema.js';
-import { inSchedule } from './event-rule-service.js';
+import { inSchedule } from './rule-schedule.js';
 import type { SignalRuleSet, SubscriberRules } from './signal-rules.js';
 import type { Emit, SignalFinding } from './signal-types.js';
 
