@@ -5,7 +5,7 @@ import { resolvePeriod } from '../http/list-params.js';
 import type { Database } from '../store/database.js';
 import type { TracksTable } from '../store/schema.js';
 import { pointKey, type AddressResolver } from './address-resolver.js';
-import { coordinatesText } from './geo.js';
+import { coordinatesText } from '../geo/geo.js';
 import type { Location } from './location-schema.js';
 import { toLocation } from './location-service.js';
 import { loadPipelineStates } from './pipeline/pipeline-store.js';

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { BulkWriter, type Column } from '../../store/bulk-writer.js';
 import type { Database, Db, Tx } from '../../store/database.js';
 import { pointKey } from '../address-resolver.js';
-import { coordinatesText } from '../geo.js';
+import { coordinatesText } from '../../geo/geo.js';
 import { LocationStore, metricValues } from '../location-store.js';
 import type { PipelineFix } from './pipeline-types.js';
 import { eventKey, fixKey, type SubscriberWrites } from './pipeline-writes.js';

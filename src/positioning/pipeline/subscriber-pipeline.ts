@@ -1,4 +1,4 @@
-import { haversineMetres } from '../geo.js';
+import { haversineMetres } from '../../geo/geo.js';
 import type { SignalState } from '../../signals/signal-watcher.js';
 import { FuelDetector, type FuelDetectorState } from './fuel-detector.js';
 import type { FixSignals } from './pipeline-signals.js';

@@ -1,5 +1,5 @@
 import { formatDateTime } from '../../http/datetime.js';
-import { haversineMetres } from '../../positioning/geo.js';
+import { haversineMetres } from '../../geo/geo.js';
 import type { TaskDestination } from '../../tasks/task-destinations.js';
 import type { ArrivalEstimator } from '../arrival-estimator.js';
 import { derivedFrom, type ArrivalRule } from '../signal-rules.js';
