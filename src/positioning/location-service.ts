@@ -11,6 +11,7 @@ import type { Location, LocationInput, LocationListQuery } from './location-sche
 import type { PipelineSignals } from './pipeline/pipeline-signals.js';
 import { PipelineRunner } from './pipeline/pipeline-runner.js';
 import { PipelineStore } from './pipeline/pipeline-store.js';
+import { trackSettingsOf } from './pipeline/pipeline-types.js';
 
 /** A fix dated further ahead than this is a broken clock, not a position. */
 const MAX_FUTURE_MS = 24 * 3_600_000;
@@ -78,7 +79,7 @@ export class LocationService {
         if (!vehicleSettings.has(fix.subscriberId)) problems[`[${index}].subscriberID`] = `no subscriber ${fix.subscriberId}`;
       });
       throwIfAny(problems, 'NO_SUCH_SUBSCRIBER', 'the batch names unknown subscribers; nothing was stored');
-      await this.pipeline.ingest(tx, { accountId: account.id, timeZone: account.timeZone, receivedAt, trackSettings: account.trackSettings, vehicleSettings }, fixes);
+      await this.pipeline.ingest(tx, { accountId: account.id, timeZone: account.timeZone, receivedAt, trackSettings: trackSettingsOf(account.settings.track), vehicleSettings }, fixes);
       // isOnline turns true when fixes start arriving (an employee change event, in this transaction).
       await this.employees.fixesArrived(tx, account, targets, receivedAt);
     });

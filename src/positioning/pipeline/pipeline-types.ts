@@ -50,6 +50,16 @@ export const defaultTrackSettings: TrackSettings = {
   minDurationSeconds: 60,
 };
 
+/** The account's thresholds: its own where it set them, the contract's defaults for the rest. */
+export function trackSettingsOf(overrides: Readonly<Record<string, number>> | undefined): TrackSettings {
+  const settings = { ...defaultTrackSettings };
+  for (const key of Object.keys(settings) as (keyof TrackSettings)[]) {
+    const value = overrides?.[key];
+    if (typeof value === 'number' && Number.isFinite(value)) settings[key] = value;
+  }
+  return settings;
+}
+
 export interface PipelineSettings {
   track: TrackSettings;
   vehicle: VehicleSettings;
