@@ -1,8 +1,6 @@
 import { Type } from 'typebox';
 import { Id } from '../http/list-params.js';
 import { ErrorBody, NoContent, type Api } from '../http/route-types.js';
-import { Location } from '../positioning/location-schema.js';
-import type { LocationService } from '../positioning/location-service.js';
 import { Employee, EmployeeListQuery, EmployeePatch, EmployeeView, EmployeeWrite, toEmployeeView } from './employee-schema.js';
 import type { EmployeeService } from './employee-service.js';
 
@@ -11,7 +9,7 @@ const ById = Type.Object({ subscriberID: Id });
 const errors = { 400: ErrorBody, 401: ErrorBody, 404: ErrorBody, 409: ErrorBody };
 
 /** `/v6/api/subscriberManagement/subscribers` (CONTRACT §5). */
-export function employeeRoutes(employees: EmployeeService, locations: LocationService) {
+export function employeeRoutes(employees: EmployeeService) {
   return async (api: Api) => {
     const base = '/subscriberManagement/subscribers';
 
@@ -19,19 +17,6 @@ export function employeeRoutes(employees: EmployeeService, locations: LocationSe
       base,
       { schema: { tags, summary: 'List employees', querystring: EmployeeListQuery, response: { 200: Type.Array(EmployeeView), ...errors } } },
       async (request) => (await employees.list(request.principal.account, request.query)).map(toEmployeeView),
-    );
-
-    api.get(
-      `${base}/lastLocations`,
-      {
-        schema: {
-          tags,
-          summary: 'Latest fix of each employee',
-          querystring: Type.Object({ subscriberIDs: Type.Optional(Type.Array(Id, { maxItems: 1000 })) }),
-          response: { 200: Type.Array(Location), ...errors },
-        },
-      },
-      async (request) => locations.latestOfEach(request.principal.account, request.query.subscriberIDs),
     );
 
     api.get(

@@ -1,4 +1,4 @@
-import type { Account } from '../accounts/account-service.js';
+import type { Account } from '../accounts/accounts.js';
 import { ApiError } from '../http/errors.js';
 import { haversineMetres } from '../geo/geo.js';
 import type { Database, Db } from '../store/database.js';

@@ -1,11 +1,11 @@
 import formbody from '@fastify/formbody';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { parse as parseQueryString } from 'node:querystring';
-import type { EmployeeService } from '../employees/employee-service.js';
+import type { EmployeeService } from '../employees/employees.js';
 import { ApiError } from '../http/errors.js';
 import { clientErrorHandler, frameworkError, sendError } from '../http/conventions.js';
 import { defaultRequestLimits, serverWithDeadline } from '../http/request-limits.js';
-import type { LocationService } from '../positioning/location-service.js';
+import type { LocationService } from '../positioning/positioning.js';
 import { defaultKeyGuessLimits, KeyGuessThrottle, keyFingerprint, type KeyGuessLimits } from './key-guess-throttle.js';
 import { decodeOsmAnd, OsmAndError } from './osmand-decoder.js';
 

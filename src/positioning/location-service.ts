@@ -1,5 +1,5 @@
-import type { Account, AccountService } from '../accounts/account-service.js';
-import type { EmployeeService } from '../employees/employee-service.js';
+import type { Account, AccountService } from '../accounts/accounts.js';
+import type { EmployeeService } from '../employees/employees.js';
 import { formatDateTime, parseDateTime } from '../http/datetime.js';
 import { ApiError, invalidField, type ValidationErrors } from '../http/errors.js';
 import { resolvePeriod } from '../http/list-params.js';
@@ -10,6 +10,7 @@ import type { Fix } from './fix.js';
 import type { Location, LocationInput, LocationListQuery } from './location-schema.js';
 import type { PipelineSignals } from './pipeline/pipeline-signals.js';
 import { PipelineRunner } from './pipeline/pipeline-runner.js';
+import { latestFixes } from './location-store.js';
 import { PipelineStore } from './pipeline/pipeline-store.js';
 import { trackSettingsOf } from './pipeline/pipeline-types.js';
 
@@ -121,25 +122,8 @@ export class LocationService {
 
   /** The latest fix (by its time) of each living employee of the account, or of those named. */
   async latestOfEach(account: Account, subscriberIDs: number[] | undefined): Promise<Location[]> {
-    let select = this.database.db
-      .selectFrom('subscribers as s')
-      .innerJoin('locations as l', (join) =>
-        join.onRef('l.id', '=', (eb) =>
-          eb
-            .selectFrom('locations as x')
-            .select('x.id')
-            .whereRef('x.account_id', '=', 's.account_id')
-            .whereRef('x.subscriber_id', '=', 's.id')
-            .orderBy('x.location_date', 'desc')
-            .orderBy('x.id', 'desc')
-            .limit(1),
-        ),
-      )
-      .select(['l.id', 'l.subscriber_id', 'l.location_date', 'l.is_valid', 'l.latitude', 'l.longitude', 'l.angle', 'l.velocity'])
-      .where('s.account_id', '=', account.id)
-      .where('s.deleted_at', 'is', null);
-    if (subscriberIDs?.length) select = select.where('s.id', 'in', subscriberIDs);
-    const rows = await select.orderBy('s.id').execute();
+    const living = await this.employees.livingIds(this.database.db, account.id, subscriberIDs);
+    const rows = await latestFixes(this.database, this.database.db, account.id, living);
     return rows.map((row) => toLocation(row, account.timeZone));
   }
 }

@@ -1,5 +1,5 @@
-import type { Account } from '../accounts/account-service.js';
-import type { EmployeeService } from '../employees/employee-service.js';
+import type { Account } from '../accounts/accounts.js';
+import type { EmployeeService } from '../employees/employees.js';
 import { formatDateTime, offsetMinutes } from '../http/datetime.js';
 import { invalidField } from '../http/errors.js';
 import { resolvePeriod, type Period } from '../http/list-params.js';

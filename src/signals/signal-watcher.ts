@@ -1,7 +1,7 @@
-import type { ZoneIndex } from '../geozones/zone-index.js';
-import { LIVE_WINDOW_MS, type FixSignals } from '../positioning/pipeline/pipeline-signals.js';
-import type { PipelineFix, TrackRecord, TrackSettings } from '../positioning/pipeline/pipeline-types.js';
-import type { TaskDestination } from '../tasks/task-destinations.js';
+import type { ZoneIndex } from '../geozones/geozones.js';
+import { LIVE_WINDOW_MS, type FixSignals } from '../positioning/positioning.js';
+import type { PipelineFix, TrackRecord, TrackSettings } from '../positioning/positioning.js';
+import type { TaskDestination } from '../tasks/tasks.js';
 import type { ArrivalEstimator } from './arrival-estimator.js';
 import { ArrivalSignal, type ArrivalSignalState } from './detectors/arrival-signal.js';
 import { LoadingSignal, type LoadingSignalState } from './detectors/loading-signal.js';

@@ -1,4 +1,4 @@
-import type { VehicleSettings } from '../../employees/employee-schema.js';
+import type { VehicleSettings } from '../../employees/employees.js';
 import type { Tx } from '../../store/database.js';
 import type { AddressResolver } from '../address-resolver.js';
 import type { Fix } from '../fix.js';

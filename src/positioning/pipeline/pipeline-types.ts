@@ -1,4 +1,4 @@
-import type { VehicleSettings } from '../../employees/employee-schema.js';
+import type { VehicleSettings } from '../../employees/employees.js';
 
 /** A fix as the pipeline sees it: stored (it has an id) and ordered by (timeMs, id). */
 export interface PipelineFix {
