@@ -1,4 +1,4 @@
-/** The face of employees: what other modules may use of it (see .dependency-cruiser.cjs). */
+/** The face of employees: what other modules may use of it (see .dependency-cruiser.mjs). */
 export { CustomFieldItem, customFieldTypes } from './employee-schema.js';
 export type { VehicleSettings } from './employee-schema.js';
 export type { EmployeeIdentity, EmployeeService } from './employee-service.js';

@@ -1,4 +1,4 @@
-/** The face of positioning: what other modules may use of it (see .dependency-cruiser.cjs). */
+/** The face of positioning: what other modules may use of it (see .dependency-cruiser.mjs). */
 export type { Fix } from './fix.js';
 export { Location } from './location-schema.js';
 export type { LocationService } from './location-service.js';

@@ -24,7 +24,7 @@ const layers = {
 };
 const kernel = '^src/(http|store|geo)/|^src/(config|version)\\.ts$';
 
-module.exports = {
+export default {
   forbidden: [
     {
       name: 'no-cycles',
