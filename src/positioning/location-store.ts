@@ -85,10 +85,7 @@ export interface LocationRow {
  */
 export async function latestFixes(database: Database, executor: Db, accountId: number, subscriberIds: readonly number[]): Promise<LocationRow[]> {
   if (subscriberIds.length === 0) return [];
-  const ids =
-    database.dialect === 'postgres'
-      ? sql`(SELECT unnest(${[...subscriberIds]}::bigint[]) AS id)`
-      : sql`(SELECT value AS id FROM json_each(${JSON.stringify(subscriberIds)}))`;
+  const ids = idTable(database, subscriberIds);
   const { rows } = await sql<LocationRow>`
     SELECT l.id, l.subscriber_id, l.location_date, l.is_valid, l.latitude, l.longitude, l.angle, l.velocity
     FROM locations l
@@ -99,4 +96,14 @@ export async function latestFixes(database: Database, executor: Db, accountId: n
       FROM ${ids} AS s)
     ORDER BY l.subscriber_id`.execute(executor);
   return rows.map((r) => ({ ...r, id: Number(r.id), subscriber_id: Number(r.subscriber_id), location_date: Number(r.location_date) }));
+}
+
+/**
+ * A list of ids as a one-column table `(id)` to select from, one parameter whatever its length:
+ * an array on PostgreSQL, a JSON text on SQLite.
+ */
+export function idTable(database: Database, ids: readonly number[]) {
+  return database.dialect === 'postgres'
+    ? sql`(SELECT unnest(${[...ids]}::bigint[]) AS id)`
+    : sql`(SELECT value AS id FROM json_each(${JSON.stringify(ids)}))`;
 }

@@ -7,6 +7,7 @@ import type { Database } from '../store/database.js';
 import { loadPipelineStates } from './pipeline/pipeline-store.js';
 import type { FixMetrics } from './pipeline/pipeline-types.js';
 import { BUCKET_MS, type BucketRecord } from './pipeline/statistics-accumulator.js';
+import { periodEdges } from './statistics-store.js';
 import type { StatisticsQuery, StatisticsRecord } from './track-schema.js';
 import { groupBySubscriber } from './vehicle-event-service.js';
 
@@ -66,18 +67,17 @@ export class StatisticsService {
 
   /** interval=1: one record per vehicle, at its last fix of the period. */
   private async latest(account: Account, ids: number[], period: Period, fills: FillIndex): Promise<Reading[]> {
+    const edges = await periodEdges(this.database, this.database.db, account.id, ids, period.fromMs, period.toMs);
     const readings: Reading[] = [];
     for (const id of ids) {
-      const last = await this.fixAt(account, id, '<=', period.toMs, period.fromMs);
-      if (!last) continue;
-      const first = await this.fixAt(account, id, '>=', period.fromMs, period.toMs);
-      const before = await this.fixAt(account, id, '<', period.fromMs, null);
+      const edge = edges.get(id);
+      if (!edge?.last) continue;
       readings.push({
         subscriberId: id,
-        timeMs: last.timeMs,
-        start: before ?? ZERO,
-        startFuel: first?.fuelSmoothed ?? null,
-        end: last,
+        timeMs: edge.last.location_date,
+        start: edge.before ? toPoint(edge.before) : ZERO,
+        startFuel: edge.first?.fuel_smoothed ?? null,
+        end: toPoint(edge.last),
         fillsLitres: fills.sum(id, period.fromMs, period.toMs),
       });
     }
@@ -151,36 +151,22 @@ export class StatisticsService {
       .limit(query.count ?? 1000)
       .offset(query.offset ?? 0)
       .execute();
-    const baselines = new Map<number, { before: FixMetrics; firstFuel: number | null }>();
+    // The baseline of each vehicle on the page: its last fix before the period and its first in it.
+    const edges = await periodEdges(this.database, this.database.db, account.id, [...new Set(rows.map((r) => r.subscriber_id))], period.fromMs, period.toMs);
     const readings: Reading[] = [];
     for (const row of rows) {
       const point = toPoint(row);
-      let baseline = baselines.get(point.subscriberId);
-      if (!baseline) {
-        const before = await this.fixAt(account, point.subscriberId, '<', period.fromMs, null);
-        const first = await this.fixAt(account, point.subscriberId, '>=', period.fromMs, period.toMs);
-        baseline = { before: before ?? ZERO, firstFuel: first?.fuelSmoothed ?? null };
-        baselines.set(point.subscriberId, baseline);
-      }
+      const edge = edges.get(point.subscriberId);
       readings.push({
         subscriberId: point.subscriberId,
         timeMs: point.timeMs,
-        start: baseline.before,
-        startFuel: baseline.firstFuel,
+        start: edge?.before ? toPoint(edge.before) : ZERO,
+        startFuel: edge?.first?.fuel_smoothed ?? null,
         end: point,
         fillsLitres: fills.sum(point.subscriberId, period.fromMs, point.timeMs),
       });
     }
     return readings;
-  }
-
-  /** The processed valid fix nearest to `edgeMs` on the given side, optionally bounded by `limitMs`. */
-  private async fixAt(account: Account, subscriberId: number, side: '<=' | '>=' | '<', edgeMs: number, limitMs: number | null): Promise<MetricPoint | null> {
-    let select = this.metricsQuery(account).where('subscriber_id', '=', subscriberId).where('location_date', side, edgeMs);
-    if (limitMs !== null) select = select.where('location_date', side === '>=' ? '<=' : '>=', limitMs);
-    const direction = side === '>=' ? 'asc' : 'desc';
-    const row = await select.orderBy('location_date', direction).orderBy('id', direction).limit(1).executeTakeFirst();
-    return row ? toPoint(row) : null;
   }
 
   private metricsQuery(account: Account) {

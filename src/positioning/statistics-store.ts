@@ -1,0 +1,64 @@
+import { sql } from 'kysely';
+import type { Database, Db } from '../store/database.js';
+import { idTable } from './location-store.js';
+
+/** A processed valid fix's time and the pipeline's running totals at it. */
+export interface MetricRow {
+  id: number;
+  subscriber_id: number;
+  location_date: number;
+  cum_distance_m: number | null;
+  cum_track_m: number | null;
+  cum_engine_s: number | null;
+  fuel_smoothed: number | null;
+  odo_anchor_km: number | null;
+  odo_anchor_cum_m: number | null;
+  odo_anchor_track_m: number | null;
+}
+
+/** Per subscriber, the processed fixes that bound a period: the last in it, the first in it, the last before it. */
+export interface PeriodEdges {
+  last: MetricRow | null;
+  first: MetricRow | null;
+  before: MetricRow | null;
+}
+
+const METRIC_COLUMNS = sql.raw(
+  'id, subscriber_id, location_date, cum_distance_m, cum_track_m, cum_engine_s, fuel_smoothed, odo_anchor_km, odo_anchor_cum_m, odo_anchor_track_m',
+);
+
+/**
+ * The three edge fixes of `[fromMs, toMs]` for every subscriber in two statements, whatever their
+ * number: one finds the edges' ids (three index seeks per subscriber through (account,
+ * subscriber, time)), the other reads those rows. Running totals exist only on valid fixes the
+ * pipeline has processed (`cum_distance_m` set).
+ */
+export async function periodEdges(database: Database, executor: Db, accountId: number, subscriberIds: readonly number[], fromMs: number, toMs: number): Promise<Map<number, PeriodEdges>> {
+  const edges = new Map<number, PeriodEdges>();
+  if (subscriberIds.length === 0) return edges;
+  const edge = (where: ReturnType<typeof sql>, direction: 'ASC' | 'DESC') => sql`(
+    SELECT x.id FROM locations x
+    WHERE x.account_id = ${accountId} AND x.subscriber_id = s.id AND x.cum_distance_m IS NOT NULL AND ${where}
+    ORDER BY x.location_date ${sql.raw(direction)}, x.id ${sql.raw(direction)} LIMIT 1)`;
+  const { rows: ids } = await sql<{ subscriber_id: number; last_id: number | null; first_id: number | null; before_id: number | null }>`
+    SELECT s.id AS subscriber_id,
+      ${edge(sql`x.location_date <= ${toMs} AND x.location_date >= ${fromMs}`, 'DESC')} AS last_id,
+      ${edge(sql`x.location_date >= ${fromMs} AND x.location_date <= ${toMs}`, 'ASC')} AS first_id,
+      ${edge(sql`x.location_date < ${fromMs}`, 'DESC')} AS before_id
+    FROM ${idTable(database, subscriberIds)} AS s`.execute(executor);
+  const wanted = ids.flatMap((r) => [r.last_id, r.first_id, r.before_id]).filter((id): id is number => id !== null).map(Number);
+  const rows = new Map<number, MetricRow>();
+  if (wanted.length > 0) {
+    const { rows: found } = await sql<MetricRow>`
+      SELECT ${METRIC_COLUMNS} FROM locations WHERE account_id = ${accountId} AND id IN (SELECT id FROM ${idTable(database, wanted)} AS w)`.execute(executor);
+    for (const row of found) rows.set(Number(row.id), numeric(row));
+  }
+  const pick = (id: number | null) => (id === null ? null : (rows.get(Number(id)) ?? null));
+  for (const r of ids) edges.set(Number(r.subscriber_id), { last: pick(r.last_id), first: pick(r.first_id), before: pick(r.before_id) });
+  return edges;
+}
+
+/** pg answers bigint columns as text unless told otherwise: ids and instants as numbers. */
+function numeric(row: MetricRow): MetricRow {
+  return { ...row, id: Number(row.id), subscriber_id: Number(row.subscriber_id), location_date: Number(row.location_date) };
+}
