@@ -37,24 +37,40 @@ export class MapObjectService {
    * The name of the account's map object nearest to a point, if one is within `maxMetres`
    * (the track address fallback of CONTRACT §2). Reads a small box around the point.
    */
-  async nearestName(executor: Db, accountId: number, latitude: number, longitude: number, maxMetres: number): Promise<string | null> {
-    const dLat = maxMetres / 111_000;
-    const dLon = dLat / Math.max(0.01, Math.cos((latitude * Math.PI) / 180));
-    const rows = await executor
-      .selectFrom('map_objects')
-      .select(['name', 'latitude', 'longitude'])
-      .where('account_id', '=', accountId)
-      .where('latitude', '>=', latitude - dLat)
-      .where('latitude', '<=', latitude + dLat)
-      .where('longitude', '>=', longitude - dLon)
-      .where('longitude', '<=', longitude + dLon)
-      .execute();
-    let best: { name: string; metres: number } | null = null;
-    for (const row of rows) {
-      const metres = haversineMetres(latitude, longitude, row.latitude, row.longitude);
-      if (metres <= maxMetres && (!best || metres < best.metres)) best = { name: row.name, metres };
+  /**
+   * For each point, the name of the nearest map object within `maxMetres`, or nothing: one
+   * statement per hundred points (the boxes around them, OR-ed), then the exact distances here.
+   */
+  async nearestNames(executor: Db, accountId: number, points: readonly { latitude: number; longitude: number }[], maxMetres: number): Promise<(string | null)[]> {
+    const boxes = points.map(({ latitude, longitude }) => {
+      const dLat = maxMetres / 111_000;
+      const dLon = dLat / Math.max(0.01, Math.cos((latitude * Math.PI) / 180));
+      return { minLat: latitude - dLat, maxLat: latitude + dLat, minLon: longitude - dLon, maxLon: longitude + dLon };
+    });
+    const candidates: { name: string; latitude: number; longitude: number }[] = [];
+    for (let i = 0; i < boxes.length; i += 100) {
+      const rows = await executor
+        .selectFrom('map_objects')
+        .select(['name', 'latitude', 'longitude'])
+        .where('account_id', '=', accountId)
+        .where((eb) =>
+          eb.or(
+            boxes.slice(i, i + 100).map((box) =>
+              eb.and([eb('latitude', '>=', box.minLat), eb('latitude', '<=', box.maxLat), eb('longitude', '>=', box.minLon), eb('longitude', '<=', box.maxLon)]),
+            ),
+          ),
+        )
+        .execute();
+      candidates.push(...rows);
     }
-    return best?.name ?? null;
+    return points.map(({ latitude, longitude }) => {
+      let best: { name: string; metres: number } | null = null;
+      for (const row of candidates) {
+        const metres = haversineMetres(latitude, longitude, row.latitude, row.longitude);
+        if (metres <= maxMetres && (!best || metres < best.metres)) best = { name: row.name, metres };
+      }
+      return best?.name ?? null;
+    });
   }
 
   async create(account: Account, input: MapObjectWrite): Promise<MapObject> {

@@ -17,16 +17,18 @@ export class AddressResolver {
     const names = new Map<string, string>();
     if (points.length === 0) return names;
     const zones = await this.geozones.lookup.indexFor(accountId, executor);
-    for (const { latitude, longitude } of points) {
-      const key = pointKey(latitude, longitude);
-      if (names.has(key)) continue;
-      const zone = zones.findZonesContaining(latitude, longitude)[0];
-      const name =
-        zone?.name ||
-        (await this.geozones.mapObjects.nearestName(executor, accountId, latitude, longitude, MAP_OBJECT_RADIUS_M)) ||
-        coordinatesText(latitude, longitude);
-      names.set(key, name);
+    const unnamed = new Map<string, { latitude: number; longitude: number }>();
+    for (const point of points) {
+      const key = pointKey(point.latitude, point.longitude);
+      if (names.has(key) || unnamed.has(key)) continue;
+      const zone = zones.findZonesContaining(point.latitude, point.longitude)[0];
+      if (zone?.name) names.set(key, zone.name);
+      else unnamed.set(key, point);
     }
+    // Outside every zone: the nearest map object, asked for all such points at once.
+    const rest = [...unnamed.entries()];
+    const objects = await this.geozones.mapObjects.nearestNames(executor, accountId, rest.map(([, point]) => point), MAP_OBJECT_RADIUS_M);
+    rest.forEach(([key, point], i) => names.set(key, objects[i] || coordinatesText(point.latitude, point.longitude)));
     return names;
   }
 }
