@@ -20,16 +20,18 @@ export interface Period {
   toMs: number;
 }
 
+/** The bounds a request gave, each null when omitted. */
+export interface Bounds {
+  fromMs: number | null;
+  toMs: number | null;
+}
+
 /**
- * The period of a list request (CONTRACT §1). `from` omitted: the 72 hours before `to`; `to`
- * omitted: now. Both given in different forms (one with an offset, one without): code 225.
+ * The bounds of a period as the request wrote them (CONTRACT §1): each parsed in the account's
+ * zone when it has no offset; both given in different forms (one with an offset, one without) is
+ * code 225; `from` after `to` is code 2. A list with a default period applies it with `resolvePeriod`.
  */
-export function resolvePeriod(
-  query: Record<string, unknown>,
-  names: { from: string; to: string },
-  timeZone: string,
-  now: number,
-): Period {
+export function resolveBounds(query: Record<string, unknown>, names: { from: string; to: string }, timeZone: string): Bounds {
   const from = parseParam(query[names.from], names.from, timeZone);
   const to = parseParam(query[names.to], names.to, timeZone);
   if (from && to && from.hasOffset !== to.hasOffset) {
@@ -39,8 +41,23 @@ export function resolvePeriod(
       { [names.from]: 'inconsistent date-time format', [names.to]: 'inconsistent date-time format' },
     );
   }
-  const toMs = to?.epochMs ?? now;
-  const fromMs = from?.epochMs ?? toMs - DEFAULT_PERIOD_MS;
+  if (from && to && from.epochMs > to.epochMs) throw invalidField(names.from, `must not be after ${names.to}`);
+  return { fromMs: from?.epochMs ?? null, toMs: to?.epochMs ?? null };
+}
+
+/**
+ * The period of a list request (CONTRACT §1). `from` omitted: the 72 hours before `to`; `to`
+ * omitted: now.
+ */
+export function resolvePeriod(
+  query: Record<string, unknown>,
+  names: { from: string; to: string },
+  timeZone: string,
+  now: number,
+): Period {
+  const bounds = resolveBounds(query, names, timeZone);
+  const toMs = bounds.toMs ?? now;
+  const fromMs = bounds.fromMs ?? toMs - DEFAULT_PERIOD_MS;
   if (fromMs > toMs) throw invalidField(names.from, `must not be after ${names.to}`);
   return { fromMs, toMs };
 }

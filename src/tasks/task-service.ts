@@ -1,7 +1,7 @@
 import type { Account, Principal } from '../accounts/accounts.js';
 import type { Change, ChangeRecorder, Initiator } from '../events/events.js';
 import type { EmployeeService } from '../employees/employees.js';
-import { parseDateTime } from '../http/datetime.js';
+import { resolveBounds } from '../http/list-params.js';
 import { ApiError, invalidField, type ValidationErrors } from '../http/errors.js';
 import type { Database, Db, Tx } from '../store/database.js';
 import { fromRow, taskFromBody, taskWithStatus, toRow, toView, workOrderEmployees, type StoredTask } from './task-model.js';
@@ -25,7 +25,7 @@ export class TaskService {
 
   /** By start date, then id; `dateFrom`/`dateTo` bound the start date, each only when given. */
   async list(account: Account, query: TaskListQuery): Promise<Task[]> {
-    const { fromMs, toMs } = period(query, account.timeZone);
+    const { fromMs, toMs } = resolveBounds(query, { from: 'dateFrom', to: 'dateTo' }, account.timeZone);
     let select = this.database.db.selectFrom('tasks').select(columns).where('account_id', '=', account.id).where('deleted_at', 'is', null);
     if (fromMs !== null) select = select.where('start_ms', '>=', fromMs);
     if (toMs !== null) select = select.where('start_ms', '<=', toMs);
@@ -151,24 +151,4 @@ export class TaskService {
     const assignees = [change.type === 'add' ? null : change.before.subscriberID, change.type === 'delete' ? null : change.after.subscriberID];
     await this.events.record(tx, account, 'task', [{ change, entityId: taskID, subscriberIds: assignees, initiator, atMs: now, firedMs: now }]);
   }
-}
-
-/** Bounds of the start date; the two written in different forms (one with an offset, one without) are code 225 (CONTRACT §1). */
-function period(query: TaskListQuery, timeZone: string): { fromMs: number | null; toMs: number | null } {
-  const parse = (value: string | undefined, field: string) => {
-    if (value === undefined) return null;
-    const parsed = parseDateTime(value, timeZone);
-    if (!parsed) throw invalidField(field, 'must be an ISO 8601 date-time such as 2026-05-20T14:30:00+03:00');
-    return parsed;
-  };
-  const from = parse(query.dateFrom, 'dateFrom');
-  const to = parse(query.dateTo, 'dateTo');
-  if (from && to && from.hasOffset !== to.hasOffset) {
-    throw new ApiError('REQUEST_DATE_TIME_INCONSISTENT_FORMAT', 'dateFrom and dateTo must both carry a UTC offset or both omit it', {
-      dateFrom: 'inconsistent date-time format',
-      dateTo: 'inconsistent date-time format',
-    });
-  }
-  if (from && to && from.epochMs > to.epochMs) throw invalidField('dateFrom', 'must not be after dateTo');
-  return { fromMs: from?.epochMs ?? null, toMs: to?.epochMs ?? null };
 }
