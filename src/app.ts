@@ -3,9 +3,14 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { AccountService } from './accounts/account-service.js';
 import { adminRoutes } from './accounts/admin-routes.js';
 import type { Config } from './config.js';
+import { customFieldRoutes } from './customfields/custom-field-routes.js';
+import { CustomFieldService } from './customfields/custom-field-service.js';
 import { allocateSignalIds, ChangeEvents } from './employees/change-events.js';
 import { employeeRoutes } from './employees/employee-routes.js';
 import { EmployeeService } from './employees/employee-service.js';
+import { subscriberGroupRoutes } from './employees/subscriber-group-routes.js';
+import { formRoutes } from './forms/form-routes.js';
+import { FormService } from './forms/form-service.js';
 import { createGeozones, geozoneRoutes, type Geozones } from './geozones/geozones.js';
 import fastifyCookie from '@fastify/cookie';
 import { apiAuth } from './http/auth.js';
@@ -16,6 +21,7 @@ import { registerOpenApi } from './http/openapi.js';
 import { defaultRequestLimits, InFlightLimiter, serverWithDeadline } from './http/request-limits.js';
 import { validatorCompiler } from './http/validation.js';
 import { locationRoutes } from './positioning/location-routes.js';
+import { mobilePositioningRoutes } from './positioning/mobile-positioning-routes.js';
 import { createDelivery, defaultDeliverySettings, type DeliveryServices, type DeliverySettings } from './delivery/delivery.js';
 import { deliveryRoutes } from './delivery/delivery-routes.js';
 import { Outbox } from './delivery/outbox.js';
@@ -28,6 +34,8 @@ import { SignalDispatcher } from './signals/signal-dispatcher.js';
 import { SignalDetection } from './signals/signal-detection.js';
 import { LocationService } from './positioning/location-service.js';
 import { StatisticsService } from './positioning/statistics-service.js';
+import { subscriberRequestRoutes } from './subscriber-requests/subscriber-request-routes.js';
+import { SubscriberRequestService } from './subscriber-requests/subscriber-request-service.js';
 import { trackRoutes } from './positioning/track-routes.js';
 import { TrackService } from './positioning/track-service.js';
 import { VehicleEventService } from './positioning/vehicle-event-service.js';
@@ -55,6 +63,11 @@ export interface Services {
   live: LiveFeed;
   employees: EmployeeService;
   tasks: TaskService;
+  /** Custom-field templates, and the check of what zones, tasks and employees fill. */
+  customFields: CustomFieldService;
+  forms: FormService;
+  /** "Locate now" requests. */
+  subscriberRequests: SubscriberRequestService;
   locations: LocationService;
   tracks: TrackService;
   vehicleEvents: VehicleEventService;
@@ -89,15 +102,18 @@ export function createServices(database: Database, clock: () => number = Date.no
   const outbox = new Outbox(database, clock);
   const signals = new SignalDispatcher(eventRules, outbox);
   const changeEvents = new ChangeEvents(eventRules, signals);
-  const employees = new EmployeeService(database, accounts, changeEvents, clock, { onlineTimeoutMs: options.onlineTimeoutMs });
-  const tasks = new TaskService(database, employees, changeEvents, clock);
-  const geozones = createGeozones(database, clock);
+  const customFields = new CustomFieldService(database, clock);
+  const employees = new EmployeeService(database, accounts, changeEvents, clock, { onlineTimeoutMs: options.onlineTimeoutMs }, customFields);
+  const tasks = new TaskService(database, employees, changeEvents, clock, customFields);
+  const forms = new FormService(database, tasks, customFields);
+  const geozones = createGeozones(database, clock, customFields);
   const addresses = new AddressResolver(geozones);
   const { router } = options;
   const arrivals = new ArrivalEstimator(router ? new OsrmRouter(router.url, router.timeoutMs) : null, router?.log ?? null);
   const signalDetection = new SignalDetection(geozones.lookup, signals, arrivals, allocateSignalIds);
   const locations = new LocationService(database, accounts, employees, metrics, addresses, clock, signalDetection);
   const tracks = new TrackService(database, addresses, clock);
+  const subscriberRequests = new SubscriberRequestService(database, employees, locations, clock);
   const vehicleEvents = new VehicleEventService(database, clock);
   const statistics = new StatisticsService(database, employees, clock);
   const delivery = createDelivery(database, outbox, metrics.registry, {
@@ -107,7 +123,7 @@ export function createServices(database: Database, clock: () => number = Date.no
   }, clock);
   const sessions = new SessionService(database, accounts, clock);
   const live = new LiveFeed(locations);
-  return { accounts, sessions, live, employees, tasks, locations, tracks, vehicleEvents, statistics, geozones, eventRules, outbox, signals, arrivals, delivery, metrics };
+  return { accounts, sessions, live, employees, tasks, customFields, forms, subscriberRequests, locations, tracks, vehicleEvents, statistics, geozones, eventRules, outbox, signals, arrivals, delivery, metrics };
 }
 
 export interface AppOptions {
@@ -155,6 +171,12 @@ export async function buildApp({ database, services, config, logger = false, clo
       await api.register(eventRuleRoutes(services.eventRules));
       await api.register(deliveryRoutes(services.delivery.log, services.delivery.secrets));
       await api.register(taskRoutes(services.tasks));
+      // What clients of the original service call besides (issue 16).
+      await api.register(mobilePositioningRoutes(services.locations, services.tracks));
+      await api.register(subscriberGroupRoutes(services.employees.groups));
+      await api.register(subscriberRequestRoutes(services.subscriberRequests));
+      await api.register(customFieldRoutes(services.customFields));
+      await api.register(formRoutes(services.forms));
     },
     { prefix: '/v6/api' },
   );

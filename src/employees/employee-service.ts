@@ -1,4 +1,5 @@
 import type { Account, AccountService, Principal } from '../accounts/account-service.js';
+import type { CustomFieldService } from '../customfields/custom-field-service.js';
 import { ApiError } from '../http/errors.js';
 import type { Database, Db, Tx } from '../store/database.js';
 import { isUniqueViolation } from '../store/errors.js';
@@ -6,6 +7,7 @@ import { PRESENCE_AGENT_ID, type Change, type ChangeEvents, type Initiator } fro
 import { EmployeePresence, type PresenceOptions, type PresenceRow } from './employee-presence.js';
 import { buildEmployee, fromRow, patchEmployee, toRow } from './employee-rows.js';
 import type { Employee, EmployeeListQuery, EmployeePatch, EmployeeWrite, VehicleSettings } from './employee-schema.js';
+import { SubscriberGroupService } from './subscriber-group-service.js';
 
 export type { Initiator } from './change-events.js';
 
@@ -41,6 +43,8 @@ const notFound = (id: number | string) => new ApiError('NO_SUCH_SUBSCRIBER', `no
 export class EmployeeService {
   /** isOnline (interface 2.9): turned on by arriving fixes, off by silence; see EmployeePresence. */
   readonly presence: EmployeePresence;
+  /** Employee groups: their routes, and the check of an employee's subscriberGroupID. */
+  readonly groups: SubscriberGroupService;
 
   constructor(
     private readonly database: Database,
@@ -48,7 +52,9 @@ export class EmployeeService {
     private readonly events: ChangeEvents,
     private readonly clock: () => number = Date.now,
     presence: PresenceOptions = {},
+    private readonly templates: CustomFieldService | null = null,
   ) {
+    this.groups = new SubscriberGroupService(database, clock);
     this.presence = new EmployeePresence(database, accounts, clock, presence, (tx, account, changes, timing) =>
       this.commit(tx, account, changes, { agentID: PRESENCE_AGENT_ID }, timing),
     );
@@ -68,6 +74,9 @@ export class EmployeeService {
     if (query.isActive !== undefined) select = select.where('is_active', '=', query.isActive ? 1 : 0);
     if (query.subscriberIDs?.length) select = select.where('id', 'in', query.subscriberIDs);
     if (query.subscriberGroupIDs?.length) select = select.where('group_id', 'in', query.subscriberGroupIDs);
+    // Without `count`, every employee (SQLite takes OFFSET only after a LIMIT; -1 is its "no limit").
+    if (query.count !== undefined || query.offset) select = select.limit(query.count ?? (this.database.dialect === 'sqlite' ? -1 : Number.MAX_SAFE_INTEGER));
+    if (query.offset) select = select.offset(query.offset);
     const rows = await select.orderBy('id').execute();
     const employees = rows.map(fromRow);
     if (query.withCustomTemplateItems === false) for (const e of employees) delete e.customFieldFormItems;
@@ -102,6 +111,7 @@ export class EmployeeService {
     const account = principal.account;
     return this.database.transaction(async (tx) => {
       const draft = buildEmployee(0, input, null);
+      await this.checkReferences(tx, account, draft, null);
       const now = this.clock();
       const inserted = await this.writeGuarded(() =>
         tx
@@ -203,6 +213,7 @@ export class EmployeeService {
     await this.database.transaction(async (tx) => {
       const before = await this.lockLiving(tx, account, subscriberID);
       const after = change(before);
+      await this.checkReferences(tx, account, after, before);
       await this.writeGuarded(() =>
         tx
           .updateTable('subscribers')
@@ -213,6 +224,15 @@ export class EmployeeService {
       );
       await this.commit(tx, account, [{ type: 'edit', before, after }], { userID: principal.userID });
     });
+  }
+
+  /** The group and custom-field template an employee names exist in the account, checked when they change (400 code 2). */
+  private async checkReferences(tx: Tx, account: Account, after: Employee, before: Employee | null): Promise<void> {
+    if (after.subscriberGroupID !== null && after.subscriberGroupID !== before?.subscriberGroupID) {
+      await this.groups.checkExists(tx, account.id, after.subscriberGroupID);
+    }
+    const use = (e: Employee) => ({ templateID: e.customFieldsFormTemplateID, items: e.customFieldFormItems });
+    await this.templates?.checkUse(tx, account.id, use(after), before && use(before));
   }
 
   private async lockLiving(tx: Tx, account: Account, subscriberID: number): Promise<Employee> {

@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { IdList } from '../http/list-params.js';
 import { Latitude, Longitude, nullable, text } from './zone-schema.js';
 
 const optionalFields = {
@@ -29,3 +30,9 @@ export const MapObject = Type.Object({
   comment: Type.String(),
 });
 export type MapObject = Static<typeof MapObject>;
+
+export const MapObjectListQuery = Type.Object({
+  address: Type.Optional(Type.String({ minLength: 1, maxLength: 500, description: 'objects whose address contains this text, ignoring case' })),
+  mapObjectIDs: Type.Optional(IdList),
+});
+export type MapObjectListQuery = Static<typeof MapObjectListQuery>;

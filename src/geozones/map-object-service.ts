@@ -1,9 +1,10 @@
+import { sql } from 'kysely';
 import type { Account } from '../accounts/account-service.js';
 import { ApiError } from '../http/errors.js';
 import { haversineMetres } from '../positioning/geo.js';
 import type { Database, Db } from '../store/database.js';
 import type { MapObjectsTable } from '../store/schema.js';
-import type { MapObject, MapObjectPatch, MapObjectWrite } from './map-object-schema.js';
+import type { MapObject, MapObjectListQuery, MapObjectPatch, MapObjectWrite } from './map-object-schema.js';
 
 const notFound = (mapObjectID: number) => new ApiError('MAP_OBJECT_NOT_FOUND', `no map object ${mapObjectID}`);
 const columns = ['id', 'name', 'address', 'latitude', 'longitude', 'external_id', 'comment'] as const;
@@ -17,8 +18,15 @@ export class MapObjectService {
     private readonly clock: () => number = Date.now,
   ) {}
 
-  async list(account: Account): Promise<MapObject[]> {
-    const rows = await this.database.db.selectFrom('map_objects').select(columns).where('account_id', '=', account.id).orderBy('id').execute();
+  /** `address`: the objects whose address contains the text, ignoring case (as clients search by street). */
+  async list(account: Account, query: MapObjectListQuery = {}): Promise<MapObject[]> {
+    let select = this.database.db.selectFrom('map_objects').select(columns).where('account_id', '=', account.id);
+    if (query.address) {
+      const pattern = `%${query.address.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      select = select.where(sql<boolean>`lower(address) like ${pattern} escape '\\'`);
+    }
+    if (query.mapObjectIDs?.length) select = select.where('id', 'in', query.mapObjectIDs);
+    const rows = await select.orderBy('id').execute();
     return rows.map(fromRow);
   }
 
