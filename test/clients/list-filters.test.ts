@@ -46,19 +46,19 @@ for (const dialect of dialects) {
       assert.deepEqual(await ids(`${MAP_OBJECTS}?address=${encodeURIComponent('f_s')}`, 'mapObjectID'), [objects[3]]);
       assert.deepEqual(await ids(`${MAP_OBJECTS}?address=${encodeURIComponent('\\x')}`, 'mapObjectID'), [objects[3]]);
       assert.deepEqual(await ids(`${MAP_OBJECTS}?address=nowhere`, 'mapObjectID'), []);
-      assert.deepEqual(await ids(`${MAP_OBJECTS}?mapObjectIDs=${objects[1]},${objects[3]}&address=e`, 'mapObjectID'), [objects[1]]);
+      assert.deepEqual(await ids(`${MAP_OBJECTS}?mapObjectIDs=${objects[1]},${objects[3]}&address=nevsky`, 'mapObjectID'), [objects[1]]);
     });
 
     describe('refuses bad parameters with the envelope and changes nothing', () => {
       const cases: [string, Refusal][] = [
-        [`${SUBSCRIBERS}?count=1001`, { code: 67 }],
+        [`${SUBSCRIBERS}?count=1001`, { code: 67, field: 'count' }],
         [`${SUBSCRIBERS}?count=0`, { code: 2, field: 'count' }],
         [`${SUBSCRIBERS}?count=two`, { code: 2, field: 'count' }],
         [`${SUBSCRIBERS}?offset=-1`, { code: 2, field: 'offset' }],
         [`${SUBSCRIBERS}?offset=1e3`, { code: 2, field: 'offset' }],
         [`${MAP_OBJECTS}?address=`, { code: 52, field: 'address' }],
         [`${MAP_OBJECTS}?address=${'a'.repeat(501)}`, { code: 2, field: 'address' }],
-        [`${MAP_OBJECTS}?mapObjectIDs=x`, { code: 2, field: 'mapObjectIDs' }],
+        [`${MAP_OBJECTS}?mapObjectIDs=x`, { code: 2, field: /^mapObjectIDs/ }],
       ];
       for (const [path, expected] of cases) {
         it(`${path.slice(0, 80)}: code ${expected.code}`, async () => {

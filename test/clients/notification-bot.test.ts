@@ -66,7 +66,7 @@ for (const dialect of dialects) {
       assert.deepEqual(await titles(poll()), ['finished51', 'plannedNow51']);
       const [finished] = (await server.api.get(poll())).body;
       assert.equal(finished.status, 3);
-      assert.equal(finished.lastStatusChangeDate, '2026-11-23T20:52:13.25+03:00');
+      assert.equal(finished.lastStatusChangeDate, '2026-11-23T20:52:13.250+03:00');
     });
 
     it('filters taskTypeIDs, statuses and subscriberIDs in every list form', async () => {
@@ -91,7 +91,7 @@ for (const dialect of dialects) {
         customFieldsFormTemplateID: r.body[0].customFieldsFormTemplateID,
         templateName: 'Delivery report',
         status: 3,
-        lastStatusChangeDate: '2026-11-23T20:52:13.25+03:00',
+        lastStatusChangeDate: '2026-11-23T20:52:13.250+03:00',
         customFieldFormItems: [
           { externalID: 'floor', name: 'floor', type: 'integer', value: '3' },
           { externalID: 'signed', name: 'signed', type: 'boolean', value: 'true' },
@@ -105,14 +105,14 @@ for (const dialect of dialects) {
 
     describe('refuses bad input with the envelope and changes nothing', () => {
       const queries: [string, Refusal][] = [
-        [poll('taskTypeIDs=abc'), { code: 2, field: 'taskTypeIDs' }],
-        [poll('taskTypeIDs=0'), { code: 2, field: 'taskTypeIDs' }],
-        [poll('taskTypeIDs[]=5.5'), { code: 2, field: 'taskTypeIDs' }],
-        [poll('taskTypeIDs=51&statuses=9'), { code: 2, field: 'statuses' }],
+        [poll('taskTypeIDs=abc'), { code: 2, field: /^taskTypeIDs/ }],
+        [poll('taskTypeIDs=0'), { code: 2, field: /^taskTypeIDs/ }],
+        [poll('taskTypeIDs[]=5.5'), { code: 2, field: /^taskTypeIDs/ }],
+        [poll('taskTypeIDs=51&statuses=9'), { code: 2, field: /^statuses/ }],
         [`${TASKS}?dateFrom=${pythonIso(NOW)}&dateTo=2026-11-23T20:53:13`, { code: 225 }],
         [`${FORMS}`, { code: 52, field: 'taskIDs' }],
-        [`${FORMS}?taskIDs=x`, { code: 2, field: 'taskIDs' }],
-        [`${FORMS}?taskIDs=1,,2`, { code: 2, field: 'taskIDs' }],
+        [`${FORMS}?taskIDs=x`, { code: 2, field: /^taskIDs/ }],
+        [`${FORMS}?taskIDs=1,,2`, { code: 2, field: /^taskIDs/ }],
         [`${FORMS}/abc`, { code: 2 }],
         [`${FORMS}/999999`, { code: 1021 }],
       ];
