@@ -12,7 +12,8 @@ export function knownType(type: string): CustomFieldType | null {
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const TIME = /^([01]\d|2[0-3]):[0-5]\d(:[0-5]\d)?$/;
 const INTEGER = /^-?\d{1,15}$/;
-const DOUBLE = /^-?\d{1,300}(\.\d{1,300})?([eE][+-]?\d{1,3})?$/;
+// No backtracking to fear: each part is told apart by the character before it. Too large a value is refused as not finite.
+const DOUBLE = /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/;
 
 /**
  * Why `value` does not fit a field of `type`, or null when it does. Values travel as text
@@ -45,6 +46,8 @@ export function valueProblem(type: CustomFieldType, value: string | null | undef
 }
 
 function realDate(year: number, month: number, day: number): boolean {
-  const date = new Date(Date.UTC(year, month - 1, day));
+  // setUTCFullYear, not Date.UTC: that one reads the years 0-99 as 1900-1999.
+  const date = new Date(0);
+  date.setUTCFullYear(year, month - 1, day);
   return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
 }
