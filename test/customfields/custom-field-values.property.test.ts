@@ -42,7 +42,7 @@ describe('custom field values', () => {
     const chars = fc.constantFrom(...'0123456789-+.e x'.split(''));
     fc.assert(
       fc.property(fc.array(chars, { minLength: 1, maxLength: 18 }).map((c) => c.join('')), (text) => {
-        let oracle = false;
+        let oracle: boolean;
         try {
           const digits = text.startsWith('-') ? text.slice(1) : text;
           oracle = digits.length >= 1 && digits.length <= 15 && BigInt(digits).toString().length <= 15 && !/[^0-9]/.test(digits);
