@@ -7,9 +7,9 @@ import type { MapObjectsTable } from '../store/schema.js';
 import type { MapObject, MapObjectListQuery, MapObjectPatch, MapObjectWrite } from './map-object-schema.js';
 
 const notFound = (mapObjectID: number) => new ApiError('MAP_OBJECT_NOT_FOUND', `no map object ${mapObjectID}`);
-const columns = ['id', 'name', 'address', 'latitude', 'longitude', 'external_id', 'comment'] as const;
+const columns = ['id', 'name', 'address', 'latitude', 'longitude', 'external_id', 'comment', 'group_id'] as const;
 
-type Columns = Pick<MapObjectsTable, 'name' | 'address' | 'latitude' | 'longitude' | 'external_id' | 'comment'>;
+type Columns = Pick<MapObjectsTable, 'name' | 'address' | 'latitude' | 'longitude' | 'external_id' | 'comment'> & { group_id: number | null };
 
 /** Map objects (CONTRACT §3, an extension the zone lookup by mapObjectID needs). */
 export class MapObjectService {
@@ -26,6 +26,7 @@ export class MapObjectService {
       select = select.where(sql<boolean>`lower(address) like ${pattern} escape '\\'`);
     }
     if (query.mapObjectIDs?.length) select = select.where('id', 'in', query.mapObjectIDs);
+    if (query.mapObjectGroupIDs?.length) select = select.where('group_id', 'in', query.mapObjectGroupIDs);
     const rows = await select.orderBy('id').execute();
     return rows.map(fromRow);
   }
@@ -89,6 +90,7 @@ export class MapObjectService {
     if (input.longitude !== undefined) columns.longitude = input.longitude;
     if (input.externalID !== undefined) columns.external_id = input.externalID;
     if (input.comment !== undefined) columns.comment = input.comment;
+    if (input.mapObjectGroupID !== undefined) columns.group_id = input.mapObjectGroupID;
     await this.write(account, mapObjectID, columns);
   }
 
@@ -117,6 +119,7 @@ function build(mapObjectID: number, input: MapObjectWrite): MapObject {
     longitude: input.longitude,
     externalID: input.externalID ?? null,
     comment: input.comment ?? '',
+    mapObjectGroupID: input.mapObjectGroupID ?? null,
   };
 }
 
@@ -128,6 +131,7 @@ function toColumns(object: MapObject): Columns {
     longitude: object.longitude,
     external_id: object.externalID,
     comment: object.comment,
+    group_id: object.mapObjectGroupID,
   };
 }
 
@@ -140,5 +144,6 @@ function fromRow(row: Columns & { id: number }): MapObject {
     longitude: row.longitude,
     externalID: row.external_id,
     comment: row.comment,
+    mapObjectGroupID: row.group_id,
   };
 }

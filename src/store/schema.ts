@@ -224,6 +224,8 @@ export interface MapObjectsTable {
   comment: string;
   created_at: number;
   updated_at: number;
+  /** The object's group id as the client gave it (not checked: Lokator keeps no map object groups). */
+  group_id: Generated<number | null>;
 }
 
 export interface EventRulesTable {

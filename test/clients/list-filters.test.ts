@@ -17,8 +17,9 @@ for (const dialect of dialects) {
       employees = [];
       for (const name of ['A', 'B', 'C', 'D', 'E']) employees.push(await createEmployee(server.api, { name }));
       objects = [];
-      for (const address of ['Tverskaya 1, Moscow', 'Nevsky 2, Saint Petersburg', 'TVERSKAYA 7, Moscow', '50% off_street\\x']) {
-        const r = await server.api.post(MAP_OBJECTS, { name: address, address, latitude: 55.7, longitude: 37.6 });
+      const addresses = ['Tverskaya 1, Moscow', 'Nevsky 2, Saint Petersburg', 'TVERSKAYA 7, Moscow', '50% off_street\\x'];
+      for (const [i, address] of addresses.entries()) {
+        const r = await server.api.post(MAP_OBJECTS, { name: address, address, latitude: 55.7, longitude: 37.6, mapObjectGroupID: i < 2 ? 10 + i : null });
         assert.equal(r.status, 201, r.text);
         objects.push(r.body.mapObjectID);
       }
@@ -49,6 +50,13 @@ for (const dialect of dialects) {
       assert.deepEqual(await ids(`${MAP_OBJECTS}?mapObjectIDs=${objects[1]},${objects[3]}&address=nevsky`, 'mapObjectID'), [objects[1]]);
     });
 
+    it('filters map objects by mapObjectGroupIDs in every list form', async () => {
+      assert.deepEqual(await ids(`${MAP_OBJECTS}?mapObjectGroupIDs=10`, 'mapObjectID'), [objects[0]]);
+      assert.deepEqual(await ids(`${MAP_OBJECTS}?mapObjectGroupIDs[]=10&mapObjectGroupIDs[]=11`, 'mapObjectID'), [objects[0], objects[1]]);
+      assert.deepEqual(await ids(`${MAP_OBJECTS}?mapObjectGroupIDs=11,12&address=saint`, 'mapObjectID'), [objects[1]]);
+      assert.deepEqual(await ids(`${MAP_OBJECTS}?mapObjectGroupIDs=12`, 'mapObjectID'), []);
+    });
+
     describe('refuses bad parameters with the envelope and changes nothing', () => {
       const cases: [string, Refusal][] = [
         [`${SUBSCRIBERS}?count=1001`, { code: 67, field: 'count' }],
@@ -59,6 +67,8 @@ for (const dialect of dialects) {
         [`${MAP_OBJECTS}?address=`, { code: 52, field: 'address' }],
         [`${MAP_OBJECTS}?address=${'a'.repeat(501)}`, { code: 2, field: 'address' }],
         [`${MAP_OBJECTS}?mapObjectIDs=x`, { code: 2, field: /^mapObjectIDs/ }],
+        [`${MAP_OBJECTS}?mapObjectGroupIDs=0`, { code: 2, field: /^mapObjectGroupIDs/ }],
+        [`${MAP_OBJECTS}?mapObjectGroupIDs[]=g`, { code: 2, field: /^mapObjectGroupIDs/ }],
       ];
       for (const [path, expected] of cases) {
         it(`${path.slice(0, 80)}: code ${expected.code}`, async () => {

@@ -53,6 +53,10 @@ export const clients: MigrationFactory = (dialect: Dialect) => ({
       .columns(['account_id', 'subscriber_id', 'requested_at'])
       .execute();
 
+    // A map object's group, as clients send it (`mapObjectGroupIDs` filters on it); Lokator has no such groups to check against.
+    await db.schema.alterTable('map_objects').addColumn('group_id', bigint).execute();
+    await db.schema.createIndex('map_objects_group').on('map_objects').columns(['account_id', 'group_id']).execute();
+
     await db.schema.alterTable('tasks').addColumn('task_type_id', bigint).execute();
     const typeOf =
       dialect === 'postgres'
