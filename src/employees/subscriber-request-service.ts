@@ -6,7 +6,7 @@ import { resolvePeriod } from '../http/list-params.js';
 import type { LocationService } from '../positioning/location-service.js';
 import type { Database } from '../store/database.js';
 import { resultCodes, type ResultName, type SubscriberRequest, type SubscriberRequestListQuery } from './subscriber-request-schema.js';
-import { findRequest, insertRequest, lastAnsweredAt, listRequests, type RequestRow } from './subscriber-request-store.js';
+import { findRequest, insertRequest, lastAnsweredAt, listRequests, lockEmployeeRequests, type RequestRow } from './subscriber-request-store.js';
 
 /** One answered request per employee per minute; more are refused with the original's code 588. */
 export const REQUEST_INTERVAL_MS = 60_000;
@@ -34,6 +34,8 @@ export class SubscriberRequestService {
     const employee = await this.employees.get(account, subscriberID);
     const [latest] = await this.locations.latestOfEach(account, [subscriberID]);
     const row = await this.database.transaction(async (tx) => {
+      // SQLite runs one write transaction at a time already.
+      if (this.database.dialect === 'postgres') await lockEmployeeRequests(tx, account.id, subscriberID);
       const now = this.clock();
       const last = await lastAnsweredAt(tx, account.id, subscriberID, resultCodes.REQUESTED_TOO_OFTEN);
       let result: { code: number; message: string; locationId: number | null };

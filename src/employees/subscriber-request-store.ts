@@ -13,6 +13,11 @@ export async function insertRequest(tx: Tx, accountId: number, row: Omit<Request
   return id;
 }
 
+/** PostgreSQL: one request of an employee at a time, so that two at once cannot both pass the rate limit. */
+export async function lockEmployeeRequests(tx: Tx, accountId: number, subscriberId: number): Promise<void> {
+  await tx.selectFrom('subscribers').select('id').where('account_id', '=', accountId).where('id', '=', subscriberId).forUpdate().execute();
+}
+
 /** When the employee's last request that was answered (not refused as too often) was made, or null. */
 export async function lastAnsweredAt(tx: Tx, accountId: number, subscriberId: number, tooOften: number): Promise<number | null> {
   const row = await tx
