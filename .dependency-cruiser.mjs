@@ -15,6 +15,7 @@ const layers = {
   geozones: ['accounts', 'customfields'],
   employees: ['accounts', 'customfields', 'events'],
   tasks: ['accounts', 'employees', 'customfields', 'events'],
+  forms: ['accounts', 'tasks', 'customfields'],
   positioning: ['accounts', 'employees', 'geozones'],
   signals: ['accounts', 'events', 'employees', 'tasks', 'positioning', 'geozones', 'delivery'],
   mobile: ['accounts', 'employees', 'positioning', 'tasks'],

@@ -7,14 +7,14 @@ import { join, relative } from 'node:path';
 
 export const tableOwners = {
   accounts: ['accounts', 'api_tokens', 'users', 'workspace_sessions', 'sign_in_attempts'],
-  employees: ['subscribers', 'subscriber_groups', 'subscriber_requests'],
+  employees: ['subscribers', 'subscriber_groups'],
   tasks: ['tasks'],
-  positioning: ['locations', 'tracks', 'vehicle_events', 'statistics_buckets', 'pipeline_states', 'pipeline_checkpoints', 'zone_visits'],
+  positioning: ['locations', 'tracks', 'vehicle_events', 'statistics_buckets', 'pipeline_states', 'pipeline_checkpoints', 'subscriber_requests', 'zone_visits'],
   geozones: ['zones', 'zone_groups', 'zone_versions', 'map_objects'],
   signals: ['event_rules', 'signal_ids', 'ingest_versions'],
   delivery: ['deliveries', 'delivery_attempts', 'signing_secrets'],
   http: ['idempotency_keys'],
-  customfields: ['custom_field_templates', 'forms'],
+  customfields: ['custom_field_templates'],
   reports: ['report_schedules'],
 };
 

@@ -5,8 +5,13 @@ import { adminRoutes } from './accounts/admin-routes.js';
 import type { Config } from './config.js';
 import { ChangeEvents } from './signals/change-events.js';
 import { allocateSignalIds } from './signals/signal-ids.js';
+import { customFieldRoutes } from './customfields/custom-field-routes.js';
+import { CustomFieldService } from './customfields/custom-field-service.js';
 import { employeeRoutes } from './employees/employee-routes.js';
 import { EmployeeService } from './employees/employee-service.js';
+import { subscriberGroupRoutes } from './employees/subscriber-group-routes.js';
+import { formRoutes } from './forms/form-routes.js';
+import { FormService } from './forms/form-service.js';
 import { createGeozones, geozoneRoutes, type Geozones } from './geozones/geozones.js';
 import fastifyCookie from '@fastify/cookie';
 import { apiAuth } from './accounts/api-auth.js';
@@ -17,6 +22,7 @@ import { registerOpenApi } from './http/openapi.js';
 import { defaultRequestLimits, InFlightLimiter, serverWithDeadline } from './http/request-limits.js';
 import { validatorCompiler } from './http/validation.js';
 import { locationRoutes } from './positioning/location-routes.js';
+import { mobilePositioningRoutes } from './positioning/mobile-positioning-routes.js';
 import { createDelivery, defaultDeliverySettings, type DeliveryServices, type DeliverySettings } from './delivery/delivery.js';
 import { deliveryRoutes } from './delivery/delivery-routes.js';
 import { Outbox } from './delivery/outbox.js';
@@ -29,6 +35,8 @@ import { SignalDispatcher } from './signals/signal-dispatcher.js';
 import { SignalDetection } from './signals/signal-detection.js';
 import { LocationService } from './positioning/location-service.js';
 import { StatisticsService } from './positioning/statistics-service.js';
+import { subscriberRequestRoutes } from './positioning/subscriber-request-routes.js';
+import { SubscriberRequestService } from './positioning/subscriber-request-service.js';
 import { trackRoutes } from './positioning/track-routes.js';
 import { TrackService } from './positioning/track-service.js';
 import { VehicleEventService } from './positioning/vehicle-event-service.js';
@@ -56,6 +64,11 @@ export interface Services {
   live: LiveFeed;
   employees: EmployeeService;
   tasks: TaskService;
+  /** Custom-field templates, and the check of what zones, tasks and employees fill. */
+  customFields: CustomFieldService;
+  forms: FormService;
+  /** "Locate now" requests. */
+  subscriberRequests: SubscriberRequestService;
   locations: LocationService;
   tracks: TrackService;
   vehicleEvents: VehicleEventService;
@@ -89,16 +102,19 @@ export function createServices(database: Database, clock: () => number = Date.no
   const outbox = new Outbox(database, clock);
   const signals = new SignalDispatcher(outbox);
   const changeEvents = new ChangeEvents(signals);
-  const employees = new EmployeeService(database, accounts, changeEvents, clock, { onlineTimeoutMs: options.onlineTimeoutMs });
+  const customFields = new CustomFieldService(database, clock);
+  const employees = new EmployeeService(database, accounts, changeEvents, clock, { onlineTimeoutMs: options.onlineTimeoutMs }, customFields);
   const eventRules = new EventRuleService(database, employees, { allowPrivateAddresses: options.allowPrivateAddresses ?? false }, clock);
-  const tasks = new TaskService(database, employees, changeEvents, clock);
-  const geozones = createGeozones(database, clock);
+  const tasks = new TaskService(database, employees, changeEvents, clock, customFields);
+  const forms = new FormService(database, tasks, customFields);
+  const geozones = createGeozones(database, clock, customFields);
   const addresses = new AddressResolver(geozones);
   const { router } = options;
   const arrivals = new ArrivalEstimator(router ? new OsrmRouter(router.url, router.timeoutMs) : null, router?.log ?? null);
   const signalDetection = new SignalDetection(geozones.lookup, signals, arrivals, allocateSignalIds, employees);
   const locations = new LocationService(database, accounts, employees, metrics, addresses, clock, signalDetection);
   const tracks = new TrackService(database, addresses, clock);
+  const subscriberRequests = new SubscriberRequestService(database, employees, locations, clock);
   const vehicleEvents = new VehicleEventService(database, clock);
   const statistics = new StatisticsService(database, employees, clock);
   const delivery = createDelivery(database, outbox, metrics.registry, {
@@ -108,7 +124,7 @@ export function createServices(database: Database, clock: () => number = Date.no
   }, clock);
   const sessions = new SessionService(database, accounts, clock);
   const live = new LiveFeed(locations);
-  return { accounts, sessions, live, employees, tasks, locations, tracks, vehicleEvents, statistics, geozones, eventRules, outbox, signals, arrivals, delivery, metrics };
+  return { accounts, sessions, live, employees, tasks, customFields, forms, subscriberRequests, locations, tracks, vehicleEvents, statistics, geozones, eventRules, outbox, signals, arrivals, delivery, metrics };
 }
 
 export interface AppOptions {
@@ -156,6 +172,12 @@ export async function buildApp({ database, services, config, logger = false, clo
       await api.register(eventRuleRoutes(services.eventRules));
       await api.register(deliveryRoutes(services.delivery.log, services.delivery.secrets));
       await api.register(taskRoutes(services.tasks));
+      // What clients of the original service call besides (issue 16).
+      await api.register(mobilePositioningRoutes(services.locations, services.tracks));
+      await api.register(subscriberGroupRoutes(services.employees.groups));
+      await api.register(subscriberRequestRoutes(services.subscriberRequests));
+      await api.register(customFieldRoutes(services.customFields));
+      await api.register(formRoutes(services.forms));
     },
     { prefix: '/v6/api' },
   );

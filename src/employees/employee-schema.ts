@@ -1,5 +1,5 @@
 import { Type, type Static, type TSchema } from 'typebox';
-import { Id } from '../http/list-params.js';
+import { Id, Offset } from '../http/list-params.js';
 
 const nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 const text = (maxLength: number) => Type.String({ maxLength });
@@ -179,5 +179,8 @@ export const EmployeeListQuery = Type.Object({
   subscriberIDs: Type.Optional(Type.Array(Id, { maxItems: 1000 })),
   subscriberGroupIDs: Type.Optional(Type.Array(Id, { maxItems: 1000 })),
   withCustomTemplateItems: Type.Optional(Type.Boolean({ default: true })),
+  // No default: without `count` every employee is answered, as before.
+  count: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, description: 'at most 1000; all when omitted' })),
+  offset: Type.Optional(Offset),
 });
 export type EmployeeListQuery = Static<typeof EmployeeListQuery>;

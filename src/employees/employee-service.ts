@@ -1,4 +1,5 @@
 import type { Account, AccountService, Principal } from '../accounts/accounts.js';
+import type { CustomFieldService } from '../customfields/customfields.js';
 import { ApiError } from '../http/errors.js';
 import type { Database, Db, Tx } from '../store/database.js';
 import { isUniqueViolation } from '../store/errors.js';
@@ -7,6 +8,7 @@ import { EmployeeChanges } from './employee-changes.js';
 import { EmployeePresence, type PresenceOptions, type PresenceRow } from './employee-presence.js';
 import { buildEmployee, fromRow, patchEmployee, toRow } from './employee-rows.js';
 import type { Employee, EmployeeListQuery, EmployeePatch, EmployeeWrite, VehicleSettings } from './employee-schema.js';
+import { SubscriberGroupService } from './subscriber-group-service.js';
 
 export type { CarriedEmployee, EmployeeChange } from './employee-changes.js';
 
@@ -34,6 +36,8 @@ export class EmployeeService {
   /** isOnline (interface 2.9): turned on by arriving fixes, off by silence; see EmployeePresence. */
   readonly presence: EmployeePresence;
   private readonly changes: EmployeeChanges;
+  /** Employee groups: their routes, and the check of an employee's subscriberGroupID. */
+  readonly groups: SubscriberGroupService;
 
   constructor(
     private readonly database: Database,
@@ -41,8 +45,10 @@ export class EmployeeService {
     events: ChangeRecorder,
     private readonly clock: () => number = Date.now,
     presence: PresenceOptions = {},
+    private readonly templates: CustomFieldService | null = null,
   ) {
     this.changes = new EmployeeChanges(events, clock);
+    this.groups = new SubscriberGroupService(database, clock);
     this.presence = new EmployeePresence(database, accounts, clock, presence, this.changes);
   }
 
@@ -60,6 +66,9 @@ export class EmployeeService {
     if (query.isActive !== undefined) select = select.where('is_active', '=', query.isActive ? 1 : 0);
     if (query.subscriberIDs?.length) select = select.where('id', 'in', query.subscriberIDs);
     if (query.subscriberGroupIDs?.length) select = select.where('group_id', 'in', query.subscriberGroupIDs);
+    // Without `count`, every employee (SQLite takes OFFSET only after a LIMIT; -1 is its "no limit").
+    if (query.count !== undefined || query.offset) select = select.limit(query.count ?? (this.database.dialect === 'sqlite' ? -1 : Number.MAX_SAFE_INTEGER));
+    if (query.offset) select = select.offset(query.offset);
     const rows = await select.orderBy('id').execute();
     const employees = rows.map(fromRow);
     if (query.withCustomTemplateItems === false) for (const e of employees) delete e.customFieldFormItems;
@@ -94,6 +103,7 @@ export class EmployeeService {
     const account = principal.account;
     return this.database.transaction(async (tx) => {
       const draft = buildEmployee(0, input, null);
+      await this.checkReferences(tx, account, draft, null);
       const now = this.clock();
       const inserted = await this.writeGuarded(() =>
         tx
@@ -202,6 +212,7 @@ export class EmployeeService {
     await this.database.transaction(async (tx) => {
       const before = await this.lockLiving(tx, account, subscriberID);
       const after = change(before);
+      await this.checkReferences(tx, account, after, before);
       await this.writeGuarded(() =>
         tx
           .updateTable('subscribers')
@@ -212,6 +223,15 @@ export class EmployeeService {
       );
       await this.changes.commit(tx, account, [{ type: 'edit', before, after }], { userID: principal.userID });
     });
+  }
+
+  /** The group and custom-field template an employee names exist in the account, checked when they change (400 code 2). */
+  private async checkReferences(tx: Tx, account: Account, after: Employee, before: Employee | null): Promise<void> {
+    if (after.subscriberGroupID !== null && after.subscriberGroupID !== before?.subscriberGroupID) {
+      await this.groups.checkExists(tx, account.id, after.subscriberGroupID);
+    }
+    const use = (e: Employee) => ({ templateID: e.customFieldsFormTemplateID, items: e.customFieldFormItems });
+    await this.templates?.checkUse(tx, account.id, use(after), before && use(before));
   }
 
   private async lockLiving(tx: Tx, account: Account, subscriberID: number): Promise<Employee> {

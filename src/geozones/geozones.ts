@@ -1,3 +1,4 @@
+import type { CustomFieldService } from '../customfields/customfields.js';
 import type { Api } from '../http/route-types.js';
 import type { Database } from '../store/database.js';
 import { mapObjectRoutes } from './map-object-routes.js';
@@ -16,10 +17,10 @@ export interface Geozones {
   lookup: ZoneLookup;
 }
 
-export function createGeozones(database: Database, clock: () => number = Date.now): Geozones {
+export function createGeozones(database: Database, clock: () => number = Date.now, templates: CustomFieldService | null = null): Geozones {
   const lookup = new ZoneLookup(database);
   const mapObjects = new MapObjectService(database, clock);
-  const zones = new ZoneService(database, lookup, mapObjects, clock);
+  const zones = new ZoneService(database, lookup, mapObjects, clock, templates);
   const zoneGroups = new ZoneGroupService(database, clock);
   return { zones, zoneGroups, mapObjects, lookup };
 }

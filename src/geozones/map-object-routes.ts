@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import { Id } from '../http/list-params.js';
 import { ErrorBody, NoContent, type Api } from '../http/route-types.js';
-import { MapObject, MapObjectPatch, MapObjectWrite } from './map-object-schema.js';
+import { MapObject, MapObjectListQuery, MapObjectPatch, MapObjectWrite } from './map-object-schema.js';
 import type { MapObjectService } from './map-object-service.js';
 
 const tags = ['map objects'];
@@ -15,8 +15,8 @@ export function mapObjectRoutes(objects: MapObjectService) {
 
     api.get(
       base,
-      { schema: { tags, summary: 'List map objects', response: { 200: Type.Array(MapObject), ...errors } } },
-      async (request) => objects.list(request.principal.account),
+      { schema: { tags, summary: 'List map objects', querystring: MapObjectListQuery, response: { 200: Type.Array(MapObject), ...errors } } },
+      async (request) => objects.list(request.principal.account, request.query),
     );
 
     api.get(

@@ -1,10 +1,12 @@
 import { Type, type Static } from 'typebox';
+import { Id, IdList } from '../http/list-params.js';
 import { Latitude, Longitude, nullable, text } from './zone-schema.js';
 
 const optionalFields = {
   address: Type.Optional(text(1000)),
   externalID: Type.Optional(nullable(text(200))),
   comment: Type.Optional(text(10_000)),
+  mapObjectGroupID: Type.Optional(nullable(Id)),
 };
 const name = text(200, 1);
 
@@ -27,5 +29,13 @@ export const MapObject = Type.Object({
   longitude: Type.Number(),
   externalID: nullable(Type.String()),
   comment: Type.String(),
+  mapObjectGroupID: nullable(Type.Integer({ description: 'the group as the client gave it; not checked' })),
 });
 export type MapObject = Static<typeof MapObject>;
+
+export const MapObjectListQuery = Type.Object({
+  address: Type.Optional(Type.String({ minLength: 1, maxLength: 500, description: 'objects whose address contains this text, ignoring case' })),
+  mapObjectIDs: Type.Optional(IdList),
+  mapObjectGroupIDs: Type.Optional(IdList),
+});
+export type MapObjectListQuery = Static<typeof MapObjectListQuery>;

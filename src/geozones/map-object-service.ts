@@ -1,14 +1,15 @@
+import { sql } from 'kysely';
 import type { Account } from '../accounts/accounts.js';
 import { ApiError } from '../http/errors.js';
 import { haversineMetres } from '../geo/geo.js';
 import type { Database, Db } from '../store/database.js';
 import type { MapObjectsTable } from '../store/schema.js';
-import type { MapObject, MapObjectPatch, MapObjectWrite } from './map-object-schema.js';
+import type { MapObject, MapObjectListQuery, MapObjectPatch, MapObjectWrite } from './map-object-schema.js';
 
 const notFound = (mapObjectID: number) => new ApiError('MAP_OBJECT_NOT_FOUND', `no map object ${mapObjectID}`);
-const columns = ['id', 'name', 'address', 'latitude', 'longitude', 'external_id', 'comment'] as const;
+const columns = ['id', 'name', 'address', 'latitude', 'longitude', 'external_id', 'comment', 'group_id'] as const;
 
-type Columns = Pick<MapObjectsTable, 'name' | 'address' | 'latitude' | 'longitude' | 'external_id' | 'comment'>;
+type Columns = Pick<MapObjectsTable, 'name' | 'address' | 'latitude' | 'longitude' | 'external_id' | 'comment'> & { group_id: number | null };
 
 /** Map objects (CONTRACT §3, an extension the zone lookup by mapObjectID needs). */
 export class MapObjectService {
@@ -17,8 +18,16 @@ export class MapObjectService {
     private readonly clock: () => number = Date.now,
   ) {}
 
-  async list(account: Account): Promise<MapObject[]> {
-    const rows = await this.database.db.selectFrom('map_objects').select(columns).where('account_id', '=', account.id).orderBy('id').execute();
+  /** `address`: the objects whose address contains the text, ignoring case (as clients search by street). */
+  async list(account: Account, query: MapObjectListQuery = {}): Promise<MapObject[]> {
+    let select = this.database.db.selectFrom('map_objects').select(columns).where('account_id', '=', account.id);
+    if (query.address) {
+      const pattern = `%${query.address.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      select = select.where(sql<boolean>`lower(address) like ${pattern} escape '\\'`);
+    }
+    if (query.mapObjectIDs?.length) select = select.where('id', 'in', query.mapObjectIDs);
+    if (query.mapObjectGroupIDs?.length) select = select.where('group_id', 'in', query.mapObjectGroupIDs);
+    const rows = await select.orderBy('id').execute();
     return rows.map(fromRow);
   }
 
@@ -97,6 +106,7 @@ export class MapObjectService {
     if (input.longitude !== undefined) columns.longitude = input.longitude;
     if (input.externalID !== undefined) columns.external_id = input.externalID;
     if (input.comment !== undefined) columns.comment = input.comment;
+    if (input.mapObjectGroupID !== undefined) columns.group_id = input.mapObjectGroupID;
     await this.write(account, mapObjectID, columns);
   }
 
@@ -125,6 +135,7 @@ function build(mapObjectID: number, input: MapObjectWrite): MapObject {
     longitude: input.longitude,
     externalID: input.externalID ?? null,
     comment: input.comment ?? '',
+    mapObjectGroupID: input.mapObjectGroupID ?? null,
   };
 }
 
@@ -136,6 +147,7 @@ function toColumns(object: MapObject): Columns {
     longitude: object.longitude,
     external_id: object.externalID,
     comment: object.comment,
+    group_id: object.mapObjectGroupID,
   };
 }
 
@@ -148,5 +160,6 @@ function fromRow(row: Columns & { id: number }): MapObject {
     longitude: row.longitude,
     externalID: row.external_id,
     comment: row.comment,
+    mapObjectGroupID: row.group_id,
   };
 }

@@ -1,4 +1,5 @@
 import type { Account } from '../accounts/accounts.js';
+import type { CustomFieldService } from '../customfields/customfields.js';
 import { ApiError, invalidField } from '../http/errors.js';
 import type { Database, Db, Tx } from '../store/database.js';
 import type { MapObjectService } from './map-object-service.js';
@@ -17,6 +18,7 @@ export class ZoneService {
     private readonly lookup: ZoneLookup,
     private readonly mapObjects: MapObjectService,
     private readonly clock: () => number = Date.now,
+    private readonly templates: CustomFieldService | null = null,
   ) {}
 
   async list(account: Account, withCustomTemplateItems: boolean): Promise<Zone[]> {
@@ -35,6 +37,7 @@ export class ZoneService {
     return this.database.transaction(async (tx) => {
       const version = await bumpZoneVersion(tx, account.id);
       await checkGroup(tx, account, zone.zoneGroupID);
+      await this.templates?.checkUse(tx, account.id, templateUse(zone), null);
       const now = this.clock();
       const { id } = await tx
         .insertInto('zones')
@@ -100,6 +103,7 @@ export class ZoneService {
       const before = await this.read(tx, account, zoneID);
       const after = change(before);
       if (after.zoneGroupID !== before.zoneGroupID) await checkGroup(tx, account, after.zoneGroupID);
+      await this.templates?.checkUse(tx, account.id, templateUse(after), templateUse(before));
       await tx
         .updateTable('zones')
         .set({ ...toZoneColumns(after), version, updated_at: this.clock() })
@@ -120,6 +124,8 @@ export class ZoneService {
     return fromZoneRow(row);
   }
 }
+
+const templateUse = (zone: Zone) => ({ templateID: zone.customFieldsFormTemplateID, items: zone.customFieldFormItems });
 
 /** A whole zone from a POST or PUT body: omitted fields take the defaults of CONTRACT §3. */
 function buildZone(input: ZoneWrite): Zone {

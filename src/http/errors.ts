@@ -11,8 +11,12 @@ export const errorKinds = {
   TASK_NOT_FOUND: { code: 18, status: 404 },
   TITLE_IS_NEEDED: { code: 22, status: 400 },
   NULL_ARGUMENT: { code: 52, status: 400 },
+  // The original's limit on its mobile positioning lists: more than 200 elements asked for.
+  COUNT_LIMIT_EXCEEDED: { code: 66, status: 400 },
   INVALID_NUMBER_OF_ELEMENTS: { code: 67, status: 400 },
   REQUEST_DATE_TIME_INCONSISTENT_FORMAT: { code: 225, status: 400 },
+  // The original's result code of a location request: one asked for too soon after the last (429 here, with Retry-After).
+  REQUESTED_TOO_OFTEN: { code: 588, status: 429 },
   LOCATION_NOT_FOUND: { code: 1001, status: 404 },
   TRACK_NOT_FOUND: { code: 1002, status: 404 },
   ZONE_NOT_FOUND: { code: 1003, status: 404 },
@@ -34,6 +38,12 @@ export const errorKinds = {
   FORBIDDEN: { code: 1016, status: 403 },
   // Not in the contract's list: a request whose headers and body did not all arrive within REQUEST_TIMEOUT.
   REQUEST_TIMEOUT: { code: 1017, status: 408 },
+  // Not in the contract's list: the client routes of issue 16 (README, "Routes for clients of the original service").
+  SUBSCRIBER_GROUP_NOT_FOUND: { code: 1018, status: 404 },
+  SUBSCRIBER_GROUP_NOT_EMPTY: { code: 1019, status: 409 },
+  CUSTOM_FIELD_TEMPLATE_NOT_FOUND: { code: 1020, status: 404 },
+  FORM_NOT_FOUND: { code: 1021, status: 404 },
+  SUBSCRIBER_REQUEST_NOT_FOUND: { code: 1022, status: 404 },
 } as const satisfies Record<string, { code: number; status: number }>;
 
 export type ErrorKind = keyof typeof errorKinds;

@@ -28,6 +28,8 @@ export function validationError(errors: ErrorObject[], part: string, input: unkn
   }
   // The real API answers code 67 when more than 1000 elements are asked for.
   if (field === 'count' && error.keyword === 'maximum') {
+    // The mobile positioning lists stop at 200 and answer code 66 there (the original's limit).
+    if (Number(error.params.limit) === 200) return new ApiError('COUNT_LIMIT_EXCEEDED', 'count must not exceed 200', { count: 'must be at most 200' });
     return new ApiError('INVALID_NUMBER_OF_ELEMENTS', 'count must not exceed 1000', { count: 'must be at most 1000' });
   }
   const why = describe(error);

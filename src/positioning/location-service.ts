@@ -94,7 +94,8 @@ export class LocationService {
     return () => this.committedListeners.delete(listener);
   }
 
-  async list(account: Account, query: LocationListQuery): Promise<Location[]> {
+  /** `offset` (the mobile positioning list's) skips that many after the other filters. */
+  async list(account: Account, query: LocationListQuery & { offset?: number }): Promise<Location[]> {
     const period = resolvePeriod(query, { from: 'dateFrom', to: 'dateTo' }, account.timeZone, this.clock());
     let select = this.database.db
       .selectFrom('locations')
@@ -105,7 +106,7 @@ export class LocationService {
     if (query.subscriberIDs?.length) select = select.where('subscriber_id', 'in', query.subscriberIDs);
     // Newest first; a client pages by passing the last id it saw (CONTRACT §1, real API).
     if (query.lastLocationID !== undefined) select = select.where('id', '<', query.lastLocationID);
-    const rows = await select.orderBy('id', 'desc').limit(query.count ?? 1000).execute();
+    const rows = await select.orderBy('id', 'desc').limit(query.count ?? 1000).offset(query.offset ?? 0).execute();
     return rows.map((row) => toLocation(row, account.timeZone));
   }
 

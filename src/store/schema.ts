@@ -27,6 +27,9 @@ export interface Schema {
   tasks: TasksTable;
   signal_ids: SignalIdsTable;
   workspace_sessions: WorkspaceSessionsTable;
+  subscriber_groups: SubscriberGroupsTable;
+  custom_field_templates: CustomFieldTemplatesTable;
+  subscriber_requests: SubscriberRequestsTable;
 }
 
 export interface AccountsTable {
@@ -221,6 +224,8 @@ export interface MapObjectsTable {
   comment: string;
   created_at: number;
   updated_at: number;
+  /** The object's group id as the client gave it (not checked: Lokator keeps no map object groups). */
+  group_id: Generated<number | null>;
 }
 
 export interface EventRulesTable {
@@ -291,6 +296,8 @@ export interface TasksTable {
   created_at: number;
   updated_at: number;
   deleted_at: number | null;
+  /** interface 2.8 taskTypeID, also in the document: a column so that the list filters on it. */
+  task_type_id: number | null;
 }
 
 /** A signal id is the id of a row inserted here (and deleted again in the same transaction). */
@@ -306,4 +313,40 @@ export interface WorkspaceSessionsTable {
   created_at: number;
   /** Sliding: moved forward as the session is used. */
   expires_at: number;
+}
+
+/** Employee groups (interface 2.9 subscriberGroupID). */
+export interface SubscriberGroupsTable {
+  id: Generated<number>;
+  account_id: number;
+  name: string;
+  region_id: number | null;
+  comment: string;
+  created_at: number;
+  updated_at: number;
+}
+
+/** A custom-field template: the typed fields that zones, tasks and employees fill. */
+export interface CustomFieldTemplatesTable {
+  id: Generated<number>;
+  account_id: number;
+  name: string;
+  /** `[{externalID, name, type, isRequired, values}]` as JSON. */
+  fields: string;
+  created_at: number;
+  updated_at: number;
+  /** Deleted templates are gone from the routes; objects that name one keep their values. */
+  deleted_at: number | null;
+}
+
+/** One "locate now" request of an employee and its result code (the original's codes). */
+export interface SubscriberRequestsTable {
+  id: Generated<number>;
+  account_id: number;
+  subscriber_id: number;
+  requested_at: number;
+  result_code: number;
+  /** The fix that answered it, for result 0. */
+  location_id: number | null;
+  message: string;
 }

@@ -45,6 +45,26 @@ export function taskWithStatus(previous: StoredTask, status: number, comment: st
   return { ...previous, status, statusComment: text, lastStatusChangeMs: nowMs };
 }
 
+type FormItem = StoredTask['customFieldFormItems'][number];
+export type FilledValue = Pick<FormItem, 'externalID' | 'value' | 'values'>;
+
+/**
+ * The values the employee's phone filled, merged into the task's custom fields by `externalID`:
+ * a field the task already carries keeps its name and type; a new one takes them from the task's
+ * template (`fieldOf`), else it is text named by its id. The template check follows in the service.
+ */
+export function fillForm(items: readonly FormItem[], filled: readonly FilledValue[] | undefined, fieldOf: (externalID: string) => { name: string; type: string } | undefined): FormItem[] {
+  const merged = items.map((item) => ({ ...item }));
+  for (const value of filled ?? []) {
+    const existing = merged.find((item) => item.externalID === value.externalID);
+    const target = existing ?? { externalID: value.externalID, name: fieldOf(value.externalID)?.name ?? value.externalID, type: fieldOf(value.externalID)?.type ?? 'string' };
+    if (value.value !== undefined) target.value = value.value;
+    if (value.values !== undefined) target.values = value.values;
+    if (!existing) merged.push(target);
+  }
+  return merged;
+}
+
 function defaults(creationMs: number): Draft {
   return {
     subscriberID: null,
@@ -185,10 +205,14 @@ function utc(value: string | null | undefined, field: string, timeZone: string):
 }
 
 type Row = Pick<TasksTable, 'subscriber_id' | 'external_id' | 'status' | 'start_ms' | 'deadline_ms' | 'document'>;
+type WrittenRow = Row & Pick<TasksTable, 'task_type_id'>;
 
-export function toRow(task: StoredTask): Row {
+export function toRow(task: StoredTask): WrittenRow {
   const { subscriberID, externalID, status, startMs, deadlineMs, creationMs: _created, ...document } = task;
-  return { subscriber_id: subscriberID, external_id: externalID, status, start_ms: startMs, deadline_ms: deadlineMs, document: JSON.stringify(document) };
+  return {
+    subscriber_id: subscriberID, external_id: externalID, status, start_ms: startMs, deadline_ms: deadlineMs, document: JSON.stringify(document),
+    task_type_id: task.taskTypeID,
+  };
 }
 
 export function fromRow(row: Row & { created_at: number }): StoredTask {

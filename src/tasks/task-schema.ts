@@ -198,6 +198,7 @@ export const TaskListQuery = Type.Object({
   dateFrom: Type.Optional(DateTimeText),
   dateTo: Type.Optional(DateTimeText),
   statuses: Type.Optional(Type.Array(Status, { maxItems: 100, description: `${TASK_STATUSES}; repeated, comma-separated or statuses[] form` })),
+  taskTypeIDs: Type.Optional(IdList),
   count: Type.Optional(Count),
   offset: Type.Optional(Offset),
 });
@@ -208,6 +209,20 @@ export const StatusChange = Type.Object(
   {
     status: Status,
     comment: Type.Optional(nullable(Type.String({ maxLength: 2000 }))),
+    // The form the employee filled on the task: values of the task's custom fields, by externalID.
+    customFieldFormItems: Type.Optional(
+      Type.Array(
+        Type.Object(
+          {
+            externalID: Type.String({ minLength: 1, maxLength: 200 }),
+            value: Type.Optional(nullable(Type.String({ maxLength: 10_000 }))),
+            values: Type.Optional(Type.Array(Type.String({ maxLength: 1000 }), { maxItems: 100 })),
+          },
+          { additionalProperties: false },
+        ),
+        { maxItems: 200 },
+      ),
+    ),
   },
   { additionalProperties: false },
 );

@@ -2,9 +2,10 @@ import type { Account, Principal } from '../accounts/accounts.js';
 import type { Change, ChangeRecorder, Initiator } from '../events/events.js';
 import type { EmployeeService } from '../employees/employees.js';
 import { resolveBounds } from '../http/list-params.js';
+import type { CustomFieldService } from '../customfields/customfields.js';
 import { ApiError, invalidField, type ValidationErrors } from '../http/errors.js';
 import type { Database, Db, Tx } from '../store/database.js';
-import { fromRow, taskFromBody, taskWithStatus, toRow, toView, workOrderEmployees, type StoredTask } from './task-model.js';
+import { fillForm, fromRow, taskFromBody, taskWithStatus, toRow, toView, workOrderEmployees, type StoredTask } from './task-model.js';
 import type { StatusChange, Task, TaskListQuery, TaskWrite } from './task-schema.js';
 
 const notFound = (id: number) => new ApiError('TASK_NOT_FOUND', `no task ${id}`);
@@ -21,16 +22,32 @@ export class TaskService {
     private readonly employees: EmployeeService,
     private readonly events: ChangeRecorder,
     private readonly clock: () => number = Date.now,
+    private readonly templates: CustomFieldService | null = null,
   ) {}
 
-  /** By start date, then id; `dateFrom`/`dateTo` bound the start date, each only when given. */
+  /**
+   * By start date, then id. A task is listed when its planned period (startDate to deadline, or
+   * its start alone) overlaps the window, or when it changed within the window (created, a status
+   * changed, edited: `updated_at`): a poll of the last minutes sees a task started hours ago and
+   * finished a minute ago. `dateFrom`/`dateTo` each bound only when given.
+   */
   async list(account: Account, query: TaskListQuery): Promise<Task[]> {
     const { fromMs, toMs } = resolveBounds(query, { from: 'dateFrom', to: 'dateTo' }, account.timeZone);
     let select = this.database.db.selectFrom('tasks').select(columns).where('account_id', '=', account.id).where('deleted_at', 'is', null);
-    if (fromMs !== null) select = select.where('start_ms', '>=', fromMs);
-    if (toMs !== null) select = select.where('start_ms', '<=', toMs);
+    if (fromMs !== null || toMs !== null) {
+      const from = fromMs ?? Number.MIN_SAFE_INTEGER;
+      const to = toMs ?? Number.MAX_SAFE_INTEGER;
+      select = select.where((eb) =>
+        eb.or([
+          eb.and([eb('start_ms', '<=', to), eb(eb.fn.coalesce('deadline_ms', 'start_ms'), '>=', from)]),
+          eb.and([eb('updated_at', '>=', from), eb('updated_at', '<=', to)]),
+          eb.and([eb('created_at', '>=', from), eb('created_at', '<=', to)]),
+        ]),
+      );
+    }
     if (query.subscriberIDs?.length) select = select.where('subscriber_id', 'in', query.subscriberIDs);
     if (query.statuses?.length) select = select.where('status', 'in', query.statuses);
+    if (query.taskTypeIDs?.length) select = select.where('task_type_id', 'in', query.taskTypeIDs);
     const rows = await select
       .orderBy('start_ms')
       .orderBy('id')
@@ -51,6 +68,7 @@ export class TaskService {
       const now = this.clock();
       const task = taskFromBody(input, account.timeZone, null, true, now);
       await this.checkEmployees(tx, account, task);
+      await this.templates?.checkUse(tx, account.id, templateUse(task), null);
       const { id } = await tx
         .insertInto('tasks')
         .values({ ...toRow(task), account_id: account.id, created_at: task.creationMs, updated_at: now, deleted_at: null })
@@ -90,7 +108,32 @@ export class TaskService {
    * another account's, is a 404 code 18); the change event names the employee as initiator.
    */
   async setStatusByEmployee(account: Account, subscriberID: number, taskID: number, input: StatusChange): Promise<Task> {
-    return this.update(account, taskID, subscriberID, { subscriberID }, (before, now) => taskWithStatus(before, input.status, input.comment ?? null, now));
+    // A filled form: the fields new to the task take their name and type from its template.
+    let fields = new Map<string, { name: string; type: string }>();
+    if (input.customFieldFormItems?.length && this.templates) {
+      const { task } = await this.find(this.database.db, account, taskID, subscriberID, false);
+      const template = task.customFieldsFormTemplateID === null ? null : await this.templates.find(this.database.db, account.id, task.customFieldsFormTemplateID);
+      fields = new Map(template?.customFieldFormItems.map((f) => [f.externalID, f]) ?? []);
+    }
+    return this.update(account, taskID, subscriberID, { subscriberID }, (before, now) => {
+      const after = taskWithStatus(before, input.status, input.comment ?? null, now);
+      if (!input.customFieldFormItems) return after;
+      return { ...after, customFieldFormItems: fillForm(before.customFieldFormItems, input.customFieldFormItems, (id) => fields.get(id)) };
+    });
+  }
+
+  /** The account's living tasks among `ids`, by id; for forms (`formManagement`). */
+  async listByIds(account: Account, ids: number[]): Promise<Task[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.database.db
+      .selectFrom('tasks')
+      .select(columns)
+      .where('account_id', '=', account.id)
+      .where('id', 'in', ids)
+      .where('deleted_at', 'is', null)
+      .orderBy('id')
+      .execute();
+    return this.views(this.database.db, account, rows.map((row) => ({ id: row.id, task: fromRow(row) })));
   }
 
   private async update(
@@ -106,6 +149,7 @@ export class TaskService {
       const task = change(row.task, now);
       // Employees are checked when they are named anew (a PATCH or status change that leaves them keeps the same array).
       if (task.subscriberID !== row.task.subscriberID || task.workOrders !== row.task.workOrders) await this.checkEmployees(tx, account, task);
+      await this.templates?.checkUse(tx, account.id, templateUse(task), templateUse(row.task));
       await tx
         .updateTable('tasks')
         .set({ ...toRow(task), updated_at: now })
@@ -152,3 +196,5 @@ export class TaskService {
     await this.events.record(tx, account, 'task', [{ change, entityId: taskID, subscriberIds: assignees, initiator, atMs: now, firedMs: now }]);
   }
 }
+
+const templateUse = (task: StoredTask) => ({ templateID: task.customFieldsFormTemplateID, items: task.customFieldFormItems });

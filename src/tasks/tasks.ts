@@ -1,3 +1,5 @@
 /** The face of tasks: what other modules may use of it (see .dependency-cruiser.mjs). */
 export { openTaskDestinations } from './task-destinations.js';
 export type { TaskDestination } from './task-destinations.js';
+export type { Task } from './task-schema.js';
+export type { TaskService } from './task-service.js';

@@ -58,6 +58,11 @@ for (const dialect of dialects) {
     });
 
     it('stores every field of interface 2.9, accepting both spellings of the template id', async () => {
+      // The group and the template an employee names must exist (issue 16).
+      const group = (await server.api.post('/v6/api/subscriberManagement/subscriberGroups', { name: 'Drivers' })).body.subscriberGroupID;
+      const template = (
+        await server.api.post('/v6/api/customFieldsManagement/customFields', { name: 'Driver', customFieldFormItems: [{ externalID: 'cf1', name: 'Licence', type: 'string' }] })
+      ).body.customFieldsFormTemplateID;
       const body = {
         name: 'Olga',
         regionID: 7,
@@ -69,13 +74,13 @@ for (const dialect of dialects) {
         isLocateEnabled: false,
         isBlockEnabled: false,
         icon: 'truck',
-        subscriberGroupID: 3,
+        subscriberGroupID: group,
         externalSubscriberID: 'EMP-2',
         allowedOvertime: 1.5,
         workScheduleID: 4,
         startLocationLatitude: 56.8389,
         startLocationLongitude: 60.6057,
-        customFieldFormTemplateID: 11,
+        customFieldFormTemplateID: template,
         customFieldFormItems: [{ externalID: 'cf1', name: 'Licence', value: 'B, C', type: 'String' }],
         competences: [{ competenceID: 1, level: 2, efficiency: 0.9 }],
         zones: [{ zoneID: 5, bindingType: 0 }],
@@ -95,7 +100,7 @@ for (const dialect of dialects) {
         subscriberID: r.body.subscriberID,
         phone: '',
         isOnline: false,
-        customFieldsFormTemplateID: 11,
+        customFieldsFormTemplateID: template,
         vehicleSettings: { speedLimit: 70, prolongedSpeedSeconds: 60, fuelFillThreshold: 10, fuelDrainThreshold: 10, sensorLimits: [{ sensorID: 1, min: -20, max: 8 }], initialOdometer: 0 },
       });
       assert.equal('somethingUnknown' in r.body, false);
@@ -126,12 +131,13 @@ for (const dialect of dialects) {
     });
 
     it('lists with filters and can leave custom fields out', async () => {
-      const group = await server.api.post(SUBSCRIBERS, { name: 'Grouped', subscriberGroupID: 42, isActive: false, customFieldFormItems: [{ externalID: 'x', name: 'X', value: '1', type: 'integer' }] });
+      const groupID = (await server.api.post('/v6/api/subscriberManagement/subscriberGroups', { name: 'Grouped' })).body.subscriberGroupID;
+      const group = await server.api.post(SUBSCRIBERS, { name: 'Grouped', subscriberGroupID: groupID, isActive: false, customFieldFormItems: [{ externalID: 'x', name: 'X', value: '1', type: 'integer' }] });
       const all = (await server.api.get(SUBSCRIBERS)).body;
       assert.deepEqual(all.map((e: any) => e.subscriberID), [...all.map((e: any) => e.subscriberID)].sort((a, b) => a - b));
       const inactive = (await server.api.get(`${SUBSCRIBERS}?isActive=false`)).body;
       assert.deepEqual(inactive.map((e: any) => e.subscriberID), [group.body.subscriberID]);
-      const grouped = (await server.api.get(`${SUBSCRIBERS}?subscriberGroupIDs=42,43`)).body;
+      const grouped = (await server.api.get(`${SUBSCRIBERS}?subscriberGroupIDs=${groupID},${groupID + 1}`)).body;
       assert.deepEqual(grouped.map((e: any) => e.subscriberID), [group.body.subscriberID]);
       const picked = (await server.api.get(`${SUBSCRIBERS}?subscriberIDs[]=${all[0].subscriberID}&subscriberIDs[]=${group.body.subscriberID}`)).body;
       assert.equal(picked.length, 2);

@@ -17,19 +17,19 @@ for (const dialect of dialects) {
       assert.equal(r.status, 201);
       const id = r.body.mapObjectID;
       assert.equal(r.headers.get('location'), `${MAP_OBJECTS}/${id}`);
-      assert.deepEqual(r.body, { mapObjectID: id, name: 'Client office', address: '', latitude: 55.7558, longitude: 37.6173, externalID: null, comment: '' });
+      assert.deepEqual(r.body, { mapObjectID: id, name: 'Client office', address: '', latitude: 55.7558, longitude: 37.6173, externalID: null, comment: '', mapObjectGroupID: null });
       assert.deepEqual((await server.api.get(`${MAP_OBJECTS}/${id}`)).body, r.body);
 
-      const full = { name: 'Склад', address: 'ул. Ленина, 1', latitude: -33.45, longitude: -70.66, externalID: 'EXT-1', comment: 'gate 3' };
+      const full = { name: 'Склад', address: 'ул. Ленина, 1', latitude: -33.45, longitude: -70.66, externalID: 'EXT-1', comment: 'gate 3', mapObjectGroupID: 3 };
       const put = await server.api.put(`${MAP_OBJECTS}/${id}`, full);
       assert.equal(put.status, 204);
       assert.equal(put.text, '');
       assert.deepEqual((await server.api.get(`${MAP_OBJECTS}/${id}`)).body, { mapObjectID: id, ...full });
       assert.equal((await server.api.put(`${MAP_OBJECTS}/${id}`, { name: 'N', latitude: 1, longitude: 2 })).status, 204);
-      assert.deepEqual((await server.api.get(`${MAP_OBJECTS}/${id}`)).body, { mapObjectID: id, name: 'N', address: '', latitude: 1, longitude: 2, externalID: null, comment: '' });
+      assert.deepEqual((await server.api.get(`${MAP_OBJECTS}/${id}`)).body, { mapObjectID: id, name: 'N', address: '', latitude: 1, longitude: 2, externalID: null, comment: '', mapObjectGroupID: null });
 
-      assert.equal((await server.api.patch(`${MAP_OBJECTS}/${id}`, { comment: 'patched', externalID: 'E2' })).status, 204);
-      assert.deepEqual((await server.api.get(`${MAP_OBJECTS}/${id}`)).body, { mapObjectID: id, name: 'N', address: '', latitude: 1, longitude: 2, externalID: 'E2', comment: 'patched' });
+      assert.equal((await server.api.patch(`${MAP_OBJECTS}/${id}`, { comment: 'patched', externalID: 'E2', mapObjectGroupID: 4 })).status, 204);
+      assert.deepEqual((await server.api.get(`${MAP_OBJECTS}/${id}`)).body, { mapObjectID: id, name: 'N', address: '', latitude: 1, longitude: 2, externalID: 'E2', comment: 'patched', mapObjectGroupID: 4 });
       assert.equal((await server.api.patch(`${MAP_OBJECTS}/${id}`, { externalID: null })).status, 204);
       assert.equal((await server.api.get(`${MAP_OBJECTS}/${id}`)).body.externalID, null);
 
@@ -53,6 +53,8 @@ for (const dialect of dialects) {
         ['address too long', { name: 'o', latitude: 1, longitude: 1, address: 'a'.repeat(1001) }, 2, 'address'],
         ['externalID an object', { name: 'o', latitude: 1, longitude: 1, externalID: {} }, 2, 'externalID'],
         ['comment with NUL', { name: 'o', latitude: 1, longitude: 1, comment: 'a\u0000' }, 2, 'comment'],
+        ['mapObjectGroupID zero', { name: 'o', latitude: 1, longitude: 1, mapObjectGroupID: 0 }, 2, 'mapObjectGroupID'],
+        ['mapObjectGroupID as text', { name: 'o', latitude: 1, longitude: 1, mapObjectGroupID: '3' }, 2, 'mapObjectGroupID'],
       ];
       for (const [what, body, code, field] of bad) {
         for (const r of [await server.api.post(MAP_OBJECTS, body), await server.api.put(`${MAP_OBJECTS}/${id}`, body)]) {

@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { dialects } from '../helpers/stores.js';
 import { assertError, bounds, createGroup, createZone, square, zoneWithDefaults, ZONES, zonesAt } from './geozone-fixtures.js';
+import { createTemplate } from '../clients/client-fixtures.js';
 
 for (const dialect of dialects) {
   describe(`zones on ${dialect}`, () => {
@@ -23,13 +24,14 @@ for (const dialect of dialects) {
 
     it('stores every field of interface 2.5 and drops a closing point equal to the first', async () => {
       const group = await createGroup(server.api, 'Warehouses');
+      const template = await createTemplate(server.api, [['cf-1', 'string'], ['cf-2', 'date']]);
       const body = {
         name: 'Склад №1 🚚 Zürich',
         color: 16711680,
         enabled: false,
         zoneGroupID: group,
         comment: "'; DROP TABLE zones; --",
-        customFieldsFormTemplateID: 7,
+        customFieldsFormTemplateID: template,
         bounds: bounds([...square(37.5, 55.7, 0.1), [37.5, 55.7]]),
         customFieldFormItems: [
           { externalID: 'cf-1', name: 'Manager', value: 'Olga', type: 'String' },
@@ -45,16 +47,17 @@ for (const dialect of dialects) {
     });
 
     it('accepts both spellings of the template id on input and answers with the bodies’ spelling', async () => {
-      const created = await server.api.post(ZONES, { name: 'Spelled', customFieldFormTemplateID: 11 });
-      assert.equal(created.body.customFieldsFormTemplateID, 11);
+      const [t11, t12, t13] = [await createTemplate(server.api), await createTemplate(server.api), await createTemplate(server.api)];
+      const created = await server.api.post(ZONES, { name: 'Spelled', customFieldFormTemplateID: t11 });
+      assert.equal(created.body.customFieldsFormTemplateID, t11);
       assert.equal('customFieldFormTemplateID' in created.body, false);
       const id = created.body.zoneID;
-      assert.equal((await server.api.patch(`${ZONES}/${id}`, { customFieldFormTemplateID: 12 })).status, 204);
-      assert.equal((await server.api.get(`${ZONES}/${id}`)).body.customFieldsFormTemplateID, 12);
+      assert.equal((await server.api.patch(`${ZONES}/${id}`, { customFieldFormTemplateID: t12 })).status, 204);
+      assert.equal((await server.api.get(`${ZONES}/${id}`)).body.customFieldsFormTemplateID, t12);
       assert.equal((await server.api.patch(`${ZONES}/${id}`, { customFieldsFormTemplateID: null })).status, 204);
       assert.equal((await server.api.get(`${ZONES}/${id}`)).body.customFieldsFormTemplateID, null);
-      assert.equal((await server.api.put(`${ZONES}/${id}`, { name: 'Spelled', customFieldFormTemplateID: 13 })).status, 204);
-      assert.equal((await server.api.get(`${ZONES}/${id}`)).body.customFieldsFormTemplateID, 13);
+      assert.equal((await server.api.put(`${ZONES}/${id}`, { name: 'Spelled', customFieldFormTemplateID: t13 })).status, 204);
+      assert.equal((await server.api.get(`${ZONES}/${id}`)).body.customFieldsFormTemplateID, t13);
     });
 
     it('replaces with PUT (omitted fields take the defaults) and answers 204 with no body', async () => {
@@ -64,7 +67,7 @@ for (const dialect of dialects) {
         enabled: false,
         zoneGroupID: group,
         comment: 'c',
-        customFieldsFormTemplateID: 3,
+        customFieldsFormTemplateID: await createTemplate(server.api, [['x', 'integer']]),
         customFieldFormItems: [{ externalID: 'x', name: 'X', value: '1', type: 'integer' }],
       });
       const put = await server.api.put(`${ZONES}/${id}`, { name: 'Bare' });

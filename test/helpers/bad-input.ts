@@ -16,12 +16,19 @@ export const errorCodes: Record<number, { status: number; description: string }>
   18: { status: 404, description: 'TASK_NOT_FOUND' },
   22: { status: 400, description: 'TITLE_IS_NEEDED' },
   52: { status: 400, description: 'NULL_ARGUMENT' },
+  66: { status: 400, description: 'COUNT_LIMIT_EXCEEDED' },
   67: { status: 400, description: 'INVALID_NUMBER_OF_ELEMENTS' },
   225: { status: 400, description: 'REQUEST_DATE_TIME_INCONSISTENT_FORMAT' },
+  588: { status: 429, description: 'REQUESTED_TOO_OFTEN' },
   1001: { status: 404, description: 'LOCATION_NOT_FOUND' },
   1008: { status: 409, description: 'CONFLICT' },
   1010: { status: 413, description: 'PAYLOAD_TOO_LARGE' },
   1011: { status: 415, description: 'UNSUPPORTED_MEDIA_TYPE' },
+  1018: { status: 404, description: 'SUBSCRIBER_GROUP_NOT_FOUND' },
+  1019: { status: 409, description: 'SUBSCRIBER_GROUP_NOT_EMPTY' },
+  1020: { status: 404, description: 'CUSTOM_FIELD_TEMPLATE_NOT_FOUND' },
+  1021: { status: 404, description: 'FORM_NOT_FOUND' },
+  1022: { status: 404, description: 'SUBSCRIBER_REQUEST_NOT_FOUND' },
 };
 
 export interface Refusal {

@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { createEmployee, startServer, SUBSCRIBERS, type TestServer } from '../helpers/server.js';
 import { dialects } from '../helpers/stores.js';
 import { MOBILE_STATUS, setStatus, TASKS } from './task-fixtures.js';
+import { createTemplate } from '../clients/client-fixtures.js';
 
 /** The server's clock: creation and status-change dates are taken from it. */
 const T0 = Date.parse('2026-05-20T09:00:00Z');
@@ -67,6 +68,7 @@ for (const dialect of dialects) {
     });
 
     it('stores every field of interface 2.8: own dates in the account zone, route and work-order dates in UTC with Z', async () => {
+      const template = await createTemplate(server.api, [['cf1', 'integer'], ['cf2', 'select']]);
       const body = {
         title: 'Deliver pallets',
         startDate: '2026-06-01T09:00:00',
@@ -93,7 +95,7 @@ for (const dialect of dialects) {
         isFixed: true,
         isMandatoryInRoute: true,
         preferredPositionInRoute: 2,
-        customFieldFormTemplateID: 8,
+        customFieldFormTemplateID: template,
         routeItems: [
           {
             plannedStartDate: '2026-06-01T10:00:00+03:00',
@@ -125,7 +127,7 @@ for (const dialect of dialects) {
         taskID: r.body.taskID,
         startDate: '2026-06-01T09:00:00+03:00',
         deadline: '2026-06-01T18:00:00+03:00',
-        customFieldsFormTemplateID: 8,
+        customFieldsFormTemplateID: template,
         creationDate: '2026-05-20T12:00:00+03:00',
         lastStatusChangeDate: '2026-05-20T12:00:00+03:00',
         statusComment: null,

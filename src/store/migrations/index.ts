@@ -5,6 +5,7 @@ import { pipeline } from './0002-pipeline.js';
 import { geozones } from './0003-geozones.js';
 import { outgoing } from './0004-outgoing.js';
 import { workspace } from './0005-workspace.js';
+import { clients } from './0006-clients.js';
 import type { MigrationFactory } from './migration-helpers.js';
 
 /** Every migration, in order. Names sort by their number prefix; never rename a shipped one. */
@@ -14,6 +15,7 @@ const migrations: Record<string, MigrationFactory> = {
   '0003-geozones': geozones,
   '0004-outgoing': outgoing,
   '0005-workspace': workspace,
+  '0006-clients': clients,
 };
 
 export function migrationProvider(dialect: Dialect): MigrationProvider {

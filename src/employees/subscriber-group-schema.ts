@@ -1,0 +1,26 @@
+import { Type, type Static, type TSchema } from 'typebox';
+import { Id } from '../http/list-params.js';
+
+const nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+const name = Type.String({ minLength: 1, maxLength: 200 });
+const fields = {
+  regionID: Type.Optional(nullable(Id)),
+  comment: Type.Optional(Type.String({ maxLength: 2000 })),
+};
+
+/** An employee group: what interface 2.9's `subscriberGroupID` names. */
+export const SubscriberGroup = Type.Object({
+  subscriberGroupID: Type.Integer(),
+  name: Type.String(),
+  regionID: nullable(Type.Integer()),
+  comment: Type.String(),
+});
+export type SubscriberGroup = Static<typeof SubscriberGroup>;
+
+/** POST and PUT: `name` required; omitted fields take their defaults (regionID null, comment ""). */
+export const SubscriberGroupWrite = Type.Object({ name, ...fields }, { additionalProperties: false });
+export type SubscriberGroupWrite = Static<typeof SubscriberGroupWrite>;
+
+/** PATCH: only the fields present change. */
+export const SubscriberGroupPatch = Type.Object({ name: Type.Optional(name), ...fields }, { additionalProperties: false });
+export type SubscriberGroupPatch = Static<typeof SubscriberGroupPatch>;

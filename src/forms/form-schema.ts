@@ -1,0 +1,31 @@
+import { Type, type Static, type TSchema } from 'typebox';
+import { IdList } from '../http/list-params.js';
+
+const nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+/**
+ * A form filled on a task: the task's custom fields (its template and the values the coordinator
+ * or the employee's phone wrote). One per task, so `formID` is the task's id.
+ */
+export const Form = Type.Object({
+  formID: Type.Integer({ description: 'the id of the task the form belongs to' }),
+  taskID: Type.Integer(),
+  subscriberID: nullable(Type.Integer()),
+  customFieldsFormTemplateID: nullable(Type.Integer()),
+  templateName: nullable(Type.String({ description: 'null without a template, or when it was deleted' })),
+  status: Type.Integer({ description: 'the task status' }),
+  lastStatusChangeDate: Type.String(),
+  customFieldFormItems: Type.Array(
+    Type.Object({
+      externalID: Type.String(),
+      name: Type.String(),
+      value: Type.Optional(nullable(Type.String())),
+      values: Type.Optional(Type.Array(Type.String())),
+      type: Type.String(),
+    }),
+  ),
+});
+export type Form = Static<typeof Form>;
+
+export const FormListQuery = Type.Object({ taskIDs: IdList });
+export type FormListQuery = Static<typeof FormListQuery>;
