@@ -1,0 +1,98 @@
+import { Type, type Static } from 'typebox';
+import type { Fix } from '../positioning/fix.js';
+
+/**
+ * How a tracker's inputs become Lokator's vehicle readings (CONTRACT §2: fuel in litres, ignition,
+ * external power, odometer in km, engine hours, numbered sensors). Each protocol declares its
+ * defaults as data (egts-reading-map.ts, wialon-reading-map.ts, teltonika-reading-map.ts); an
+ * employee's vehicle settings may later replace any target with `resolveReadingMap`.
+ */
+
+const InputName = Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_.\\-]+$', description: "the protocol's name of the input, e.g. io239, fuel, in1" });
+const Scale = Type.Number({ minimum: -1e9, maximum: 1e9, description: 'the input is multiplied by this (default 1)' });
+
+/** A number: the input times `scale`. */
+export const ScaledInput = Type.Object({ input: InputName, scale: Type.Optional(Scale) }, { additionalProperties: false });
+/** A switch: true when the input times `scale` is above `above` (default 0). */
+export const SwitchInput = Type.Object(
+  { input: InputName, scale: Type.Optional(Scale), above: Type.Optional(Type.Number({ minimum: -1e9, maximum: 1e9 })) },
+  { additionalProperties: false },
+);
+export const SensorInput = Type.Object(
+  { sensorID: Type.Integer({ minimum: 0, maximum: 2_147_483_647 }), input: InputName, scale: Type.Optional(Scale) },
+  { additionalProperties: false },
+);
+
+const orNull = <T extends typeof ScaledInput | typeof SwitchInput>(schema: T) => Type.Union([schema, Type.Null()]);
+
+/** Every target of a map; null switches a target off. Also the shape an override is validated against. */
+export const ReadingMapOverride = Type.Object(
+  {
+    fuelLevel: Type.Optional(orNull(ScaledInput)),
+    ignition: Type.Optional(orNull(SwitchInput)),
+    externalPower: Type.Optional(orNull(SwitchInput)),
+    odometer: Type.Optional(orNull(ScaledInput)),
+    engineHours: Type.Optional(orNull(ScaledInput)),
+    sensors: Type.Optional(Type.Array(SensorInput, { maxItems: 100 })),
+  },
+  { additionalProperties: false },
+);
+export type ReadingMapOverride = Static<typeof ReadingMapOverride>;
+export type ScaledInput = Static<typeof ScaledInput>;
+export type SwitchInput = Static<typeof SwitchInput>;
+export type SensorInput = Static<typeof SensorInput>;
+
+export interface ReadingMap {
+  /** Litres. */
+  fuelLevel: ScaledInput | null;
+  ignition: SwitchInput | null;
+  externalPower: SwitchInput | null;
+  /** Kilometres. */
+  odometer: ScaledInput | null;
+  /** Hours. */
+  engineHours: ScaledInput | null;
+  sensors: SensorInput[];
+}
+
+export type VehicleReadings = Pick<Fix, 'fuelLevel' | 'ignition' | 'externalPower' | 'odometer' | 'engineHours' | 'sensors'>;
+
+/** The defaults with an employee's override laid over them: each target given replaces the default's (sensors as a whole). */
+export function resolveReadingMap(defaults: ReadingMap, override?: ReadingMapOverride | null): ReadingMap {
+  if (!override) return defaults;
+  const resolved: ReadingMap = { ...defaults };
+  for (const key of ['fuelLevel', 'ignition', 'externalPower', 'odometer', 'engineHours'] as const) {
+    if (override[key] !== undefined) (resolved[key] as ReadingMap[typeof key]) = override[key];
+  }
+  if (override.sensors !== undefined) resolved.sensors = override.sensors;
+  return resolved;
+}
+
+/** Scaling by 0.001 or 0.1 leaves binary noise (12.345000000000001); readings keep 6 decimals. */
+const tidy = (value: number) => Math.round(value * 1e6) / 1e6;
+
+function scaled(readings: Record<string, number>, source: ScaledInput | null): number | null {
+  if (!source) return null;
+  const value = readings[source.input];
+  return value === undefined || !Number.isFinite(value) ? null : tidy(value * (source.scale ?? 1));
+}
+
+function switched(readings: Record<string, number>, source: SwitchInput | null): boolean | null {
+  const value = scaled(readings, source);
+  return value === null ? null : value > (source?.above ?? 0);
+}
+
+/** The vehicle readings of one record; a target whose input the record lacks is null (unknown, not zero). */
+export function applyReadingMap(readings: Record<string, number>, map: ReadingMap): VehicleReadings {
+  const sensors = map.sensors.flatMap((sensor) => {
+    const value = scaled(readings, sensor);
+    return value === null ? [] : [{ sensorID: sensor.sensorID, value }];
+  });
+  return {
+    fuelLevel: scaled(readings, map.fuelLevel),
+    ignition: switched(readings, map.ignition),
+    externalPower: switched(readings, map.externalPower),
+    odometer: scaled(readings, map.odometer),
+    engineHours: scaled(readings, map.engineHours),
+    sensors: sensors.length > 0 ? sensors : null,
+  };
+}
