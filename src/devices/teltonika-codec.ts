@@ -1,3 +1,4 @@
+import { ByteReader, TruncatedFrameError } from './byte-reader.js';
 import { crc16Ibm } from './crc.js';
 import type { TrackerRecord } from './tracker-record.js';
 
@@ -52,15 +53,20 @@ export function teltonikaCrcMatches(frame: Buffer): boolean {
 export function decodeTeltonikaPacket(frame: Buffer): TeltonikaPacket {
   const dataLength = frame.readUInt32BE(4);
   if (dataLength < 3) throw new TeltonikaFormatError('the AVL packet is too short');
-  const reader = new Reader(frame.subarray(8, 8 + dataLength));
+  const reader = new ByteReader(frame.subarray(8, 8 + dataLength));
   const codec = reader.u8();
   if (codec !== CODEC_8 && codec !== CODEC_8_EXTENDED) throw new TeltonikaFormatError(`codec 0x${codec.toString(16)} is not supported`);
-  const count = reader.u8();
-  const records: TrackerRecord[] = [];
-  for (let i = 0; i < count; i++) records.push(decodeRecord(reader, codec === CODEC_8_EXTENDED));
-  if (reader.u8() !== count) throw new TeltonikaFormatError('the two record counts differ');
-  if (reader.remaining() !== 0) throw new TeltonikaFormatError('bytes left after the records');
-  return { codec, records };
+  try {
+    const count = reader.u8();
+    const records: TrackerRecord[] = [];
+    for (let i = 0; i < count; i++) records.push(decodeRecord(reader, codec === CODEC_8_EXTENDED));
+    if (reader.u8() !== count) throw new TeltonikaFormatError('the two record counts differ');
+    if (reader.remaining() !== 0) throw new TeltonikaFormatError('bytes left after the records');
+    return { codec, records };
+  } catch (error) {
+    if (error instanceof TruncatedFrameError) throw new TeltonikaFormatError('the AVL packet ends inside a record');
+    throw error;
+  }
 }
 
 /** The server's answer: how many records it accepted (0 makes the tracker send the packet again). */
@@ -70,67 +76,34 @@ export function teltonikaAck(count: number): Buffer {
   return answer;
 }
 
-function decodeRecord(reader: Reader, extended: boolean): TrackerRecord {
-  const timeMs = Number(reader.u64());
+function decodeRecord(reader: ByteReader, extended: boolean): TrackerRecord {
+  const timeMs = reader.unsignedBe(8);
   reader.u8(); // priority
-  const longitude = reader.i32() / 1e7;
-  const latitude = reader.i32() / 1e7;
-  reader.u16(); // altitude
-  const angle = reader.u16();
+  const longitude = reader.i32be() / 1e7;
+  const latitude = reader.i32be() / 1e7;
+  reader.u16be(); // altitude
+  const angle = reader.u16be();
   const satellites = reader.u8();
-  const speedKmh = reader.u16();
+  const speedKmh = reader.u16be();
   const readings: Record<string, number> = {};
-  const id = () => (extended ? reader.u16() : reader.u8());
+  const id = () => (extended ? reader.u16be() : reader.u8());
   id(); // the IO element that caused the record
   id(); // total number of IO elements
   for (const size of [1, 2, 4, 8] as const) {
     const n = id();
     for (let i = 0; i < n; i++) {
       const ioId = id();
-      readings[`io${ioId}`] = reader.unsigned(size);
+      readings[`io${ioId}`] = reader.unsignedBe(size);
     }
   }
   if (extended) {
     // Variable-length elements (NX) carry text and blobs, not readings.
-    const n = reader.u16();
+    const n = reader.u16be();
     for (let i = 0; i < n; i++) {
-      reader.u16();
-      reader.skip(reader.u16());
+      reader.u16be();
+      reader.skip(reader.u16be());
     }
   }
   // The wiki: without a fix, coordinates are the last valid ones and satellites, angle, speed are 0.
   return { timeMs, isValid: satellites > 0, latitude, longitude, angle, speedKmh, readings };
-}
-
-class Reader {
-  private offset = 0;
-  constructor(private readonly bytes: Buffer) {}
-  remaining(): number {
-    return this.bytes.length - this.offset;
-  }
-  private take(size: number): number {
-    if (this.offset + size > this.bytes.length) throw new TeltonikaFormatError('the AVL packet ends inside a record');
-    const at = this.offset;
-    this.offset += size;
-    return at;
-  }
-  skip(size: number): void {
-    this.take(size);
-  }
-  u8(): number {
-    return this.bytes.readUInt8(this.take(1));
-  }
-  u16(): number {
-    return this.bytes.readUInt16BE(this.take(2));
-  }
-  i32(): number {
-    return this.bytes.readInt32BE(this.take(4));
-  }
-  u64(): bigint {
-    return this.bytes.readBigUInt64BE(this.take(8));
-  }
-  unsigned(size: 1 | 2 | 4 | 8): number {
-    if (size === 8) return Number(this.u64());
-    return this.bytes.readUIntBE(this.take(size), size);
-  }
 }

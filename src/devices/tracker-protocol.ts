@@ -16,6 +16,8 @@ export interface TrackerConnection {
    */
   store(records: TrackerRecord[]): Promise<void>;
   send(bytes: Buffer | string): void;
+  /** The server's clock (a Wialon record dated NA takes the time of arrival). */
+  now(): number;
   /** Ends the connection once what was sent has gone out; no further frame is handled. */
   close(reason: string): void;
   /** A line in the server's log about this connection (never with a device key in clear). */

@@ -114,6 +114,7 @@ export async function startTrackerServer(options: TrackerServerOptions): Promise
       send(bytes) {
         if (!closed) socket.write(bytes);
       },
+      now: clock,
       close,
       warn(message, details = {}) {
         logger.warn({ ...context(), ...details }, message);
