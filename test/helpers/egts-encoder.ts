@@ -133,3 +133,45 @@ export function liquidLevel(sensor: number, unit: 0 | 1 | 2, value: number, erro
 export function responseBody(answeredPacketId: number, result: number, records: Buffer[]): Buffer {
   return Buffer.concat([le([2, answeredPacketId], [1, result]), ...records]);
 }
+
+export interface ReadEgtsPacket {
+  packetId: number;
+  packetType: number;
+  /** For PT_RESPONSE: the packet answered and its result. */
+  response: { packetId: number; result: number } | null;
+  records: { number: number; serviceType: number; subrecords: { type: number; data: Buffer }[] }[];
+}
+
+/** Reads a packet the server sent, checking both CRCs (throws when one is wrong). */
+export function readEgtsPacket(frame: Buffer): ReadEgtsPacket {
+  const headerLength = frame[3]!;
+  if (egtsCrc8(frame.subarray(0, headerLength - 1)) !== frame[headerLength - 1]) throw new Error('header CRC');
+  const bodyLength = frame.readUInt16LE(5);
+  const body = frame.subarray(headerLength, headerLength + bodyLength);
+  if (bodyLength && egtsCrc16(body) !== frame.readUInt16LE(headerLength + bodyLength)) throw new Error('body CRC');
+  const packetType = frame[9]!;
+  let at = 0;
+  let response = null;
+  if (packetType === 0) {
+    response = { packetId: body.readUInt16LE(0), result: body[2]! };
+    at = 3;
+  }
+  const records = [];
+  while (at < body.length) {
+    const length = body.readUInt16LE(at);
+    const number = body.readUInt16LE(at + 2);
+    const flags = body[at + 4]!;
+    at += 5 + (flags & 1 ? 4 : 0) + (flags & 2 ? 4 : 0) + (flags & 4 ? 4 : 0);
+    const serviceType = body[at]!;
+    at += 2;
+    const end = at + length;
+    const subrecords = [];
+    while (at < end) {
+      const size = body.readUInt16LE(at + 1);
+      subrecords.push({ type: body[at]!, data: body.subarray(at + 3, at + 3 + size) });
+      at += 3 + size;
+    }
+    records.push({ number, serviceType, subrecords });
+  }
+  return { packetId: frame.readUInt16LE(7), packetType, response, records };
+}
