@@ -82,7 +82,7 @@ describe('Teltonika listener', () => {
     const client = await loggedIn();
     const before = listener.sink.fixes.length;
     const broken = teltonikaPacket([record(1)]);
-    broken[broken.length - 1] ^= 0xff;
+    broken.writeUInt8(broken.readUInt8(broken.length - 1) ^ 0xff, broken.length - 1);
     await client.send(broken);
     assert.deepEqual(await client.readBytes(4), ack(0));
     assert.equal(listener.sink.fixes.length, before);
@@ -103,10 +103,9 @@ describe('Teltonika listener', () => {
 
   it('acknowledges only after the store committed, and not at all when it failed', async () => {
     const client = await loggedIn();
-    const release = listener.sink.hold();
+    const { entered, release } = listener.sink.hold();
     await client.send(teltonikaPacket([record(0)]));
-    // Wait until the packet is in the listener's hands (it resolved the device long ago: the frame is the only thing in flight).
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await entered;
     assert.equal(client.pending.length, 0, 'no acknowledgement before the commit');
     release();
     assert.deepEqual(await client.readBytes(4), ack(1));

@@ -119,12 +119,14 @@ export class MemorySink implements TrackerSink {
   failures = 0;
   private gate: Promise<void> | null = null;
   private release: (() => void) | null = null;
+  private entered: (() => void) | null = null;
 
   async resolveDevice(deviceKey: string): Promise<TrackerDevice | null> {
     return this.devices.get(deviceKey) ?? null;
   }
 
   async ingest(accountId: number, fixes: Fix[]): Promise<void> {
+    this.entered?.();
     if (this.gate) await this.gate;
     if (this.failures > 0) {
       this.failures--;
@@ -133,11 +135,20 @@ export class MemorySink implements TrackerSink {
     this.stored.push({ accountId, fixes });
   }
 
-  hold(): () => void {
+  /**
+   * Holds the next ingest until `release` is called; `entered` resolves once the listener is
+   * waiting in it (so a test sees what the terminal has received meanwhile without sleeping).
+   */
+  hold(): { entered: Promise<void>; release: () => void } {
     this.gate = new Promise((resolve) => (this.release = resolve));
-    return () => {
-      this.gate = null;
-      this.release?.();
+    const entered = new Promise<void>((resolve) => (this.entered = resolve));
+    return {
+      entered,
+      release: () => {
+        this.gate = null;
+        this.entered = null;
+        this.release?.();
+      },
     };
   }
 
