@@ -147,7 +147,8 @@ export async function startTrackerServer(options: TrackerServerOptions): Promise
     };
 
     socket.setNoDelay(true);
-    socket.setTimeout(idleTimeoutMs, () => close('idle timeout'));
+    // A connection already closing whose peer reads nothing would never finish ending: drop it.
+    socket.setTimeout(idleTimeoutMs, () => (closed ? socket.destroy() : close('idle timeout')));
     socket.on('error', (error) => logger.info({ ...context(), err: error.message }, 'tracker connection error'));
     socket.on('close', () => {
       closed = true;
