@@ -24,7 +24,7 @@ import { performance } from 'node:perf_hooks';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import { buildApp, createServices } from '../src/app.js';
-import { bearerAuth } from '../src/http/auth.js';
+import { bearerAuth } from '../src/accounts/api-auth.js';
 import { PolygonRing } from '../src/geozones/polygon-ring.js';
 import { ZoneIndex, type ZoneReference } from '../src/geozones/zone-index.js';
 import { ZoneLookupResult } from '../src/geozones/zone-schema.js';

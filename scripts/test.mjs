@@ -36,7 +36,7 @@ function testFiles(dir) {
 
 if (!quick) {
   step('typecheck', 'npm', ['run', '--silent', 'typecheck']);
-  step('lint', 'npx', ['eslint', '.']);
+  step('lint', 'npm', ['run', '--silent', 'lint']);
 }
 // The browser tests use the workspace the server serves: build it from the current sources.
 step('build the workspace', 'npx', ['vite', 'build', '--config', 'web/vite.config.ts', '--logLevel', 'warn']);

@@ -3,16 +3,18 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { AccountService } from './accounts/account-service.js';
 import { adminRoutes } from './accounts/admin-routes.js';
 import type { Config } from './config.js';
-import { allocateSignalIds, ChangeEvents } from './employees/change-events.js';
+import { ChangeEvents } from './signals/change-events.js';
+import { allocateSignalIds } from './signals/signal-ids.js';
 import { employeeRoutes } from './employees/employee-routes.js';
 import { EmployeeService } from './employees/employee-service.js';
 import { createGeozones, geozoneRoutes, type Geozones } from './geozones/geozones.js';
 import fastifyCookie from '@fastify/cookie';
-import { apiAuth } from './http/auth.js';
+import { apiAuth } from './accounts/api-auth.js';
 import { applyConventions, clientErrorHandler, frameworkError, sendError } from './http/conventions.js';
 import { registerIdempotency } from './http/idempotency.js';
 import { createMetrics, registerObservability, type Metrics } from './http/observability.js';
 import { registerOpenApi } from './http/openapi.js';
+import { defaultRequestLimits, InFlightLimiter, serverWithDeadline } from './http/request-limits.js';
 import { validatorCompiler } from './http/validation.js';
 import { locationRoutes } from './positioning/location-routes.js';
 import { createDelivery, defaultDeliverySettings, type DeliveryServices, type DeliverySettings } from './delivery/delivery.js';
@@ -41,7 +43,7 @@ import { builtWorkspaceDir, workspaceStaticFiles } from './workspace/static-file
 import { workspaceRoutes, type MapSettings } from './workspace/workspace-routes.js';
 
 export type AppConfig = Pick<Config, 'LOKATOR_ADMIN_TOKEN' | 'INGEST_BODY_LIMIT_BYTES'> &
-  Partial<Pick<Config, 'MAP_TILE_URL' | 'MAP_TILE_ATTRIBUTION'>> & {
+  Partial<Pick<Config, 'MAP_TILE_URL' | 'MAP_TILE_ATTRIBUTION' | 'REQUEST_TIMEOUT' | 'MAX_REQUESTS_IN_FLIGHT'>> & {
     /** The built workspace (web/dist); found beside the package when not given, not served when absent. */
     workspaceDir?: string | null;
   };
@@ -84,17 +86,17 @@ export interface ServiceOptions {
 export function createServices(database: Database, clock: () => number = Date.now, options: ServiceOptions = {}): Services {
   const metrics = createMetrics();
   const accounts = new AccountService(database, clock);
-  const eventRules = new EventRuleService(database, { allowPrivateAddresses: options.allowPrivateAddresses ?? false }, clock);
   const outbox = new Outbox(database, clock);
-  const signals = new SignalDispatcher(eventRules, outbox);
-  const changeEvents = new ChangeEvents(eventRules, signals);
+  const signals = new SignalDispatcher(outbox);
+  const changeEvents = new ChangeEvents(signals);
   const employees = new EmployeeService(database, accounts, changeEvents, clock, { onlineTimeoutMs: options.onlineTimeoutMs });
+  const eventRules = new EventRuleService(database, employees, { allowPrivateAddresses: options.allowPrivateAddresses ?? false }, clock);
   const tasks = new TaskService(database, employees, changeEvents, clock);
   const geozones = createGeozones(database, clock);
   const addresses = new AddressResolver(geozones);
   const { router } = options;
   const arrivals = new ArrivalEstimator(router ? new OsrmRouter(router.url, router.timeoutMs) : null, router?.log ?? null);
-  const signalDetection = new SignalDetection(geozones.lookup, signals, arrivals, allocateSignalIds);
+  const signalDetection = new SignalDetection(geozones.lookup, signals, arrivals, allocateSignalIds, employees);
   const locations = new LocationService(database, accounts, employees, metrics, addresses, clock, signalDetection);
   const tracks = new TrackService(database, addresses, clock);
   const vehicleEvents = new VehicleEventService(database, clock);
@@ -123,6 +125,7 @@ const MANAGEMENT_BODY_LIMIT = 1024 * 1024;
 export async function buildApp({ database, services, config, logger = false, clock = Date.now }: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     ...(typeof logger === 'boolean' ? { logger } : { loggerInstance: logger }),
+    serverFactory: serverWithDeadline(config.REQUEST_TIMEOUT ?? defaultRequestLimits.requestTimeoutMs),
     bodyLimit: MANAGEMENT_BODY_LIMIT,
     // Room for the longest external id (200 characters), percent-encoded as UTF-8.
     routerOptions: { maxParamLength: 4096 },
@@ -142,8 +145,11 @@ export async function buildApp({ database, services, config, logger = false, clo
   await app.register(
     async (api) => {
       api.addHook('onRequest', apiAuth(services.accounts, services.sessions));
+      // After authentication and before the body is read: one user cannot hold the server's memory.
+      const inFlight = new InFlightLimiter(config.MAX_REQUESTS_IN_FLIGHT ?? defaultRequestLimits.maxInFlightPerUser);
+      api.addHook('onRequest', async (request, reply) => inFlight.enter(`${request.principal.account.id}:${request.principal.userID}`, reply));
       registerIdempotency(api, database, clock);
-      await api.register(employeeRoutes(services.employees, services.locations));
+      await api.register(employeeRoutes(services.employees));
       await api.register(locationRoutes(services.locations, config.INGEST_BODY_LIMIT_BYTES));
       await api.register(trackRoutes(services.tracks, services.vehicleEvents, services.statistics));
       await api.register(geozoneRoutes(services.geozones));

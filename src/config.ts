@@ -146,6 +146,20 @@ export const settings = {
     default: '© OpenStreetMap contributors',
     parse: text,
   },
+  REQUEST_TIMEOUT: {
+    doc: 'a request whose headers and body have not all arrived within this is cut (408) and its buffered body freed (ms, s, m)',
+    default: 30_000,
+    parse: (raw: string) => {
+      const ms = durationMs(raw);
+      if (ms < 100) throw new Error('must be at least 100ms');
+      return ms;
+    },
+  },
+  MAX_REQUESTS_IN_FLIGHT: {
+    doc: 'requests one user (an API token or a workspace session) may have open at once; more are 429 with Retry-After',
+    default: 16,
+    parse: positiveInt,
+  },
   SHUTDOWN_GRACE_MS: { doc: 'time in-flight requests get to finish on SIGTERM', default: 10_000, parse: positiveInt },
 } satisfies Record<string, Setting<unknown>>;
 

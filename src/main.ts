@@ -36,7 +36,12 @@ async function main(): Promise<void> {
   await bootstrapFirstAccount(services.accounts, config, log);
 
   const app = await buildApp({ database, services, config, logger: log });
-  const osmand = await buildOsmAndServer({ employees: services.employees, locations: services.locations, logger: log.child({ listener: 'osmand' }) });
+  const osmand = await buildOsmAndServer({
+    employees: services.employees,
+    locations: services.locations,
+    logger: log.child({ listener: 'osmand' }),
+    requestTimeoutMs: config.REQUEST_TIMEOUT,
+  });
   const addressFiller = config.GEOCODER_URL
     ? new AddressFiller(database, new NominatimGeocoder(config.GEOCODER_URL, config.GEOCODER_TIMEOUT_MS), log.child({ worker: 'addresses' }))
     : null;

@@ -1,6 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import type { TrackSettings } from '../positioning/pipeline/pipeline-types.js';
-import { defaultTrackSettings } from '../positioning/pipeline/pipeline-types.js';
 import type { Database } from '../store/database.js';
 import { hashPassword, hashToken, newApiToken } from './secrets.js';
 
@@ -9,8 +7,14 @@ export interface Account {
   name: string;
   timeZone: string;
   smsEnabled: boolean;
-  /** Track thresholds of CONTRACT §2, the defaults unless the account changed them. */
-  trackSettings: TrackSettings;
+  /** The account's own settings document; each module reads its part and applies its defaults. */
+  settings: AccountSettings;
+}
+
+/** Settings an account may change; what is absent takes the default of the module it belongs to. */
+export interface AccountSettings {
+  /** Track thresholds of CONTRACT §2 (positioning), by name: moveSpeedKmh, stopSeconds, … */
+  track?: Readonly<Record<string, number>>;
 }
 
 type AccountRow = { id: number; name: string; time_zone: string; sms_enabled: number; settings: string };
@@ -139,12 +143,11 @@ export class AccountService {
 }
 
 export function toAccount(row: AccountRow): Account {
-  const settings = JSON.parse(row.settings) as { track?: Partial<TrackSettings> };
   return {
     id: row.id,
     name: row.name,
     timeZone: row.time_zone,
     smsEnabled: row.sms_enabled === 1,
-    trackSettings: { ...defaultTrackSettings, ...settings.track },
+    settings: JSON.parse(row.settings) as AccountSettings,
   };
 }

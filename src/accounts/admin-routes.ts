@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { isValidTimeZone } from '../http/datetime.js';
 import { ApiError, invalidField } from '../http/errors.js';
+import { Id } from '../http/list-params.js';
 import { ErrorBody, type Api } from '../http/route-types.js';
 import type { Account, AccountService } from './account-service.js';
 import type { SessionService } from './session-service.js';
@@ -55,7 +56,7 @@ export function adminRoutes(accounts: AccountService, sessions: SessionService, 
           tags,
           summary: 'Add a workspace user to an account',
           description: 'A user belongs to this one account; logins are unique across the server.',
-          params: Type.Object({ accountID: Type.Integer({ minimum: 1 }) }),
+          params: Type.Object({ accountID: Id }),
           body: Type.Object(
             { login: Type.String({ minLength: 1, maxLength: 200, pattern: '^\\S+$' }), password: Type.String({ minLength: 10, maxLength: 1000 }) },
             { additionalProperties: false },
@@ -82,7 +83,7 @@ export function adminRoutes(accounts: AccountService, sessions: SessionService, 
         schema: {
           tags,
           summary: 'Change an account: its paid SMS option',
-          params: Type.Object({ accountID: Type.Integer({ minimum: 1 }) }),
+          params: Type.Object({ accountID: Id }),
           body: Type.Object({ smsEnabled: Type.Boolean() }, { additionalProperties: false }),
           response: { 200: AccountView, 400: ErrorBody, 401: ErrorBody, 404: ErrorBody },
         },

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Account } from '../accounts/account-service.js';
+import type { Account } from '../accounts/accounts.js';
 import { formatDateTime } from '../http/datetime.js';
 import { ApiError } from '../http/errors.js';
 import { resolvePeriod } from '../http/list-params.js';
@@ -41,13 +41,13 @@ export class DeliveryLog {
       .limit(query.count ?? 1000)
       .offset(query.offset ?? 0)
       .execute();
-    return { data: await this.withAttempts(rows, account.timeZone) };
+    return { data: await this.withAttempts(account, rows) };
   }
 
   async get(account: Account, id: number): Promise<Delivery> {
     const row = await this.database.db.selectFrom('deliveries').selectAll().where('account_id', '=', account.id).where('id', '=', id).executeTakeFirst();
     if (!row) throw notFound(id);
-    return (await this.withAttempts([row], account.timeZone))[0]!;
+    return (await this.withAttempts(account, [row]))[0]!;
   }
 
   /**
@@ -77,11 +77,13 @@ export class DeliveryLog {
     return this.get(account, id);
   }
 
-  private async withAttempts(rows: DeliveryRow[], timeZone: string): Promise<Delivery[]> {
+  private async withAttempts(account: Account, rows: DeliveryRow[]): Promise<Delivery[]> {
+    const { timeZone } = account;
     if (rows.length === 0) return [];
     const attempts = await this.database.db
       .selectFrom('delivery_attempts')
       .select(['delivery_id', 'attempted_at', 'duration_ms', 'status_code', 'error'])
+      .where('account_id', '=', account.id)
       .where('delivery_id', 'in', rows.map((r) => r.id))
       .orderBy('delivery_id')
       .orderBy('id')

@@ -89,3 +89,4 @@ export function createDelivery(database: Database, outbox: Outbox, registry: Reg
   const log = new DeliveryLog(database, () => worker.nudge(), clock);
   return { worker, log, secrets };
 }
+export type { Outbox, OutgoingMessage } from './outbox.js';

@@ -1,46 +1,15 @@
-import { Type, type Static } from 'typebox';
-import type { Fix } from '../positioning/fix.js';
+import type { ReadingMapOverride, ScaledInput, SensorInput, SwitchInput } from '../employees/employees.js';
+import type { Fix } from '../positioning/positioning.js';
+
+export type { ReadingMapOverride };
 
 /**
  * How a tracker's inputs become Lokator's vehicle readings (CONTRACT §2: fuel in litres, ignition,
  * external power, odometer in km, engine hours, numbered sensors). Each protocol declares its
  * defaults as data (egts-reading-map.ts, wialon-reading-map.ts, teltonika-reading-map.ts); an
- * employee's vehicle settings may later replace any target with `resolveReadingMap`.
+ * employee's `vehicleSettings.readingMap` (schema in src/employees/reading-map-schema.ts)
+ * replaces any of their targets through `resolveReadingMap`.
  */
-
-const InputName = Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_.\\-]+$', description: "the protocol's name of the input, e.g. io239, fuel, in1" });
-const Scale = Type.Number({ minimum: -1e9, maximum: 1e9, description: 'the input is multiplied by this (default 1)' });
-
-/** A number: the input times `scale`. */
-export const ScaledInput = Type.Object({ input: InputName, scale: Type.Optional(Scale) }, { additionalProperties: false });
-/** A switch: true when the input times `scale` is above `above` (default 0). */
-export const SwitchInput = Type.Object(
-  { input: InputName, scale: Type.Optional(Scale), above: Type.Optional(Type.Number({ minimum: -1e9, maximum: 1e9 })) },
-  { additionalProperties: false },
-);
-export const SensorInput = Type.Object(
-  { sensorID: Type.Integer({ minimum: 0, maximum: 2_147_483_647 }), input: InputName, scale: Type.Optional(Scale) },
-  { additionalProperties: false },
-);
-
-const orNull = <T extends typeof ScaledInput | typeof SwitchInput>(schema: T) => Type.Union([schema, Type.Null()]);
-
-/** Every target of a map; null switches a target off. Also the shape an override is validated against. */
-export const ReadingMapOverride = Type.Object(
-  {
-    fuelLevel: Type.Optional(orNull(ScaledInput)),
-    ignition: Type.Optional(orNull(SwitchInput)),
-    externalPower: Type.Optional(orNull(SwitchInput)),
-    odometer: Type.Optional(orNull(ScaledInput)),
-    engineHours: Type.Optional(orNull(ScaledInput)),
-    sensors: Type.Optional(Type.Array(SensorInput, { maxItems: 100 })),
-  },
-  { additionalProperties: false },
-);
-export type ReadingMapOverride = Static<typeof ReadingMapOverride>;
-export type ScaledInput = Static<typeof ScaledInput>;
-export type SwitchInput = Static<typeof SwitchInput>;
-export type SensorInput = Static<typeof SensorInput>;
 
 export interface ReadingMap {
   /** Litres. */

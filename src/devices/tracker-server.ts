@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { createServer, type AddressInfo, type Socket } from 'node:net';
-import type { Fix } from '../positioning/fix.js';
+import type { Fix } from '../positioning/positioning.js';
 import { applyReadingMap, resolveReadingMap, type ReadingMap, type ReadingMapOverride } from './reading-map.js';
 import type { TrackerConnection, TrackerProtocol } from './tracker-protocol.js';
 import type { TrackerRecord } from './tracker-record.js';

@@ -1,15 +1,13 @@
-import type { Account, AccountService } from '../accounts/account-service.js';
+import type { Account, AccountService } from '../accounts/accounts.js';
 import type { Database, Tx } from '../store/database.js';
 import { fromRow } from './employee-rows.js';
-import type { EmployeeChange } from './employee-service.js';
+import { PRESENCE_AGENT_ID } from '../events/events.js';
+import { entityIdOf, type EmployeeChange, type EmployeeChanges } from './employee-changes.js';
 
 export interface PresenceOptions {
   /** ONLINE_TIMEOUT: isOnline turns false when no fix arrived for this long. */
   onlineTimeoutMs?: number;
 }
-
-/** Writes the flips as employee changes by the presence agent (EmployeeService.commit), in `tx`. */
-export type CommitFlips = (tx: Tx, account: Account, changes: EmployeeChange[], timing: (change: EmployeeChange) => { atMs: number; firedMs: number }) => Promise<void>;
 
 /** An employee's presence columns, as read in the ingest transaction. */
 export interface PresenceRow {
@@ -39,7 +37,8 @@ export class EmployeePresence {
     private readonly accounts: AccountService,
     private readonly clock: () => number,
     options: PresenceOptions,
-    private readonly commit: CommitFlips,
+    /** Where the flips go, as employee changes by the presence agent. */
+    private readonly changes: EmployeeChanges,
   ) {
     this.onlineTimeoutMs = options.onlineTimeoutMs ?? DEFAULT_ONLINE_TIMEOUT_MS;
     this.seenGranularityMs = Math.min(30_000, Math.floor(this.onlineTimeoutMs / 10));
@@ -141,9 +140,8 @@ export class EmployeePresence {
       const before = fromRow(row);
       return { type: 'edit', before, after: { ...before, isOnline: flip.online } };
     });
-    await this.commit(tx, account, changes, timing);
+    await this.changes.commit(tx, account, changes, { agentID: PRESENCE_AGENT_ID }, timing);
     return rows.length;
   }
 }
 
-const entityIdOf = (change: EmployeeChange) => (change.type === 'add' ? change.after.subscriberID : change.before.subscriberID);

@@ -1,9 +1,7 @@
 import { Type } from 'typebox';
 import { Id } from '../http/list-params.js';
 import { ErrorBody, NoContent, type Api } from '../http/route-types.js';
-import { Location } from '../positioning/location-schema.js';
-import type { LocationService } from '../positioning/location-service.js';
-import { Employee, EmployeeListQuery, EmployeePatch, EmployeeWrite } from './employee-schema.js';
+import { Employee, EmployeeListQuery, EmployeePatch, EmployeeView, EmployeeWrite, toEmployeeView } from './employee-schema.js';
 import type { EmployeeService } from './employee-service.js';
 
 const tags = ['employees'];
@@ -11,27 +9,14 @@ const ById = Type.Object({ subscriberID: Id });
 const errors = { 400: ErrorBody, 401: ErrorBody, 404: ErrorBody, 409: ErrorBody };
 
 /** `/v6/api/subscriberManagement/subscribers` (CONTRACT §5). */
-export function employeeRoutes(employees: EmployeeService, locations: LocationService) {
+export function employeeRoutes(employees: EmployeeService) {
   return async (api: Api) => {
     const base = '/subscriberManagement/subscribers';
 
     api.get(
       base,
-      { schema: { tags, summary: 'List employees', querystring: EmployeeListQuery, response: { 200: Type.Array(Employee), ...errors } } },
-      async (request) => employees.list(request.principal.account, request.query),
-    );
-
-    api.get(
-      `${base}/lastLocations`,
-      {
-        schema: {
-          tags,
-          summary: 'Latest fix of each employee',
-          querystring: Type.Object({ subscriberIDs: Type.Optional(Type.Array(Id, { maxItems: 1000 })) }),
-          response: { 200: Type.Array(Location), ...errors },
-        },
-      },
-      async (request) => locations.latestOfEach(request.principal.account, request.query.subscriberIDs),
+      { schema: { tags, summary: 'List employees', querystring: EmployeeListQuery, response: { 200: Type.Array(EmployeeView), ...errors } } },
+      async (request) => (await employees.list(request.principal.account, request.query)).map(toEmployeeView),
     );
 
     api.get(
@@ -41,21 +26,21 @@ export function employeeRoutes(employees: EmployeeService, locations: LocationSe
           tags,
           summary: 'One employee by external id',
           params: Type.Object({ externalID: Type.String({ minLength: 1, maxLength: 200 }) }),
-          response: { 200: Employee, ...errors },
+          response: { 200: EmployeeView, ...errors },
         },
       },
-      async (request) => employees.getByExternalId(request.principal.account, request.params.externalID),
+      async (request) => toEmployeeView(await employees.getByExternalId(request.principal.account, request.params.externalID)),
     );
 
     api.get(
       `${base}/:subscriberID`,
-      { schema: { tags, summary: 'One employee', params: ById, response: { 200: Employee, ...errors } } },
-      async (request) => employees.get(request.principal.account, request.params.subscriberID),
+      { schema: { tags, summary: 'One employee', params: ById, response: { 200: EmployeeView, ...errors } } },
+      async (request) => toEmployeeView(await employees.get(request.principal.account, request.params.subscriberID)),
     );
 
     api.post(
       base,
-      { schema: { tags, summary: 'Create an employee', body: EmployeeWrite, response: { 201: Employee, ...errors } } },
+      { schema: { tags, summary: 'Create an employee (the only answer that shows its whole deviceKey)', body: EmployeeWrite, response: { 201: Employee, ...errors } } },
       async (request, reply) => {
         const created = await employees.create(request.principal, request.body);
         return reply.code(201).header('location', `/v6/api${base}/${created.subscriberID}`).send(created);

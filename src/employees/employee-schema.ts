@@ -1,6 +1,6 @@
 import { Type, type Static, type TSchema } from 'typebox';
-import { ReadingMapOverride } from '../devices/reading-map.js';
 import { Id } from '../http/list-params.js';
+import { ReadingMapOverride } from './reading-map-schema.js';
 
 const nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 const text = (maxLength: number) => Type.String({ maxLength });
@@ -161,6 +161,22 @@ export const Employee = Type.Object({
   deviceKey: nullable(Type.String()),
 });
 export type Employee = Static<typeof Employee>;
+
+/**
+ * An employee as reads answer it: the device key is the phone's only credential, so it is shown
+ * once (in the answer to the create) and afterwards only its last characters, as a hint.
+ */
+const { deviceKey: _deviceKey, ...viewedFields } = Employee.properties;
+export const EmployeeView = Type.Object({
+  ...viewedFields,
+  deviceKeyHint: nullable(Type.String({ description: 'the last 4 characters of the device key, to tell phones apart' })),
+});
+export type EmployeeView = Static<typeof EmployeeView>;
+
+export function toEmployeeView(employee: Employee): EmployeeView {
+  const { deviceKey, ...rest } = employee;
+  return { ...rest, deviceKeyHint: deviceKey === null ? null : `…${deviceKey.slice(-4)}` };
+}
 
 export const EmployeeListQuery = Type.Object({
   isActive: Type.Optional(Type.Boolean()),

@@ -1,25 +1,20 @@
-import type { Account, AccountService, Principal } from '../accounts/account-service.js';
+import type { Account, AccountService, Principal } from '../accounts/accounts.js';
 import { ApiError } from '../http/errors.js';
 import type { Database, Db, Tx } from '../store/database.js';
 import { isUniqueViolation } from '../store/errors.js';
-import { PRESENCE_AGENT_ID, type Change, type ChangeEvents, type Initiator } from './change-events.js';
+import type { ChangeRecorder } from '../events/events.js';
+import { EmployeeChanges } from './employee-changes.js';
 import { EmployeePresence, type PresenceOptions, type PresenceRow } from './employee-presence.js';
 import { buildEmployee, fromRow, patchEmployee, toRow } from './employee-rows.js';
 import type { Employee, EmployeeListQuery, EmployeePatch, EmployeeWrite, VehicleSettings } from './employee-schema.js';
 
-export type { Initiator } from './change-events.js';
+export type { CarriedEmployee, EmployeeChange } from './employee-changes.js';
 
-/** One change of one employee; every write passes through `EmployeeService.commit`. */
 /** An employee as ingestion needs it (see `ingestTargetsOf`). */
 export interface IngestTarget {
   vehicleSettings: VehicleSettings;
   presence: PresenceRow;
 }
-
-export type EmployeeChange =
-  | { type: 'add'; after: Employee }
-  | { type: 'edit'; before: Employee; after: Employee }
-  | { type: 'delete'; before: Employee };
 
 /** A living employee found by the key its phone sends on the OsmAnd port. */
 export interface DeviceOwner {
@@ -28,9 +23,6 @@ export interface DeviceOwner {
   /** vehicleSettings.readingMap: how a native tracker's inputs become readings (null: its protocol's defaults). */
   readingMap: VehicleSettings['readingMap'] | null;
 }
-
-/** The employee as interface 2.9 carries it in events: without the device key (a credential) and the vehicle settings. */
-export type CarriedEmployee = Omit<Employee, 'deviceKey' | 'vehicleSettings'>;
 
 export interface EmployeeIdentity {
   name: string;
@@ -43,17 +35,17 @@ const notFound = (id: number | string) => new ApiError('NO_SUCH_SUBSCRIBER', `no
 export class EmployeeService {
   /** isOnline (interface 2.9): turned on by arriving fixes, off by silence; see EmployeePresence. */
   readonly presence: EmployeePresence;
+  private readonly changes: EmployeeChanges;
 
   constructor(
     private readonly database: Database,
     accounts: AccountService,
-    private readonly events: ChangeEvents,
+    events: ChangeRecorder,
     private readonly clock: () => number = Date.now,
     presence: PresenceOptions = {},
   ) {
-    this.presence = new EmployeePresence(database, accounts, clock, presence, (tx, account, changes, timing) =>
-      this.commit(tx, account, changes, { agentID: PRESENCE_AGENT_ID }, timing),
-    );
+    this.changes = new EmployeeChanges(events, clock);
+    this.presence = new EmployeePresence(database, accounts, clock, presence, this.changes);
   }
 
   /** Fixes arrived for these employees, in the ingest transaction: see `EmployeePresence.fixesArrived`. */
@@ -113,7 +105,7 @@ export class EmployeeService {
           .executeTakeFirstOrThrow(),
       );
       const after = { ...draft, subscriberID: inserted.id };
-      await this.commit(tx, account, [{ type: 'add', after }], { userID: principal.userID });
+      await this.changes.commit(tx, account, [{ type: 'add', after }], { userID: principal.userID });
       return after;
     });
   }
@@ -136,7 +128,7 @@ export class EmployeeService {
         .where('account_id', '=', account.id)
         .where('id', '=', subscriberID)
         .execute();
-      await this.commit(tx, account, [{ type: 'delete', before }], { userID: principal.userID });
+      await this.changes.commit(tx, account, [{ type: 'delete', before }], { userID: principal.userID });
     });
   }
 
@@ -179,6 +171,13 @@ export class EmployeeService {
    * Name and external id of the account's employees among `ids`, read in the caller's transaction;
    * `living` is false for a deleted one (it keeps its name; its external id is freed).
    */
+  /** The account's living employees, ascending, or those of `ids` that are living. */
+  async livingIds(executor: Db, accountId: number, ids?: readonly number[]): Promise<number[]> {
+    let select = executor.selectFrom('subscribers').select('id').where('account_id', '=', accountId).where('deleted_at', 'is', null);
+    if (ids?.length) select = select.where('id', 'in', [...ids]);
+    return (await select.orderBy('id').execute()).map((r) => r.id);
+  }
+
   async identitiesOf(executor: Db, accountId: number, ids: number[]): Promise<Map<number, EmployeeIdentity>> {
     if (ids.length === 0) return new Map();
     const rows = await executor
@@ -215,7 +214,7 @@ export class EmployeeService {
           .where('id', '=', subscriberID)
           .execute(),
       );
-      await this.commit(tx, account, [{ type: 'edit', before, after }], { userID: principal.userID });
+      await this.changes.commit(tx, account, [{ type: 'edit', before, after }], { userID: principal.userID });
     });
   }
 
@@ -230,29 +229,6 @@ export class EmployeeService {
     const row = await select.executeTakeFirst();
     if (!row) throw notFound(subscriberID);
     return fromRow(row);
-  }
-
-  /**
-   * The one place every employee change passes, inside the transaction that writes it, so the
-   * change events of interface 6.5 are recorded atomically with the change itself.
-   */
-  private async commit(
-    tx: Tx,
-    account: Account,
-    changes: EmployeeChange[],
-    initiator: Initiator,
-    timing?: (change: EmployeeChange) => { atMs: number; firedMs: number },
-  ): Promise<void> {
-    const now = this.clock();
-    await this.events.record(
-      tx,
-      account,
-      'employee',
-      changes.map((change) => {
-        const entityId = entityIdOf(change);
-        return { change: carryChange(change), entityId, subscriberIds: [entityId], initiator, ...(timing?.(change) ?? { atMs: now, firedMs: now }) };
-      }),
-    );
   }
 
   /** Unique indexes turn into the contract's conflicts: 409 code 4 for external ids, 1008 for device keys. */
@@ -270,23 +246,5 @@ export class EmployeeService {
       }
       throw error;
     }
-  }
-}
-
-const entityIdOf = (change: EmployeeChange) => (change.type === 'add' ? change.after.subscriberID : change.before.subscriberID);
-
-function carry(employee: Employee): CarriedEmployee {
-  const { deviceKey: _key, vehicleSettings: _settings, ...carried } = employee;
-  return carried;
-}
-
-function carryChange(change: EmployeeChange): Change<CarriedEmployee> {
-  switch (change.type) {
-    case 'add':
-      return { type: 'add', after: carry(change.after) };
-    case 'edit':
-      return { type: 'edit', before: carry(change.before), after: carry(change.after) };
-    case 'delete':
-      return { type: 'delete', before: carry(change.before) };
   }
 }

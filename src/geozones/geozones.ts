@@ -32,3 +32,5 @@ export function geozoneRoutes(geozones: Geozones) {
     await api.register(mapObjectRoutes(geozones.mapObjects));
   };
 }
+export type { ZoneIndex, ZoneReference } from './zone-index.js';
+export type { ZoneLookup } from './zone-lookup.js';

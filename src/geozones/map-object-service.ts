@@ -1,6 +1,6 @@
-import type { Account } from '../accounts/account-service.js';
+import type { Account } from '../accounts/accounts.js';
 import { ApiError } from '../http/errors.js';
-import { haversineMetres } from '../positioning/geo.js';
+import { haversineMetres } from '../geo/geo.js';
 import type { Database, Db } from '../store/database.js';
 import type { MapObjectsTable } from '../store/schema.js';
 import type { MapObject, MapObjectPatch, MapObjectWrite } from './map-object-schema.js';

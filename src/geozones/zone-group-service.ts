@@ -1,4 +1,4 @@
-import type { Account } from '../accounts/account-service.js';
+import type { Account } from '../accounts/accounts.js';
 import { ApiError, invalidField } from '../http/errors.js';
 import type { Database, Db, Tx } from '../store/database.js';
 import type { ZoneGroup, ZoneGroupPatch, ZoneGroupWrite } from './zone-group-schema.js';
@@ -61,8 +61,8 @@ export class ZoneGroupService {
     await this.database.transaction(async (tx) => {
       await lockZoneWrites(tx, account.id);
       await this.read(tx, account, zoneGroupID);
-      const zone = await tx.selectFrom('zones').select('id').where('zone_group_id', '=', zoneGroupID).limit(1).executeTakeFirst();
-      const child = await tx.selectFrom('zone_groups').select('id').where('parent_id', '=', zoneGroupID).limit(1).executeTakeFirst();
+      const zone = await tx.selectFrom('zones').select('id').where('account_id', '=', account.id).where('zone_group_id', '=', zoneGroupID).limit(1).executeTakeFirst();
+      const child = await tx.selectFrom('zone_groups').select('id').where('account_id', '=', account.id).where('parent_id', '=', zoneGroupID).limit(1).executeTakeFirst();
       if (zone || child) {
         throw new ApiError('ZONE_GROUP_NOT_EMPTY', `zone group ${zoneGroupID} still has ${zone ? 'zones' : 'child groups'}; nothing was deleted`);
       }

@@ -1,4 +1,4 @@
-import type { Account } from '../accounts/account-service.js';
+import type { Account } from '../accounts/accounts.js';
 import { ApiError, invalidField } from '../http/errors.js';
 import type { Database, Db, Tx } from '../store/database.js';
 import type { MapObjectService } from './map-object-service.js';

@@ -17,6 +17,7 @@ export function applyConventions(app: FastifyInstance): void {
   app.addHook('preValidation', async (request) => {
     normaliseListParameters(request);
     refuseMalformedText(request);
+    refuseLenientNumbers(request);
   });
 
   // During shutdown, requests on kept-alive connections get the envelope rather than Fastify's own 503.
@@ -74,8 +75,12 @@ export function frameworkError(error: FastifyError): ApiError {
  */
 export function clientErrorHandler(error: Error & { code?: string }, socket: Duplex): void {
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
-  const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
-  const body = JSON.stringify({ ...toEnvelope(new ApiError('BAD_REQUEST', status === 431 ? 'request headers or URL too large' : 'malformed request')), status });
+  const apiError =
+    error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+      ? new ApiError('REQUEST_TIMEOUT', 'the request did not arrive in time')
+      : new ApiError('BAD_REQUEST', error.code === 'HPE_HEADER_OVERFLOW' ? 'request headers or URL too large' : 'malformed request');
+  const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : apiError.status;
+  const body = JSON.stringify({ ...toEnvelope(apiError), status });
   if (socket.writable) {
     socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n${body}`);
   }
@@ -130,6 +135,50 @@ function normaliseListParameters(request: FastifyRequest): void {
     if (schema.type !== 'array' || query[name] === undefined) continue;
     query[name] = toArray(query[name]).flatMap((v) => (typeof v === 'string' ? v.split(',') : [v]));
   }
+}
+
+type PropertySchema = { type?: string; items?: PropertySchema; anyOf?: PropertySchema[] };
+
+const INTEGER_TEXT = /^-?\d+$/;
+const NUMBER_TEXT = /^-?\d+(\.\d+)?$/;
+
+/**
+ * Numbers in paths and query strings are decimal digits and nothing else (CONTRACT §1: a
+ * non-integer is 400 code 2). Ajv's coercion would read `0x10`, `0b10`, `2e0`, `+2`, `2.0`,
+ * ` 2` and `Infinity` as numbers (it uses JavaScript's `Number()`), so the text is checked first.
+ */
+function refuseLenientNumbers(request: FastifyRequest): void {
+  const schema = request.routeOptions.schema as { params?: unknown; querystring?: unknown } | undefined;
+  checkNumbersIn(request.params, schema?.params);
+  checkNumbersIn(request.query, schema?.querystring);
+}
+
+function checkNumbersIn(input: unknown, schema: unknown): void {
+  const properties = (schema as { properties?: Record<string, PropertySchema> } | undefined)?.properties;
+  if (!properties || !input || typeof input !== 'object') return;
+  for (const [name, property] of Object.entries(properties)) {
+    const value = (input as Record<string, unknown>)[name];
+    if (value === undefined) continue;
+    const isList = property.type === 'array';
+    const kind = numericKind(isList ? property.items : property);
+    if (!kind) continue;
+    const pattern = kind === 'integer' ? INTEGER_TEXT : NUMBER_TEXT;
+    for (const item of isList ? toArray(value) : [value]) {
+      if (typeof item === 'string' && !pattern.test(item)) {
+        throw invalidField(name, kind === 'integer' ? 'must be an integer in decimal digits' : 'must be a decimal number');
+      }
+    }
+  }
+}
+
+function numericKind(schema: PropertySchema | undefined): 'integer' | 'number' | null {
+  if (!schema) return null;
+  if (schema.type === 'integer' || schema.type === 'number') return schema.type;
+  for (const branch of schema.anyOf ?? []) {
+    const kind = numericKind(branch);
+    if (kind) return kind;
+  }
+  return null;
 }
 
 /**

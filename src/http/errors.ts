@@ -32,6 +32,8 @@ export const errorKinds = {
   DELIVERY_NOT_FOUND: { code: 1015, status: 404 },
   // Not in the contract's list: a workspace request without its session's CSRF token.
   FORBIDDEN: { code: 1016, status: 403 },
+  // Not in the contract's list: a request whose headers and body did not all arrive within REQUEST_TIMEOUT.
+  REQUEST_TIMEOUT: { code: 1017, status: 408 },
 } as const satisfies Record<string, { code: number; status: number }>;
 
 export type ErrorKind = keyof typeof errorKinds;

@@ -1,10 +1,12 @@
 import formbody from '@fastify/formbody';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { parse as parseQueryString } from 'node:querystring';
-import type { EmployeeService } from '../employees/employee-service.js';
+import type { EmployeeService } from '../employees/employees.js';
 import { ApiError } from '../http/errors.js';
-import { sendError } from '../http/conventions.js';
-import type { LocationService } from '../positioning/location-service.js';
+import { clientErrorHandler, frameworkError, sendError } from '../http/conventions.js';
+import { defaultRequestLimits, serverWithDeadline } from '../http/request-limits.js';
+import type { LocationService } from '../positioning/positioning.js';
+import { defaultKeyGuessLimits, KeyGuessThrottle, keyFingerprint, type KeyGuessLimits } from './key-guess-throttle.js';
 import { decodeOsmAnd, OsmAndError } from './osmand-decoder.js';
 
 const MAX_FUTURE_MS = 24 * 3_600_000;
@@ -14,6 +16,10 @@ export interface OsmAndOptions {
   locations: LocationService;
   logger?: FastifyBaseLogger | boolean;
   clock?: () => number;
+  /** REQUEST_TIMEOUT: a request must have arrived whole within this. */
+  requestTimeoutMs?: number;
+  /** How many unknown device keys one address may try before it is refused for a while. */
+  keyGuessLimits?: KeyGuessLimits;
 }
 
 /**
@@ -21,12 +27,25 @@ export interface OsmAndOptions {
  * device key set on its employee. 200 means stored; like Traccar, an unknown device or a bad fix
  * is a 400, which the client logs and does not retry forever.
  */
-export async function buildOsmAndServer({ employees, locations, logger = false, clock = Date.now }: OsmAndOptions): Promise<FastifyInstance> {
+export async function buildOsmAndServer({
+  employees,
+  locations,
+  logger = false,
+  clock = Date.now,
+  requestTimeoutMs = defaultRequestLimits.requestTimeoutMs,
+  keyGuessLimits = defaultKeyGuessLimits,
+}: OsmAndOptions): Promise<FastifyInstance> {
   const app = Fastify({
     ...(typeof logger === 'boolean' ? { logger } : { loggerInstance: logger }),
+    serverFactory: serverWithDeadline(requestTimeoutMs),
     bodyLimit: 64 * 1024,
     return503OnClosing: false,
+    // Every request's URL carries the device key (`?id=`), the phone's only credential: no request log.
+    disableRequestLogging: true,
+    frameworkErrors: (error, _request, reply) => sendError(reply, frameworkError(error)),
+    clientErrorHandler,
   });
+  const throttle = new KeyGuessThrottle(keyGuessLimits, clock);
   await app.register(formbody);
   // Some trackers post the parameters as a bare body without a form content type.
   app.addContentTypeParser(['text/plain', '*'], { parseAs: 'string' }, (_request, body, done) => {
@@ -41,6 +60,10 @@ export async function buildOsmAndServer({ employees, locations, logger = false, 
   });
 
   const handle = async (request: FastifyRequest, reply: FastifyReply) => {
+    const waitSeconds = throttle.retryAfterSeconds(request.ip);
+    if (waitSeconds > 0) {
+      throw new ApiError('RATE_LIMITED', 'too many unknown device keys from this address', undefined, { 'retry-after': String(waitSeconds) });
+    }
     const now = clock();
     let decoded;
     try {
@@ -51,7 +74,11 @@ export async function buildOsmAndServer({ employees, locations, logger = false, 
     }
     if (decoded.locationDateMs > now + MAX_FUTURE_MS) throw new ApiError('BAD_REQUEST', 'timestamp is more than 24 hours ahead');
     const owner = await employees.findByDeviceKey(decoded.deviceKey);
-    if (!owner) throw new ApiError('BAD_REQUEST', 'unknown device');
+    if (!owner) {
+      if (throttle.failed(request.ip)) request.log.warn({ address: request.ip }, 'osmand: too many unknown device keys from one address; refusing it for a while');
+      request.log.debug({ address: request.ip, key: keyFingerprint(decoded.deviceKey) }, 'osmand: unknown device key');
+      throw new ApiError('BAD_REQUEST', 'unknown device');
+    }
     const { deviceKey: _key, ...fix } = decoded;
     await locations.ingestDeviceFix(owner.accountId, {
       ...fix,
@@ -63,6 +90,7 @@ export async function buildOsmAndServer({ employees, locations, logger = false, 
     });
     return reply.code(200).send();
   };
+  app.setNotFoundHandler((request, reply) => sendError(reply, new ApiError('METHOD_NOT_ALLOWED', `${request.method} is not allowed; send GET or POST`, undefined, { allow: 'GET, POST' })));
   app.get('/health', async () => ({ status: 'ok' }));
   // Like Traccar, any path is the protocol: clients are often configured with `/osmand` or similar.
   app.get('/*', handle);

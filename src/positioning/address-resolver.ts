@@ -1,6 +1,6 @@
 import type { Geozones } from '../geozones/geozones.js';
 import type { Db } from '../store/database.js';
-import { coordinatesText } from './geo.js';
+import { coordinatesText } from '../geo/geo.js';
 
 const MAP_OBJECT_RADIUS_M = 200;
 

@@ -27,6 +27,19 @@ export function locationRoutes(locations: LocationService, ingestBodyLimit: numb
     );
 
     api.get(
+      `/subscriberManagement/subscribers/lastLocations`,
+      {
+        schema: {
+          tags: ['employees'],
+          summary: 'Latest fix of each employee',
+          querystring: Type.Object({ subscriberIDs: Type.Optional(Type.Array(Id, { maxItems: 1000 })) }),
+          response: { 200: Type.Array(Location), ...errors },
+        },
+      },
+      async (request) => locations.latestOfEach(request.principal.account, request.query.subscriberIDs),
+    );
+
+    api.get(
       `${base}/:locationID`,
       { schema: { tags, summary: 'One GPS location', params: Type.Object({ locationID: Id }), response: { 200: Location, ...errors } } },
       async (request) => locations.get(request.principal.account, request.params.locationID),

@@ -1,5 +1,5 @@
-import type { Account, AccountService } from '../accounts/account-service.js';
-import type { EmployeeService } from '../employees/employee-service.js';
+import type { Account, AccountService } from '../accounts/accounts.js';
+import type { EmployeeService } from '../employees/employees.js';
 import { formatDateTime, parseDateTime } from '../http/datetime.js';
 import { ApiError, invalidField, type ValidationErrors } from '../http/errors.js';
 import { resolvePeriod } from '../http/list-params.js';
@@ -10,7 +10,9 @@ import type { Fix } from './fix.js';
 import type { Location, LocationInput, LocationListQuery } from './location-schema.js';
 import type { PipelineSignals } from './pipeline/pipeline-signals.js';
 import { PipelineRunner } from './pipeline/pipeline-runner.js';
+import { latestFixes } from './location-store.js';
 import { PipelineStore } from './pipeline/pipeline-store.js';
+import { trackSettingsOf } from './pipeline/pipeline-types.js';
 
 /** A fix dated further ahead than this is a broken clock, not a position. */
 const MAX_FUTURE_MS = 24 * 3_600_000;
@@ -78,7 +80,7 @@ export class LocationService {
         if (!vehicleSettings.has(fix.subscriberId)) problems[`[${index}].subscriberID`] = `no subscriber ${fix.subscriberId}`;
       });
       throwIfAny(problems, 'NO_SUCH_SUBSCRIBER', 'the batch names unknown subscribers; nothing was stored');
-      await this.pipeline.ingest(tx, { accountId: account.id, timeZone: account.timeZone, receivedAt, trackSettings: account.trackSettings, vehicleSettings }, fixes);
+      await this.pipeline.ingest(tx, { accountId: account.id, timeZone: account.timeZone, receivedAt, trackSettings: trackSettingsOf(account.settings.track), vehicleSettings }, fixes);
       // isOnline turns true when fixes start arriving (an employee change event, in this transaction).
       await this.employees.fixesArrived(tx, account, targets, receivedAt);
     });
@@ -120,25 +122,8 @@ export class LocationService {
 
   /** The latest fix (by its time) of each living employee of the account, or of those named. */
   async latestOfEach(account: Account, subscriberIDs: number[] | undefined): Promise<Location[]> {
-    let select = this.database.db
-      .selectFrom('subscribers as s')
-      .innerJoin('locations as l', (join) =>
-        join.onRef('l.id', '=', (eb) =>
-          eb
-            .selectFrom('locations as x')
-            .select('x.id')
-            .whereRef('x.account_id', '=', 's.account_id')
-            .whereRef('x.subscriber_id', '=', 's.id')
-            .orderBy('x.location_date', 'desc')
-            .orderBy('x.id', 'desc')
-            .limit(1),
-        ),
-      )
-      .select(['l.id', 'l.subscriber_id', 'l.location_date', 'l.is_valid', 'l.latitude', 'l.longitude', 'l.angle', 'l.velocity'])
-      .where('s.account_id', '=', account.id)
-      .where('s.deleted_at', 'is', null);
-    if (subscriberIDs?.length) select = select.where('s.id', 'in', subscriberIDs);
-    const rows = await select.orderBy('s.id').execute();
+    const living = await this.employees.livingIds(this.database.db, account.id, subscriberIDs);
+    const rows = await latestFixes(this.database, this.database.db, account.id, living);
     return rows.map((row) => toLocation(row, account.timeZone));
   }
 }

@@ -1,5 +1,6 @@
+import { sql } from 'kysely';
 import { BulkWriter, type Column } from '../store/bulk-writer.js';
-import type { Database, Tx } from '../store/database.js';
+import type { Database, Db, Tx } from '../store/database.js';
 import type { Fix } from './fix.js';
 import type { FixMetrics } from './pipeline/pipeline-types.js';
 
@@ -64,4 +65,38 @@ export class LocationStore {
   async updateMetrics(tx: Tx, rows: unknown[][]): Promise<void> {
     await this.bulk.updateByKey(tx, 'locations', { name: 'id', pgType: 'bigint' }, METRIC_COLUMNS, rows);
   }
+}
+
+/** A listed fix: the columns of interface 2.1. */
+export interface LocationRow {
+  id: number;
+  subscriber_id: number;
+  location_date: number;
+  is_valid: number;
+  latitude: number;
+  longitude: number;
+  angle: number;
+  velocity: number;
+}
+
+/**
+ * The latest fix (by its time, then id) of each of these subscribers of the account, in subscriber
+ * order: one index seek per subscriber through (account, subscriber, time), whatever the history.
+ */
+export async function latestFixes(database: Database, executor: Db, accountId: number, subscriberIds: readonly number[]): Promise<LocationRow[]> {
+  if (subscriberIds.length === 0) return [];
+  const ids =
+    database.dialect === 'postgres'
+      ? sql`(SELECT unnest(${[...subscriberIds]}::bigint[]) AS id)`
+      : sql`(SELECT value AS id FROM json_each(${JSON.stringify(subscriberIds)}))`;
+  const { rows } = await sql<LocationRow>`
+    SELECT l.id, l.subscriber_id, l.location_date, l.is_valid, l.latitude, l.longitude, l.angle, l.velocity
+    FROM locations l
+    WHERE l.account_id = ${accountId} AND l.id IN (
+      SELECT (SELECT x.id FROM locations x
+              WHERE x.account_id = ${accountId} AND x.subscriber_id = s.id
+              ORDER BY x.location_date DESC, x.id DESC LIMIT 1)
+      FROM ${ids} AS s)
+    ORDER BY l.subscriber_id`.execute(executor);
+  return rows.map((r) => ({ ...r, id: Number(r.id), subscriber_id: Number(r.subscriber_id), location_date: Number(r.location_date) }));
 }

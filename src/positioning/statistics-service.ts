@@ -1,5 +1,5 @@
-import type { Account } from '../accounts/account-service.js';
-import type { EmployeeService } from '../employees/employee-service.js';
+import type { Account } from '../accounts/accounts.js';
+import type { EmployeeService } from '../employees/employees.js';
 import { formatDateTime, offsetMinutes } from '../http/datetime.js';
 import { invalidField } from '../http/errors.js';
 import { resolvePeriod, type Period } from '../http/list-params.js';
@@ -107,7 +107,7 @@ export class StatisticsService {
       end: JSON.parse(r.metrics_end) as FixMetrics,
     }));
     // The bucket being filled lives in the pipeline's state, not yet in a row.
-    for (const [subscriberId, state] of await loadPipelineStates(this.database.db, ids)) {
+    for (const [subscriberId, state] of await loadPipelineStates(this.database.db, account.id, ids)) {
       const open = state.statistics.current;
       if (open && inPeriod(open.bucketMs)) buckets.push({ ...open, subscriberId });
     }

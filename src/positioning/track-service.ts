@@ -1,11 +1,11 @@
-import type { Account } from '../accounts/account-service.js';
+import type { Account } from '../accounts/accounts.js';
 import { formatDateTime } from '../http/datetime.js';
 import { ApiError } from '../http/errors.js';
 import { resolvePeriod } from '../http/list-params.js';
 import type { Database } from '../store/database.js';
 import type { TracksTable } from '../store/schema.js';
 import { pointKey, type AddressResolver } from './address-resolver.js';
-import { coordinatesText } from './geo.js';
+import { coordinatesText } from '../geo/geo.js';
 import type { Location } from './location-schema.js';
 import { toLocation } from './location-service.js';
 import { loadPipelineStates } from './pipeline/pipeline-store.js';
@@ -75,7 +75,7 @@ export class TrackService {
   private async withOpenTracksCurrent(rows: TrackRow[]): Promise<TrackRow[]> {
     const open = rows.filter((r) => r.is_open === 1);
     if (open.length === 0) return rows;
-    const states = await loadPipelineStates(this.database.db, [...new Set(open.map((r) => r.subscriber_id))]);
+    const states = await loadPipelineStates(this.database.db, open[0]!.account_id, [...new Set(open.map((r) => r.subscriber_id))]);
     const finishes = open.flatMap((r) => {
       const last = states.get(r.subscriber_id)?.track.track?.last;
       return last ? [{ latitude: last.lat, longitude: last.lon }] : [];

@@ -1,4 +1,4 @@
-import type { Account } from '../accounts/account-service.js';
+import type { Account } from '../accounts/accounts.js';
 import { formatDateTime } from '../http/datetime.js';
 import { resolvePeriod } from '../http/list-params.js';
 import type { Database } from '../store/database.js';

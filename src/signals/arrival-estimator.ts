@@ -1,4 +1,4 @@
-import { haversineMetres } from '../positioning/geo.js';
+import { haversineMetres } from '../geo/geo.js';
 import type { LatLon, Router } from './osrm-router.js';
 
 /** The straight-line estimate assumes at least this speed: a standing or crawling employee is still on the way. */

@@ -1,10 +1,11 @@
 import Ajv from 'ajv';
-import { sql } from 'kysely';
-import type { Account, Principal } from '../accounts/account-service.js';
-import { formatDateTime, offsetMinutes, parseDateTime } from '../http/datetime.js';
+import type { Account, Principal } from '../accounts/accounts.js';
+import { formatDateTime, parseDateTime } from '../http/datetime.js';
 import { ApiError, invalidField, missingField, type ValidationErrors } from '../http/errors.js';
 import type { Database, Db } from '../store/database.js';
 import type { Static } from 'typebox';
+import type { EmployeeService } from '../employees/employees.js';
+import { deleteRule, findRule, insertRule, listRules, updateRule } from './event-rule-store.js';
 import { EventRule, ruleParameters, type EventRulePatch, type EventRuleWrite, type RuleKind, type StoredRule } from './event-rule-schema.js';
 
 const notFound = (id: number) => new ApiError('EVENT_RULE_NOT_FOUND', `no event rule ${id}`);
@@ -15,22 +16,20 @@ const parameterValidators = Object.fromEntries(Object.entries(ruleParameters).ma
 /** A rule as the API answers it: the EventRule schema, with the kind typed as the rule kinds. */
 export type EventRuleView = Omit<Static<typeof EventRule>, 'kind'> & { kind: RuleKind };
 
-type Document = Omit<StoredRule, 'id' | 'name' | 'kind' | 'enabled'>;
-
 /**
  * Event rules (interface 6.1, CONTRACT §4): what coordinators configure, here and in the
- * workspace. `activeRules` answers which rules a signal or change fires, at an instant.
+ * workspace; the table is read and written through event-rule-store.ts.
  */
 export class EventRuleService {
   constructor(
     private readonly database: Database,
+    private readonly employees: Pick<EmployeeService, 'livingIds'>,
     private readonly options: { allowPrivateAddresses: boolean },
     private readonly clock: () => number = Date.now,
   ) {}
 
   async list(account: Account): Promise<EventRuleView[]> {
-    const rows = await this.database.db.selectFrom('event_rules').selectAll().where('account_id', '=', account.id).orderBy('id').execute();
-    return rows.map((row) => toView(fromRow(row), account.timeZone));
+    return (await listRules(this.database.db, account.id)).map((rule) => toView(rule, account.timeZone));
   }
 
   async get(account: Account, id: number): Promise<EventRuleView> {
@@ -40,13 +39,8 @@ export class EventRuleService {
   async create(principal: Principal, input: EventRuleWrite): Promise<EventRuleView> {
     const { account } = principal;
     const rule = await this.build(account, 0, input);
-    const now = this.clock();
-    const row = await this.database.db
-      .insertInto('event_rules')
-      .values({ account_id: account.id, ...toColumns(rule), created_at: now, updated_at: now })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    return toView({ ...rule, id: row.id }, account.timeZone);
+    const id = await insertRule(this.database.db, account.id, rule, this.clock());
+    return toView({ ...rule, id }, account.timeZone);
   }
 
   async replace(principal: Principal, id: number, input: EventRuleWrite): Promise<void> {
@@ -65,40 +59,17 @@ export class EventRuleService {
   }
 
   async delete(principal: Principal, id: number): Promise<void> {
-    const result = await this.database.db.deleteFrom('event_rules').where('account_id', '=', principal.account.id).where('id', '=', id).executeTakeFirst();
-    if (Number(result.numDeletedRows) === 0) throw notFound(id);
-  }
-
-  /**
-   * The enabled rules of a kind that apply to this employee at this instant: inside the validity
-   * period, on one of the weekdays and inside the daily window, in the account's time zone.
-   */
-  async activeRules(executor: Db, account: Account, kind: RuleKind, subscriberId: number | null, atMs: number): Promise<StoredRule[]> {
-    const rows = await executor
-      .selectFrom('event_rules')
-      .selectAll()
-      .where('account_id', '=', account.id)
-      .where('kind', '=', String(kind))
-      .where('enabled', '=', 1)
-      .execute();
-    return rows.map(fromRow).filter((rule) => appliesTo(rule, subscriberId) && inSchedule(rule, atMs, account.timeZone));
+    if (!(await deleteRule(this.database.db, principal.account.id, id))) throw notFound(id);
   }
 
   private async load(executor: Db, account: Account, id: number): Promise<StoredRule> {
-    const row = await executor.selectFrom('event_rules').selectAll().where('account_id', '=', account.id).where('id', '=', id).executeTakeFirst();
-    if (!row) throw notFound(id);
-    return fromRow(row);
+    const rule = await findRule(executor, account.id, id);
+    if (!rule) throw notFound(id);
+    return rule;
   }
 
   private async save(account: Account, rule: StoredRule): Promise<void> {
-    const now = this.clock();
-    await this.database.db
-      .updateTable('event_rules')
-      // Strictly later than before, even within one clock tick: the signal pipeline keeps parsed rules while their stamps hold.
-      .set({ ...toColumns(rule), updated_at: sql<number>`CASE WHEN updated_at >= ${now} THEN updated_at + 1 ELSE ${now} END` })
-      .where('account_id', '=', account.id)
-      .where('id', '=', rule.id)
-      .execute();
+    await updateRule(this.database.db, account.id, rule, this.clock());
   }
 
   /** A complete rule from a body, with every check of CONTRACT §4; omitted fields take defaults. */
@@ -171,85 +142,13 @@ export class EventRuleService {
 
   private async checkEmployees(account: Account, ids: number[]): Promise<void> {
     if (ids.length === 0) return;
-    const rows = await this.database.db
-      .selectFrom('subscribers')
-      .select('id')
-      .where('account_id', '=', account.id)
-      .where('id', 'in', ids)
-      .where('deleted_at', 'is', null)
-      .execute();
-    const known = new Set(rows.map((r) => r.id));
+    const known = new Set(await this.employees.livingIds(this.database.db, account.id, ids));
     const problems: ValidationErrors = {};
     ids.forEach((id, i) => {
       if (!known.has(id)) problems[`subscriberIDs[${i}]`] = `no subscriber ${id}`;
     });
     if (Object.keys(problems).length > 0) throw new ApiError('BAD_REQUEST', 'subscriberIDs names unknown subscribers', problems);
   }
-}
-
-export { fromRow as ruleFromRow };
-
-/** An event rule as stored, for `ruleFromRow`. */
-export type EventRuleRow = { id: number; name: string; kind: string; enabled: number; document: string; updated_at: number };
-
-/** Which of the account's rules are enabled, of these kinds, and when each last changed (`updated_at` grows at every change). */
-export function enabledRuleStamps(executor: Db, accountId: number, kinds: readonly RuleKind[]): Promise<{ id: number; updated_at: number }[]> {
-  return executor
-    .selectFrom('event_rules')
-    .select(['id', 'updated_at'])
-    .where('account_id', '=', accountId)
-    .where('kind', 'in', kinds.map(String))
-    .where('enabled', '=', 1)
-    .orderBy('id')
-    .execute();
-}
-
-/** The account's enabled rules of these kinds, in id order, every employee and schedule (parse with `ruleFromRow`). */
-export function enabledRuleRows(executor: Db, accountId: number, kinds: readonly RuleKind[]): Promise<EventRuleRow[]> {
-  return executor
-    .selectFrom('event_rules')
-    .select(['id', 'name', 'kind', 'enabled', 'document', 'updated_at'])
-    .where('account_id', '=', accountId)
-    .where('kind', 'in', kinds.map(String))
-    .where('enabled', '=', 1)
-    .orderBy('id')
-    .execute();
-}
-
-function appliesTo(rule: StoredRule, subscriberId: number | null): boolean {
-  return rule.subscriberIDs.length === 0 || subscriberId === null || rule.subscriberIDs.includes(subscriberId);
-}
-
-/** Validity period, ISO weekday and daily window (which may pass midnight), in the account's zone. */
-export function inSchedule(rule: Pick<StoredRule, 'validFromMs' | 'validToMs' | 'weekdays' | 'timeFrom' | 'timeTo'>, atMs: number, timeZone: string): boolean {
-  if (rule.validFromMs !== null && atMs < rule.validFromMs) return false;
-  if (rule.validToMs !== null && atMs > rule.validToMs) return false;
-  const local = new Date(atMs + offsetMinutes(timeZone, atMs) * 60_000);
-  const weekday = local.getUTCDay() === 0 ? 7 : local.getUTCDay();
-  const minute = local.getUTCHours() * 60 + local.getUTCMinutes();
-  const from = minutesOf(rule.timeFrom);
-  const to = minutesOf(rule.timeTo);
-  if (from === to) return rule.weekdays.includes(weekday);
-  if (from < to) return rule.weekdays.includes(weekday) && minute >= from && minute < to;
-  // A window past midnight (22:00-06:00): its early-morning part belongs to the previous day's window.
-  if (minute >= from) return rule.weekdays.includes(weekday);
-  if (minute < to) return rule.weekdays.includes(weekday === 1 ? 7 : weekday - 1);
-  return false;
-}
-
-const minutesOf = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5));
-
-function toColumns(rule: StoredRule) {
-  const { id: _id, name, kind, enabled, ...document } = rule;
-  return { name, kind: String(kind), enabled: enabled ? 1 : 0, document: JSON.stringify(document satisfies Document) };
-}
-
-function fromRow(row: { id: number; name: string; kind: string; enabled: number; document: string }): StoredRule {
-  const kind: RuleKind = /^\d+$/.test(row.kind) ? (Number(row.kind) as RuleKind) : (row.kind as RuleKind);
-  const document = JSON.parse(row.document) as Document;
-  // Rules stored before the second messenger channel existed have no list for it.
-  document.messenger2UserIDs ??= [];
-  return { ...document, id: row.id, name: row.name, kind, enabled: row.enabled === 1 };
 }
 
 function toView(rule: StoredRule, timeZone: string): EventRuleView {

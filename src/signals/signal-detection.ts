@@ -1,10 +1,11 @@
-import type { ZoneLookup } from '../geozones/zone-lookup.js';
-import type { BatchSignals, PipelineSignals, SignalBatch } from '../positioning/pipeline/pipeline-signals.js';
+import type { EmployeeService } from '../employees/employees.js';
+import type { ZoneLookup } from '../geozones/geozones.js';
+import type { BatchSignals, PipelineSignals, SignalBatch } from '../positioning/positioning.js';
 import type { Tx } from '../store/database.js';
-import { openTaskDestinations } from '../tasks/task-destinations.js';
+import { openTaskDestinations } from '../tasks/tasks.js';
 import type { ArrivalEstimator } from './arrival-estimator.js';
 import { signalKinds } from './event-rule-schema.js';
-import { enabledRuleRows, enabledRuleStamps, ruleFromRow } from './event-rule-service.js';
+import { enabledRuleRows, enabledRuleStamps, ruleFromRow } from './event-rule-store.js';
 import { signalBody } from './signal-body.js';
 import type { SignalDispatcher } from './signal-dispatcher.js';
 import { SignalRuleSet } from './signal-rules.js';
@@ -14,6 +15,9 @@ import { SignalWatcher, type FiredSignal, type SignalState, type WatchContext } 
 const TASK_HORIZON_MS = 24 * 3_600_000;
 /** Accounts whose parsed rules are kept between batches. */
 const MAX_CACHED_ACCOUNTS = 1000;
+
+/** `subscriberExternalID` of a signal's body comes from the employees. */
+export type EmployeeIdentities = Pick<EmployeeService, 'identitiesOf'>;
 
 /** Unique signal ids, taken in the caller's transaction. */
 export type SignalIdSource = (tx: Tx, count: number) => Promise<number[]>;
@@ -34,6 +38,7 @@ export class SignalDetection implements PipelineSignals {
     private readonly dispatcher: SignalDispatcher,
     private readonly estimator: ArrivalEstimator,
     private readonly signalIds: SignalIdSource,
+    private readonly employees: EmployeeIdentities,
   ) {}
 
   async begin(tx: Tx, batch: SignalBatch, subscriberIds: number[]): Promise<BatchSignals | null> {
@@ -47,7 +52,7 @@ export class SignalDetection implements PipelineSignals {
       tasks: rules.has(24) ? await openTaskDestinations(tx, batch.accountId, subscriberIds, batch.receivedAt + TASK_HORIZON_MS) : new Map(),
       estimator: this.estimator,
     };
-    return new BatchSignalRun(batch, context, this.dispatcher, this.signalIds);
+    return new BatchSignalRun(batch, context, this.dispatcher, this.signalIds, this.employees);
   }
 
   /**
@@ -89,6 +94,7 @@ class BatchSignalRun implements BatchSignals {
     private readonly context: WatchContext,
     private readonly dispatcher: SignalDispatcher,
     private readonly signalIds: SignalIdSource,
+    private readonly employees: EmployeeIdentities,
   ) {}
 
   watch(subscriberId: number, holder: { signals?: SignalState }, before: { signals?: SignalState } | null): SignalWatcher | null {
@@ -108,21 +114,13 @@ class BatchSignalRun implements BatchSignals {
     // Subscribers were run one after another: the outbox gets their signals in time order.
     this.fired.sort((a, b) => a.finding.atMs - b.finding.atMs);
     const subscriberIds = [...new Set(this.fired.map((f) => f.subscriberId))];
-    const externalIds = await externalIdsOf(tx, this.batch.accountId, subscriberIds);
+    // In the batch's transaction: a read outside it would wait for this very transaction on SQLite.
+    const identities = await this.employees.identitiesOf(tx, this.batch.accountId, subscriberIds);
     const ids = await this.signalIds(tx, this.fired.length);
     const signals = this.fired.map(({ subscriberId, rule, finding }, i) => ({
       rule,
-      body: signalBody(finding, ids[i]!, { id: subscriberId, externalId: externalIds.get(subscriberId) ?? null }, this.batch.timeZone),
+      body: signalBody(finding, ids[i]!, { id: subscriberId, externalId: identities.get(subscriberId)?.externalSubscriberID ?? null }, this.batch.timeZone),
     }));
     await this.dispatcher.enqueueSignals(tx, this.batch.accountId, signals);
   }
-}
-
-/**
- * `subscriberExternalID` of the body. Read here, in the batch's transaction: the employee service
- * reads outside it, which on SQLite would wait for this very transaction.
- */
-async function externalIdsOf(tx: Tx, accountId: number, subscriberIds: number[]): Promise<Map<number, string | null>> {
-  const rows = await tx.selectFrom('subscribers').select(['id', 'external_id']).where('account_id', '=', accountId).where('id', 'in', subscriberIds).execute();
-  return new Map(rows.map((r) => [r.id, r.external_id]));
 }

@@ -1,8 +1,8 @@
-import type { Account } from '../accounts/account-service.js';
-import type { OutgoingMessage, Outbox } from '../delivery/outbox.js';
+import type { Account } from '../accounts/accounts.js';
+import type { OutgoingMessage, Outbox } from '../delivery/delivery.js';
 import type { Tx } from '../store/database.js';
 import type { RuleKind, StoredRule } from './event-rule-schema.js';
-import type { EventRuleService } from './event-rule-service.js';
+import { activeRules } from './event-rule-store.js';
 
 /** Something that happened to one employee (or to the account, when `subscriberId` is null) at an instant. */
 export interface Occurrence {
@@ -20,10 +20,7 @@ export interface Occurrence {
  * messengers get one message per element.
  */
 export class SignalDispatcher {
-  constructor(
-    private readonly rules: EventRuleService,
-    private readonly outbox: Outbox,
-  ) {}
+  constructor(private readonly outbox: Outbox) {}
 
   async dispatch(tx: Tx, account: Account, kind: RuleKind, occurrences: Occurrence[]): Promise<number> {
     if (occurrences.length === 0) return 0;
@@ -34,7 +31,7 @@ export class SignalDispatcher {
       const key = `${occurrence.subscriberId}:${occurrence.atMs}`;
       let rules = rulesBySubscriber.get(key);
       if (!rules) {
-        rules = await this.rules.activeRules(tx, account, kind, occurrence.subscriberId, occurrence.atMs);
+        rules = await activeRules(tx, account, kind, occurrence.subscriberId, occurrence.atMs);
         rulesBySubscriber.set(key, rules);
       }
       for (const rule of rules) {

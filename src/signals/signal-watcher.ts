@@ -1,7 +1,7 @@
-import type { ZoneIndex } from '../geozones/zone-index.js';
-import { LIVE_WINDOW_MS, type FixSignals } from '../positioning/pipeline/pipeline-signals.js';
-import type { PipelineFix, TrackRecord, TrackSettings } from '../positioning/pipeline/pipeline-types.js';
-import type { TaskDestination } from '../tasks/task-destinations.js';
+import type { ZoneIndex } from '../geozones/geozones.js';
+import { LIVE_WINDOW_MS, type FixSignals } from '../positioning/positioning.js';
+import type { PipelineFix, TrackRecord, TrackSettings } from '../positioning/positioning.js';
+import type { TaskDestination } from '../tasks/tasks.js';
 import type { ArrivalEstimator } from './arrival-estimator.js';
 import { ArrivalSignal, type ArrivalSignalState } from './detectors/arrival-signal.js';
 import { LoadingSignal, type LoadingSignalState } from './detectors/loading-signal.js';
@@ -12,7 +12,7 @@ import { StopSignal, type StopSignalState } from './detectors/stop-signal.js';
 import { TripEndSignal, type TripEndSignalState } from './detectors/trip-end-signal.js';
 import { ZoneSignal, type ZoneSignalState } from './detectors/zone-signal.js';
 import type { StoredRule } from './event-rule-schema.js';
-import { inSchedule } from './event-rule-service.js';
+import { inSchedule } from './rule-schedule.js';
 import type { SignalRuleSet, SubscriberRules } from './signal-rules.js';
 import type { Emit, SignalFinding } from './signal-types.js';
 

@@ -6,7 +6,8 @@ import { dirname } from 'node:path';
 import { migrationProvider } from './migrations/index.js';
 import type { Schema } from './schema.js';
 
-export type Dialect = 'sqlite' | 'postgres';
+export type { Dialect } from './dialect.js';
+import type { Dialect } from './dialect.js';
 export type Db = Kysely<Schema>;
 export type Tx = Transaction<Schema>;
 

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import type { Account, AccountService } from '../accounts/account-service.js';
-import type { EmployeeService } from '../employees/employee-service.js';
+import type { Account, AccountService } from '../accounts/accounts.js';
+import type { EmployeeService } from '../employees/employees.js';
 import { ApiError } from '../http/errors.js';
 import { Id } from '../http/list-params.js';
 import { ErrorBody, type Api } from '../http/route-types.js';

@@ -1,5 +1,5 @@
-import { customFieldTypes } from '../employees/employee-schema.js';
-import type { EmployeeIdentity } from '../employees/employee-service.js';
+import { customFieldTypes } from '../employees/employees.js';
+import type { EmployeeIdentity } from '../employees/employees.js';
 import { formatDateTime, formatUtc, parseDateTime } from '../http/datetime.js';
 import { ApiError, invalidField, missingField } from '../http/errors.js';
 import type { TasksTable } from '../store/schema.js';

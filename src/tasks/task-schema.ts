@@ -1,5 +1,5 @@
 import { Type, type Static, type TSchema } from 'typebox';
-import { CustomFieldItem } from '../employees/employee-schema.js';
+import { CustomFieldItem } from '../employees/employees.js';
 import { Count, DateTimeText, Id, IdList, Offset } from '../http/list-params.js';
 
 const nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);

@@ -1,6 +1,6 @@
-import type { Account, Principal } from '../accounts/account-service.js';
-import type { ChangeEvents, Change, Initiator } from '../employees/change-events.js';
-import type { EmployeeService } from '../employees/employee-service.js';
+import type { Account, Principal } from '../accounts/accounts.js';
+import type { Change, ChangeRecorder, Initiator } from '../events/events.js';
+import type { EmployeeService } from '../employees/employees.js';
 import { parseDateTime } from '../http/datetime.js';
 import { ApiError, invalidField, type ValidationErrors } from '../http/errors.js';
 import type { Database, Db, Tx } from '../store/database.js';
@@ -19,7 +19,7 @@ export class TaskService {
   constructor(
     private readonly database: Database,
     private readonly employees: EmployeeService,
-    private readonly events: ChangeEvents,
+    private readonly events: ChangeRecorder,
     private readonly clock: () => number = Date.now,
   ) {}
 

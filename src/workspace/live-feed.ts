@@ -1,8 +1,8 @@
-import type { Account } from '../accounts/account-service.js';
-import type { Fix } from '../positioning/fix.js';
-import type { LocationService } from '../positioning/location-service.js';
+import type { Account } from '../accounts/accounts.js';
+import type { Fix } from '../positioning/positioning.js';
+import type { LocationService } from '../positioning/positioning.js';
 import { formatDateTime } from '../http/datetime.js';
-import type { Location } from '../positioning/location-schema.js';
+import type { Location } from '../positioning/positioning.js';
 
 /** One open live connection of the workspace: it is sent the positions of its account. */
 export interface LiveListener {

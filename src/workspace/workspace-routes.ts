@@ -1,9 +1,9 @@
 import type { ServerResponse } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import type { Account } from '../accounts/account-service.js';
-import { SESSION_IDLE_MS, SessionService, type Session } from '../accounts/session-service.js';
-import { CSRF_HEADER, SESSION_COOKIE } from '../http/auth.js';
+import type { Account } from '../accounts/accounts.js';
+import { SESSION_IDLE_MS, SessionService, type Session } from '../accounts/accounts.js';
+import { CSRF_HEADER, SESSION_COOKIE } from '../accounts/accounts.js';
 import { ApiError, invalidField } from '../http/errors.js';
 import { ErrorBody, NoContent, type Api } from '../http/route-types.js';
 import type { LiveFeed } from './live-feed.js';

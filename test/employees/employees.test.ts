@@ -47,8 +47,14 @@ for (const dialect of dialects) {
         vehicleSettings: { speedLimit: 90, prolongedSpeedSeconds: 60, fuelFillThreshold: 10, fuelDrainThreshold: 10, sensorLimits: [], initialOdometer: 0 },
         deviceKey: r.body.deviceKey,
       });
-      assert.deepEqual((await server.api.get(`${SUBSCRIBERS}/${id}`)).body, r.body);
-      assert.deepEqual((await server.api.get(`${SUBSCRIBERS}/externalID/EMP-1`)).body, r.body);
+      // The device key is the phone's credential: shown whole once, in this answer, then only its end.
+      const { deviceKey, ...read } = r.body;
+      const view = { ...read, deviceKeyHint: `…${String(deviceKey).slice(-4)}` };
+      assert.deepEqual((await server.api.get(`${SUBSCRIBERS}/${id}`)).body, view);
+      assert.deepEqual((await server.api.get(`${SUBSCRIBERS}/externalID/EMP-1`)).body, view);
+      const listed = (await server.api.get(SUBSCRIBERS)).body as Record<string, unknown>[];
+      assert.ok(listed.length > 0 && listed.every((e) => !('deviceKey' in e)), 'no read lists a device key');
+      assert.ok(!(await server.api.get(SUBSCRIBERS)).text.includes(String(deviceKey)), 'the key appears nowhere in a list');
     });
 
     it('stores every field of interface 2.9, accepting both spellings of the template id', async () => {
@@ -106,7 +112,7 @@ for (const dialect of dialects) {
       assert.equal(replaced.phone, '', 'omitted by PUT: default');
       assert.equal(replaced.canTrack, true);
       assert.equal(replaced.vehicleSettings.speedLimit, 90);
-      assert.equal(replaced.deviceKey, created.body.deviceKey);
+      assert.equal(replaced.deviceKeyHint, `…${created.body.deviceKey.slice(-4)}`, 'the device key stays');
 
       const patch = await server.api.patch(`${SUBSCRIBERS}/${id}`, { phone: '7922', vehicleSettings: { fuelDrainThreshold: 5 }, regionID: null });
       assert.equal(patch.status, 204);

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { connect, type AddressInfo } from 'node:net';
 import type { Services } from '../../src/app.js';
-import { buildOsmAndServer } from '../../src/mobile/osmand-server.js';
+import { buildOsmAndServer, type OsmAndOptions } from '../../src/mobile/osmand-server.js';
 
 /** What Traccar Client (Android <= 8, iOS) and OsmAnd put after `id=…`: speed in knots. */
 export const CLASSIC_QUERY =
@@ -44,11 +44,16 @@ export interface OsmAndListener {
   close(): Promise<void>;
 }
 
-export async function startOsmAnd(services: Services, clock?: () => number): Promise<OsmAndListener> {
+export async function startOsmAnd(
+  services: Services,
+  clock?: () => number,
+  options: Pick<OsmAndOptions, 'logger' | 'keyGuessLimits' | 'requestTimeoutMs'> = {},
+): Promise<OsmAndListener> {
   const app = await buildOsmAndServer({
     employees: services.employees,
     locations: services.locations,
     ...(clock ? { clock } : {}),
+    ...options,
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = app.server.address() as AddressInfo;

@@ -127,6 +127,12 @@ export async function startServer(
 export const SUBSCRIBERS = '/v6/api/subscriberManagement/subscribers';
 export const LOCATIONS = '/v6/api/globalPositioningManagement/locations';
 
+/** An employee as reads answer it: the create's answer without the device key, with its hint (the key is shown once). */
+export function employeeAsRead(created: Record<string, any>): Record<string, any> {
+  const { deviceKey, ...read } = created;
+  return { ...read, deviceKeyHint: deviceKey === null ? null : `…${String(deviceKey).slice(-4)}` };
+}
+
 /** Creates an employee through the API and returns its id. */
 export async function createEmployee(api: Client, body: Record<string, unknown> = {}): Promise<number> {
   const response = await api.post(SUBSCRIBERS, { name: 'Ivan Petrov', ...body });

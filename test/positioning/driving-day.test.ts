@@ -2,7 +2,7 @@
 // events and statistics (routes 3-7 of interface 4.1) checked against the truth the generator knows.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { coordinatesText, haversineMetres } from '../../src/positioning/geo.js';
+import { coordinatesText, haversineMetres } from '../../src/geo/geo.js';
 import { createEmployee, LOCATIONS, startServer, type Client, type TestServer } from '../helpers/server.js';
 import { dialects } from '../helpers/stores.js';
 import {

@@ -3,7 +3,7 @@
 // ignition on and every 30 s with it off, sends a fix at each ignition change, and loses the odd
 // packet. Readings carry realistic noise: GPS positions wander within 15-30 m while parked and
 // scatter 3 m while moving, fuel readings ±0.5 L, temperatures ±0.2 °C. Seeded, deterministic.
-import { haversineMetres } from '../../src/positioning/geo.js';
+import { haversineMetres } from '../../src/geo/geo.js';
 import { move, seededRandom, type LatLon } from './pipeline/fixtures.js';
 
 export const SECOND = 1000;

@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { buildApp, createServices, type Services } from '../../src/app.js';
-import { haversineMetres } from '../../src/positioning/geo.js';
+import { haversineMetres } from '../../src/geo/geo.js';
 import { Client, createEmployee, startServer, type TestServer } from '../helpers/server.js';
 import { dialects, freshDatabase } from '../helpers/stores.js';
 import { at, createRule, moscow, postLive, signalsOf, T0, TASKS, Trip, withoutId } from './signal-api.js';

@@ -2,7 +2,7 @@
  * The v6 shapes the workspace reads (interface section 2, CONTRACT §4), taken from the server's
  * own schemas as types only: `import type` is erased, so nothing of the server is bundled.
  */
-import type { Employee } from '../../src/employees/employee-schema';
+import type { EmployeeView as Employee } from '../../src/employees/employee-schema';
 import type { ZoneGroup } from '../../src/geozones/zone-group-schema';
 import type { Zone } from '../../src/geozones/zone-schema';
 import type { Location as StoredLocation } from '../../src/positioning/location-schema';

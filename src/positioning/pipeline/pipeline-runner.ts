@@ -1,4 +1,4 @@
-import type { VehicleSettings } from '../../employees/employee-schema.js';
+import type { VehicleSettings } from '../../employees/employees.js';
 import type { Tx } from '../../store/database.js';
 import type { AddressResolver } from '../address-resolver.js';
 import type { Fix } from '../fix.js';
@@ -43,7 +43,7 @@ export class PipelineRunner {
     });
     const subscriberIds = [...bySubscriber.keys()].sort((a, b) => a - b);
     await this.store.lock(tx, subscriberIds);
-    const states = await this.store.loadStates(tx, subscriberIds);
+    const states = await this.store.loadStates(tx, context.accountId, subscriberIds);
     const signals = this.signals ? await this.signals.begin(tx, context, subscriberIds) : null;
 
     const metrics: (FixMetrics | null)[] = new Array(fixes.length).fill(null);

@@ -1,9 +1,14 @@
-import type { SignalState } from '../../signals/signal-watcher.js';
 import type { Tx } from '../../store/database.js';
 import type { PipelineFix, TrackRecord, TrackSettings } from './pipeline-types.js';
 
 /** CONTRACT §2: signals fire only for fixes newer than the subscriber's latest processed fix minus this. */
 export const LIVE_WINDOW_MS = 5 * 60_000;
+
+/**
+ * The signal detectors' part of a subscriber's pipeline state: kept with the rest of the state and
+ * handed back to them, never read by the pipeline itself (its shape is theirs).
+ */
+export type DetectorState = object;
 
 /** What the signal detectors need to know of a batch. */
 export interface SignalBatch {
@@ -29,7 +34,7 @@ export interface BatchSignals {
    * A subscriber's run over `holder`'s state: null when no rule applies to them. `before` is the
    * state before a replay (null when not replaying), whose facts of what was sent carry over.
    */
-  watch(subscriberId: number, holder: { signals?: SignalState }, before: { signals?: SignalState } | null): FixSignals | null;
+  watch(subscriberId: number, holder: { signals?: DetectorState }, before: { signals?: DetectorState } | null): FixSignals | null;
   /** Writes what fired to the outbox. */
   flush(tx: Tx): Promise<void>;
 }

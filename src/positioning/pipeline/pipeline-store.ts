@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { BulkWriter, type Column } from '../../store/bulk-writer.js';
 import type { Database, Db, Tx } from '../../store/database.js';
 import { pointKey } from '../address-resolver.js';
-import { coordinatesText } from '../geo.js';
+import { coordinatesText } from '../../geo/geo.js';
 import { LocationStore, metricValues } from '../location-store.js';
 import type { PipelineFix } from './pipeline-types.js';
 import { eventKey, fixKey, type SubscriberWrites } from './pipeline-writes.js';
@@ -32,9 +32,14 @@ const BUCKET_COLUMNS = [
  * The pipeline's state of each subscriber: the open track and the statistics bucket being filled
  * are read from here too (they are not rewritten as rows on every batch).
  */
-export async function loadPipelineStates(executor: Db, subscriberIds: number[]): Promise<Map<number, SubscriberState>> {
+export async function loadPipelineStates(executor: Db, accountId: number, subscriberIds: number[]): Promise<Map<number, SubscriberState>> {
   if (subscriberIds.length === 0) return new Map();
-  const rows = await executor.selectFrom('pipeline_states').select(['subscriber_id', 'state']).where('subscriber_id', 'in', subscriberIds).execute();
+  const rows = await executor
+    .selectFrom('pipeline_states')
+    .select(['subscriber_id', 'state'])
+    .where('account_id', '=', accountId)
+    .where('subscriber_id', 'in', subscriberIds)
+    .execute();
   return new Map(rows.map((r) => [r.subscriber_id, JSON.parse(r.state) as SubscriberState]));
 }
 
@@ -59,8 +64,8 @@ export class PipelineStore {
     await sql`SELECT pg_advisory_xact_lock(id) FROM (SELECT unnest(${sorted}::bigint[]) AS id ORDER BY 1) AS ids`.execute(tx);
   }
 
-  loadStates(tx: Tx, subscriberIds: number[]): Promise<Map<number, SubscriberState>> {
-    return loadPipelineStates(tx, subscriberIds);
+  loadStates(tx: Tx, accountId: number, subscriberIds: number[]): Promise<Map<number, SubscriberState>> {
+    return loadPipelineStates(tx, accountId, subscriberIds);
   }
 
   /** The latest checkpoint taken at or before `atOrBeforeMs`. */

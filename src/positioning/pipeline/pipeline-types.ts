@@ -1,4 +1,4 @@
-import type { VehicleSettings } from '../../employees/employee-schema.js';
+import type { VehicleSettings } from '../../employees/employees.js';
 
 /** A fix as the pipeline sees it: stored (it has an id) and ordered by (timeMs, id). */
 export interface PipelineFix {
@@ -49,6 +49,16 @@ export const defaultTrackSettings: TrackSettings = {
   minDistanceM: 200,
   minDurationSeconds: 60,
 };
+
+/** The account's thresholds: its own where it set them, the contract's defaults for the rest. */
+export function trackSettingsOf(overrides: Readonly<Record<string, number>> | undefined): TrackSettings {
+  const settings = { ...defaultTrackSettings };
+  for (const key of Object.keys(settings) as (keyof TrackSettings)[]) {
+    const value = overrides?.[key];
+    if (typeof value === 'number' && Number.isFinite(value)) settings[key] = value;
+  }
+  return settings;
+}
 
 export interface PipelineSettings {
   track: TrackSettings;

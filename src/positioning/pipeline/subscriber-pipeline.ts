@@ -1,7 +1,6 @@
-import { haversineMetres } from '../geo.js';
-import type { SignalState } from '../../signals/signal-watcher.js';
+import { haversineMetres } from '../../geo/geo.js';
 import { FuelDetector, type FuelDetectorState } from './fuel-detector.js';
-import type { FixSignals } from './pipeline-signals.js';
+import type { DetectorState, FixSignals } from './pipeline-signals.js';
 import type { FixMetrics, PipelineFix, PipelineSettings, PipelineSink } from './pipeline-types.js';
 import { SensorDetector, type SensorDetectorState } from './sensor-detector.js';
 import { SpeedDetector, type SpeedDetectorState } from './speed-detector.js';
@@ -22,7 +21,7 @@ export interface SubscriberState {
   sensors: SensorDetectorState;
   statistics: StatisticsState;
   /** The signal detectors' state, while the account has signal rules for this subscriber. */
-  signals?: SignalState;
+  signals?: DetectorState;
 }
 
 export function initialState(): SubscriberState {

@@ -1,4 +1,4 @@
-import { haversineMetres } from '../geo.js';
+import { haversineMetres } from '../../geo/geo.js';
 import type { PipelineFix, PipelineSink, Point, TrackRecord, TrackSettings } from './pipeline-types.js';
 
 export interface TrackBuilderState {

@@ -1,6 +1,6 @@
 import { formatDateTime } from '../../http/datetime.js';
-import { haversineMetres } from '../../positioning/geo.js';
-import type { TaskDestination } from '../../tasks/task-destinations.js';
+import { haversineMetres } from '../../geo/geo.js';
+import type { TaskDestination } from '../../tasks/tasks.js';
 import type { ArrivalEstimator } from '../arrival-estimator.js';
 import { derivedFrom, type ArrivalRule } from '../signal-rules.js';
 import { at, type Emit, type SignalFix } from '../signal-types.js';

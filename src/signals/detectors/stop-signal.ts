@@ -1,4 +1,4 @@
-import { haversineMetres } from '../../positioning/geo.js';
+import { haversineMetres } from '../../geo/geo.js';
 import { derivedFrom, type StopRule } from '../signal-rules.js';
 import { at, type Emit, type SignalFix } from '../signal-types.js';
 

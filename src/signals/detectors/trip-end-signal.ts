@@ -1,4 +1,4 @@
-import type { TrackRecord } from '../../positioning/pipeline/pipeline-types.js';
+import type { TrackRecord } from '../../positioning/positioning.js';
 import type { PlainRule } from '../signal-rules.js';
 import type { Emit, SignalFix } from '../signal-types.js';
 

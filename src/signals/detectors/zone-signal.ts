@@ -1,4 +1,4 @@
-import type { ZoneIndex, ZoneReference } from '../../geozones/zone-index.js';
+import type { ZoneIndex, ZoneReference } from '../../geozones/geozones.js';
 import { derivedFrom, type ZoneRule } from '../signal-rules.js';
 import { at, type Emit, type SignalFix } from '../signal-types.js';
 

@@ -1,7 +1,6 @@
 import { sql, type Kysely } from 'kysely';
-import type { Dialect } from '../database.js';
-import type { MigrationFactory } from './index.js';
-import { withId } from './migration-helpers.js';
+import type { Dialect } from '../dialect.js';
+import { withId, type MigrationFactory } from './migration-helpers.js';
 
 /** Accounts, tokens, workspace users, employees, locations and idempotency keys. */
 export const foundation: MigrationFactory = (dialect: Dialect) => ({

@@ -1,6 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { MigrationFactory } from './index.js';
-import { withId } from './migration-helpers.js';
+import { withId, type MigrationFactory } from './migration-helpers.js';
 
 /**
  * The processing pipeline (CONTRACT §2): running totals on each fix, per-subscriber state and

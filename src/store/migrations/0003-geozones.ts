@@ -1,7 +1,6 @@
 import type { Kysely } from 'kysely';
-import type { Dialect } from '../database.js';
-import type { MigrationFactory } from './index.js';
-import { withId } from './migration-helpers.js';
+import type { Dialect } from '../dialect.js';
+import { withId, type MigrationFactory } from './migration-helpers.js';
 
 /** Zone groups, zones, map objects, and the per-account zone version the spatial indexes follow. */
 export const geozones: MigrationFactory = (dialect: Dialect) => ({

@@ -1,6 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import type { MigrationFactory } from './index.js';
-import { withId } from './migration-helpers.js';
+import { withId, type MigrationFactory } from './migration-helpers.js';
 
 /**
  * Outgoing calls (CONTRACT §4, §5): event rules, the durable outbox of deliveries with their

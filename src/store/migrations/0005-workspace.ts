@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { MigrationFactory } from './index.js';
+import type { MigrationFactory } from './migration-helpers.js';
 
 /**
  * Sessions of the coordinator workspace: a random token in an HttpOnly cookie, stored only as

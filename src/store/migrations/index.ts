@@ -1,12 +1,11 @@
-import type { Kysely, Migration, MigrationProvider } from 'kysely';
-import type { Dialect } from '../database.js';
+import type { MigrationProvider } from 'kysely';
+import type { Dialect } from '../dialect.js';
 import { foundation } from './0001-foundation.js';
 import { pipeline } from './0002-pipeline.js';
 import { geozones } from './0003-geozones.js';
 import { outgoing } from './0004-outgoing.js';
 import { workspace } from './0005-workspace.js';
-
-export type MigrationFactory = (dialect: Dialect) => Migration & { up(db: Kysely<unknown>): Promise<void> };
+import type { MigrationFactory } from './migration-helpers.js';
 
 /** Every migration, in order. Names sort by their number prefix; never rename a shipped one. */
 const migrations: Record<string, MigrationFactory> = {

@@ -1,5 +1,8 @@
-import type { CreateTableBuilder } from 'kysely';
-import type { Dialect } from '../database.js';
+import type { CreateTableBuilder, Kysely, Migration } from 'kysely';
+import type { Dialect } from '../dialect.js';
+
+/** A migration, made for the store it runs on. */
+export type MigrationFactory = (dialect: Dialect) => Migration & { up(db: Kysely<unknown>): Promise<void> };
 
 /**
  * An `id` primary key whose values are never reused (CONTRACT §2): a sequence on PostgreSQL,

@@ -1,7 +1,7 @@
 // Fixture builders for the pipeline's unit tests: fixes, routes that move by metres along a bearing
 // (so expected distances are known up front), and a sink that keeps records the way the store does.
 import { defaultVehicleSettings, type VehicleSettings } from '../../../src/employees/employee-schema.js';
-import { haversineMetres } from '../../../src/positioning/geo.js';
+import { haversineMetres } from '../../../src/geo/geo.js';
 import {
   defaultTrackSettings,
   type PipelineFix,

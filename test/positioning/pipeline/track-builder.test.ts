@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { haversineMetres } from '../../../src/positioning/geo.js';
+import { haversineMetres } from '../../../src/geo/geo.js';
 import { defaultTrackSettings, type PipelineFix, type TrackSettings } from '../../../src/positioning/pipeline/pipeline-types.js';
 import { TrackBuilder } from '../../../src/positioning/pipeline/track-builder.js';
 import { distance, MINUTE, MOSCOW, move, pathMetres, RecordingSink, Route, SECOND, T0 } from './fixtures.js';

@@ -1,36 +1,12 @@
 import { isDeepStrictEqual } from 'node:util';
-import type { Account } from '../accounts/account-service.js';
+import type { Account } from '../accounts/accounts.js';
 import { formatUtc } from '../http/datetime.js';
-import type { StoredRule } from '../signals/event-rule-schema.js';
-import type { EventRuleService } from '../signals/event-rule-service.js';
-import type { Occurrence, SignalDispatcher } from '../signals/signal-dispatcher.js';
+import type { StoredRule } from './event-rule-schema.js';
+import { activeRules } from './event-rule-store.js';
+import type { Occurrence, SignalDispatcher } from './signal-dispatcher.js';
 import type { Tx } from '../store/database.js';
-
-/** Who made a change (interface 2.10): a user (API token or workspace), the employee through the phone, or the service itself. */
-export type Initiator = { userID: number } | { subscriberID: number } | { agentID: number };
-
-/**
- * `agentID` of the service's presence agent, the initiator of every `isOnline` flip (CONTRACT §4:
- * the service itself). The only automatic agent so far.
- */
-export const PRESENCE_AGENT_ID = 1;
-
-/** One change of one object, as the object is carried in the events (interface 2.8 or 2.9). */
-export type Change<T> = { type: 'add'; after: T } | { type: 'edit'; before: T; after: T } | { type: 'delete'; before: T };
-
-export interface EntityChange<T extends object> {
-  change: Change<T>;
-  entityId: number;
-  /** The employees the change concerns: a rule limited to employees fires only when it names one of them. */
-  subscriberIds: (number | null)[];
-  initiator: Initiator;
-  /** signalDate: when it happened. */
-  atMs: number;
-  /** actualSignalDate: when the service recorded it (later than atMs only for what is noticed afterwards). */
-  firedMs: number;
-}
-
-export type Feed = 'task' | 'employee';
+import type { ChangeRecorder, EntityChange, Feed } from '../events/events.js';
+import { allocateSignalIds } from './signal-ids.js';
 
 const feeds = {
   task: { kind: 'taskChanges', entityTypeId: 1, key: 'task' },
@@ -45,11 +21,8 @@ const signalTypeIds = { add: 1, edit: 2, delete: 3 } as const;
  * `signalResultID` is the rule that fired (the "event" of interface 6.1, its `eventID`); `signalID`
  * is one per change, the same in every rule's copy.
  */
-export class ChangeEvents {
-  constructor(
-    private readonly rules: EventRuleService,
-    private readonly signals: SignalDispatcher,
-  ) {}
+export class ChangeEvents implements ChangeRecorder {
+  constructor(private readonly signals: SignalDispatcher) {}
 
   async record<T extends object>(tx: Tx, account: Account, feed: Feed, changes: EntityChange<T>[]): Promise<void> {
     const { kind } = feeds[feed];
@@ -62,7 +35,7 @@ export class ChangeEvents {
     for (const change of real) {
       let rules = rulesAt.get(change.atMs);
       if (!rules) {
-        rules = await this.rules.activeRules(tx, account, kind, null, change.atMs);
+        rules = await activeRules(tx, account, kind, null, change.atMs);
         rulesAt.set(change.atMs, rules);
       }
       if (rules.some((rule) => concerns(rule, change.subscriberIds))) carried.push(change);
@@ -123,28 +96,4 @@ export function changedValues(before: object, after: object): Record<string, unk
     if (!isDeepStrictEqual(previous[key], next[key])) changed[key] = previous[key] ?? null;
   }
   return changed;
-}
-
-const IDS_PER_STATEMENT = 500;
-
-/**
- * `n` new signal ids, ascending, unique across servers sharing the database: the ids of rows
- * inserted into `signal_ids` (a sequence on PostgreSQL, AUTOINCREMENT on SQLite, never reused)
- * and removed again in the same transaction.
- */
-export async function allocateSignalIds(tx: Tx, n: number): Promise<number[]> {
-  const now = Date.now();
-  const ids: number[] = [];
-  for (let from = 0; from < n; from += IDS_PER_STATEMENT) {
-    const count = Math.min(IDS_PER_STATEMENT, n - from);
-    const rows = await tx
-      .insertInto('signal_ids')
-      .values(Array.from({ length: count }, () => ({ created_at: now })))
-      .returning('id')
-      .execute();
-    ids.push(...rows.map((r) => r.id));
-  }
-  ids.sort((a, b) => a - b);
-  if (ids.length > 0) await tx.deleteFrom('signal_ids').where('id', '>=', ids[0]!).where('id', '<=', ids.at(-1)!).execute();
-  return ids;
 }

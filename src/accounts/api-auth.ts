@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
-import type { AccountService, Principal } from '../accounts/account-service.js';
-import { SessionService } from '../accounts/session-service.js';
-import { ApiError } from './errors.js';
+import type { AccountService, Principal } from './account-service.js';
+import { SessionService } from './session-service.js';
+import { ApiError } from '../http/errors.js';
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -1,0 +1,64 @@
+/**
+ * The module boundaries of DESIGN "Modules", checked by `npm run lint` (`depcruise src`).
+ * Read with the README's module picture (Architecture). Three rules:
+ *  - no import cycles, type imports included;
+ *  - a module reaches another only through its face, `src/<module>/<module>.ts`;
+ *  - a module depends only on the modules below it (`layers`); the kernel (http, store, geo,
+ *    config, version) depends on no module, and every module may use it.
+ * The composition root (src/app.ts, src/main.ts) may import anything.
+ */
+const layers = {
+  accounts: [],
+  events: ['accounts'],
+  customfields: ['accounts'],
+  delivery: ['accounts'],
+  geozones: ['accounts', 'customfields'],
+  employees: ['accounts', 'customfields', 'events'],
+  tasks: ['accounts', 'employees', 'customfields', 'events'],
+  positioning: ['accounts', 'employees', 'geozones'],
+  signals: ['accounts', 'events', 'employees', 'tasks', 'positioning', 'geozones', 'delivery'],
+  mobile: ['accounts', 'employees', 'positioning', 'tasks'],
+  devices: ['accounts', 'employees', 'positioning'],
+  workspace: ['accounts', 'positioning'],
+  reports: ['accounts', 'employees', 'positioning', 'geozones', 'delivery', 'tasks'],
+};
+const kernel = '^src/(http|store|geo)/|^src/(config|version)\\.ts$';
+
+export default {
+  forbidden: [
+    {
+      name: 'no-cycles',
+      comment: 'Import cycles (type imports count too) make modules that cannot be read, tested or moved apart.',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { circular: true },
+    },
+    {
+      name: 'kernel-depends-on-no-module',
+      comment: 'http, store, geo and events are the kernel every module uses; they know no module.',
+      severity: 'error',
+      from: { path: kernel },
+      to: { path: '^src/', pathNot: kernel },
+    },
+    {
+      name: 'only-through-the-face',
+      comment: "Another module is reached through its face, src/<module>/<module>.ts, never its internals or tables.",
+      severity: 'error',
+      from: { path: '^src/([^/]+)/', pathNot: kernel },
+      to: { path: '^src/([^/]+)/', pathNot: [kernel, '^src/$1/', '^src/(?<face>[^/]+)/\\k<face>\\.ts$'] },
+    },
+    ...Object.entries(layers).map(([module, below]) => ({
+      name: `layers-${module}`,
+      comment: `${module} may use only: ${below.length ? below.join(', ') : 'the kernel'}.`,
+      severity: 'error',
+      from: { path: `^src/${module}/` },
+      to: { path: '^src/([^/]+)/', pathNot: [kernel, `^src/(${[module, ...below].join('|')})/`] },
+    })),
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    exclude: { path: '^(web|test|bench|dist)/' },
+  },
+};
