@@ -5,6 +5,7 @@ import { ConfigError, loadConfig } from './config.js';
 import { deliverySettings } from './delivery/delivery.js';
 import { startTrackerListeners } from './devices/tracker-listeners.js';
 import { serviceTrackerSink } from './devices/tracker-sink.js';
+import { KeyGuessThrottle } from './mobile/key-guess-throttle.js';
 import { OnlineSweeper } from './employees/online-sweeper.js';
 import { buildOsmAndServer } from './mobile/osmand-server.js';
 import { AddressFiller } from './positioning/address-filler.js';
@@ -54,6 +55,7 @@ async function main(): Promise<void> {
     idleTimeoutMs: config.TRACKER_IDLE_TIMEOUT,
     sink: serviceTrackerSink(services),
     logger: log.child({ listener: 'trackers' }),
+    keyGuesses: new KeyGuessThrottle(),
   });
   log.info(
     { version, store: database.dialect, port: config.PORT, osmandPort: config.OSMAND_PORT, trackerPorts, geocoder: Boolean(addressFiller) },

@@ -1,6 +1,6 @@
 import { egtsProtocol } from './egts-protocol.js';
 import { teltonikaProtocol } from './teltonika-protocol.js';
-import { startTrackerServer, type TrackerLogger, type TrackerServer, type TrackerSink } from './tracker-server.js';
+import { startTrackerServer, type KeyGuessGate, type TrackerLogger, type TrackerServer, type TrackerSink } from './tracker-server.js';
 import type { TrackerProtocol } from './tracker-protocol.js';
 import { wialonProtocol } from './wialon-protocol.js';
 
@@ -18,6 +18,8 @@ export async function startTrackerListeners(options: {
   idleTimeoutMs: number;
   sink: TrackerSink;
   logger: TrackerLogger;
+  /** One throttle for the three ports: a guesser cannot try 20 keys on each. */
+  keyGuesses?: KeyGuessGate;
 }): Promise<TrackerServer[]> {
   const wanted: [TrackerProtocol, number][] = [
     [egtsProtocol, options.ports.egts],
@@ -28,7 +30,7 @@ export async function startTrackerListeners(options: {
   try {
     for (const [protocol, port] of wanted) {
       if (port === 0) continue;
-      started.push(await startTrackerServer({ protocol, port, host: options.host, idleTimeoutMs: options.idleTimeoutMs, sink: options.sink, logger: options.logger }));
+      started.push(await startTrackerServer({ protocol, port, host: options.host, idleTimeoutMs: options.idleTimeoutMs, sink: options.sink, logger: options.logger, keyGuesses: options.keyGuesses }));
     }
   } catch (error) {
     await Promise.all(started.map((server) => server.close()));

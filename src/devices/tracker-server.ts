@@ -20,6 +20,15 @@ export interface TrackerDevice {
   readingMap?: ReadingMapOverride | null;
 }
 
+/**
+ * Throttles device-key guessing per client address (src/mobile/key-guess-throttle.ts is the one
+ * `npm start` passes): a locked address is disconnected at once, each unknown key counts.
+ */
+export interface KeyGuessGate {
+  retryAfterSeconds(address: string): number;
+  failed(address: string): boolean;
+}
+
 /** The part of pino the listener uses. */
 export interface TrackerLogger {
   info(object: object, message: string): void;
@@ -39,6 +48,7 @@ export interface TrackerServerOptions {
   maxFrameBytes?: number;
   logger?: TrackerLogger;
   clock?: () => number;
+  keyGuesses?: KeyGuessGate;
 }
 
 export interface TrackerServer {
@@ -52,9 +62,9 @@ export interface TrackerServer {
 const MAX_FUTURE_MS = 24 * 3_600_000;
 const silent: TrackerLogger = { info() {}, warn() {}, error() {} };
 
-/** Device keys are secrets: logs carry the start of their SHA-256 instead. */
+/** Device keys are secrets: logs carry the start of their SHA-256 instead (as the OsmAnd port's do). */
 export function deviceKeyDigest(deviceKey: string): string {
-  return createHash('sha256').update(deviceKey).digest('hex').slice(0, 12);
+  return `sha256:${createHash('sha256').update(deviceKey).digest('hex').slice(0, 12)}`;
 }
 
 /**
@@ -64,7 +74,7 @@ export function deviceKeyDigest(deviceKey: string): string {
  * lets a bad frame or a failed store take down more than its own connection.
  */
 export async function startTrackerServer(options: TrackerServerOptions): Promise<TrackerServer> {
-  const { protocol, sink, logger = silent, clock = Date.now } = options;
+  const { protocol, sink, logger = silent, clock = Date.now, keyGuesses } = options;
   const idleTimeoutMs = options.idleTimeoutMs ?? 10 * 60_000;
   const maxFrameBytes = options.maxFrameBytes ?? protocol.maxFrameBytes;
   const sockets = new Set<Socket>();
@@ -77,6 +87,12 @@ export async function startTrackerServer(options: TrackerServerOptions): Promise
 
   function serveConnection(socket: Socket): void {
     const remote = `${socket.remoteAddress}:${socket.remotePort}`;
+    const address = socket.remoteAddress ?? '';
+    if (keyGuesses && keyGuesses.retryAfterSeconds(address) > 0) {
+      // Refusing only unknown keys would still tell a guesser when a guess hits: nothing is heard.
+      socket.destroy();
+      return;
+    }
     let buffer: Buffer = Buffer.alloc(0);
     let draining = false;
     let closed = false;
@@ -98,7 +114,8 @@ export async function startTrackerServer(options: TrackerServerOptions): Promise
         const digest = deviceKeyDigest(deviceKey);
         const owner = deviceKey === '' ? null : await sink.resolveDevice(deviceKey);
         if (!owner) {
-          logger.warn({ ...context(), device: digest }, 'unknown terminal refused');
+          const locked = keyGuesses?.failed(address) ?? false;
+          logger.warn({ ...context(), device: digest, ...(locked ? { lockedAddress: true } : {}) }, 'unknown terminal refused');
           return false;
         }
         device = { ...owner, digest, map: resolveReadingMap(protocol.defaultReadingMap, owner.readingMap) };

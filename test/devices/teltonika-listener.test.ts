@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { teltonikaProtocol } from '../../src/devices/teltonika-protocol.js';
+import { KeyGuessThrottle } from '../../src/mobile/key-guess-throttle.js';
 import { startListener, type Listener } from '../helpers/tracker-client.js';
 import { teltonikaHandshake, teltonikaPacket, type TeltonikaRecordSpec } from '../helpers/tracker-encoders.js';
 
@@ -128,6 +129,26 @@ describe('Teltonika listener', () => {
     header.writeUInt32BE(10_000_000, 4);
     await huge.send(header);
     await huge.expectClosed();
+  });
+
+  it('throttles key guessing: after too many unknown IMEIs the address is not heard, even with a known one', async () => {
+    const guarded = await startListener(teltonikaProtocol, { keyGuesses: new KeyGuessThrottle({ maxFailures: 2, windowMs: 60_000, lockMs: 60_000 }) });
+    guarded.sink.devices.set(IMEI, { accountId: ACCOUNT, subscriberId: SUBSCRIBER });
+    try {
+      for (const guess of ['100000000000001', '100000000000002']) {
+        const client = await guarded.connect();
+        await client.send(teltonikaHandshake(guess));
+        assert.deepEqual(await client.readBytes(1), Buffer.from([0]));
+        await client.expectClosed();
+      }
+      const locked = await guarded.connect();
+      await locked.send(teltonikaHandshake(IMEI)).catch(() => {});
+      await locked.expectClosed();
+      assert.equal(locked.pending.length, 0, 'a locked address gets no answer');
+      assert.ok(!guarded.logs.some((line) => line.includes('100000000000001')));
+    } finally {
+      await guarded.close();
+    }
   });
 
   it('closes a silent connection after the idle timeout', async () => {
