@@ -3,6 +3,9 @@ import { buildApp, createServices } from './app.js';
 import { bootstrapFirstAccount } from './accounts/bootstrap.js';
 import { ConfigError, loadConfig } from './config.js';
 import { deliverySettings } from './delivery/delivery.js';
+import { startTrackerListeners } from './devices/tracker-listeners.js';
+import { serviceTrackerSink } from './devices/tracker-sink.js';
+import { KeyGuessThrottle } from './mobile/key-guess-throttle.js';
 import { OnlineSweeper } from './employees/online-sweeper.js';
 import { buildOsmAndServer } from './mobile/osmand-server.js';
 import { AddressFiller } from './positioning/address-filler.js';
@@ -10,7 +13,10 @@ import { NominatimGeocoder } from './positioning/geocoder.js';
 import { migrate, openDatabase } from './store/database.js';
 import { version } from './version.js';
 
-/** `npm start`: the API and workspace on PORT, the OsmAnd listener on OSMAND_PORT, one database. */
+/**
+ * `npm start`: the API and workspace on PORT, the OsmAnd listener on OSMAND_PORT, the vehicle
+ * tracker listeners on EGTS_PORT, WIALON_IPS_PORT and TELTONIKA_PORT, one database.
+ */
 async function main(): Promise<void> {
   let config;
   try {
@@ -42,8 +48,17 @@ async function main(): Promise<void> {
     : null;
   await app.listen({ port: config.PORT, host: config.HOST });
   await osmand.listen({ port: config.OSMAND_PORT, host: config.HOST });
+  const trackerPorts = { egts: config.EGTS_PORT, wialon: config.WIALON_IPS_PORT, teltonika: config.TELTONIKA_PORT };
+  const trackers = await startTrackerListeners({
+    ports: trackerPorts,
+    host: config.HOST,
+    idleTimeoutMs: config.TRACKER_IDLE_TIMEOUT,
+    sink: serviceTrackerSink(services),
+    logger: log.child({ listener: 'trackers' }),
+    keyGuesses: new KeyGuessThrottle(),
+  });
   log.info(
-    { version, store: database.dialect, port: config.PORT, osmandPort: config.OSMAND_PORT, geocoder: Boolean(addressFiller) },
+    { version, store: database.dialect, port: config.PORT, osmandPort: config.OSMAND_PORT, trackerPorts, geocoder: Boolean(addressFiller) },
     `Lokator ${version} is serving on ${database.dialect === 'sqlite' ? config.databaseUrl : 'PostgreSQL'}`,
   );
 
@@ -63,6 +78,7 @@ async function main(): Promise<void> {
     }, config.SHUTDOWN_GRACE_MS);
     force.unref();
     // Stop taking fixes first, then API requests; in-flight ones finish and commit.
+    await Promise.all(trackers.map((tracker) => tracker.close()));
     await osmand.close();
     await app.close();
     await addressFiller?.stop();

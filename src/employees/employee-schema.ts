@@ -1,5 +1,6 @@
 import { Type, type Static, type TSchema } from 'typebox';
 import { Id, Offset } from '../http/list-params.js';
+import { ReadingMapOverride } from './reading-map-schema.js';
 
 const nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 const text = (maxLength: number) => Type.String({ maxLength });
@@ -36,6 +37,7 @@ export const VehicleSettingsInput = Type.Object(
     fuelDrainThreshold: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 100_000, description: 'litres' })),
     sensorLimits: Type.Optional(Type.Array(SensorLimit, { maxItems: 200 })),
     initialOdometer: Type.Optional(Type.Number({ minimum: 0, maximum: 1e9, description: 'km' })),
+    readingMap: Type.Optional(nullable(ReadingMapOverride)),
   },
   { additionalProperties: false },
 );
@@ -47,6 +49,8 @@ export const VehicleSettings = Type.Object({
   fuelDrainThreshold: Type.Number(),
   sensorLimits: Type.Array(Type.Object({ sensorID: Type.Integer(), min: nullable(Type.Number()), max: nullable(Type.Number()) })),
   initialOdometer: Type.Number(),
+  /** How a native tracker's inputs become readings, over its protocol's defaults (src/devices); absent or null: the defaults. */
+  readingMap: Type.Optional(nullable(ReadingMapOverride)),
 });
 export type VehicleSettings = Static<typeof VehicleSettings>;
 

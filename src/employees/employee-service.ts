@@ -22,6 +22,8 @@ export interface IngestTarget {
 export interface DeviceOwner {
   accountId: number;
   subscriberId: number;
+  /** vehicleSettings.readingMap: how a native tracker's inputs become readings (null: its protocol's defaults). */
+  readingMap: VehicleSettings['readingMap'] | null;
 }
 
 export interface EmployeeIdentity {
@@ -200,11 +202,13 @@ export class EmployeeService {
   async findByDeviceKey(deviceKey: string): Promise<DeviceOwner | null> {
     const row = await this.database.db
       .selectFrom('subscribers')
-      .select(['account_id', 'id'])
+      .select(['account_id', 'id', 'vehicle_settings'])
       .where('device_key', '=', deviceKey)
       .where('deleted_at', 'is', null)
       .executeTakeFirst();
-    return row ? { accountId: row.account_id, subscriberId: row.id } : null;
+    if (!row) return null;
+    const { readingMap } = JSON.parse(row.vehicle_settings) as VehicleSettings;
+    return { accountId: row.account_id, subscriberId: row.id, readingMap: readingMap ?? null };
   }
 
   private async update(principal: Principal, subscriberID: number, change: (before: Employee) => Employee): Promise<void> {

@@ -2,3 +2,5 @@
 export { CustomFieldItem, customFieldTypes } from './employee-schema.js';
 export type { VehicleSettings } from './employee-schema.js';
 export type { EmployeeIdentity, EmployeeService } from './employee-service.js';
+export { ReadingMapOverride } from './reading-map-schema.js';
+export type { ScaledInput, SensorInput, SwitchInput } from './reading-map-schema.js';

@@ -60,10 +60,6 @@ export async function buildOsmAndServer({
   });
 
   const handle = async (request: FastifyRequest, reply: FastifyReply) => {
-    const waitSeconds = throttle.retryAfterSeconds(request.ip);
-    if (waitSeconds > 0) {
-      throw new ApiError('RATE_LIMITED', 'too many unknown device keys from this address', undefined, { 'retry-after': String(waitSeconds) });
-    }
     const now = clock();
     let decoded;
     try {
@@ -73,12 +69,18 @@ export async function buildOsmAndServer({
       throw error;
     }
     if (decoded.locationDateMs > now + MAX_FUTURE_MS) throw new ApiError('BAD_REQUEST', 'timestamp is more than 24 hours ahead');
+    const key = keyFingerprint(decoded.deviceKey);
+    const waitSeconds = throttle.retryAfterSeconds(request.ip, key);
+    if (waitSeconds > 0) {
+      throw new ApiError('RATE_LIMITED', 'too many unknown device keys from this address', undefined, { 'retry-after': String(waitSeconds) });
+    }
     const owner = await employees.findByDeviceKey(decoded.deviceKey);
     if (!owner) {
-      if (throttle.failed(request.ip)) request.log.warn({ address: request.ip }, 'osmand: too many unknown device keys from one address; refusing it for a while');
-      request.log.debug({ address: request.ip, key: keyFingerprint(decoded.deviceKey) }, 'osmand: unknown device key');
+      if (throttle.failed(request.ip)) request.log.warn({ address: request.ip }, 'osmand: too many unknown device keys from one address; refusing new keys from it for a while');
+      request.log.debug({ address: request.ip, key }, 'osmand: unknown device key');
       throw new ApiError('BAD_REQUEST', 'unknown device');
     }
+    throttle.succeeded(request.ip, key);
     const { deviceKey: _key, ...fix } = decoded;
     await locations.ingestDeviceFix(owner.accountId, {
       ...fix,

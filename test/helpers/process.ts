@@ -30,7 +30,7 @@ export async function startProcess(env: Record<string, string>): Promise<Running
   const osmandPort = await freePort();
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: root,
-    env: { ...process.env, PORT: String(port), OSMAND_PORT: String(osmandPort), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
+    env: { ...process.env, PORT: String(port), OSMAND_PORT: String(osmandPort), EGTS_PORT: '0', WIALON_IPS_PORT: '0', TELTONIKA_PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

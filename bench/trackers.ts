@@ -1,0 +1,154 @@
+/**
+ * Native trackers at scale: N simulated Teltonika terminals (codec 8 Extended) connected at once
+ * to one listener, each sending a record every few seconds (paced phase), then all of them their
+ * buffer of BURST records at the same moment (burst phase). The same frames go, in a second run,
+ * to a bare listener that parses and acknowledges without storing (the same framing and decoding
+ * code, a sink that answers at once). Prints records/s, p99 acknowledgement latency and RSS for
+ * both and the stored/bare ratio of the burst's records/s; asserts nothing.
+ *
+ *   npm run bench:trackers                          # 5,000 terminals on SQLite
+ *   npm run bench:trackers -- --terminals 500 --seconds 10
+ *   npm run bench:trackers -- --pg                  # PostgreSQL (DATABASE_URL, or a throwaway cluster)
+ *
+ * Target (issue 14): stored ≥ 0.5 of bare on SQLite, which needs the ingest queue's group
+ * commit behind the sink; the service sink of src/devices/tracker-sink.ts commits per fix.
+ */
+import { connect, type Socket } from 'node:net';
+import { performance } from 'node:perf_hooks';
+import { sql } from 'kysely';
+import { teltonikaProtocol } from '../src/devices/teltonika-protocol.js';
+import { startTrackerServer, type TrackerSink } from '../src/devices/tracker-server.js';
+import { serviceTrackerSink } from '../src/devices/tracker-sink.js';
+import { teltonikaHandshake, teltonikaPacket, type TeltonikaRecordSpec } from '../test/helpers/tracker-encoders.js';
+import { Cleanup, flagValue, fmt, percentile, random, ratio, runBench, serverStore, startServer, tempDir } from './common.js';
+
+const PACE_MS = 3000;
+const BURST = 20;
+const BURST_CAP_MS = 30_000;
+
+/** One terminal: a socket, and the acknowledgements it waits for, in order. */
+class Terminal {
+  private received = 0;
+  private waiting: { count: number; resolve: () => void }[] = [];
+  private constructor(readonly socket: Socket) {
+    socket.on('data', (chunk: Buffer) => {
+      this.received += chunk.length;
+      while (this.waiting[0] && this.received >= this.waiting[0].count) {
+        this.received -= this.waiting[0].count;
+        this.waiting.shift()!.resolve();
+      }
+    });
+  }
+  static open(port: number): Promise<Terminal> {
+    return new Promise((resolve, reject) => {
+      const socket = connect(port, '127.0.0.1', () => resolve(new Terminal(socket)));
+      socket.once('error', reject);
+    });
+  }
+  /** Writes the bytes and resolves when `answerBytes` have come back: the elapsed milliseconds. */
+  exchange(bytes: Buffer, answerBytes: number): Promise<number> {
+    const started = performance.now();
+    return new Promise((resolve) => {
+      this.waiting.push({ count: answerBytes, resolve: () => resolve(performance.now() - started) });
+      this.socket.write(bytes);
+    });
+  }
+}
+
+interface PhaseResult {
+  recordsPerSecond: number;
+  p99Ms: number;
+}
+
+/**
+ * `storedSince` says how many records the sink has taken since the burst began (the bare sink:
+ * those of the packets acknowledged; the store: rows in `locations`), so a store that commits a
+ * packet's records one by one is credited for those it committed before the cap.
+ */
+async function drive(port: number, keys: string[], seconds: number, storedSince: (acknowledgedPackets: number) => Promise<number>): Promise<{ paced: PhaseResult; burst: PhaseResult; rssMb: number }> {
+  const next = random(14);
+  const terminals: Terminal[] = [];
+  for (let i = 0; i < keys.length; i += 200) terminals.push(...(await Promise.all(keys.slice(i, i + 200).map(() => Terminal.open(port)))));
+  await Promise.all(terminals.map((t, i) => t.exchange(teltonikaHandshake(keys[i]!), 1)));
+  let clockMs = Date.now() - 3_600_000;
+  const record = (i: number): TeltonikaRecordSpec => ({
+    timeMs: (clockMs += 10),
+    latitude: 55.6 + next() * 0.3,
+    longitude: 37.4 + next() * 0.4 + i * 1e-6,
+    speedKmh: Math.floor(next() * 90),
+    angle: Math.floor(next() * 360),
+    satellites: 9,
+    io: { 239: [1, 1], 66: [2, 12_600], 201: [2, 40] },
+  });
+
+  // Paced: every terminal sends one record every PACE_MS, starting at a random offset.
+  const latencies: number[] = [];
+  let records = 0;
+  const pacedStart = performance.now();
+  const endAt = pacedStart + seconds * 1000;
+  await Promise.all(
+    terminals.map(async (terminal, i) => {
+      await new Promise((resolve) => setTimeout(resolve, next() * PACE_MS));
+      while (performance.now() < endAt) {
+        const sentAt = performance.now();
+        latencies.push(await terminal.exchange(teltonikaPacket([record(i)], 0x8e), 4));
+        records++;
+        await new Promise((resolve) => setTimeout(resolve, Math.max(0, PACE_MS - (performance.now() - sentAt))));
+      }
+    }),
+  );
+  const paced = { recordsPerSecond: records / ((performance.now() - pacedStart) / 1000), p99Ms: percentile(latencies.sort((a, b) => a - b), 0.99) };
+
+  // Burst: every terminal sends its buffer at once. A store that cannot keep up is measured over
+  // BURST_CAP_MS (records acknowledged by then), so the bench still ends within a minute or two.
+  const packets = terminals.map((_, i) => teltonikaPacket(Array.from({ length: BURST }, () => record(i)), 0x8e));
+  const burstLatencies: number[] = [];
+  await storedSince(-1);
+  const burstStart = performance.now();
+  const all = Promise.all(terminals.map(async (terminal, i) => burstLatencies.push(await terminal.exchange(packets[i]!, 4))));
+  await Promise.race([all, new Promise((resolve) => setTimeout(resolve, BURST_CAP_MS))]);
+  const burstSeconds = (performance.now() - burstStart) / 1000;
+  // Unanswered packets count at the cap as their latency: a lower bound of their real one.
+  while (burstLatencies.length < terminals.length) burstLatencies.push(burstSeconds * 1000);
+  const acknowledged = burstLatencies.filter((ms) => ms < burstSeconds * 1000).length;
+  const burst = { recordsPerSecond: (await storedSince(acknowledged)) / burstSeconds, p99Ms: percentile(burstLatencies.sort((a, b) => a - b), 0.99) };
+  const rssMb = process.memoryUsage().rss / 1024 / 1024;
+  for (const terminal of terminals) terminal.socket.destroy();
+  return { paced, burst, rssMb };
+}
+
+runBench('bench:trackers', async () => {
+  const count = flagValue('--terminals', 5000);
+  const seconds = flagValue('--seconds', 20);
+  const cleanup = new Cleanup();
+  try {
+    const { database, store } = await serverStore(tempDir(cleanup), cleanup);
+    const server = await startServer(database, count, cleanup);
+    // Device keys by SQL: creating them through the API would take longer than the bench.
+    await database.db.updateTable('subscribers').set({ device_key: sql<string>`'bench-' || CAST(id AS TEXT)` }).execute();
+    const keys = server.employeeIds.map((id) => `bench-${id}`);
+    process.stdout.write(`bench:trackers — ${fmt(count)} Teltonika terminals, ${seconds} s paced (a record every ${PACE_MS / 1000} s), then a burst of ${BURST} records each; ${store}\n`);
+
+    const bare: TrackerSink = { resolveDevice: async () => ({ accountId: server.account.id, subscriberId: server.employeeIds[0]! }), ingest: async () => {} };
+    const rows = async () => Number((await database.db.selectFrom('locations').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+    let rowsBefore = 0;
+    const counters = {
+      bare: async (acknowledged: number) => Math.max(0, acknowledged) * BURST,
+      stored: async (acknowledged: number) => (acknowledged < 0 ? (rowsBefore = await rows()) : (await rows()) - rowsBefore),
+    };
+    const results: Record<string, Awaited<ReturnType<typeof drive>>> = {};
+    for (const [name, sink] of [['bare', bare], ['stored', serviceTrackerSink(server.services)]] as const) {
+      const listener = await startTrackerServer({ protocol: teltonikaProtocol, sink, host: '127.0.0.1' });
+      results[name] = await drive(listener.port, keys, seconds, counters[name]);
+      await listener.close();
+      const r = results[name]!;
+      process.stdout.write(
+        `${name.padEnd(7)} paced ${fmt(r.paced.recordsPerSecond)} records/s, p99 ack ${r.paced.p99Ms.toFixed(1)} ms; ` +
+          `burst ${fmt(r.burst.recordsPerSecond)} records/s, p99 ack ${fmt(r.burst.p99Ms)} ms; RSS ${fmt(r.rssMb)} MB\n`,
+      );
+    }
+    process.stdout.write(`stored / bare (burst records/s): ${ratio(results.stored!.burst.recordsPerSecond, results.bare!.burst.recordsPerSecond)} (target ≥ 0.5)\n`);
+  } finally {
+    await cleanup.run();
+  }
+});

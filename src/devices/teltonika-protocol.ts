@@ -1,0 +1,57 @@
+import {
+  decodeTeltonikaImei,
+  decodeTeltonikaPacket,
+  isTeltonikaHandshake,
+  teltonikaAck,
+  teltonikaCrcMatches,
+  teltonikaFrameLength,
+  TeltonikaFormatError,
+} from './teltonika-codec.js';
+import { teltonikaReadingMap } from './teltonika-reading-map.js';
+import type { TrackerConnection, TrackerProtocol, TrackerSession } from './tracker-protocol.js';
+
+const ACCEPT = Buffer.from([0x01]);
+const REFUSE = Buffer.from([0x00]);
+
+/** Teltonika over TCP (codecs 8 and 8 Extended): IMEI handshake, then AVL packets acknowledged with their record count. */
+export const teltonikaProtocol: TrackerProtocol = {
+  name: 'teltonika',
+  // The wiki caps FMB packets at 1280 bytes; heavier models send more with Codec 8 Extended.
+  maxFrameBytes: 64 * 1024,
+  defaultReadingMap: teltonikaReadingMap,
+  frameLength: teltonikaFrameLength,
+  open: (connection) => new TeltonikaSession(connection),
+};
+
+class TeltonikaSession implements TrackerSession {
+  constructor(private readonly connection: TrackerConnection) {}
+
+  async handle(frame: Buffer): Promise<void> {
+    const { connection } = this;
+    if (isTeltonikaHandshake(frame)) {
+      if (connection.identified) return connection.close('a second handshake');
+      if (await connection.identify(decodeTeltonikaImei(frame))) connection.send(ACCEPT);
+      else {
+        connection.send(REFUSE);
+        connection.close('unknown terminal');
+      }
+      return;
+    }
+    if (!connection.identified) return connection.close('data before the handshake');
+    if (!teltonikaCrcMatches(frame)) {
+      // Zero accepted records: the tracker keeps the packet and sends it again.
+      connection.warn('bad CRC');
+      connection.send(teltonikaAck(0));
+      return;
+    }
+    let packet;
+    try {
+      packet = decodeTeltonikaPacket(frame);
+    } catch (error) {
+      if (error instanceof TeltonikaFormatError) return connection.close(error.message);
+      throw error;
+    }
+    await connection.store(packet.records);
+    connection.send(teltonikaAck(packet.records.length));
+  }
+}

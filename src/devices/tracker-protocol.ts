@@ -1,0 +1,45 @@
+import type { ReadingMap } from './reading-map.js';
+import type { TrackerRecord } from './tracker-record.js';
+
+/** What a protocol's dialogue may do on its connection; the listener (tracker-server.ts) provides it. */
+export interface TrackerConnection {
+  /**
+   * Looks the terminal up by its device key (IMEI or terminal id). True when an employee has it;
+   * the connection is then bound to that employee for good.
+   */
+  identify(deviceKey: string): Promise<boolean>;
+  readonly identified: boolean;
+  /**
+   * Stores the records of the identified terminal, in order, and resolves only after they
+   * committed: the dialogue acknowledges after this and never before. Rejects when they were not
+   * stored (the listener then drops the connection unanswered, and the tracker sends again).
+   */
+  store(records: TrackerRecord[]): Promise<void>;
+  send(bytes: Buffer | string): void;
+  /** The server's clock (a Wialon record dated NA takes the time of arrival). */
+  now(): number;
+  /** Ends the connection once what was sent has gone out; no further frame is handled. */
+  close(reason: string): void;
+  /** A line in the server's log about this connection (never with a device key in clear). */
+  warn(message: string, details?: Record<string, unknown>): void;
+}
+
+/** A dialogue with one connected terminal: the state a protocol keeps between frames. */
+export interface TrackerSession {
+  /** One whole frame; the listener hands frames over one at a time, in arrival order. */
+  handle(frame: Buffer): Promise<void>;
+}
+
+export interface TrackerProtocol {
+  /** `egts`, `wialon` or `teltonika`: in logs and metrics. */
+  readonly name: string;
+  /** The largest frame a terminal of this protocol legitimately sends; bigger ones close the connection. */
+  readonly maxFrameBytes: number;
+  readonly defaultReadingMap: ReadingMap;
+  /**
+   * The length of the frame at the head of `buffer`: 0 while it is incomplete, -1 when these bytes
+   * cannot start a frame of this protocol (the connection is then closed: its framing is lost).
+   */
+  frameLength(buffer: Buffer): number;
+  open(connection: TrackerConnection): TrackerSession;
+}

@@ -1,0 +1,226 @@
+import { createHash } from 'node:crypto';
+import { createServer, type AddressInfo, type Socket } from 'node:net';
+import type { Fix } from '../positioning/positioning.js';
+import { applyReadingMap, resolveReadingMap, type ReadingMap, type ReadingMapOverride } from './reading-map.js';
+import type { TrackerConnection, TrackerProtocol } from './tracker-protocol.js';
+import type { TrackerRecord } from './tracker-record.js';
+
+/** What the listener needs from the rest of Lokator (tracker-sink.ts adapts the services to it). */
+export interface TrackerSink {
+  /** The employee whose device key is this IMEI / terminal id, or null. */
+  resolveDevice(deviceKey: string): Promise<TrackerDevice | null>;
+  /** Stores the fixes (in order) and resolves only after they committed; rejects if they were not stored. */
+  ingest(accountId: number, fixes: Fix[]): Promise<void>;
+}
+
+export interface TrackerDevice {
+  accountId: number;
+  subscriberId: number;
+  /** The employee's own reading map, laid over the protocol's defaults. */
+  readingMap?: ReadingMapOverride | null;
+}
+
+/**
+ * Throttles device-key guessing per client address (src/mobile/key-guess-throttle.ts is the one
+ * `npm start` passes): each unknown key counts; a locked address is refused every key it has not
+ * proven before, without the key being looked up.
+ */
+export interface KeyGuessGate {
+  retryAfterSeconds(address: string, keyDigest: string): number;
+  failed(address: string): boolean;
+  succeeded(address: string, keyDigest: string): void;
+}
+
+/** The part of pino the listener uses. */
+export interface TrackerLogger {
+  info(object: object, message: string): void;
+  warn(object: object, message: string): void;
+  error(object: object, message: string): void;
+}
+
+export interface TrackerServerOptions {
+  protocol: TrackerProtocol;
+  sink: TrackerSink;
+  /** 0 (the default) picks a free port. */
+  port?: number;
+  host?: string;
+  /** A connection that sends nothing for this long is closed (default 10 minutes). */
+  idleTimeoutMs?: number;
+  /** Frames above this close the connection (default: the protocol's own limit). */
+  maxFrameBytes?: number;
+  logger?: TrackerLogger;
+  clock?: () => number;
+  keyGuesses?: KeyGuessGate;
+}
+
+export interface TrackerServer {
+  readonly port: number;
+  /** Connections open now. */
+  connectionCount(): number;
+  close(): Promise<void>;
+}
+
+/** A fix dated further ahead than this is a broken clock, not a position (as for OsmAnd). */
+const MAX_FUTURE_MS = 24 * 3_600_000;
+const silent: TrackerLogger = { info() {}, warn() {}, error() {} };
+
+/** Device keys are secrets: logs carry the start of their SHA-256 instead (as the OsmAnd port's do). */
+export function deviceKeyDigest(deviceKey: string): string {
+  return `sha256:${createHash('sha256').update(deviceKey).digest('hex').slice(0, 12)}`;
+}
+
+/**
+ * A TCP listener for one tracker protocol. Each connection keeps its own framing buffer (frames
+ * split across segments or several in one segment), handles its frames strictly one after the
+ * other (the socket is paused meanwhile, so a fast sender waits in TCP, not in memory), and never
+ * lets a bad frame or a failed store take down more than its own connection.
+ */
+export async function startTrackerServer(options: TrackerServerOptions): Promise<TrackerServer> {
+  const { protocol, sink, logger = silent, clock = Date.now, keyGuesses } = options;
+  const idleTimeoutMs = options.idleTimeoutMs ?? 10 * 60_000;
+  const maxFrameBytes = options.maxFrameBytes ?? protocol.maxFrameBytes;
+  const sockets = new Set<Socket>();
+
+  const server = createServer((socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+    serveConnection(socket);
+  });
+
+  function serveConnection(socket: Socket): void {
+    const remote = `${socket.remoteAddress}:${socket.remotePort}`;
+    const address = socket.remoteAddress ?? '';
+    let buffer: Buffer = Buffer.alloc(0);
+    let draining = false;
+    let closed = false;
+    let device: (TrackerDevice & { map: ReadingMap; digest: string }) | null = null;
+    const context = () => ({ protocol: protocol.name, remote, ...(device ? { device: device.digest, subscriberId: device.subscriberId } : {}) });
+
+    const close = (reason: string) => {
+      if (closed) return;
+      closed = true;
+      logger.info({ ...context(), reason }, 'tracker connection closed');
+      socket.end(() => socket.destroy());
+    };
+
+    const connection: TrackerConnection = {
+      get identified() {
+        return device !== null;
+      },
+      async identify(deviceKey) {
+        const digest = deviceKeyDigest(deviceKey);
+        if (keyGuesses && keyGuesses.retryAfterSeconds(address, digest) > 0) {
+          // Refusing only unknown keys would tell a guesser when a guess hits: no new key is looked up.
+          logger.warn({ ...context(), device: digest, lockedAddress: true }, 'terminal refused: its address guessed too many keys');
+          return false;
+        }
+        const owner = deviceKey === '' ? null : await sink.resolveDevice(deviceKey);
+        if (!owner) {
+          const locked = keyGuesses?.failed(address) ?? false;
+          logger.warn({ ...context(), device: digest, ...(locked ? { lockedAddress: true } : {}) }, 'unknown terminal refused');
+          return false;
+        }
+        keyGuesses?.succeeded(address, digest);
+        device = { ...owner, digest, map: resolveReadingMap(protocol.defaultReadingMap, owner.readingMap) };
+        logger.info(context(), 'terminal identified');
+        return true;
+      },
+      async store(records) {
+        if (!device) throw new Error('records from a terminal that has not identified itself');
+        const fixes = toFixes(records, device.subscriberId, device.map, clock());
+        if (fixes.length < records.length) logger.warn({ ...context(), dropped: records.length - fixes.length }, 'implausible records dropped');
+        if (fixes.length > 0) await sink.ingest(device.accountId, fixes);
+      },
+      send(bytes) {
+        if (!closed) socket.write(bytes);
+      },
+      now: clock,
+      close,
+      warn(message, details = {}) {
+        logger.warn({ ...context(), ...details }, message);
+      },
+    };
+    const session = protocol.open(connection);
+
+    const drain = async () => {
+      draining = true;
+      socket.pause();
+      try {
+        while (!closed) {
+          const length = protocol.frameLength(buffer);
+          if (length < 0) return close('bytes that cannot start a frame');
+          if (length > maxFrameBytes || (length === 0 && buffer.length > maxFrameBytes)) return close('frame too large');
+          if (length === 0 || buffer.length < length) break;
+          const frame = buffer.subarray(0, length);
+          buffer = buffer.subarray(length);
+          await session.handle(frame);
+        }
+      } catch (error) {
+        // Nothing was acknowledged: the tracker keeps its data and sends it again on a new connection.
+        logger.error({ ...context(), err: error }, 'tracker frame failed; connection dropped');
+        closed = true;
+        socket.destroy();
+      } finally {
+        draining = false;
+        if (!closed) socket.resume();
+      }
+    };
+
+    socket.setNoDelay(true);
+    // A connection already closing whose peer reads nothing would never finish ending: drop it.
+    socket.setTimeout(idleTimeoutMs, () => (closed ? socket.destroy() : close('idle timeout')));
+    socket.on('error', (error) => logger.info({ ...context(), err: error.message }, 'tracker connection error'));
+    socket.on('close', () => {
+      closed = true;
+    });
+    socket.on('data', (chunk: Buffer) => {
+      buffer = buffer.length === 0 ? chunk : Buffer.concat([buffer, chunk]);
+      if (!draining) void drain();
+    });
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, options.host ?? '0.0.0.0', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  server.on('error', (error) => logger.error({ protocol: protocol.name, err: error }, 'tracker listener error'));
+  const { port } = server.address() as AddressInfo;
+  return {
+    port,
+    connectionCount: () => sockets.size,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        for (const socket of sockets) socket.destroy();
+      }),
+  };
+}
+
+/** The records as fixes of the employee, leaving out what no map can make plausible. */
+function toFixes(records: TrackerRecord[], subscriberId: number, map: ReadingMap, nowMs: number): Fix[] {
+  return records.flatMap((record) => {
+    const plausible =
+      Number.isFinite(record.timeMs) &&
+      record.timeMs <= nowMs + MAX_FUTURE_MS &&
+      Math.abs(record.latitude) <= 90 &&
+      Math.abs(record.longitude) <= 180 &&
+      Number.isFinite(record.speedKmh) &&
+      record.speedKmh >= 0;
+    if (!plausible) return [];
+    return [
+      {
+        subscriberId,
+        locationDateMs: record.timeMs,
+        isValid: record.isValid,
+        latitude: record.latitude,
+        longitude: record.longitude,
+        angle: ((record.angle % 360) + 360) % 360,
+        velocityKmh: record.speedKmh,
+        ...applyReadingMap(record.readings, map),
+      },
+    ];
+  });
+}

@@ -1,0 +1,160 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { egtsProtocol } from '../../src/devices/egts-protocol.js';
+import { egtsPacket, egtsRecord, liquidLevel, posData, readEgtsPacket, stateData, termIdentity, type ReadEgtsPacket } from '../helpers/egts-encoder.js';
+import { startListener, type Listener, type TrackerClient } from '../helpers/tracker-client.js';
+
+const IMEI = '864495034643376';
+const TERMINAL_ID = 3;
+const OBJECT_ID = 1231580877;
+const T0 = Date.parse('2024-05-20T10:00:00Z');
+const AUTH = 1;
+const TELEDATA = 2;
+const RECORD_RESPONSE = 0;
+const RESULT_CODE = 9;
+
+/** Traccar's sample from a terminal that names itself by the records' object id, without AUTH. */
+const OBJECT_ID_POSITION = Buffer.from('0100020B0025003A5701C91A003A5701CD6E68490202101700CBB4740F7617FD924364104F116A0000000000010300001EC2', 'hex');
+
+const authPacket = (packetId: number, imei?: string, terminalId = TERMINAL_ID) =>
+  egtsPacket(egtsRecord({ number: 1, serviceType: AUTH, objectId: terminalId, subrecords: [termIdentity(terminalId, imei)] }), { packetId });
+
+const teledata = (number: number, i: number) =>
+  egtsRecord({
+    number,
+    serviceType: TELEDATA,
+    objectId: TERMINAL_ID,
+    subrecords: [posData({ timeMs: T0 + i * 10_000, latitude: 55.75, longitude: 37.61, speedKmh: 20, angle: 270, odometerKm: 100 + i, inputs: 1 }), stateData(12.4, 4, 4), liquidLevel(1, 2, 800 - i)],
+  });
+
+/** The record confirmations of a PT_RESPONSE: [confirmed record number, status]. */
+const confirmations = (response: ReadEgtsPacket) =>
+  response.records.map((r) => {
+    assert.equal(r.subrecords[0]!.type, RECORD_RESPONSE);
+    const data = r.subrecords[0]!.data;
+    return [data.readUInt16LE(0), data[2]];
+  });
+
+async function resultCode(client: TrackerClient): Promise<number> {
+  const packet = readEgtsPacket(await client.readEgtsPacket());
+  assert.equal(packet.packetType, 1);
+  assert.deepEqual([packet.records[0]!.serviceType, packet.records[0]!.subrecords[0]!.type], [AUTH, RESULT_CODE]);
+  return packet.records[0]!.subrecords[0]!.data[0]!;
+}
+
+describe('EGTS listener', () => {
+  let listener: Listener;
+
+  before(async () => {
+    listener = await startListener(egtsProtocol, { clock: () => T0 });
+    listener.sink.devices.set(IMEI, { accountId: 5, subscriberId: 50 });
+    listener.sink.devices.set(String(OBJECT_ID), { accountId: 5, subscriberId: 51 });
+  });
+  after(() => listener?.close());
+
+  async function authenticated(imei = IMEI) {
+    const client = await listener.connect();
+    await client.send(authPacket(10, imei));
+    const response = readEgtsPacket(await client.readEgtsPacket());
+    assert.deepEqual([response.response, confirmations(response)], [{ packetId: 10, result: 0 }, [[1, 0]]]);
+    assert.equal(await resultCode(client), 0);
+    return client;
+  }
+
+  it('authenticates by IMEI, confirms every record of a packet and stores their fixes in order', async () => {
+    const before = listener.sink.fixes.length;
+    const client = await authenticated();
+    await client.send(egtsPacket(Buffer.concat([teledata(2, 0), teledata(3, 1), teledata(4, 2)]), { packetId: 11 }));
+    const response = readEgtsPacket(await client.readEgtsPacket());
+    assert.deepEqual(response.response, { packetId: 11, result: 0 });
+    assert.deepEqual(confirmations(response), [[2, 0], [3, 0], [4, 0]]);
+    assert.deepEqual(response.records.map((r) => r.serviceType), [TELEDATA, TELEDATA, TELEDATA]);
+    const fixes = listener.sink.fixes.slice(before);
+    assert.deepEqual(fixes.map((f) => f.locationDateMs), [T0, T0 + 10_000, T0 + 20_000]);
+    assert.deepEqual(
+      { ...fixes[0], latitude: Math.round(fixes[0]!.latitude * 1e6) / 1e6, longitude: Math.round(fixes[0]!.longitude * 1e6) / 1e6, sensors: fixes[0]!.sensors?.length },
+      { subscriberId: 50, locationDateMs: T0, isValid: true, latitude: 55.75, longitude: 37.61, angle: 270, velocityKmh: 20, fuelLevel: 80, ignition: true, externalPower: true, odometer: 100, engineHours: null, sensors: 8 },
+    );
+  });
+
+  it('falls back to the terminal id when the IMEI is unknown', async () => {
+    listener.sink.devices.set(String(TERMINAL_ID), { accountId: 5, subscriberId: 52 });
+    try {
+      await authenticated('111111111111111');
+    } finally {
+      listener.sink.devices.delete(String(TERMINAL_ID));
+    }
+  });
+
+  it('accepts a terminal that names itself by object id (Traccar\'s sample)', async () => {
+    const before = listener.sink.fixes.length;
+    const client = await listener.connect();
+    await client.send(OBJECT_ID_POSITION);
+    const response = readEgtsPacket(await client.readEgtsPacket());
+    assert.deepEqual([response.response, confirmations(response)], [{ packetId: 0x573a, result: 0 }, [[0x573a, 0]]]);
+    assert.deepEqual(listener.sink.fixes.slice(before).map((f) => [f.subscriberId, f.locationDateMs]), [[51, Date.parse('2018-03-21T05:38:19Z')]]);
+  });
+
+  it('refuses an unknown terminal with EGTS_PC_AUTH_DENIED and closes; logs no identifier', async () => {
+    const client = await listener.connect();
+    await client.send(authPacket(1, '222222222222222', 4444));
+    readEgtsPacket(await client.readEgtsPacket());
+    assert.equal(await resultCode(client), 151);
+    await client.expectClosed();
+    const stranger = await listener.connect();
+    await stranger.send(egtsPacket(egtsRecord({ number: 1, serviceType: TELEDATA, objectId: 4444, subrecords: [posData({ timeMs: T0, latitude: 1, longitude: 1 })] }), { packetId: 2 }));
+    assert.deepEqual(confirmations(readEgtsPacket(await stranger.readEgtsPacket())), [[1, 151]]);
+    await stranger.expectClosed();
+    assert.ok(!listener.logs.some((line) => /222222222222222|4444|864495034643376/.test(line)));
+  });
+
+  it('answers a bad body CRC with EGTS_PC_DATACRC_ERROR and goes on; a bad header CRC closes', async () => {
+    const client = await authenticated();
+    const before = listener.sink.fixes.length;
+    await client.send(egtsPacket(teledata(5, 0), { packetId: 20, breakBodyCrc: true }));
+    assert.deepEqual(readEgtsPacket(await client.readEgtsPacket()).response, { packetId: 20, result: 138 });
+    assert.equal(listener.sink.fixes.length, before);
+    await client.send(egtsPacket(teledata(6, 0), { packetId: 21 }));
+    assert.deepEqual(confirmations(readEgtsPacket(await client.readEgtsPacket())), [[6, 0]]);
+    await client.send(egtsPacket(teledata(7, 0), { packetId: 22, breakHeaderCrc: true }));
+    assert.deepEqual(readEgtsPacket(await client.readEgtsPacket()).response, { packetId: 22, result: 137 });
+    await client.expectClosed();
+  });
+
+  it('reassembles packets split byte by byte and separates packets merged into one write', async () => {
+    const before = listener.sink.fixes.length;
+    const client = await listener.connect();
+    await client.sendByteByByte(Buffer.concat([authPacket(1, IMEI), egtsPacket(teledata(2, 0), { packetId: 2 })]));
+    readEgtsPacket(await client.readEgtsPacket());
+    assert.equal(await resultCode(client), 0);
+    assert.deepEqual(confirmations(readEgtsPacket(await client.readEgtsPacket())), [[2, 0]]);
+    await client.send(Buffer.concat([egtsPacket(teledata(3, 1), { packetId: 3 }), egtsPacket(teledata(4, 2), { packetId: 4 })]));
+    assert.deepEqual(readEgtsPacket(await client.readEgtsPacket()).response, { packetId: 3, result: 0 });
+    assert.deepEqual(readEgtsPacket(await client.readEgtsPacket()).response, { packetId: 4, result: 0 });
+    assert.equal(listener.sink.fixes.length, before + 3);
+  });
+
+  it('confirms only after the store committed', async () => {
+    const client = await authenticated();
+    const { entered, release } = listener.sink.hold();
+    await client.send(egtsPacket(teledata(8, 0), { packetId: 30 }));
+    await entered;
+    assert.equal(client.pending.length, 0, 'no confirmation before the commit');
+    release();
+    assert.deepEqual(confirmations(readEgtsPacket(await client.readEgtsPacket())), [[8, 0]]);
+  });
+
+  it('closes on bytes that are not EGTS and on a packet above the configured limit', async () => {
+    const garbage = await listener.connect();
+    await garbage.send('#L#123;NA\r\n');
+    await garbage.expectClosed();
+    const small = await startListener(egtsProtocol, { maxFrameBytes: 64 });
+    try {
+      const client = await small.connect();
+      await client.send(egtsPacket(Buffer.concat([teledata(1, 0), teledata(2, 1)]), { packetId: 1 }));
+      await client.expectClosed();
+    } finally {
+      await small.close();
+    }
+  });
+});
