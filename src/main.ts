@@ -27,7 +27,7 @@ async function main(): Promise<void> {
   const database = await openDatabase({ url: config.databaseUrl, poolSize: config.DATABASE_POOL_SIZE });
   await migrate(database);
   const router = config.ROUTER_URL ? { url: config.ROUTER_URL, timeoutMs: config.ROUTER_TIMEOUT_MS, log: log.child({ component: 'router' }) } : null;
-  const services = createServices(database, Date.now, { allowPrivateAddresses: config.WEBHOOK_ALLOW_PRIVATE, delivery: deliverySettings(config), onlineTimeoutMs: config.ONLINE_TIMEOUT, router });
+  const services = createServices(database, Date.now, { allowPrivateAddresses: config.WEBHOOK_ALLOW_PRIVATE, delivery: deliverySettings(config), onlineTimeoutMs: config.ONLINE_TIMEOUT, router, signalMaxAgeMs: config.SIGNAL_MAX_AGE });
   await bootstrapFirstAccount(services.accounts, config, log);
 
   const app = await buildApp({ database, services, config, logger: log });

@@ -14,6 +14,8 @@ export type { Initiator } from './change-events.js';
 export interface IngestTarget {
   vehicleSettings: VehicleSettings;
   presence: PresenceRow;
+  /** The key the employee's device sends now: a frame sent with another key is not theirs (any more). */
+  deviceKey: string | null;
 }
 
 export type EmployeeChange =
@@ -36,11 +38,16 @@ export interface EmployeeIdentity {
   living: boolean;
 }
 
+/** Device keys whose owner is remembered; past this, the memory starts afresh. */
+const MAX_CACHED_DEVICE_KEYS = 100_000;
+
 const notFound = (id: number | string) => new ApiError('NO_SUCH_SUBSCRIBER', `no subscriber ${id}`);
 
 export class EmployeeService {
   /** isOnline (interface 2.9): turned on by arriving fixes, off by silence; see EmployeePresence. */
   readonly presence: EmployeePresence;
+  /** Device key → living owner, as last read; see `findByDeviceKeyCached`. */
+  private readonly deviceOwners = new Map<string, DeviceOwner>();
 
   constructor(
     private readonly database: Database,
@@ -163,13 +170,16 @@ export class EmployeeService {
     if (ids.length === 0) return new Map();
     const rows = await tx
       .selectFrom('subscribers')
-      .select(['id', 'vehicle_settings', 'is_online', 'seen_at'])
+      .select(['id', 'vehicle_settings', 'is_online', 'seen_at', 'device_key'])
       .where('account_id', '=', accountId)
       .where('id', 'in', ids)
       .where('deleted_at', 'is', null)
       .execute();
     return new Map(
-      rows.map((r) => [r.id, { vehicleSettings: JSON.parse(r.vehicle_settings) as VehicleSettings, presence: { id: r.id, is_online: r.is_online, seen_at: r.seen_at } }]),
+      rows.map((r) => [
+        r.id,
+        { vehicleSettings: JSON.parse(r.vehicle_settings) as VehicleSettings, presence: { id: r.id, is_online: r.is_online, seen_at: r.seen_at }, deviceKey: r.device_key },
+      ]),
     );
   }
 
@@ -196,6 +206,29 @@ export class EmployeeService {
       .where('deleted_at', 'is', null)
       .executeTakeFirst();
     return row ? { accountId: row.account_id, subscriberId: row.id } : null;
+  }
+
+  /**
+   * `findByDeviceKey` without a round trip for a device seen before: the answer may be stale when
+   * another server changed the employee since, so it is only for ingestion, whose transaction
+   * reads the employee anyway and refuses a fix whose key is no longer theirs (IngestTarget).
+   * Changes made through this server forget the keys they touch at once. Unknown keys are not
+   * remembered.
+   */
+  async findByDeviceKeyCached(deviceKey: string): Promise<DeviceOwner | null> {
+    const cached = this.deviceOwners.get(deviceKey);
+    if (cached) return cached;
+    const owner = await this.findByDeviceKey(deviceKey);
+    if (owner) {
+      if (this.deviceOwners.size >= MAX_CACHED_DEVICE_KEYS) this.deviceOwners.clear();
+      this.deviceOwners.set(deviceKey, owner);
+    }
+    return owner;
+  }
+
+  /** Drops what `findByDeviceKeyCached` remembers of this key (found stale). */
+  forgetDeviceKey(deviceKey: string): void {
+    this.deviceOwners.delete(deviceKey);
   }
 
   private async update(principal: Principal, subscriberID: number, change: (before: Employee) => Employee): Promise<void> {
@@ -240,6 +273,10 @@ export class EmployeeService {
     timing?: (change: EmployeeChange) => { atMs: number; firedMs: number },
   ): Promise<void> {
     const now = this.clock();
+    for (const change of changes) {
+      if (change.type !== 'add' && change.before.deviceKey) this.deviceOwners.delete(change.before.deviceKey);
+      if (change.type !== 'delete' && change.after.deviceKey) this.deviceOwners.delete(change.after.deviceKey);
+    }
     await this.events.record(
       tx,
       account,

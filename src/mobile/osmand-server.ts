@@ -21,7 +21,7 @@ export interface OsmAndOptions {
  * device key set on its employee. 200 means stored; like Traccar, an unknown device or a bad fix
  * is a 400, which the client logs and does not retry forever.
  */
-export async function buildOsmAndServer({ employees, locations, logger = false, clock = Date.now }: OsmAndOptions): Promise<FastifyInstance> {
+export async function buildOsmAndServer({ locations, logger = false, clock = Date.now }: OsmAndOptions): Promise<FastifyInstance> {
   const app = Fastify({
     ...(typeof logger === 'boolean' ? { logger } : { loggerInstance: logger }),
     bodyLimit: 64 * 1024,
@@ -50,12 +50,10 @@ export async function buildOsmAndServer({ employees, locations, logger = false, 
       throw error;
     }
     if (decoded.locationDateMs > now + MAX_FUTURE_MS) throw new ApiError('BAD_REQUEST', 'timestamp is more than 24 hours ahead');
-    const owner = await employees.findByDeviceKey(decoded.deviceKey);
-    if (!owner) throw new ApiError('BAD_REQUEST', 'unknown device');
-    const { deviceKey: _key, ...fix } = decoded;
-    await locations.ingestDeviceFix(owner.accountId, {
+    // The key's owner is resolved by the ingest queue (cached, checked in the transaction); unknown → 400.
+    const { deviceKey, ...fix } = decoded;
+    await locations.ingestDeviceFix(deviceKey, {
       ...fix,
-      subscriberId: owner.subscriberId,
       externalPower: null,
       odometer: null,
       engineHours: null,
