@@ -6,18 +6,20 @@
  * so each device's fixes are in time order and the pipeline has tracks to build. Prints one JSON
  * line: requests, 2xx, other answers, errors, fixes/s, p50/p99 latency in ms.
  *
- *   tsx bench/devices-client.ts <baseUrl> <devices> <seconds> <connections> <startS> <firstRequest>
+ *   tsx bench/devices-client.ts <baseUrl> <devices> <seconds> <connections> <startS> <firstRequest> [amount]
+ *
+ * With `amount`, exactly that many requests are sent instead of running for `seconds`.
  */
 import autocannon from 'autocannon';
 
-const [baseUrl, devices, seconds, connections, startS, firstRequest] = process.argv.slice(2) as [string, string, string, string, string, string];
+const [baseUrl, devices, seconds, connections, startS, firstRequest, amount] = process.argv.slice(2) as [string, string, string, string, string, string, string?];
 const deviceCount = Number(devices);
 let sent = Number(firstRequest);
 
 const result = await autocannon({
   url: baseUrl,
   connections: Number(connections),
-  duration: Number(seconds),
+  ...(amount ? { amount: Number(amount) } : { duration: Number(seconds) }),
   requests: [
     {
       method: 'GET',
@@ -40,7 +42,7 @@ process.stdout.write(
     ok: result['2xx'],
     other: result.non2xx,
     errors: result.errors + result.timeouts,
-    perSecond: result['2xx'] / Number(seconds),
+    perSecond: result['2xx'] / result.duration,
     p50: result.latency.p50,
     p99: result.latency.p99,
     next: sent,

@@ -1,3 +1,4 @@
+import { setImmediate as yieldToIo } from 'node:timers/promises';
 import type { Fix } from './fix.js';
 
 /** Which path fixes came in by (the `source` label of lokator_fixes_ingested_total). */
@@ -63,7 +64,13 @@ export class IngestQueue {
   private async drain(): Promise<void> {
     this.draining = true;
     try {
-      while (this.waiting.length > 0) await this.commit(this.take());
+      // better-sqlite3 runs a whole transaction without returning to the event loop: the requests
+      // that came in meanwhile are read only once it is given back, so each round first lets the
+      // current I/O phase finish (setImmediate, no timer: a lone fix waits for nothing else).
+      do {
+        await yieldToIo();
+        await this.commit(this.take());
+      } while (this.waiting.length > 0);
     } finally {
       this.draining = false;
     }
