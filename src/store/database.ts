@@ -17,6 +17,12 @@ export interface Database {
   readonly sqlite: BetterSqlite3.Database | null;
   /** Runs `fn` in one transaction; the result is acknowledged only after the commit returned. */
   transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
+  /**
+   * Resolves once everything committed so far is on disk. On SQLite a commit is visible a moment
+   * before its log is synced (see `syncedTransaction`); what acts on committed rows outside the
+   * database (the delivery worker sending an outbox row) waits for this first.
+   */
+  durable(): Promise<void>;
   ping(): Promise<void>;
   close(): Promise<void>;
 }
@@ -50,6 +56,7 @@ function openSqlite(path: string): Database {
   return {
     ...database,
     transaction: (fn) => syncedTransaction(db, sqlite, wal, fn),
+    durable: () => wal.sync(),
     close: async () => {
       await db.destroy();
       wal.close();
@@ -65,6 +72,9 @@ function openSqlite(path: string): Database {
  * so nothing else commits that way), and the WAL file is then synced on libuv's thread pool before
  * the caller is answered: what FULL does at every commit (SQLite docs: "the WAL file is synced
  * after each transaction commit"), done off the thread. Statements outside `transaction` keep FULL.
+ * Other readers may see the commit during the sync (PostgreSQL shows it only after); a crash of the
+ * process loses nothing then, only a crash of the machine could, so the delivery worker waits for
+ * `durable()` before it sends anything.
  */
 async function syncedTransaction<T>(db: Db, sqlite: BetterSqlite3.Database, wal: WalSync, fn: (tx: Tx) => Promise<T>): Promise<T> {
   const result = await db.connection().execute(async (connection) => {
@@ -162,6 +172,7 @@ function wrap(db: Db, dialect: Dialect, sqlite: BetterSqlite3.Database | null): 
     dialect,
     sqlite,
     transaction: (fn) => db.transaction().execute(fn),
+    durable: () => Promise.resolve(),
     async ping() {
       await db.selectFrom('accounts').select((eb) => eb.lit(1).as('one')).limit(1).execute();
     },
