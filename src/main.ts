@@ -57,9 +57,16 @@ async function main(): Promise<void> {
       process.exit(1);
     }, config.SHUTDOWN_GRACE_MS);
     force.unref();
-    // Stop taking fixes first, then API requests; in-flight ones finish and commit.
+    // Stop taking fixes first, then API requests; in-flight ones finish and commit. A keep-alive
+    // connection whose request was in flight when closing began is idle only once it is answered
+    // (after its commit is on disk), later than close() looks for idle connections: reap them.
+    const reaper = setInterval(() => {
+      osmand.server.closeIdleConnections();
+      app.server.closeIdleConnections();
+    }, 100);
     await osmand.close();
     await app.close();
+    clearInterval(reaper);
     await addressFiller?.stop();
     // Attempts in flight finish and are recorded; deliveries not started stay pending for the next start.
     await services.delivery.worker.stop();

@@ -134,7 +134,7 @@ export class LocationService {
     const accounts: [Account, Frame[]][] = [];
     const accountOf = new Map<number, Account>();
     for (const [accountId, list] of byAccount) {
-      const account = await this.accounts.get(accountId);
+      const account = await this.accounts.getCached(accountId);
       if (account) {
         accounts.push([account, list]);
         accountOf.set(accountId, account);
