@@ -93,6 +93,8 @@ export interface ServiceOptions {
   onlineTimeoutMs?: number;
   /** ROUTER_URL and ROUTER_TIMEOUT_MS: an OSRM-compatible router for estimated arrival; straight lines without. */
   router?: { url: string; timeoutMs: number; log?: Logger } | null;
+  /** SIGNAL_MAX_AGE: fixes dated longer than this before their arrival fire no signal. */
+  signalMaxAgeMs?: number;
 }
 
 /** Every service, composed in one place. */
@@ -112,7 +114,7 @@ export function createServices(database: Database, clock: () => number = Date.no
   const { router } = options;
   const arrivals = new ArrivalEstimator(router ? new OsrmRouter(router.url, router.timeoutMs) : null, router?.log ?? null);
   const signalDetection = new SignalDetection(geozones.lookup, signals, arrivals, allocateSignalIds, employees);
-  const locations = new LocationService(database, accounts, employees, metrics, addresses, clock, signalDetection);
+  const locations = new LocationService(database, accounts, employees, metrics, addresses, clock, signalDetection, options.signalMaxAgeMs);
   const tracks = new TrackService(database, addresses, clock);
   const subscriberRequests = new SubscriberRequestService(database, employees, locations, clock);
   const vehicleEvents = new VehicleEventService(database, clock);

@@ -131,6 +131,11 @@ export const settings = {
       return ms;
     },
   },
+  SIGNAL_MAX_AGE: {
+    doc: 'fixes dated longer than this before they arrive are history (an import) and fire no signal (s, m, h)',
+    default: 12 * 3_600_000,
+    parse: durationMs,
+  },
   MAP_TILE_URL: {
     doc: 'raster tiles of the workspace map, `{z}/{x}/{y}` (and `{s}`) placeholders; `none` for a plain background',
     default: 'https://tile.openstreetmap.org/{z}/{x}/{y}.png',

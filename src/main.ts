@@ -33,12 +33,11 @@ async function main(): Promise<void> {
   const database = await openDatabase({ url: config.databaseUrl, poolSize: config.DATABASE_POOL_SIZE });
   await migrate(database);
   const router = config.ROUTER_URL ? { url: config.ROUTER_URL, timeoutMs: config.ROUTER_TIMEOUT_MS, log: log.child({ component: 'router' }) } : null;
-  const services = createServices(database, Date.now, { allowPrivateAddresses: config.WEBHOOK_ALLOW_PRIVATE, delivery: deliverySettings(config), onlineTimeoutMs: config.ONLINE_TIMEOUT, router });
+  const services = createServices(database, Date.now, { allowPrivateAddresses: config.WEBHOOK_ALLOW_PRIVATE, delivery: deliverySettings(config), onlineTimeoutMs: config.ONLINE_TIMEOUT, router, signalMaxAgeMs: config.SIGNAL_MAX_AGE });
   await bootstrapFirstAccount(services.accounts, config, log);
 
   const app = await buildApp({ database, services, config, logger: log });
   const osmand = await buildOsmAndServer({
-    employees: services.employees,
     locations: services.locations,
     logger: log.child({ listener: 'osmand' }),
     requestTimeoutMs: config.REQUEST_TIMEOUT,
@@ -79,8 +78,16 @@ async function main(): Promise<void> {
     force.unref();
     // Stop taking fixes first, then API requests; in-flight ones finish and commit.
     await Promise.all(trackers.map((tracker) => tracker.close()));
+    // A keep-alive
+    // connection whose request was in flight when closing began is idle only once it is answered
+    // (after its commit is on disk), later than close() looks for idle connections: reap them.
+    const reaper = setInterval(() => {
+      osmand.server.closeIdleConnections();
+      app.server.closeIdleConnections();
+    }, 100);
     await osmand.close();
     await app.close();
+    clearInterval(reaper);
     await addressFiller?.stop();
     // Attempts in flight finish and are recorded; deliveries not started stay pending for the next start.
     await services.delivery.worker.stop();

@@ -42,6 +42,7 @@ const PRINCIPAL_CACHE_SIZE = 10_000;
 
 export class AccountService {
   private readonly principals = new Map<string, { principal: Principal; until: number }>();
+  private readonly accounts = new Map<number, { account: Account; until: number }>();
 
   constructor(
     private readonly database: Database,
@@ -85,10 +86,27 @@ export class AccountService {
     return row ? toAccount(row) : null;
   }
 
+  /**
+   * `get` for the ingest queue, which reads the account for every group it commits: trusted for
+   * as long as a resolved token is (PRINCIPAL_CACHE_MS), so a change of the account's settings
+   * reaches ingestion within that time on every server, as it reaches the API.
+   */
+  async getCached(accountId: number): Promise<Account | null> {
+    const now = Date.now();
+    const cached = this.accounts.get(accountId);
+    if (cached && cached.until > now) return cached.account;
+    const account = await this.get(accountId);
+    if (this.accounts.size >= PRINCIPAL_CACHE_SIZE) this.accounts.clear();
+    if (account) this.accounts.set(accountId, { account, until: now + PRINCIPAL_CACHE_MS });
+    else this.accounts.delete(accountId);
+    return account;
+  }
+
   /** Turns the account's paid SMS option on or off (the operator's decision, CONTRACT §4). */
   async setSmsEnabled(accountId: number, enabled: boolean): Promise<Account | null> {
     await this.database.db.updateTable('accounts').set({ sms_enabled: enabled ? 1 : 0 }).where('id', '=', accountId).execute();
     this.principals.clear();
+    this.accounts.delete(accountId);
     return this.get(accountId);
   }
 

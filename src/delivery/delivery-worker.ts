@@ -224,6 +224,9 @@ export class DeliveryWorker {
     const started = performance.now();
     let outcome: SendOutcome;
     try {
+      // The row may be committed but not yet on disk (SQLite syncs after the commit): never send
+      // what a crash of the machine could still take back.
+      await this.database.durable();
       outcome = await this.senders[delivery.channel].send(delivery);
     } catch (error) {
       outcome = { ok: false, statusCode: null, error: `internal error: ${error instanceof Error ? error.message : String(error)}`, bug: error };

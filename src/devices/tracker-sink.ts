@@ -3,14 +3,12 @@ import type { LocationService } from '../positioning/positioning.js';
 import type { TrackerSink } from './tracker-server.js';
 
 /**
- * The listeners' sink over the existing services: one transaction per fix, in order. The lead
- * replaces `ingest` with the ingest queue's group commit; the contract (resolve after commit) stays.
+ * The listeners' sink: a frame's fixes go through the ingest queue (group commit with whatever
+ * else arrives meanwhile, in order), and the promise resolves only after their commit.
  */
 export function serviceTrackerSink(services: { employees: EmployeeService; locations: LocationService }): TrackerSink {
   return {
     resolveDevice: (deviceKey) => services.employees.findByDeviceKey(deviceKey),
-    async ingest(accountId, fixes) {
-      for (const fix of fixes) await services.locations.ingestDeviceFix(accountId, fix);
-    },
+    ingest: (accountId, fixes) => services.locations.ingest(accountId, fixes, 'tracker'),
   };
 }

@@ -23,10 +23,13 @@ export class EmployeeChanges {
   constructor(
     private readonly recorder: ChangeRecorder,
     private readonly clock: () => number,
+    /** Told of each change as it is committed (the device-key cache forgets the keys it touches). */
+    private readonly onChange: (change: EmployeeChange) => void = () => {},
   ) {}
 
   async commit(tx: Tx, account: Account, changes: EmployeeChange[], initiator: Initiator, timing?: ChangeTiming): Promise<void> {
     const now = this.clock();
+    for (const change of changes) this.onChange(change);
     await this.recorder.record(
       tx,
       account,

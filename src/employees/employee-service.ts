@@ -16,6 +16,8 @@ export type { CarriedEmployee, EmployeeChange } from './employee-changes.js';
 export interface IngestTarget {
   vehicleSettings: VehicleSettings;
   presence: PresenceRow;
+  /** The key the employee's device sends now: a frame sent with another key is not theirs (any more). */
+  deviceKey: string | null;
 }
 
 /** A living employee found by the key its phone sends on the OsmAnd port. */
@@ -32,6 +34,9 @@ export interface EmployeeIdentity {
   living: boolean;
 }
 
+/** Device keys whose owner is remembered; past this, the memory starts afresh. */
+const MAX_CACHED_DEVICE_KEYS = 100_000;
+
 const notFound = (id: number | string) => new ApiError('NO_SUCH_SUBSCRIBER', `no subscriber ${id}`);
 
 export class EmployeeService {
@@ -40,6 +45,8 @@ export class EmployeeService {
   private readonly changes: EmployeeChanges;
   /** Employee groups: their routes, and the check of an employee's subscriberGroupID. */
   readonly groups: SubscriberGroupService;
+  /** Device key → living owner, as last read; see `findByDeviceKeyCached`. */
+  private readonly deviceOwners = new Map<string, DeviceOwner>();
 
   constructor(
     private readonly database: Database,
@@ -49,7 +56,11 @@ export class EmployeeService {
     presence: PresenceOptions = {},
     private readonly templates: CustomFieldService | null = null,
   ) {
-    this.changes = new EmployeeChanges(events, clock);
+    this.changes = new EmployeeChanges(events, clock, (change) => {
+      // A key an employee had or got no longer answers from the cache: the next fix reads it afresh.
+      if (change.type !== 'add' && change.before.deviceKey) this.deviceOwners.delete(change.before.deviceKey);
+      if (change.type !== 'delete' && change.after.deviceKey) this.deviceOwners.delete(change.after.deviceKey);
+    });
     this.groups = new SubscriberGroupService(database, clock);
     this.presence = new EmployeePresence(database, accounts, clock, presence, this.changes);
   }
@@ -167,13 +178,16 @@ export class EmployeeService {
     if (ids.length === 0) return new Map();
     const rows = await tx
       .selectFrom('subscribers')
-      .select(['id', 'vehicle_settings', 'is_online', 'seen_at'])
+      .select(['id', 'vehicle_settings', 'is_online', 'seen_at', 'device_key'])
       .where('account_id', '=', accountId)
       .where('id', 'in', ids)
       .where('deleted_at', 'is', null)
       .execute();
     return new Map(
-      rows.map((r) => [r.id, { vehicleSettings: JSON.parse(r.vehicle_settings) as VehicleSettings, presence: { id: r.id, is_online: r.is_online, seen_at: r.seen_at } }]),
+      rows.map((r) => [
+        r.id,
+        { vehicleSettings: JSON.parse(r.vehicle_settings) as VehicleSettings, presence: { id: r.id, is_online: r.is_online, seen_at: r.seen_at }, deviceKey: r.device_key },
+      ]),
     );
   }
 
@@ -209,6 +223,29 @@ export class EmployeeService {
     if (!row) return null;
     const { readingMap } = JSON.parse(row.vehicle_settings) as VehicleSettings;
     return { accountId: row.account_id, subscriberId: row.id, readingMap: readingMap ?? null };
+  }
+
+  /**
+   * `findByDeviceKey` without a round trip for a device seen before: the answer may be stale when
+   * another server changed the employee since, so it is only for ingestion, whose transaction
+   * reads the employee anyway and refuses a fix whose key is no longer theirs (IngestTarget).
+   * Changes made through this server forget the keys they touch at once. Unknown keys are not
+   * remembered.
+   */
+  async findByDeviceKeyCached(deviceKey: string): Promise<DeviceOwner | null> {
+    const cached = this.deviceOwners.get(deviceKey);
+    if (cached) return cached;
+    const owner = await this.findByDeviceKey(deviceKey);
+    if (owner) {
+      if (this.deviceOwners.size >= MAX_CACHED_DEVICE_KEYS) this.deviceOwners.clear();
+      this.deviceOwners.set(deviceKey, owner);
+    }
+    return owner;
+  }
+
+  /** Drops what `findByDeviceKeyCached` remembers of this key (found stale). */
+  forgetDeviceKey(deviceKey: string): void {
+    this.deviceOwners.delete(deviceKey);
   }
 
   private async update(principal: Principal, subscriberID: number, change: (before: Employee) => Employee): Promise<void> {

@@ -1,18 +1,16 @@
 import formbody from '@fastify/formbody';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { parse as parseQueryString } from 'node:querystring';
-import type { EmployeeService } from '../employees/employees.js';
 import { ApiError } from '../http/errors.js';
 import { clientErrorHandler, frameworkError, sendError } from '../http/conventions.js';
 import { defaultRequestLimits, serverWithDeadline } from '../http/request-limits.js';
-import type { LocationService } from '../positioning/positioning.js';
+import { UnknownDevice, type LocationService } from '../positioning/positioning.js';
 import { defaultKeyGuessLimits, KeyGuessThrottle, keyFingerprint, type KeyGuessLimits } from './key-guess-throttle.js';
-import { decodeOsmAnd, OsmAndError } from './osmand-decoder.js';
+import { decodeOsmAnd, OsmAndError, type DecodedFix } from './osmand-decoder.js';
 
 const MAX_FUTURE_MS = 24 * 3_600_000;
 
 export interface OsmAndOptions {
-  employees: EmployeeService;
   locations: LocationService;
   logger?: FastifyBaseLogger | boolean;
   clock?: () => number;
@@ -28,7 +26,6 @@ export interface OsmAndOptions {
  * is a 400, which the client logs and does not retry forever.
  */
 export async function buildOsmAndServer({
-  employees,
   locations,
   logger = false,
   clock = Date.now,
@@ -74,24 +71,23 @@ export async function buildOsmAndServer({
     if (waitSeconds > 0) {
       throw new ApiError('RATE_LIMITED', 'too many unknown device keys from this address', undefined, { 'retry-after': String(waitSeconds) });
     }
-    const owner = await employees.findByDeviceKey(decoded.deviceKey);
-    if (!owner) {
-      if (throttle.failed(request.ip)) request.log.warn({ address: request.ip }, 'osmand: too many unknown device keys from one address; refusing new keys from it for a while');
-      request.log.debug({ address: request.ip, key }, 'osmand: unknown device key');
-      throw new ApiError('BAD_REQUEST', 'unknown device');
+    // The key's owner is resolved by the ingest queue (cached, checked in the transaction); unknown → 400.
+    const { deviceKey, ...fix } = decoded;
+    try {
+      await ingestFix(deviceKey, fix);
+    } catch (error) {
+      if (error instanceof UnknownDevice) {
+        if (throttle.failed(request.ip)) request.log.warn({ address: request.ip }, 'osmand: too many unknown device keys from one address; refusing new keys from it for a while');
+        request.log.debug({ address: request.ip, key }, 'osmand: unknown device key');
+      }
+      throw error;
     }
     throttle.succeeded(request.ip, key);
-    const { deviceKey: _key, ...fix } = decoded;
-    await locations.ingestDeviceFix(owner.accountId, {
-      ...fix,
-      subscriberId: owner.subscriberId,
-      externalPower: null,
-      odometer: null,
-      engineHours: null,
-      sensors: null,
-    });
     return reply.code(200).send();
   };
+  // OsmAnd carries no vehicle readings.
+  const ingestFix = (deviceKey: string, fix: Omit<DecodedFix, 'deviceKey'>) =>
+    locations.ingestDeviceFix(deviceKey, { ...fix, externalPower: null, odometer: null, engineHours: null, sensors: null });
   app.setNotFoundHandler((request, reply) => sendError(reply, new ApiError('METHOD_NOT_ALLOWED', `${request.method} is not allowed; send GET or POST`, undefined, { allow: 'GET, POST' })));
   app.get('/health', async () => ({ status: 'ok' }));
   // Like Traccar, any path is the protocol: clients are often configured with `/osmand` or similar.

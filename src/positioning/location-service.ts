@@ -1,12 +1,13 @@
 import type { Account, AccountService } from '../accounts/accounts.js';
-import type { EmployeeService } from '../employees/employees.js';
+import type { EmployeeService, IngestTarget } from '../employees/employees.js';
 import { formatDateTime, parseDateTime } from '../http/datetime.js';
 import { ApiError, invalidField, type ValidationErrors } from '../http/errors.js';
 import { resolvePeriod } from '../http/list-params.js';
 import type { Metrics } from '../http/observability.js';
-import type { Database } from '../store/database.js';
+import type { Database, Tx } from '../store/database.js';
 import type { AddressResolver } from './address-resolver.js';
 import type { Fix } from './fix.js';
+import { IngestQueue, type FixSource, type Frame } from './ingest-queue.js';
 import type { Location, LocationInput, LocationListQuery } from './location-schema.js';
 import type { PipelineSignals } from './pipeline/pipeline-signals.js';
 import { PipelineRunner } from './pipeline/pipeline-runner.js';
@@ -18,14 +19,27 @@ import { trackSettingsOf } from './pipeline/pipeline-types.js';
 const MAX_FUTURE_MS = 24 * 3_600_000;
 const MAX_LISTED_ERRORS = 20;
 
-export type FixSource = 'api' | 'osmand';
+export type { FixSource } from './ingest-queue.js';
 
 /** Told of every committed batch (the workspace's live map); never part of the transaction. */
 export type CommittedFixesListener = (account: Account, fixes: readonly Fix[]) => void;
 
+/** CONTRACT §2: fixes dated longer than this before their arrival are history and fire no signal. */
+export const DEFAULT_SIGNAL_MAX_AGE_MS = 12 * 3_600_000;
+
+/** A device key no living employee has (400, like Traccar: the client logs it and does not retry for ever). */
+export class UnknownDevice extends ApiError {
+  constructor() {
+    super('BAD_REQUEST', 'unknown device');
+  }
+}
+const unknownDevice = () => new UnknownDevice();
+
 export class LocationService {
   private readonly pipeline: PipelineRunner;
   private readonly committedListeners = new Set<CommittedFixesListener>();
+  /** The device paths' group commit (DESIGN): one queue per process. */
+  private readonly queue = new IngestQueue((frames) => this.commitGroup(frames));
 
   constructor(
     private readonly database: Database,
@@ -35,13 +49,15 @@ export class LocationService {
     addresses: AddressResolver,
     private readonly clock: () => number = Date.now,
     signals: PipelineSignals | null = null,
+    signalMaxAgeMs = DEFAULT_SIGNAL_MAX_AGE_MS,
   ) {
-    this.pipeline = new PipelineRunner(new PipelineStore(database), addresses, signals);
+    this.pipeline = new PipelineRunner(new PipelineStore(database), addresses, signals, signalMaxAgeMs);
   }
 
   /**
    * A batch from the ingestion route: all or nothing (CONTRACT §6). Bad items and fixes of
-   * unknown employees are named by index; nothing is stored unless every item is good.
+   * unknown employees are named by index; nothing is stored unless every item is good. A single
+   * fix joins the device paths' group commit, with the same answers.
    */
   async ingestBatch(account: Account, inputs: LocationInput[]): Promise<number> {
     const now = this.clock();
@@ -58,32 +74,114 @@ export class LocationService {
       }
     });
     throwIfAny(problems, 'BAD_REQUEST', 'the batch has invalid locations; nothing was stored');
-    await this.persist(account, fixes, 'api', now);
+    if (fixes.length === 1) {
+      const { subscriberId } = fixes[0]!;
+      const unknown = () => unknownSubscribers({ '[0].subscriberID': `no subscriber ${subscriberId}` });
+      await this.queue.submit({ accountId: account.id, fixes, source: 'api', unknown });
+      return 1;
+    }
+    await this.persist(account, fixes, now);
     return fixes.length;
   }
 
-  /** One fix from a phone or tracker whose device key has already been resolved to its employee. */
-  async ingestDeviceFix(accountId: number, fix: Fix): Promise<void> {
-    const account = await this.accounts.get(accountId);
-    if (!account) throw new ApiError('NO_SUCH_SUBSCRIBER', 'unknown device');
-    await this.persist(account, [fix], 'osmand', this.clock());
+  /**
+   * A frame of a device listener (a tracker's frame may hold several fixes), its employees
+   * already resolved: committed with whatever else arrived meanwhile; resolves after the commit.
+   */
+  ingest(accountId: number, fixes: Fix[], source: FixSource = 'tracker'): Promise<void> {
+    return this.queue.submit({ accountId, fixes, source, unknown: unknownDevice });
   }
 
-  /** Stores the fixes and runs the pipeline in one transaction; answered only after it committed. */
-  private async persist(account: Account, fixes: Fix[], source: FixSource, receivedAt: number): Promise<void> {
+  /**
+   * One fix sent with a device key (the OsmAnd listener): its owner comes from the employees'
+   * cache, checked in the transaction; a key found stale there is looked up afresh once.
+   * Unknown key → 400 `unknown device`.
+   */
+  async ingestDeviceFix(deviceKey: string, fix: Omit<Fix, 'subscriberId'>): Promise<void> {
+    for (const cached of [true, false]) {
+      const owner = cached ? await this.employees.findByDeviceKeyCached(deviceKey) : await this.employees.findByDeviceKey(deviceKey);
+      if (!owner) throw unknownDevice();
+      try {
+        await this.queue.submit({ accountId: owner.accountId, fixes: [{ ...fix, subscriberId: owner.subscriberId }], deviceKey, source: 'osmand', unknown: unknownDevice });
+        return;
+      } catch (error) {
+        if (!cached || !(error instanceof ApiError) || error.kind !== 'BAD_REQUEST') throw error;
+        this.employees.forgetDeviceKey(deviceKey);
+      }
+    }
+  }
+
+  /** A batch in its own transaction, all or nothing; answered only after it committed. */
+  private async persist(account: Account, fixes: Fix[], receivedAt: number): Promise<void> {
     await this.database.transaction(async (tx) => {
-      const ids = [...new Set(fixes.map((f) => f.subscriberId))];
-      const targets = await this.employees.ingestTargetsOf(tx, account.id, ids);
-      const vehicleSettings = new Map([...targets].map(([id, target]) => [id, target.vehicleSettings]));
+      const targets = await this.employees.ingestTargetsOf(tx, account.id, [...new Set(fixes.map((f) => f.subscriberId))]);
       const problems: ValidationErrors = {};
       fixes.forEach((fix, index) => {
-        if (!vehicleSettings.has(fix.subscriberId)) problems[`[${index}].subscriberID`] = `no subscriber ${fix.subscriberId}`;
+        if (!targets.has(fix.subscriberId)) problems[`[${index}].subscriberID`] = `no subscriber ${fix.subscriberId}`;
       });
-      throwIfAny(problems, 'NO_SUCH_SUBSCRIBER', 'the batch names unknown subscribers; nothing was stored');
-      await this.pipeline.ingest(tx, { accountId: account.id, timeZone: account.timeZone, receivedAt, trackSettings: trackSettingsOf(account.settings.track), vehicleSettings }, fixes);
-      // isOnline turns true when fixes start arriving (an employee change event, in this transaction).
-      await this.employees.fixesArrived(tx, account, targets, receivedAt);
+      if (Object.keys(problems).length > 0) throw unknownSubscribers(problems);
+      await this.run(tx, account, fixes, null, targets, receivedAt);
     });
+    this.committed(account, fixes, 'api');
+  }
+
+  /**
+   * The queue's transaction: the frames of each account in turn, in one transaction. A frame
+   * naming an employee that is gone (or a device key that is no longer the employee's) is refused
+   * before anything of it is written; the others go on.
+   */
+  private async commitGroup(frames: Frame[]): Promise<Map<Frame, Error>> {
+    const receivedAt = this.clock();
+    const refused = new Map<Frame, Error>();
+    const byAccount = new Map<number, Frame[]>();
+    for (const frame of frames) {
+      const list = byAccount.get(frame.accountId);
+      if (list) list.push(frame);
+      else byAccount.set(frame.accountId, [frame]);
+    }
+    const accounts: [Account, Frame[]][] = [];
+    const accountOf = new Map<number, Account>();
+    for (const [accountId, list] of byAccount) {
+      const account = await this.accounts.getCached(accountId);
+      if (account) {
+        accounts.push([account, list]);
+        accountOf.set(accountId, account);
+      }
+      else for (const frame of list) refused.set(frame, frame.unknown());
+    }
+    const committed: Frame[] = [];
+    await this.database.transaction(async (tx) => {
+      for (const [account, list] of accounts) {
+        const targets = await this.employees.ingestTargetsOf(tx, account.id, [...new Set(list.flatMap((f) => f.fixes.map((fix) => fix.subscriberId)))]);
+        const kept = list.filter((frame) => {
+          const known = frame.fixes.every((fix) => {
+            const target = targets.get(fix.subscriberId);
+            return target !== undefined && (frame.deviceKey === undefined || target.deviceKey === frame.deviceKey);
+          });
+          if (!known) refused.set(frame, frame.unknown());
+          return known;
+        });
+        if (kept.length === 0) continue;
+        const fixes = kept.flatMap((frame) => frame.fixes);
+        const frameOf = kept.flatMap((frame, index) => frame.fixes.map(() => index));
+        const used = new Map(fixes.map((fix) => [fix.subscriberId, targets.get(fix.subscriberId)!]));
+        await this.run(tx, account, fixes, frameOf, used, receivedAt);
+        committed.push(...kept);
+      }
+    });
+    for (const frame of committed) this.committed(accountOf.get(frame.accountId)!, frame.fixes, frame.source);
+    return refused;
+  }
+
+  /** The pipeline and isOnline for fixes of known employees, in the caller's transaction. */
+  private async run(tx: Tx, account: Account, fixes: Fix[], frameOf: number[] | null, targets: Map<number, IngestTarget>, receivedAt: number): Promise<void> {
+    const vehicleSettings = new Map([...targets].map(([id, target]) => [id, target.vehicleSettings]));
+    await this.pipeline.ingest(tx, { accountId: account.id, timeZone: account.timeZone, receivedAt, trackSettings: trackSettingsOf(account.settings.track), vehicleSettings }, fixes, frameOf);
+    // isOnline turns true when fixes start arriving (an employee change event, in this transaction).
+    await this.employees.fixesArrived(tx, account, targets, receivedAt);
+  }
+
+  private committed(account: Account, fixes: Fix[], source: FixSource): void {
     this.metrics.fixesIngested.inc({ source }, fixes.length);
     for (const listener of this.committedListeners) listener(account, fixes);
   }
@@ -129,15 +227,22 @@ export class LocationService {
   }
 }
 
-function throwIfAny(problems: ValidationErrors, kind: 'BAD_REQUEST' | 'NO_SUCH_SUBSCRIBER', message: string): void {
+function listed(problems: ValidationErrors): ValidationErrors {
+  return Object.fromEntries(Object.keys(problems).slice(0, MAX_LISTED_ERRORS).map((f) => [f, problems[f]!]));
+}
+
+function throwIfAny(problems: ValidationErrors, kind: 'BAD_REQUEST', message: string): void {
   const fields = Object.keys(problems);
   if (fields.length === 0) return;
-  const listed = Object.fromEntries(fields.slice(0, MAX_LISTED_ERRORS).map((f) => [f, problems[f]!]));
-  if (kind === 'BAD_REQUEST' && fields.length === 1) {
+  if (fields.length === 1) {
     const [field] = fields as [string];
     throw invalidField(field, problems[field]!);
   }
-  throw new ApiError(kind, message, listed);
+  throw new ApiError(kind, message, listed(problems));
+}
+
+function unknownSubscribers(problems: ValidationErrors): ApiError {
+  return new ApiError('NO_SUCH_SUBSCRIBER', 'the batch names unknown subscribers; nothing was stored', listed(problems));
 }
 
 function toFix(input: LocationInput, locationDateMs: number): Fix {

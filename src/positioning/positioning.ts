@@ -1,6 +1,7 @@
 /** The face of positioning: what other modules may use of it (see .dependency-cruiser.mjs). */
 export type { Fix } from './fix.js';
 export { Location } from './location-schema.js';
+export { UnknownDevice } from './location-service.js';
 export type { LocationService } from './location-service.js';
 export { LIVE_WINDOW_MS } from './pipeline/pipeline-signals.js';
 export type { BatchSignals, FixSignals, PipelineSignals, SignalBatch } from './pipeline/pipeline-signals.js';

@@ -50,7 +50,6 @@ export async function startOsmAnd(
   options: Pick<OsmAndOptions, 'logger' | 'keyGuessLimits' | 'requestTimeoutMs'> = {},
 ): Promise<OsmAndListener> {
   const app = await buildOsmAndServer({
-    employees: services.employees,
     locations: services.locations,
     ...(clock ? { clock } : {}),
     ...options,

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createEmployee, startServer, type TestServer } from '../helpers/server.js';
 import { dialects } from '../helpers/stores.js';
-import { postLive, T0, Trip } from './signal-api.js';
+import { postLive, Trip } from './signal-api.js';
 
 const RULES = '/v6/api/eventManagement/events';
 
@@ -107,7 +107,8 @@ for (const dialect of dialects) {
         messengerUserIDs: [3],
         messenger2UserIDs: [44, 45],
       });
-      await postLive(server.api, new Trip(car, T0).drive(30, 72).fixes);
+      // Recent fixes: the server runs on the real clock, and fixes older than SIGNAL_MAX_AGE fire nothing.
+      await postLive(server.api, new Trip(car, Date.now() - 3_600_000).drive(30, 72).fixes);
       const rows = await server.database.db
         .selectFrom('deliveries')
         .select(['channel', 'target'])

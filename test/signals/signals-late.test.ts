@@ -8,7 +8,10 @@ const HOUR = 3_600_000;
 const MINUTE = 60_000;
 const EVENTS = '/v6/api/globalPositioningManagement/events';
 
-/** CONTRACT §2: signals fire only for fixes newer than the latest processed fix minus 5 minutes. */
+/**
+ * CONTRACT §2: signals fire only for fixes newer than the latest fix stored before their batch minus
+ * 5 minutes, and not dated more than SIGNAL_MAX_AGE before their arrival.
+ */
 for (const dialect of dialects) {
   describe(`late fixes and replays fire nothing old, and nothing twice, on ${dialect}`, () => {
     let server: TestServer;
@@ -31,13 +34,26 @@ for (const dialect of dialects) {
       assert.deepEqual(events.map((e: any) => e.type), [4, 5], 'the replay found the speeding');
     });
 
-    it('in one request, only the last five minutes are news', async () => {
+    it('in one request, every fix newer than what was stored before is news, each dated at its fix', async () => {
       const car = await createEmployee(server.api, { name: 'Truck 2' });
       const rule = await createRule(server.api, { name: 'Power', kind: 7, subscriberIDs: [car] });
       const power = (i: number) => ({ externalPower: !(i === 12 || i === 108) });
       const trip = new Trip(car, T0 + HOUR).park(20 * 60, power);
       await post(trip.fixes);
-      assert.deepEqual((await signalsOf(server, rule)).map((b) => b.signalDate), ['2026-05-20T10:18:10+03:00']);
+      assert.deepEqual((await signalsOf(server, rule)).map((b) => b.signalDate), ['2026-05-20T10:02:10+03:00', '2026-05-20T10:18:10+03:00']);
+    });
+
+    it('fixes dated more than SIGNAL_MAX_AGE (12 h) before their arrival are history', async () => {
+      const car = await createEmployee(server.api, { name: 'Truck 5' });
+      const rule = await createRule(server.api, { name: 'Power', kind: 7, subscriberIDs: [car] });
+      const power = (i: number) => ({ externalPower: i !== 12 });
+      // The server's clock is T0 + 12 h: this trip ends 12 h 40 min before it.
+      const trip = new Trip(car, T0 - HOUR).park(20 * 60, power);
+      await post(trip.fixes);
+      assert.deepEqual(await signalsOf(server, rule), []);
+      // A fix of now, after it, is news again.
+      await post([{ ...trip.fixes.at(-1)!, locationDate: new Date(T0 + 12 * HOUR - MINUTE).toISOString(), externalPower: false }]);
+      assert.equal((await signalsOf(server, rule)).length, 1);
     });
 
     it('a replay does not fire again what fired live', async () => {

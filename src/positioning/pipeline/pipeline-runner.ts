@@ -32,9 +32,15 @@ export class PipelineRunner {
     private readonly store: PipelineStore,
     private readonly addresses: AddressResolver,
     private readonly signals: PipelineSignals | null = null,
+    /** SIGNAL_MAX_AGE: fixes dated longer than this before their arrival fire nothing. */
+    private readonly signalMaxAgeMs = Number.POSITIVE_INFINITY,
   ) {}
 
-  async ingest(tx: Tx, context: BatchContext, fixes: Fix[]): Promise<void> {
+  /**
+   * `frameOf[i]`: which request or frame of a group commit fix i came in (ascending in arrival
+   * order); null when all fixes came in one batch. It decides which fixes may fire signals.
+   */
+  async ingest(tx: Tx, context: BatchContext, fixes: Fix[], frameOf: number[] | null = null): Promise<void> {
     const bySubscriber = new Map<number, number[]>();
     fixes.forEach((fix, index) => {
       const list = bySubscriber.get(fix.subscriberId);
@@ -52,16 +58,15 @@ export class PipelineRunner {
     const writes: SubscriberWrites[] = [];
     const late: { subscriberId: number; earliestMs: number; state: SubscriberState; live: Set<string> }[] = [];
     for (const subscriberId of subscriberIds) {
-      const indexes = bySubscriber.get(subscriberId)!.sort((a, b) => fixes[a]!.locationDateMs - fixes[b]!.locationDateMs || a - b);
       const state = states.get(subscriberId) ?? initialState();
+      const isLive = this.liveFixes(fixes, bySubscriber.get(subscriberId)!, frameOf, state.lastFixMs, context.receivedAt);
+      const indexes = bySubscriber.get(subscriberId)!.sort((a, b) => fixes[a]!.locationDateMs - fixes[b]!.locationDateMs || a - b);
       const earliestMs = fixes[indexes[0]!]!.locationDateMs;
-      // The latest processed fix once this batch is in: what is older than it by the live window is history.
-      const liveAfterMs = Math.max(state.lastFixMs ?? -Infinity, fixes[indexes.at(-1)!]!.locationDateMs) - LIVE_WINDOW_MS;
       if (state.lastFixMs !== null && earliestMs < state.lastFixMs) {
         const stored = await this.store.storedFixKeys(tx, context.accountId, subscriberId, indexes.map((i) => fixes[i]!.locationDateMs));
         markResent(fixes, indexes, stored, resent);
         const fresh = indexes.filter((i) => !resent.has(i));
-        const live = new Set(fresh.filter((i) => fixes[i]!.locationDateMs > liveAfterMs).map((i) => fixKey(fixes[i]!.locationDateMs, fixes[i]!.latitude, fixes[i]!.longitude)));
+        const live = new Set(fresh.filter((i) => isLive.has(i)).map((i) => fixKey(fixes[i]!.locationDateMs, fixes[i]!.latitude, fixes[i]!.longitude)));
         if (fresh.length > 0) late.push({ subscriberId, earliestMs: fixes[fresh[0]!]!.locationDateMs, state, live });
         continue;
       }
@@ -73,7 +78,7 @@ export class PipelineRunner {
       for (const index of indexes) {
         if (resent.has(index)) continue;
         const fix = fixes[index]!;
-        metrics[index] = pipeline.process(toPipelineFix(fix, 0), out, fix.locationDateMs > liveAfterMs);
+        metrics[index] = pipeline.process(toPipelineFix(fix, 0), out, isLive.has(index));
       }
       out.state = state;
       writes.push(out);
@@ -87,6 +92,33 @@ export class PipelineRunner {
     }
     await this.store.apply(tx, context.accountId, writes, await this.addressesOf(tx, context.accountId, writes));
     await signals?.flush(tx);
+  }
+
+  /**
+   * The fixes of one subscriber (`indexes`, in arrival order) that may fire signals (CONTRACT §2):
+   * those newer than the subscriber's latest fix stored before the batch or frame that brings
+   * them, minus the live window, and dated at most SIGNAL_MAX_AGE before their arrival. So a
+   * tracker's buffer posted at once fires every signal in it; a fix inside time already processed
+   * (by an earlier batch, or an earlier frame of this group commit) fires nothing.
+   */
+  private liveFixes(fixes: Fix[], indexes: number[], frameOf: number[] | null, lastFixMs: number | null, receivedAt: number): Set<number> {
+    const live = new Set<number>();
+    const oldestMs = receivedAt - this.signalMaxAgeMs;
+    let before = lastFixMs ?? Number.NEGATIVE_INFINITY;
+    let inFrame = Number.NEGATIVE_INFINITY;
+    let frame = -1;
+    for (const index of indexes) {
+      const current = frameOf?.[index] ?? 0;
+      if (current !== frame) {
+        before = Math.max(before, inFrame);
+        inFrame = Number.NEGATIVE_INFINITY;
+        frame = current;
+      }
+      const timeMs = fixes[index]!.locationDateMs;
+      if (timeMs > before - LIVE_WINDOW_MS && timeMs >= oldestMs) live.add(index);
+      inFrame = Math.max(inFrame, timeMs);
+    }
+    return live;
   }
 
   /** Names of the start and finish points of the tracks this batch writes. */

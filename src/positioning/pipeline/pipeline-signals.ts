@@ -1,7 +1,7 @@
 import type { Tx } from '../../store/database.js';
 import type { PipelineFix, TrackRecord, TrackSettings } from './pipeline-types.js';
 
-/** CONTRACT §2: signals fire only for fixes newer than the subscriber's latest processed fix minus this. */
+/** CONTRACT §2: signals fire only for fixes newer than the subscriber's latest fix stored before their batch minus this. */
 export const LIVE_WINDOW_MS = 5 * 60_000;
 
 /**
@@ -21,8 +21,9 @@ export interface SignalBatch {
 /** One subscriber's run through the signal detectors: each valid fix, in processing order. */
 export interface FixSignals {
   /**
-   * `live`: the fix may fire signals (CONTRACT §2: new in this batch and newer than the latest
-   * processed fix minus five minutes; never a replayed one). `ended`: the track this fix ended;
+   * `live`: the fix may fire signals (CONTRACT §2: new in this batch, newer than the latest fix
+   * stored before its batch or frame minus five minutes, and not older than SIGNAL_MAX_AGE; never
+   * a replayed one). `ended`: the track this fix ended;
    * `stopAtMs`: the fix where the open track's current stop began, if it stands.
    */
   step(fix: PipelineFix, live: boolean, ended: TrackRecord | null, stopAtMs: number | null): void;

@@ -1,0 +1,128 @@
+/**
+ * A fleet of devices over the OsmAnd listener: N devices (default 2,000), each an employee with
+ * its own device key, sending one fix per request over 64 connections, as phones running Traccar
+ * Client or OsmAnd do. Against a bare `node:http` server answering the same requests with an
+ * empty 200 in the same run. Prints fixes/s, p50/p99 acknowledgement latency (a 200 means the fix
+ * is committed) and the ratio server/bare; asserts nothing.
+ *
+ *   npm run bench:devices                      # SQLite (WAL, synchronous=FULL)
+ *   npm run bench:devices -- --pg              # PostgreSQL (DATABASE_URL, or a throwaway cluster)
+ *   npm run bench:devices -- --devices 500 --seconds 10 --connections 32
+ *
+ * The client (autocannon) is a separate process (bench/devices-client.ts), so the server and the
+ * bare reference each have the main thread of this process to themselves. Phases: warm-up of the
+ * server (two fixes of every device), then bare, then server, each `--seconds` long. At the end the bench checks that every
+ * acknowledged fix is stored.
+ */
+import { spawn } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { sql } from 'kysely';
+import { buildOsmAndServer } from '../src/mobile/osmand-server.js';
+import { Cleanup, SUBSCRIBERS, flagValue, fmt, pause, ratio, runBench, serverStore, startServer, tempDir } from './common.js';
+
+const TARGET_SQLITE = 0.5;
+const TARGET_POSTGRES = 0.3;
+const TARGET_P99_MS = 50;
+
+interface ClientResult {
+  requests: number;
+  ok: number;
+  other: number;
+  errors: number;
+  perSecond: number;
+  p50: number;
+  p99: number;
+  next: number;
+}
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+/** Runs the autocannon client process against `baseUrl`; resolves with its figures. */
+function runClient(baseUrl: string, devices: number, seconds: number, connections: number, startS: number, firstRequest: number, amount?: number): Promise<ClientResult> {
+  return new Promise((resolve, reject) => {
+    const args = ['--import', 'tsx', 'bench/devices-client.ts', baseUrl, String(devices), String(seconds), String(connections), String(startS), String(firstRequest)];
+    if (amount) args.push(String(amount));
+    const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += String(chunk)));
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      if (code !== 0) reject(new Error(`client exited with ${code}: ${output}`));
+      else resolve(JSON.parse(output.trim().split('\n').at(-1)!) as ClientResult);
+    });
+  });
+}
+
+/** The reference: node:http answering every request with an empty 200 once its body is read. */
+async function bareServer(cleanup: Cleanup): Promise<string> {
+  const server = createServer((request, response) => {
+    request.resume();
+    request.on('end', () => {
+      response.writeHead(200, { 'content-length': '0' });
+      response.end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  cleanup.add(() => new Promise((resolve) => server.close(resolve)));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+async function main(): Promise<void> {
+  const devices = flagValue('--devices', 2000);
+  const seconds = flagValue('--seconds', 10);
+  const connections = flagValue('--connections', 64);
+  const cleanup = new Cleanup();
+  try {
+    const dir = tempDir(cleanup);
+    const { database, store } = await serverStore(dir, cleanup);
+    const server = await startServer(database, 0, cleanup);
+    // The devices: employees with the keys the client sends, created through the API 8 at a time.
+    const create = async (first: number) => {
+      for (let i = first; i < devices; i += 8) {
+        const response = await fetch(`${server.baseUrl}${SUBSCRIBERS}`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${server.token}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ name: `Phone ${i}`, deviceKey: `device-${i}` }),
+        });
+        if (response.status !== 201) throw new Error(`creating device ${i}: ${response.status} ${await response.text()}`);
+      }
+    };
+    await Promise.all(Array.from({ length: 8 }, (_, i) => create(i)));
+    const osmand = await buildOsmAndServer({ locations: server.services.locations });
+    cleanup.add(() => osmand.close());
+    await osmand.listen({ port: 0, host: '127.0.0.1' });
+    const osmandUrl = `http://127.0.0.1:${(osmand.server.address() as AddressInfo).port}`;
+    const bareUrl = await bareServer(cleanup);
+
+    // Fixes dated from two hours ago on, five seconds apart per device: recent, in order, live.
+    const startS = Math.floor(Date.now() / 1000) - 7200;
+    // Warm-up: two fixes of every device, so that what is measured is a fleet already online (a
+    // device's first fix turns its employee's isOnline true, an employee change event each).
+    const warm = await runClient(osmandUrl, devices, 0, connections, startS, 0, 2 * devices);
+    await pause(200);
+    const bare = await runClient(bareUrl, devices, seconds, connections, startS, 0);
+    await pause(200);
+    const measured = await runClient(osmandUrl, devices, seconds, connections, startS, warm.next);
+
+    const { rows } = await sql<{ n: number | string }>`SELECT count(*) AS n FROM locations`.execute(database.db);
+    const stored = Number(rows[0]!.n);
+    const acknowledged = warm.ok + measured.ok;
+    const failed = warm.other + warm.errors + measured.other + measured.errors;
+    const check =
+      stored >= acknowledged
+        ? `check: ${fmt(acknowledged)} fixes acknowledged, ${fmt(stored)} stored (a fix in flight when the client stopped may be stored unacknowledged); ${fmt(failed)} failed`
+        : `check: MISSING, ${fmt(acknowledged)} fixes acknowledged but only ${fmt(stored)} stored`;
+    const target = database.dialect === 'postgres' ? TARGET_POSTGRES : TARGET_SQLITE;
+    console.log(`devices on ${store}: ${fmt(devices)} devices, one fix per request over the OsmAnd listener, ${connections} connections, ${seconds} s per phase`);
+    console.log(`  bare node:http: ${fmt(bare.perSecond)} requests/s · p50 ${bare.p50} ms · p99 ${bare.p99} ms`);
+    console.log(`  server:         ${fmt(measured.perSecond)} fixes/s · p50 ${measured.p50} ms · p99 ${measured.p99} ms (acknowledged after commit)`);
+    console.log(`  ${check}`);
+    console.log(`devices: ${fmt(measured.perSecond)} fixes/s · ratio to bare ${ratio(measured.perSecond, bare.perSecond)} (target ≥ ${target}) · p99 ${measured.p99} ms (target < ${TARGET_P99_MS})`);
+  } finally {
+    await cleanup.run();
+  }
+}
+
+runBench('bench:devices', main);
