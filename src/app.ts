@@ -51,7 +51,7 @@ import { builtWorkspaceDir, workspaceStaticFiles } from './workspace/static-file
 import { workspaceRoutes, type MapSettings } from './workspace/workspace-routes.js';
 
 export type AppConfig = Pick<Config, 'LOKATOR_ADMIN_TOKEN' | 'INGEST_BODY_LIMIT_BYTES'> &
-  Partial<Pick<Config, 'MAP_TILE_URL' | 'MAP_TILE_ATTRIBUTION' | 'REQUEST_TIMEOUT' | 'MAX_REQUESTS_IN_FLIGHT'>> & {
+  Partial<Pick<Config, 'MAP_TILE_URL' | 'MAP_TILE_ATTRIBUTION' | 'REQUEST_TIMEOUT' | 'MAX_REQUESTS_IN_FLIGHT' | 'TRUST_PROXY'>> & {
     /** The built workspace (web/dist); found beside the package when not given, not served when absent. */
     workspaceDir?: string | null;
   };
@@ -150,6 +150,9 @@ export async function buildApp({ database, services, config, logger = false, clo
     frameworkErrors: (error, _request, reply) => sendError(reply, frameworkError(error)),
     clientErrorHandler,
     requestIdHeader: 'x-request-id',
+    // request.ip (sign-in throttling, logs) is the client's address only behind a trusted proxy;
+    // otherwise X-Forwarded-For is anyone's to write and is ignored.
+    trustProxy: config.TRUST_PROXY ?? false,
     return503OnClosing: false,
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);

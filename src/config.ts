@@ -1,4 +1,6 @@
 import { join } from 'node:path';
+import ipaddr from 'ipaddr.js';
+import { passwordProblem } from './accounts/accounts.js';
 import { isValidTimeZone } from './http/datetime.js';
 
 /**
@@ -9,35 +11,82 @@ import { isValidTimeZone } from './http/datetime.js';
 interface Setting<T> {
   doc: string;
   default?: T;
+  /**
+   * A credential, or a URL (which may carry `user:password@` or an API key in its query): an
+   * invalid value is named and its rule given, but the value itself never appears in an error.
+   */
+  secret?: true;
   parse(raw: string): T;
 }
 
+/**
+ * A broken rule of a setting. Its message is the rule, never the value: only these messages are
+ * shown, so an error thrown by anything else (`new URL` keeps its input) cannot carry a secret out.
+ */
+class SettingRule extends Error {}
+
 const port = (raw: string) => {
   const n = Number(raw);
-  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new Error('must be a port number 0-65535');
+  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new SettingRule('must be a port number 0-65535');
   return n;
 };
 const text = (raw: string) => raw;
 const positiveInt = (raw: string) => {
   const n = Number(raw);
-  if (!Number.isInteger(n) || n < 1) throw new Error('must be a positive integer');
+  if (!Number.isInteger(n) || n < 1) throw new SettingRule('must be a positive integer');
   return n;
 };
-const secret = (raw: string) => {
-  if (raw.length < 16) throw new Error('must be at least 16 characters');
+/** API tokens: long random strings, not passwords people remember (those follow password-policy.ts). */
+const token = (raw: string) => {
+  if (raw.length < 16) throw new SettingRule('must be at least 16 characters');
+  return raw;
+};
+const password = (raw: string) => {
+  const problem = passwordProblem(raw);
+  if (problem) throw new SettingRule(problem);
   return raw;
 };
 
-const httpUrl = (raw: string) => {
-  const url = new URL(raw);
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('must be an http(s) URL');
-  return raw;
-};
+/** A URL setting: always secret, since URLs carry logins and API keys. */
+function url(doc: string, schemes: string[]): Setting<string> & { secret: true } {
+  const rule = `must be a ${schemes.map((s) => `${s}//`).join(' or ')} URL`;
+  return {
+    doc,
+    secret: true,
+    parse: (raw) => {
+      if (!URL.canParse(raw) || !schemes.includes(new URL(raw).protocol)) throw new SettingRule(rule);
+      return raw;
+    },
+  };
+}
+const httpSchemes = ['http:', 'https:'];
+
+/** proxy-addr's names for ranges, as Fastify's `trustProxy` takes them. */
+const proxyRangeNames = ['loopback', 'linklocal', 'uniquelocal'];
+
+/**
+ * Which peers may tell the client's address in `X-Forwarded-For`: `false`, `true`, or a comma
+ * list of addresses and CIDR ranges. Hop counts are refused: Fastify ignores them (a hop count
+ * cannot tell the proxy from a client that connects directly and writes the header itself).
+ */
+function trustedProxies(raw: string): boolean | string[] {
+  if (raw === 'false') return false;
+  if (raw === 'true') return true;
+  const rule = 'must be false, true, or a comma list of proxy addresses and CIDR ranges (e.g. 10.0.0.5,192.168.0.0/16)';
+  const items = raw.split(',').map((item) => item.trim());
+  for (const item of items) {
+    if (proxyRangeNames.includes(item)) continue;
+    const [address = '', prefix, extra] = item.split('/');
+    const exact = ipaddr.IPv4.isValidFourPartDecimal(address) || ipaddr.IPv6.isValid(address);
+    if (!exact || extra !== undefined || (prefix !== undefined && !ipaddr.isValidCIDR(item))) throw new SettingRule(rule);
+  }
+  return items;
+}
 
 /** `500ms`, `5s`, `5m`, `2h` → milliseconds. */
 export function durationMs(raw: string): number {
   const match = /^(\d+)(ms|s|m|h)$/.exec(raw);
-  if (!match) throw new Error(`"${raw}" is not a duration such as 5s, 5m or 2h`);
+  if (!match) throw new SettingRule('must be a duration such as 5s, 5m or 2h');
   const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[match[2] as 'ms' | 's' | 'm' | 'h'];
   return Number(match[1]) * unit;
 }
@@ -51,51 +100,45 @@ export const settings = {
   TELTONIKA_PORT: { doc: 'TCP port of the Teltonika (codec 8, 8 Extended) listener for vehicle trackers; 0 switches it off', default: 5027, parse: port },
   TRACKER_IDLE_TIMEOUT: { doc: 'a tracker connection that sends nothing for this long is closed (s, m, h)', default: 600_000, parse: durationMs },
   DATA_DIR: { doc: 'folder of the embedded SQLite database', default: './data', parse: text },
-  DATABASE_URL: { doc: '`postgres://…` to use PostgreSQL instead of the embedded SQLite file', parse: text },
+  DATABASE_URL: url('`postgres://…` to use PostgreSQL instead of the embedded SQLite file', ['postgres:', 'postgresql:']),
   DATABASE_POOL_SIZE: { doc: 'PostgreSQL connections per server', default: 10, parse: positiveInt },
   LOG_LEVEL: {
     doc: 'pino log level (fatal, error, warn, info, debug, trace, silent)',
     default: 'info',
     parse: (raw: string) => {
-      if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(raw)) throw new Error('unknown level');
+      if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(raw)) throw new SettingRule('unknown level');
       return raw;
     },
   },
   LOKATOR_BOOTSTRAP_TOKEN: {
     doc: 'API token of the first account, created at the first start when the database has none',
-    parse: secret,
+    secret: true,
+    parse: token,
   },
-  LOKATOR_BOOTSTRAP_PASSWORD: { doc: 'password of the first account’s workspace user `admin`', parse: secret },
+  LOKATOR_BOOTSTRAP_PASSWORD: { doc: 'password of the first account’s workspace user `admin`', secret: true, parse: password },
   LOKATOR_BOOTSTRAP_TIME_ZONE: {
     doc: 'IANA time zone of the first account',
     default: 'UTC',
     parse: (raw: string) => {
-      if (!isValidTimeZone(raw)) throw new Error('not an IANA time zone');
+      if (!isValidTimeZone(raw)) throw new SettingRule('not an IANA time zone');
       return raw;
     },
   },
-  LOKATOR_ADMIN_TOKEN: { doc: 'enables the operator routes /admin/v1/accounts with this bearer token', parse: secret },
+  LOKATOR_ADMIN_TOKEN: { doc: 'enables the operator routes /admin/v1/accounts with this bearer token', secret: true, parse: token },
   INGEST_BODY_LIMIT_BYTES: {
     doc: 'largest body of POST …/locations (a batch holds up to 10,000 fixes)',
     default: 16 * 1024 * 1024,
     parse: positiveInt,
   },
-  GEOCODER_URL: {
-    doc: 'base URL of a Nominatim-compatible reverse geocoder for track addresses (else zone, map object or coordinates)',
-    parse: (raw: string) => {
-      const url = new URL(raw);
-      if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('must be an http(s) URL');
-      return raw;
-    },
-  },
+  GEOCODER_URL: url('base URL of a Nominatim-compatible reverse geocoder for track addresses (else zone, map object or coordinates)', httpSchemes),
   GEOCODER_TIMEOUT_MS: { doc: 'how long one reverse-geocoding request may take', default: 5000, parse: positiveInt },
-  ROUTER_URL: { doc: 'base URL of an OSRM-compatible router for estimated arrival (signal 24); straight-line estimates without', parse: httpUrl },
+  ROUTER_URL: url('base URL of an OSRM-compatible router for estimated arrival (signal 24); straight-line estimates without', httpSchemes),
   ROUTER_TIMEOUT_MS: { doc: 'how long one router request may take (ingestion never waits for it)', default: 2000, parse: positiveInt },
   WEBHOOK_ALLOW_PRIVATE: {
     doc: 'true lifts the address safety of outgoing calls: plain http and loopback/private addresses (tests, local development)',
     default: false,
     parse: (raw: string) => {
-      if (raw !== 'true' && raw !== 'false') throw new Error('must be true or false');
+      if (raw !== 'true' && raw !== 'false') throw new SettingRule('must be true or false');
       return raw === 'true';
     },
   },
@@ -106,28 +149,21 @@ export const settings = {
   },
   WEBHOOK_TIMEOUT: { doc: 'how long a receiver has to answer one delivery attempt (s, m, h)', default: 10_000, parse: durationMs },
   DELIVERY_CONCURRENCY: { doc: 'receivers (targets) sent to in parallel; each one gets its deliveries strictly in order', default: 32, parse: positiveInt },
-  SMTP_URL: {
-    doc: 'SMTP server for e-mail events: `smtp://user:password@host:587` (STARTTLS when offered) or `smtps://…:465`',
-    parse: (raw: string) => {
-      const url = new URL(raw);
-      if (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') throw new Error('must be an smtp:// or smtps:// URL');
-      return raw;
-    },
-  },
+  SMTP_URL: url('SMTP server for e-mail events: `smtp://user:password@host:587` (STARTTLS when offered) or `smtps://…:465`', ['smtp:', 'smtps:']),
   SMTP_HOST: { doc: 'SMTP server host, instead of SMTP_URL', parse: text },
   SMTP_PORT: { doc: 'SMTP port with SMTP_HOST (default 587; 465 means TLS from the start)', parse: port },
   SMTP_USER: { doc: 'SMTP login with SMTP_HOST', parse: text },
-  SMTP_PASSWORD: { doc: 'SMTP password with SMTP_HOST', parse: text },
+  SMTP_PASSWORD: { doc: 'SMTP password with SMTP_HOST', secret: true, parse: text },
   SMTP_FROM: { doc: 'sender address of e-mail events, e.g. `Lokator <lokator@example.com>`; required with SMTP_URL or SMTP_HOST', parse: text },
-  SMS_GATEWAY_URL: { doc: 'HTTP gateway for SMS events: POST {"to", "text", "messageID"} as JSON (see README)', parse: httpUrl },
-  MESSENGER_GATEWAY_URL: { doc: 'HTTP gateway of the first messenger channel: POST {"to", "text", "messageID"} as JSON', parse: httpUrl },
-  MESSENGER2_GATEWAY_URL: { doc: 'HTTP gateway of the second messenger channel: POST {"to", "text", "messageID"} as JSON', parse: httpUrl },
+  SMS_GATEWAY_URL: url('HTTP gateway for SMS events: POST {"to", "text", "messageID"} as JSON (see README)', httpSchemes),
+  MESSENGER_GATEWAY_URL: url('HTTP gateway of the first messenger channel: POST {"to", "text", "messageID"} as JSON', httpSchemes),
+  MESSENGER2_GATEWAY_URL: url('HTTP gateway of the second messenger channel: POST {"to", "text", "messageID"} as JSON', httpSchemes),
   ONLINE_TIMEOUT: {
     doc: 'an employee whose fixes stopped arriving this long ago turns isOnline false (s, m, h)',
     default: 600_000,
     parse: (raw: string) => {
       const ms = durationMs(raw);
-      if (ms < 10_000) throw new Error('must be at least 10s');
+      if (ms < 10_000) throw new SettingRule('must be at least 10s');
       return ms;
     },
   },
@@ -139,10 +175,14 @@ export const settings = {
   MAP_TILE_URL: {
     doc: 'raster tiles of the workspace map, `{z}/{x}/{y}` (and `{s}`) placeholders; `none` for a plain background',
     default: 'https://tile.openstreetmap.org/{z}/{x}/{y}.png',
+    // Tile services put their API key in the URL (`?apikey=…`).
+    secret: true,
     parse: (raw: string) => {
       if (raw === 'none') return raw;
-      httpUrl(raw.replace(/\{[a-z]+\}/g, 'a'));
-      if (!raw.includes('{z}') || !raw.includes('{x}') || !raw.includes('{y}')) throw new Error('must contain {z}, {x} and {y}');
+      const rule = 'must be an http:// or https:// URL with {z}, {x} and {y}, or none';
+      const filled = raw.replace(/\{[a-z]+\}/g, 'a');
+      if (!URL.canParse(filled) || !httpSchemes.includes(new URL(filled).protocol)) throw new SettingRule(rule);
+      if (!raw.includes('{z}') || !raw.includes('{x}') || !raw.includes('{y}')) throw new SettingRule(rule);
       return raw;
     },
   },
@@ -156,7 +196,7 @@ export const settings = {
     default: 30_000,
     parse: (raw: string) => {
       const ms = durationMs(raw);
-      if (ms < 100) throw new Error('must be at least 100ms');
+      if (ms < 100) throw new SettingRule('must be at least 100ms');
       return ms;
     },
   },
@@ -164,6 +204,11 @@ export const settings = {
     doc: 'requests one user (an API token or a workspace session) may have open at once; more are 429 with Retry-After',
     default: 16,
     parse: positiveInt,
+  },
+  TRUST_PROXY: {
+    doc: 'behind a reverse proxy: which peers are trusted to give the client address in X-Forwarded-For (false, true, or a comma list of addresses and CIDR ranges)',
+    default: false,
+    parse: trustedProxies,
   },
   SHUTDOWN_GRACE_MS: { doc: 'time in-flight requests get to finish on SIGTERM', default: 10_000, parse: positiveInt },
 } satisfies Record<string, Setting<unknown>>;
@@ -189,7 +234,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     try {
       values[name] = setting.parse(raw);
     } catch (error) {
-      problems.push(`${name}=${JSON.stringify(raw)}: ${(error as Error).message} (${setting.doc})`);
+      const rule = error instanceof SettingRule ? error.message : 'is not valid';
+      const shown = setting.secret ? `${name} (value not shown)` : `${name}=${JSON.stringify(raw)}`;
+      problems.push(`${shown}: ${rule} (${setting.doc})`);
     }
   }
   if (values.SMTP_URL !== undefined && values.SMTP_HOST !== undefined) problems.push('SMTP_URL and SMTP_HOST: set one of them, not both');

@@ -3,3 +3,4 @@ export type { Account, AccountService, Principal } from './account-service.js';
 export { CSRF_HEADER, SESSION_COOKIE } from './api-auth.js';
 export { SESSION_IDLE_MS, SessionService } from './session-service.js';
 export type { Session } from './session-service.js';
+export { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, passwordProblem } from './password-policy.js';

@@ -5,6 +5,7 @@ import { ApiError, invalidField } from '../http/errors.js';
 import { Id } from '../http/list-params.js';
 import { ErrorBody, type Api } from '../http/route-types.js';
 import type { Account, AccountService } from './account-service.js';
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, passwordProblem } from './password-policy.js';
 import type { SessionService } from './session-service.js';
 import { isUniqueViolation } from '../store/errors.js';
 import { safeEqual } from './secrets.js';
@@ -58,7 +59,10 @@ export function adminRoutes(accounts: AccountService, sessions: SessionService, 
           description: 'A user belongs to this one account; logins are unique across the server.',
           params: Type.Object({ accountID: Id }),
           body: Type.Object(
-            { login: Type.String({ minLength: 1, maxLength: 200, pattern: '^\\S+$' }), password: Type.String({ minLength: 10, maxLength: 1000 }) },
+            {
+              login: Type.String({ minLength: 1, maxLength: 200, pattern: '^\\S+$' }),
+              password: Type.String({ minLength: 1, maxLength: PASSWORD_MAX_LENGTH, description: `at least ${PASSWORD_MIN_LENGTH} characters` }),
+            },
             { additionalProperties: false },
           ),
           response: { 201: CreatedUser, 400: ErrorBody, 401: ErrorBody, 404: ErrorBody, 409: ErrorBody },
@@ -67,6 +71,8 @@ export function adminRoutes(accounts: AccountService, sessions: SessionService, 
       async (request, reply) => {
         const account = await accounts.get(request.params.accountID);
         if (!account) throw new ApiError('ROUTE_NOT_FOUND', `no account ${request.params.accountID}`);
+        const weak = passwordProblem(request.body.password);
+        if (weak) throw invalidField('password', weak);
         try {
           const user = await sessions.createUser(account.id, request.body.login, request.body.password);
           return reply.code(201).send({ accountID: account.id, ...user });

@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import ipaddr from 'ipaddr.js';
 import type { Database } from '../store/database.js';
 import { toAccount, type AccountService, type Principal } from './account-service.js';
 import { hashPassword, hashToken, safeEqual, verifyPassword } from './secrets.js';
@@ -37,9 +38,13 @@ export class SessionService {
     private readonly clock: () => number = Date.now,
   ) {}
 
+  /**
+   * `address` is the client's (request.ip: behind a proxy listed in TRUST_PROXY, the one it
+   * forwards), so one client's wrong passwords lock that login for that client only.
+   */
   async signIn(login: string, password: string, address: string): Promise<SignIn> {
     const now = this.clock();
-    const key = `${login}\n${address}`;
+    const key = `${login}\n${clientOf(address)}`;
     const retryAfterSeconds = this.beginTry(key, now);
     if (retryAfterSeconds !== null) return { ok: false, retryAfterSeconds };
     const user = await this.database.db
@@ -150,6 +155,18 @@ export class SessionService {
       .executeTakeFirstOrThrow();
     return { userID: row.id, login };
   }
+}
+
+/**
+ * Whom failed sign-ins are counted against: an IPv4 address, or the /64 network of an IPv6 one,
+ * since a single IPv6 client commonly holds a whole /64 and could otherwise take a fresh address
+ * for every five guesses. IPv4-mapped IPv6 (a dual-stack socket's view of IPv4) counts as IPv4.
+ */
+export function clientOf(address: string): string {
+  if (!ipaddr.isValid(address)) return address;
+  const parsed = ipaddr.process(address);
+  if (parsed.kind() === 'ipv4') return parsed.toString();
+  return `${ipaddr.IPv6.networkAddressFromCIDR(`${parsed.toString()}/64`).toString()}/64`;
 }
 
 /**

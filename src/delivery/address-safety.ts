@@ -28,13 +28,57 @@ const RANGE_NAMES: Record<string, string> = {
 
 /** Why an address must not be called, or null when it is a public unicast address. */
 export function unsafeAddressReason(address: string): string | null {
-  if (!ipaddr.isValid(address)) return `${address} is not an IP address`;
-  let parsed = ipaddr.parse(address);
-  // ::ffff:127.0.0.1 is 127.0.0.1 to the kernel: judge the IPv4 address inside.
-  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) parsed = (parsed as ipaddr.IPv6).toIPv4Address();
+  const parsed = parseAsTheSocketDoes(address);
+  if (!parsed) return `${address} is not an IP address`;
+  if (parsed.kind() === 'ipv4') return rangeReason(address, parsed, false);
+  const v6 = parsed as ipaddr.IPv6;
+  const parts = v6.parts;
+  const zeros = (from: number, to: number) => parts.slice(from, to).every((part) => part === 0);
+  const inner = (high: number, low: number) => ipaddr.IPv4.parse(`${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`);
+  // IPv6 forms that carry an IPv4 address the packet may end up at are judged by that address:
+  // ::ffff:a.b.c.d is a.b.c.d to the kernel; ::a.b.c.d (IPv4-compatible, deprecated by RFC 4291)
+  // may be tunnelled to it; 64:ff9b::a.b.c.d is a NAT64 gateway's way to a.b.c.d, and RFC 6052
+  // forbids that prefix for non-global IPv4, so only public ones pass.
+  const mapped = v6.isIPv4MappedAddress();
+  const compatible = zeros(0, 6) && (parts[6] !== 0 || parts[7]! > 1); // :: and ::1 are judged as themselves
+  const nat64 = parts[0] === 0x64 && parts[1] === 0xff9b && zeros(2, 6);
+  if (mapped || compatible || nat64) {
+    const reason = rangeReason(address, inner(parts[6]!, parts[7]!), true);
+    // No public service is reached through ::a.b.c.d: refused whatever it embeds.
+    if (reason || !compatible) return reason;
+    return `${address} is an IPv4-compatible (deprecated) address`;
+  }
+  // ISATAP (RFC 5214): the interface identifier 0:5efe:a.b.c.d or 200:5efe:a.b.c.d under any
+  // prefix, tunnelled to a.b.c.d by a host with an ISATAP interface.
+  if ((parts[4] === 0 || parts[4] === 0x200) && parts[5] === 0x5efe) {
+    const reason = rangeReason(address, inner(parts[6]!, parts[7]!), true);
+    if (reason) return `${reason} (ISATAP)`;
+  }
+  // The rest of the tunnelling forms, 6to4 (2002::/16), Teredo (2001::/32), the local NAT64
+  // prefix 64:ff9b:1::/48 and IPv4-translated ::ffff:0:a.b.c.d, are not unicast to ipaddr and so
+  // refused whole: where they embed an address depends on configuration this side cannot see.
+  return rangeReason(address, v6, false);
+}
+
+/** Null for a public unicast address; else why not, naming the IPv4 address `address` embeds. */
+function rangeReason(address: string, parsed: ipaddr.IPv4 | ipaddr.IPv6, embedded: boolean): string | null {
   const range = parsed.range();
   if (range === 'unicast') return null;
-  return `${address} is ${RANGE_NAMES[range] ?? `a non-public (${range})`} address`;
+  const kind = `${RANGE_NAMES[range] ?? `a non-public (${range})`} address`;
+  return embedded ? `${address} embeds ${parsed.toString()}, ${kind}` : `${address} is ${kind}`;
+}
+
+/**
+ * The address as the socket will read it. ipaddr.js reads `::a.b.c.d` as `::ffff:a.b.c.d`
+ * (mapped), while inet_pton, the resolver and the URL parser read it as `::a.b.c.d`
+ * (IPv4-compatible): an IPv6 address is first put in the URL parser's canonical hex form.
+ */
+function parseAsTheSocketDoes(address: string): ipaddr.IPv4 | ipaddr.IPv6 | null {
+  const family = isIP(address);
+  if (family === 4) return ipaddr.IPv4.isValidFourPartDecimal(address) ? ipaddr.IPv4.parse(address) : null;
+  const bracketed = `http://[${address.replace(/%.*$/, '')}]/`;
+  if (family !== 6 || !URL.canParse(bracketed)) return null;
+  return ipaddr.IPv6.parse(new URL(bracketed).hostname.slice(1, -1));
 }
 
 /** A refused address: the delivery fails at once with this message, no retries. */

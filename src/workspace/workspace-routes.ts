@@ -2,8 +2,7 @@ import type { ServerResponse } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Account } from '../accounts/accounts.js';
-import { SESSION_IDLE_MS, SessionService, type Session } from '../accounts/accounts.js';
-import { CSRF_HEADER, SESSION_COOKIE } from '../accounts/accounts.js';
+import { CSRF_HEADER, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, passwordProblem, SESSION_COOKIE, SESSION_IDLE_MS, SessionService, type Session } from '../accounts/accounts.js';
 import { ApiError, invalidField } from '../http/errors.js';
 import { ErrorBody, NoContent, type Api } from '../http/route-types.js';
 import type { LiveFeed } from './live-feed.js';
@@ -127,7 +126,10 @@ export function workspaceRoutes(sessions: SessionService, live: LiveFeed, map: M
           summary: 'Change the signed-in user’s password',
           description: 'Needs the current password (five wrong ones lock the change for 15 minutes); the user’s other sessions end.',
           body: Type.Object(
-            { currentPassword: Type.String({ minLength: 1, maxLength: 1000 }), newPassword: Type.String({ minLength: 10, maxLength: 1000 }) },
+            {
+              currentPassword: Type.String({ minLength: 1, maxLength: 1000 }),
+              newPassword: Type.String({ minLength: 1, maxLength: PASSWORD_MAX_LENGTH, description: `at least ${PASSWORD_MIN_LENGTH} characters` }),
+            },
             { additionalProperties: false },
           ),
           response: { 204: NoContent, 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 429: ErrorBody },
@@ -137,6 +139,8 @@ export function workspaceRoutes(sessions: SessionService, live: LiveFeed, map: M
         const { token, session } = await current(request);
         requireCsrf(token, request);
         const { currentPassword, newPassword } = request.body;
+        const weak = passwordProblem(newPassword);
+        if (weak) throw invalidField('newPassword', weak);
         const changed = await sessions.changePassword(token, session.principal.userID, currentPassword, newPassword);
         if (changed === 'wrong') throw invalidField('currentPassword', 'is not the current password');
         if (changed !== 'changed') {

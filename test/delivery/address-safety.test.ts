@@ -3,6 +3,7 @@ import type { LookupAddress } from 'node:dns';
 import { createServer, type Server } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
+import fc from 'fast-check';
 import { Agent, request } from 'undici';
 import { refuseUrl, safeLookup, unsafeAddressReason, type Resolver } from '../../src/delivery/address-safety.js';
 import { dialects } from '../helpers/stores.js';
@@ -14,8 +15,16 @@ const UNSAFE = [
   '169.254.169.254', '169.254.0.1', '100.64.0.1', '100.100.100.200', '0.0.0.0', '224.0.0.1', '255.255.255.255', '240.0.0.1',
   '::1', '::', 'fc00::1', 'fd00:ec2::254', 'fe80::1', 'ff02::1', '::ffff:127.0.0.1', '::ffff:10.0.0.1', '::ffff:169.254.169.254',
   '64:ff9b::7f00:1', '2002:7f00:1::1',
+  // IPv6 that embeds IPv4: IPv4-compatible ::/96 (whatever it holds), NAT64 with a non-public inside,
+  // the local NAT64 prefix, 6to4, Teredo, ISATAP interface ids holding a non-public address, IPv4-translated.
+  '::127.0.0.1', '::7f00:1', '::a9fe:a9fe', '::10.0.0.1', '::8.8.8.8', '::808:808', '::2', '64:ff9b::a9fe:a9fe', '64:ff9b::10.1.2.3',
+  '64:ff9b:1::808:808', '2002:808:808::1', '2001:0:4136:e378:8000:63bf:3fff:fdd2', '2a00:1450:4001:80b::5efe:7f00:1',
+  '2a00:1450:4001:80b:200:5efe:a9fe:a9fe', '::ffff:0:7f00:1',
 ];
-const PUBLIC = ['8.8.8.8', '1.1.1.1', '172.32.0.1', '192.169.0.1', '100.128.0.1', '2001:4860:4860::8888', '2a00:1450:4001:80b::200e', '::ffff:8.8.8.8'];
+const PUBLIC = [
+  '8.8.8.8', '1.1.1.1', '172.32.0.1', '192.169.0.1', '100.128.0.1', '2001:4860:4860::8888', '2a00:1450:4001:80b::200e', '::ffff:8.8.8.8',
+  '64:ff9b::8.8.8.8', '2a00:1450:4001:80b::5efe:808:808',
+];
 
 const answers = (...addresses: string[]): LookupAddress[] => addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
 
@@ -27,6 +36,29 @@ describe('address safety', () => {
     assert.match(unsafeAddressReason('169.254.169.254')!, /metadata/);
   });
 
+  it('judges an IPv6 address that embeds IPv4 by the IPv4 inside (oracle: the IPv4 judgement); ::a.b.c.d always refused', () => {
+    const octet = fc.integer({ min: 0, max: 255 });
+    const ipv4 = fc.tuple(octet, octet, octet, octet).map((o) => o.join('.'));
+    // Mostly the interesting ranges, so both answers come up often.
+    const interesting = fc.constantFrom('127.0.0.1', '10.1.2.3', '169.254.169.254', '100.64.0.9', '192.168.7.7', '0.0.0.0', '8.8.4.4', '93.184.216.34');
+    const hex = (v4: string) => {
+      const [a, b, c, d] = v4.split('.').map(Number) as [number, number, number, number];
+      return `${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+    };
+    fc.assert(
+      fc.property(fc.oneof(ipv4, interesting), (v4) => {
+        const publicV4 = unsafeAddressReason(v4) === null;
+        for (const form of [`::ffff:${v4}`, `::ffff:${hex(v4)}`, `64:ff9b::${v4}`, `64:ff9b::${hex(v4)}`, `2a00:1450:4001:80b:0:5efe:${hex(v4)}`]) {
+          assert.equal(unsafeAddressReason(form) === null, publicV4, `${form} judged as ${v4}`);
+        }
+        for (const form of [`::${v4}`, `::${hex(v4)}`]) {
+          if (form !== '::0:0' && form !== '::0:1') assert.ok(unsafeAddressReason(form), `${form} is refused`);
+        }
+      }),
+      { seed: 4, numRuns: 300 },
+    );
+  });
+
   it('allows https only, unless WEBHOOK_ALLOW_PRIVATE', () => {
     assert.match(refuseUrl(new URL('http://hooks.example.com/x'), false)!, /only https/);
     assert.match(refuseUrl(new URL('ftp://hooks.example.com/x'), true)!, /only https/);
@@ -34,6 +66,9 @@ describe('address safety', () => {
     assert.equal(refuseUrl(new URL('http://127.0.0.1:8080/x'), true), null);
     assert.match(refuseUrl(new URL('https://[::ffff:127.0.0.1]/x'), false)!, /loopback/);
     assert.match(refuseUrl(new URL('https://[::1]/x'), false)!, /loopback/);
+    // The URL parser writes [::127.0.0.1] as [::7f00:1]: refused for the address inside.
+    assert.match(refuseUrl(new URL('https://[::127.0.0.1]/x'), false)!, /embeds 127\.0\.0\.1, a loopback address/);
+    assert.match(refuseUrl(new URL('https://[::a9fe:a9fe]/x'), false)!, /embeds 169\.254\.169\.254, a link-local \(or cloud metadata\)/);
   });
 
   it('checks every resolution, and refuses a name when any of its addresses is unsafe', async () => {
@@ -86,7 +121,7 @@ for (const dialect of dialects) {
     let port = 0;
     // Test DNS: names that point inside; anything else is unknown.
     const resolver: Resolver = async (name) => {
-      const table: Record<string, string[]> = { 'rebind.test': ['127.0.0.1'], 'metadata.test': ['169.254.169.254'], 'intranet.test': ['192.168.10.10'], 'six.test': ['::1'] };
+      const table: Record<string, string[]> = { 'rebind.test': ['127.0.0.1'], 'metadata.test': ['169.254.169.254'], 'intranet.test': ['192.168.10.10'], 'six.test': ['::1'], 'v4compat.test': ['::7f00:1'] };
       if (table[name]) return answers(...table[name]);
       if (name === 'localhost') return answers('127.0.0.1', '::1');
       throw Object.assign(new Error(`unknown name ${name}`), { code: 'ENOTFOUND' });
@@ -120,6 +155,14 @@ for (const dialect of dialects) {
         ['https://[fd12:3456::1]/hook', /unique local/],
         ['https://[fe80::1]/hook', /link-local/],
         [`https://[::ffff:127.0.0.1]:${port}/hook`, /loopback/],
+        [`https://[::127.0.0.1]:${port}/hook`, /embeds 127\.0\.0\.1, a loopback address/],
+        ['https://[::a9fe:a9fe]/latest/meta-data/', /embeds 169\.254\.169\.254, a link-local \(or cloud metadata\)/],
+        ['https://[::8.8.8.8]/hook', /IPv4-compatible/],
+        [`https://[64:ff9b::127.0.0.1]:${port}/hook`, /embeds 127\.0\.0\.1/],
+        ['https://[2002:a9fe:a9fe::1]/hook', /6to4/],
+        ['https://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/hook', /Teredo/],
+        ['https://[2a00:1450:4001:80b::5efe:a9fe:a9fe]/hook', /embeds 169\.254\.169\.254.*ISATAP/],
+        ['https://v4compat.test/hook', /v4compat\.test resolves to ::7f00:1 embeds 127\.0\.0\.1/],
         [`https://0.0.0.0:${port}/hook`, /unspecified/],
         [`https://localhost:${port}/hook`, /localhost resolves to 127\.0\.0\.1 is a loopback address/],
         [`https://rebind.test:${port}/hook`, /rebind\.test resolves to 127\.0\.0\.1 is a loopback address/],

@@ -2,8 +2,7 @@ import { useState } from 'preact/hooks';
 import { api, ApiFailure, describe } from '../api';
 import { Field } from '../ui/field';
 import { ErrorAlert, StatusLine } from '../ui/messages';
-
-const MIN_LENGTH = 10;
+import { PASSWORD_MIN_LENGTH, passwordProblem } from '../../../src/accounts/password-policy';
 
 /** Changes the signed-in user's password; the server checks the current one and ends their other sessions. */
 export function PasswordForm() {
@@ -18,8 +17,10 @@ export function PasswordForm() {
     event.preventDefault();
     setStatus('');
     setFailure('');
-    if (next.length < MIN_LENGTH) {
-      setErrors({ newPassword: `must be at least ${MIN_LENGTH} characters` });
+    // The server's own rule, so the form never refuses what the server takes or the reverse.
+    const weak = passwordProblem(next);
+    if (weak) {
+      setErrors({ newPassword: weak });
       return;
     }
     setErrors({});
@@ -46,7 +47,7 @@ export function PasswordForm() {
           <input {...control} type="password" autocomplete="current-password" required value={current} onInput={(e) => setCurrent(e.currentTarget.value)} />
         )}
       </Field>
-      <Field id="new-password" label="New password" hint={`At least ${MIN_LENGTH} characters.`} error={errors.newPassword}>
+      <Field id="new-password" label="New password" hint={`At least ${PASSWORD_MIN_LENGTH} characters.`} error={errors.newPassword}>
         {(control) => (
           <input {...control} type="password" autocomplete="new-password" required value={next} onInput={(e) => setNext(e.currentTarget.value)} />
         )}
