@@ -151,10 +151,17 @@ for (const dialect of dialects) {
           }))),
         );
       }
-      if (!hasPathIds && !mineVariants.some((v) => v.idParameter) && !operation.body) {
+      const bodyIds = operation.body && base !== undefined ? idFields(operation.body).length : 0;
+      if (!hasPathIds && !mineVariants.some((v) => v.idParameter) && bodyIds === 0) {
         // No id to swap: B's own call must still hold none of A's data.
-        const r = await send(server.baseUrl, { method: operation.method, path: withQuery(operation.path, mineVariants[0]?.query ?? ''), headers: credentialHeaders(b, kind, operation.method) });
-        failures.push(...leaks(r, a).map((leak) => `${operation.label} with B's ${kind}: ${leak}`));
+        const text = base === undefined ? undefined : JSON.stringify(base);
+        const r = await send(server.baseUrl, {
+          method: operation.method,
+          path: withQuery(operation.path, mineVariants[0]?.query ?? ''),
+          headers: credentialHeaders(b, kind, operation.method),
+          ...(text === undefined ? {} : { body: text }),
+        });
+        failures.push(...leaks(r, a, text ?? '').map((leak) => `${operation.label} with B's ${kind}: ${leak}`));
       }
       return failures;
     }
@@ -177,6 +184,29 @@ for (const dialect of dialects) {
     it("A's data reads the same after all of B's attempts", async () => {
       const differences = snapshotDifferences(aBefore, await snapshot(server.baseUrl, operations, a));
       assert.deepEqual(differences, [], `\n${differences.join('\n')}`);
+    });
+
+    // After the snapshot check: A's requests here make objects of its own.
+    it('an Idempotency-Key A used means nothing to B on any POST of the API', async () => {
+      const failures: string[] = [];
+      for (const operation of operations.filter((o) => o.method === 'POST' && o.audience === 'api')) {
+        const key = `adversarial ${operation.path}`;
+        const request = async (tenant: Tenant, idempotencyKey: string) => {
+          const body = await ownBody(server.baseUrl, operations, operation, tenant);
+          const text = body === undefined ? undefined : JSON.stringify(body);
+          const path = withQuery(pathFor(operation, tenant.ids), queryVariants(operation, tenant.ids)[0]?.query ?? '');
+          const headers = { ...credentialHeaders(tenant, 'bearer', 'POST'), 'idempotency-key': idempotencyKey };
+          return { sent: `${path} ${text ?? ''}`, r: await send(server.baseUrl, { method: 'POST', path, headers, ...(text === undefined ? {} : { body: text }) }) };
+        };
+        await request(a, key);
+        const reused = await request(b, key);
+        const fresh = await request(b, `${key} fresh`);
+        for (const leak of leaks(reused.r, a, reused.sent)) failures.push(`${operation.label} with A's Idempotency-Key: ${leak}`);
+        if (reused.r.status !== fresh.r.status) {
+          failures.push(`${operation.label}: B's request with the key A used answered ${reused.r.status} ${reused.r.text.slice(0, 200)}, with a fresh key ${fresh.r.status}`);
+        }
+      }
+      assert.deepEqual(failures, [], `\n${failures.join('\n')}`);
     });
   });
 }
