@@ -157,6 +157,18 @@ for (const dialect of dialects) {
       assert.equal(body.description, 'REQUEST_TIMEOUT');
     });
 
+    it('cuts a header block that never ends at REQUEST_TIMEOUT', async () => {
+      const socket = connect(server.port, '127.0.0.1', () => socket.write(`GET ${LOCATIONS} HTTP/1.1\r\nhost: 127.0.0.1\r\nauthorization: Bearer ${TOKEN}\r\n`));
+      // Read what the server sends (the 408): a socket whose data is never read does not report its close.
+      socket.on('error', () => {}).resume();
+      const closed = track(new Promise<void>((resolve) => socket.on('close', () => resolve())));
+      try {
+        await until('the unfinished headers to be cut', () => closed.done, 10 * REQUEST_TIMEOUT_MS);
+      } finally {
+        socket.destroy();
+      }
+    });
+
     it('cuts a large body whose last bytes are held back at REQUEST_TIMEOUT', async () => {
       const held = holdRequest(server.port, LOCATIONS, auth, ANNOUNCED_BYTES, SENT_BYTES);
       const closed = track(held.answer);
@@ -208,6 +220,22 @@ for (const dialect of dialects) {
       }
       for (const request of held) request.socket.destroy();
       await until('the token to be let in again', async () => (await fetch(`http://127.0.0.1:${server.port}${LOCATIONS}?count=1`, { headers: auth })).status === 200);
+    });
+
+    it('cuts a held body and an unfinished header block on the OsmAnd port at REQUEST_TIMEOUT too', async () => {
+      // The phone's port reads the body before it knows the device: without a deadline anyone can hold its connections for 5 minutes (Node's default).
+      const body = holdRequest(server.osmandPort, '/?id=held', {}, 60_000, 1);
+      const bodyClosed = track(body.answer);
+      const headers = connect(server.osmandPort, '127.0.0.1', () => headers.write('GET /?id=held HTTP/1.1\r\nhost: 127.0.0.1\r\n'));
+      headers.on('error', () => {}).resume();
+      const headersClosed = track(new Promise<void>((resolve) => headers.on('close', () => resolve())));
+      await body.sent;
+      try {
+        await until('the OsmAnd port to cut the held body and the unfinished headers', () => bodyClosed.done && headersClosed.done, 10 * REQUEST_TIMEOUT_MS);
+      } finally {
+        body.socket.destroy();
+        headers.destroy();
+      }
     });
 
     it('refuses a request without a valid token before its body is read', async () => {
