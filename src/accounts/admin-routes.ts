@@ -61,7 +61,7 @@ export function adminRoutes(accounts: AccountService, sessions: SessionService, 
           body: Type.Object(
             {
               login: Type.String({ minLength: 1, maxLength: 200, pattern: '^\\S+$' }),
-              password: Type.String({ minLength: 1, maxLength: PASSWORD_MAX_LENGTH, description: `at least ${PASSWORD_MIN_LENGTH} characters` }),
+              password: Type.String({ minLength: PASSWORD_MIN_LENGTH, maxLength: PASSWORD_MAX_LENGTH, description: `at least ${PASSWORD_MIN_LENGTH} characters` }),
             },
             { additionalProperties: false },
           ),

@@ -203,6 +203,32 @@ function refuseMalformedText(request: FastifyRequest): void {
   check(request.params, '');
   check(request.query, '');
   check(request.body, '');
+  refuseMalformedUrl(request.raw.url ?? '');
+}
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * Percent-encoded bytes of a URL must be UTF-8. The query parser turns a malformed sequence (a
+ * lone surrogate in CESU-8, a cut character) into U+FFFD, so a filter would quietly search for
+ * something else than what was sent; it is refused instead.
+ */
+function refuseMalformedUrl(url: string): void {
+  if (!/%[89a-f]/i.test(url)) return;
+  const bytes: number[] = [];
+  for (let i = 0; i < url.length; i += 1) {
+    if (url[i] === '%' && /^[0-9a-f]{2}$/i.test(url.slice(i + 1, i + 3))) {
+      bytes.push(parseInt(url.slice(i + 1, i + 3), 16));
+      i += 2;
+    } else {
+      bytes.push(...Buffer.from(url[i]!, 'utf8'));
+    }
+  }
+  try {
+    strictUtf8.decode(Uint8Array.from(bytes));
+  } catch {
+    throw invalidField('url', 'percent-encoded text must be UTF-8');
+  }
 }
 
 function toArray(value: unknown): unknown[] {

@@ -113,11 +113,15 @@ export async function ownBody(baseUrl: string, operations: Operation[], operatio
   return minimalValue(operation.body);
 }
 
-/** Good bodies of the routes whose body no read shows and no schema can guess: the user's own credentials. */
+/**
+ * Good bodies of the routes whose body no read shows and no schema can guess: the user's own
+ * credentials; a locate request for the employee no request has located yet (one a minute each).
+ */
 function knownBodies(tenant: Tenant): Record<string, unknown> {
   return {
     'POST /workspace/api/session': { login: tenant.login, password: PASSWORD },
     'PUT /workspace/api/password': { currentPassword: PASSWORD, newPassword: PASSWORD },
+    'POST /v6/api/subscriberManagement/subscriberRequests': { subscriberID: Number(tenant.ids.subscriberID) },
   };
 }
 

@@ -166,7 +166,29 @@ export async function createTenant(baseUrl: string, tag: string): Promise<Tenant
     'zone',
   );
   const mapObject = await ok(api.post(MAP_OBJECTS, { name: `${marker} depot`, latitude: 52.52, longitude: 13.401, address: `${marker} street`, externalID: `${marker}-mo` }), 201, 'map object');
-  const task = await ok(api.post(TASKS, { title: `${marker} visit`, startDate: '2026-05-20T15:00:00Z', subscriberID, mapObjectID: mapObject.mapObjectID, address: marker }), 201, 'task');
+  const subscriberGroup = await ok(api.post('/v6/api/subscriberManagement/subscriberGroups', { name: `${marker} team` }), 201, 'employee group');
+  const template = await ok(
+    api.post('/v6/api/customFieldsManagement/customFields', { name: `${marker} form`, customFieldFormItems: [{ externalID: 'note', name: `${marker} note`, type: 'string' }] }),
+    201,
+    'custom-field template',
+  );
+  // A task with the template's field filled has a form (its id is the task's).
+  const task = await ok(
+    api.post(TASKS, {
+      title: `${marker} visit`,
+      startDate: '2026-05-20T15:00:00Z',
+      subscriberID,
+      mapObjectID: mapObject.mapObjectID,
+      address: marker,
+      customFieldsFormTemplateID: template.customFieldsFormTemplateID,
+      customFieldFormItems: [{ externalID: 'note', name: `${marker} note`, type: 'string', value: marker }],
+    }),
+    201,
+    'task',
+  );
+  // Located: a second employee, so that the first may still be located at once (one request a minute each).
+  const located = await ok(api.post(SUBSCRIBERS, { name: `${marker} courier` }), 201, 'second employee');
+  const locate = await ok(api.post('/v6/api/subscriberManagement/subscriberRequests', { subscriberID: located.subscriberID }), 201, 'locate request');
   const rule = await ok(api.post(RULES, { name: `${marker} rule`, kind: 'employeeChanges', sendToApi: true, apiUrl: 'http://127.0.0.1:9/hook', subscriberIDs: [subscriberID] }), 201, 'event rule');
   // A change of the employee the rule watches writes a delivery (the worker is not running: it stays pending).
   await ok(api.patch(`${SUBSCRIBERS}/${subscriberID}`, { phone: '+49301234568' }), 204, 'employee change');
@@ -188,6 +210,10 @@ export async function createTenant(baseUrl: string, tag: string): Promise<Tenant
     taskID: String(task.taskID),
     eventID: String(rule.eventID),
     deliveryID: String(deliveries.data[0].deliveryID),
+    subscriberGroupID: String(subscriberGroup.subscriberGroupID),
+    customFieldsFormTemplateID: String(template.customFieldsFormTemplateID),
+    formID: String(task.taskID),
+    requestID: String(locate.requestID),
   };
   return tenant;
 }
@@ -198,10 +224,15 @@ export async function createTenant(baseUrl: string, tag: string): Promise<Tenant
  * ids of things no tenant here holds give undefined.
  */
 export function idKindOf(name: string): string | undefined {
-  const aliases: Record<string, string> = { parentID: 'zoneGroupID', objectID: 'mapObjectID', externalSubscriberID: 'externalID' };
+  const aliases: Record<string, string> = {
+    parentID: 'zoneGroupID',
+    objectID: 'mapObjectID',
+    externalSubscriberID: 'externalID',
+    customFieldFormTemplateID: 'customFieldsFormTemplateID',
+  };
   if (aliases[name]) return aliases[name];
   const singular = name.endsWith('IDs') ? name.slice(0, -1) : name;
-  return ['accountID', 'subscriberID', 'externalID', 'locationID', 'trackID', 'zoneGroupID', 'zoneID', 'mapObjectID', 'taskID', 'eventID', 'deliveryID'].includes(singular)
+  return Object.keys(GHOST_IDS).includes(singular)
     ? singular
     : undefined;
 }
@@ -219,4 +250,8 @@ export const GHOST_IDS: Record<string, string> = {
   taskID: '999999853',
   eventID: '999999851',
   deliveryID: '999999847',
+  subscriberGroupID: '999999839',
+  customFieldsFormTemplateID: '999999833',
+  formID: '999999829',
+  requestID: '999999827',
 };
