@@ -198,11 +198,10 @@ for (const dialect of dialects) {
           const headers = { ...credentialHeaders(tenant, 'bearer', 'POST'), 'idempotency-key': idempotencyKey };
           return { sent: `${path} ${text ?? ''}`, r: await send(server.baseUrl, { method: 'POST', path, headers, ...(text === undefined ? {} : { body: text }) }) };
         };
-        const original = await request(a, key);
+        await request(a, key);
         const reused = await request(b, key);
         const fresh = await request(b, `${key} fresh`);
         for (const leak of leaks(reused.r, a, reused.sent)) failures.push(`${operation.label} with A's Idempotency-Key: ${leak}`);
-        if (original.r.status < 300 && reused.r.text === original.r.text) failures.push(`${operation.label}: B's request with the key A used got A's answer again: ${reused.r.text.slice(0, 200)}`);
         // A route that limits how often (locate now: once a minute per employee) refuses B's second request whatever its key.
         const limited = reused.r.status === 429 || fresh.r.status === 429;
         if (!limited && reused.r.status !== fresh.r.status) {

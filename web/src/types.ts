@@ -3,11 +3,12 @@
  * own schemas as types only: `import type` is erased, so nothing of the server is bundled.
  */
 import type { EmployeeView as Employee } from '../../src/employees/employee-schema';
+import type { SubscriberGroup } from '../../src/employees/subscriber-group-schema';
 import type { ZoneGroup } from '../../src/geozones/zone-group-schema';
 import type { Zone } from '../../src/geozones/zone-schema';
 import type { Location as StoredLocation } from '../../src/positioning/location-schema';
 
-export type { Employee, Zone, ZoneGroup };
+export type { Employee, SubscriberGroup, Zone, ZoneGroup };
 
 /** A location (interface 2.1); one pushed by the live stream straight from a batch has no id yet. */
 export type Location = Omit<StoredLocation, 'locationID'> & { locationID?: number };

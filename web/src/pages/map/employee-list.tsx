@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import type { Employee, Location } from '../../types';
+import { api } from '../../api';
+import type { Employee, Location, SubscriberGroup } from '../../types';
 import { formatSpeed } from './fix-format';
 
 interface Props {
@@ -13,7 +14,18 @@ interface Props {
 /** The side list: each employee with a position is a button that centres the map on them. */
 export function EmployeeList({ employees, positions, formatTime, selected, onSelect }: Props) {
   const [filter, setFilter] = useState('');
+  const [groupFilter, setGroupFilter] = useState('');
+  const [groups, setGroups] = useState<SubscriberGroup[]>([]);
   const list = useRef<HTMLUListElement>(null);
+
+  // The account's employee groups, for the filter and the rows (a list without them still works).
+  useEffect(() => {
+    api
+      .get<SubscriberGroup[]>('/v6/api/subscriberManagement/subscriberGroups')
+      .then((answer) => setGroups([...answer].sort((a, b) => a.name.localeCompare(b.name))))
+      .catch(() => setGroups([]));
+  }, []);
+  const groupName = new Map(groups.map((group) => [group.subscriberGroupID, group.name]));
 
   // A marker chosen on the map brings its row into view.
   useEffect(() => {
@@ -23,7 +35,9 @@ export function EmployeeList({ employees, positions, formatTime, selected, onSel
 
   const all = employees ? [...employees.values()].sort((a, b) => a.name.localeCompare(b.name)) : [];
   const needle = filter.trim().toLocaleLowerCase();
-  const matching = needle ? all.filter((employee) => employee.name.toLocaleLowerCase().includes(needle)) : all;
+  const inGroup = groupFilter ? all.filter((employee) => String(employee.subscriberGroupID) === groupFilter) : all;
+  const matching = needle ? inGroup.filter((employee) => employee.name.toLocaleLowerCase().includes(needle)) : inGroup;
+  const filtered = needle !== '' || groupFilter !== '';
 
   return (
     <aside class="employee-panel" aria-labelledby="employees-title">
@@ -32,11 +46,24 @@ export function EmployeeList({ employees, positions, formatTime, selected, onSel
         Find employee
         <input type="search" value={filter} onInput={(event) => setFilter(event.currentTarget.value)} autocomplete="off" />
       </label>
+      {groups.length > 0 && (
+        <label>
+          Group
+          <select value={groupFilter} onChange={(event) => setGroupFilter(event.currentTarget.value)}>
+            <option value="">All groups</option>
+            {groups.map((group) => (
+              <option key={group.subscriberGroupID} value={String(group.subscriberGroupID)}>
+                {group.name}
+              </option>
+            ))}
+          </select>
+        </label>
+      )}
       {employees === null ? (
         <p class="muted">Loading employees…</p>
       ) : (
         <p class="muted" aria-live="polite">
-          {needle ? `${matching.length} of ${all.length} employees` : `${all.length} employees`}
+          {filtered ? `${matching.length} of ${all.length} employees` : `${all.length} employees`}
         </p>
       )}
       <ul class="employee-list" ref={list}>
@@ -53,6 +80,9 @@ export function EmployeeList({ employees, positions, formatTime, selected, onSel
               >
                 <span class="employee-name">{employee.name}</span>
                 <span class={employee.isOnline ? 'presence online' : 'presence'}>{employee.isOnline ? 'Online' : 'Offline'}</span>
+                {employee.subscriberGroupID !== null && groupName.has(employee.subscriberGroupID) && (
+                  <span class="employee-group">{groupName.get(employee.subscriberGroupID)}</span>
+                )}
                 <span class="employee-fix">
                   {position ? (
                     <>
