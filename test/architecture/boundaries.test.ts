@@ -3,6 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 import { after, before, describe, it } from 'node:test';
 import { foreignTableUses } from '../../scripts/check-tables.mjs';
 
@@ -18,8 +19,10 @@ function depcruise(dir: string): { status: number; output: string } {
   const result = spawnSync(join(root, 'node_modules/.bin/depcruise'), ['src', '--config', join(root, '.dependency-cruiser.mjs'), '--output-type', 'err'], {
     cwd: dir,
     encoding: 'utf8',
+    env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' },
   });
-  return { status: result.status ?? 1, output: `${result.stdout}${result.stderr}` };
+  // Colours are off, and stripped besides: CI sets FORCE_COLOR, which some colour libraries prefer.
+  return { status: result.status ?? 1, output: stripVTControlCharacters(`${result.stdout}${result.stderr}`) };
 }
 
 describe('module boundaries', () => {
