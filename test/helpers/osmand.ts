@@ -1,7 +1,6 @@
-import type { FastifyInstance } from 'fastify';
 import { connect, type AddressInfo } from 'node:net';
 import type { Services } from '../../src/app.js';
-import { buildOsmAndServer, type OsmAndOptions } from '../../src/mobile/osmand-server.js';
+import { buildOsmAndServer, type OsmAndListener as Listener, type OsmAndOptions } from '../../src/mobile/osmand-server.js';
 
 /** What Traccar Client (Android <= 8, iOS) and OsmAnd put after `id=…`: speed in knots. */
 export const CLASSIC_QUERY =
@@ -33,7 +32,7 @@ export interface OsmAndResponse {
 
 /** The OsmAnd listener on loopback, and ways to talk to it as phones and trackers do. */
 export interface OsmAndListener {
-  app: FastifyInstance;
+  app: Listener;
   host: string;
   port: number;
   baseUrl: string;
@@ -49,7 +48,7 @@ export async function startOsmAnd(
   clock?: () => number,
   options: Pick<OsmAndOptions, 'logger' | 'keyGuessLimits' | 'requestTimeoutMs'> = {},
 ): Promise<OsmAndListener> {
-  const app = await buildOsmAndServer({
+  const app = buildOsmAndServer({
     locations: services.locations,
     ...(clock ? { clock } : {}),
     ...options,
