@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { parse as parseQueryString } from 'node:querystring';
 import { pino, type Logger } from 'pino';
 import { ApiError, toEnvelope } from '../http/errors.js';
@@ -26,7 +27,8 @@ export interface OsmAndOptions {
 /** The listener: `listen` once, `close` to stop taking fixes (requests in flight are answered first). */
 export interface OsmAndListener {
   readonly server: Server;
-  listen(options: { port: number; host: string }): Promise<void>;
+  /** Resolves with the address it listens on (port 0: a free port). */
+  listen(options: { port: number; host: string }): Promise<AddressInfo>;
   close(): Promise<void>;
 }
 
@@ -124,8 +126,9 @@ export function buildOsmAndServer({
         server.once('error', reject);
         server.listen(port, host, () => {
           server.off('error', reject);
-          log.info({ address: server.address() }, 'osmand listener is listening');
-          resolve();
+          const address = server.address() as AddressInfo;
+          log.info({ address }, 'osmand listener is listening');
+          resolve(address);
         });
       }),
     close: () =>

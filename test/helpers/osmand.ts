@@ -1,4 +1,4 @@
-import { connect, type AddressInfo } from 'node:net';
+import { connect } from 'node:net';
 import type { Services } from '../../src/app.js';
 import { buildOsmAndServer, type OsmAndListener as Listener, type OsmAndOptions } from '../../src/mobile/osmand-server.js';
 
@@ -53,8 +53,7 @@ export async function startOsmAnd(
     ...(clock ? { clock } : {}),
     ...options,
   });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const { port } = app.server.address() as AddressInfo;
+  const { port } = await app.listen({ port: 0, host: '127.0.0.1' });
   const host = '127.0.0.1';
   const baseUrl = `http://${host}:${port}`;
   return {
