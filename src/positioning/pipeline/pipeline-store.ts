@@ -3,7 +3,8 @@ import { BulkWriter, type Column } from '../../store/bulk-writer.js';
 import type { Database, Db, Tx } from '../../store/database.js';
 import { pointKey } from '../address-resolver.js';
 import { coordinatesText } from '../../geo/geo.js';
-import { LocationStore, metricValues } from '../location-store.js';
+import { idTable, LocationStore, metricValues } from '../location-store.js';
+import { PipelineStateCache } from './pipeline-state-cache.js';
 import type { PipelineFix } from './pipeline-types.js';
 import { eventKey, fixKey, type SubscriberWrites } from './pipeline-writes.js';
 import type { SubscriberState } from './subscriber-pipeline.js';
@@ -43,10 +44,20 @@ export async function loadPipelineStates(executor: Db, accountId: number, subscr
   return new Map(rows.map((r) => [r.subscriber_id, JSON.parse(r.state) as SubscriberState]));
 }
 
+/** The stored text of each subscriber's pipeline state, for the ingest transaction (see PipelineStateCache). */
+async function loadPipelineStateTexts(tx: Tx, database: Database, accountId: number, subscriberIds: number[]): Promise<Map<number, string>> {
+  if (subscriberIds.length === 0) return new Map();
+  const { rows } = await sql<{ subscriber_id: number; state: string }>`
+    SELECT subscriber_id, state FROM pipeline_states
+    WHERE account_id = ${accountId} AND subscriber_id IN ${idTable(database, subscriberIds)}`.execute(tx);
+  return new Map(rows.map((r) => [Number(r.subscriber_id), r.state]));
+}
+
 /** The pipeline's reads and writes: its state, checkpoints and derived rows, all in the ingest transaction. */
 export class PipelineStore {
   private readonly bulk: BulkWriter;
   readonly locations: LocationStore;
+  private readonly states = new PipelineStateCache();
 
   constructor(private readonly database: Database) {
     this.bulk = new BulkWriter(database);
@@ -64,8 +75,9 @@ export class PipelineStore {
     await sql`SELECT pg_advisory_xact_lock(id) FROM (SELECT unnest(${sorted}::bigint[]) AS id ORDER BY 1) AS ids`.execute(tx);
   }
 
-  loadStates(tx: Tx, accountId: number, subscriberIds: number[]): Promise<Map<number, SubscriberState>> {
-    return loadPipelineStates(tx, accountId, subscriberIds);
+  async loadStates(tx: Tx, accountId: number, subscriberIds: number[]): Promise<Map<number, SubscriberState>> {
+    const texts = await loadPipelineStateTexts(tx, this.database, accountId, subscriberIds);
+    return new Map([...texts].map(([subscriberId, text]) => [subscriberId, this.states.take(subscriberId, text)]));
   }
 
   /** The latest checkpoint taken at or before `atOrBeforeMs`. */
@@ -154,7 +166,11 @@ export class PipelineStore {
     const drops: [number, number][] = [];
     for (const w of all) {
       const sub = w.subscriberId;
-      if (w.state) states.push([sub, accountId, w.state.lastFixMs, JSON.stringify(w.state)]);
+      if (w.state) {
+        const text = JSON.stringify(w.state);
+        states.push([sub, accountId, w.state.lastFixMs, text]);
+        this.states.put(sub, text, w.state);
+      }
       for (const [atMs, state] of w.checkpoints) checkpoints.push([sub, atMs, state]);
       for (const [startMs, t] of w.tracks) {
         if (t === 'drop') drops.push([sub, startMs]);
