@@ -4,6 +4,7 @@ import pg from 'pg';
 import { close as closeFd, fdatasync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { migrationProvider } from './migrations/index.js';
+import { WalCheckpointer } from './wal-checkpointer.js';
 import type { Schema } from './schema.js';
 
 export type { Dialect } from './dialect.js';
@@ -60,19 +61,23 @@ function openSqlite(path: string): Database {
   const database = wrap(db, 'sqlite', sqlite);
   if (path === ':memory:') return database;
   const wal = new WalSync(`${path}-wal`);
+  // Checkpoints run on a thread of their own, never inside a commit on this one.
+  sqlite.pragma('wal_autocheckpoint = 0');
+  const checkpointer = new WalCheckpointer(path, () => sqlite.pragma('wal_autocheckpoint = 1000'));
   return {
     ...database,
     transaction: async (fn) => {
-      const result = await unsyncedTransaction(db, sqlite, fn);
+      const result = await checkpointer.write(() => unsyncedTransaction(db, sqlite, fn));
       await wal.sync();
       return result;
     },
     visibleTransaction: async (fn) => {
-      const result = await unsyncedTransaction(db, sqlite, fn);
+      const result = await checkpointer.write(() => unsyncedTransaction(db, sqlite, fn));
       return { result, durable: wal.sync() };
     },
     durable: () => wal.sync(),
     close: async () => {
+      await checkpointer.close();
       await db.destroy();
       wal.close();
     },
