@@ -1,8 +1,10 @@
 import type { Account, AccountService, Principal } from '../accounts/accounts.js';
 import type { CustomFieldService } from '../customfields/customfields.js';
 import { ApiError } from '../http/errors.js';
+import { sql } from 'kysely';
 import type { Database, Db, Tx } from '../store/database.js';
 import { isUniqueViolation } from '../store/errors.js';
+import { idTable } from '../store/id-table.js';
 import type { ChangeRecorder } from '../events/events.js';
 import { EmployeeChanges } from './employee-changes.js';
 import { EmployeePresence, type PresenceOptions, type PresenceRow } from './employee-presence.js';
@@ -176,13 +178,11 @@ export class EmployeeService {
    */
   async ingestTargetsOf(tx: Tx, accountId: number, ids: number[]): Promise<Map<number, IngestTarget>> {
     if (ids.length === 0) return new Map();
-    const rows = await tx
-      .selectFrom('subscribers')
-      .select(['id', 'vehicle_settings', 'is_online', 'seen_at', 'device_key'])
-      .where('account_id', '=', accountId)
-      .where('id', 'in', ids)
-      .where('deleted_at', 'is', null)
-      .execute();
+    // Raw SQL over an id table: read for every group the ingest queue commits, and Kysely's builder
+    // cost more than the read itself.
+    const { rows } = await sql<{ id: number; vehicle_settings: string; is_online: number; seen_at: number | null; device_key: string | null }>`
+      SELECT id, vehicle_settings, is_online, seen_at, device_key FROM subscribers
+      WHERE account_id = ${accountId} AND id IN ${idTable(this.database, ids)} AND deleted_at IS NULL`.execute(tx);
     return new Map(
       rows.map((r) => [
         r.id,

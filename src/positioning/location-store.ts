@@ -1,6 +1,9 @@
 import { sql } from 'kysely';
 import { BulkWriter, type Column } from '../store/bulk-writer.js';
 import type { Database, Db, Tx } from '../store/database.js';
+import { idTable } from '../store/id-table.js';
+
+export { idTable };
 import type { Fix } from './fix.js';
 import type { FixMetrics } from './pipeline/pipeline-types.js';
 
@@ -96,14 +99,4 @@ export async function latestFixes(database: Database, executor: Db, accountId: n
       FROM ${ids} AS s)
     ORDER BY l.subscriber_id`.execute(executor);
   return rows.map((r) => ({ ...r, id: Number(r.id), subscriber_id: Number(r.subscriber_id), location_date: Number(r.location_date) }));
-}
-
-/**
- * A list of ids as a one-column table `(id)` to select from, one parameter whatever its length:
- * an array on PostgreSQL, a JSON text on SQLite.
- */
-export function idTable(database: Database, ids: readonly number[]) {
-  return database.dialect === 'postgres'
-    ? sql`(SELECT unnest(${[...ids]}::bigint[]) AS id)`
-    : sql`(SELECT value AS id FROM json_each(${JSON.stringify(ids)}))`;
 }

@@ -66,15 +66,13 @@ export async function activeRules(executor: Db, account: Account, kind: RuleKind
 }
 
 /** Which of the account's rules are enabled, of these kinds, and when each last changed (`updated_at` grows at every change). */
-export function enabledRuleStamps(executor: Db, accountId: number, kinds: readonly RuleKind[]): Promise<{ id: number; updated_at: number }[]> {
-  return executor
-    .selectFrom('event_rules')
-    .select(['id', 'updated_at'])
-    .where('account_id', '=', accountId)
-    .where('kind', 'in', kinds.map(String))
-    .where('enabled', '=', 1)
-    .orderBy('id')
-    .execute();
+export async function enabledRuleStamps(executor: Db, accountId: number, kinds: readonly RuleKind[]): Promise<{ id: number; updated_at: number }[]> {
+  // Raw SQL: read for every ingest batch, and Kysely's builder cost more than the read itself.
+  const { rows } = await sql<{ id: number; updated_at: number }>`
+    SELECT id, updated_at FROM event_rules
+    WHERE account_id = ${accountId} AND kind IN (${sql.join(kinds.map(String))}) AND enabled = 1
+    ORDER BY id`.execute(executor);
+  return rows;
 }
 
 /** The account's enabled rules of these kinds, in id order, every employee and schedule (parse with `ruleFromRow`). */
