@@ -68,14 +68,14 @@ function openSqlite(path: string): Database {
     ...database,
     transaction: async (fn) => {
       const result = await checkpointer.write(() => unsyncedTransaction(db, sqlite, fn));
-      await wal.sync();
+      await wal.committed();
       return result;
     },
     visibleTransaction: async (fn) => {
       const result = await checkpointer.write(() => unsyncedTransaction(db, sqlite, fn));
-      return { result, durable: wal.sync() };
+      return { result, durable: wal.committed() };
     },
-    durable: () => wal.sync(),
+    durable: () => wal.durable(),
     close: async () => {
       await checkpointer.close();
       await db.destroy();
@@ -110,29 +110,36 @@ function unsyncedTransaction<T>(db: Db, sqlite: BetterSqlite3.Database, fn: (tx:
   });
 }
 
+/** Syncs of the WAL file under way at once, at most (each holds one of libuv's four pool threads). */
+const MAX_SYNCS_IN_FLIGHT = 2;
+
 /**
- * fdatasync of the WAL file on the thread pool. Callers that come while one is under way (it
- * began before their commit, so it may miss it) share the next one: a burst of commits costs two
- * syncs, not one each. Linux syncs the file, whichever descriptor wrote it; SQLite keeps the WAL
- * file (it is not deleted while the connection is open).
+ * fdatasync of the WAL file on the thread pool. A commit does not wait for a sync that began
+ * before it to finish first: it gets one of its own at once (Linux syncs concurrent calls on one
+ * file independently), up to two under way; past that, the commits share the next one to start.
+ * Linux syncs the file, whichever descriptor wrote it; SQLite keeps the WAL file (it is not
+ * deleted while the connection is open).
  */
 class WalSync {
   private fd: number | null = null;
-  private inFlight: Promise<void> | null = null;
-  private queued: Promise<void> | null = null;
+  /** Commits so far, and how many of them the latest sync began after. */
+  private commits = 0;
+  private latest: { covers: number; done: Promise<void> } | null = null;
+  private inFlight = 0;
+  private next: Promise<void> | null = null;
+  private readonly slots: (() => void)[] = [];
 
   constructor(private readonly path: string) {}
 
-  sync(): Promise<void> {
-    if (this.queued) return this.queued;
-    if (this.inFlight) {
-      this.queued = this.inFlight.then(
-        () => this.next(),
-        () => this.next(),
-      );
-      return this.queued;
-    }
-    return this.start();
+  /** Resolves once a transaction just committed is on disk. */
+  committed(): Promise<void> {
+    this.commits++;
+    return this.afterEverything();
+  }
+
+  /** Resolves once everything committed so far is on disk (at once when the latest sync began after the last commit and succeeded). */
+  durable(): Promise<void> {
+    return this.latest?.covers === this.commits ? this.latest.done : this.afterEverything();
   }
 
   close(): void {
@@ -140,18 +147,31 @@ class WalSync {
     this.fd = null;
   }
 
-  private next(): Promise<void> {
-    this.queued = null;
-    return this.start();
+  private afterEverything(): Promise<void> {
+    if (this.inFlight < MAX_SYNCS_IN_FLIGHT) return this.start();
+    this.next ??= new Promise<void>((resolve) => this.slots.push(resolve)).then(() => {
+      this.next = null;
+      return this.start();
+    });
+    return this.next;
   }
 
   private start(): Promise<void> {
     this.fd ??= openSync(this.path, 'r+');
     const fd = this.fd;
-    const done: Promise<void> = new Promise<void>((resolve, reject) => fdatasync(fd, (error) => (error ? reject(error) : resolve()))).finally(() => {
-      if (this.inFlight === done) this.inFlight = null;
-    });
-    this.inFlight = done;
+    this.inFlight++;
+    const done: Promise<void> = new Promise<void>((resolve, reject) => fdatasync(fd, (error) => (error ? reject(error) : resolve())));
+    const latest = { covers: this.commits, done };
+    this.latest = latest;
+    done
+      .catch(() => {
+        // A failed sync proves nothing: the next caller starts another.
+        if (this.latest === latest) this.latest = null;
+      })
+      .finally(() => {
+        this.inFlight--;
+        this.slots.shift()?.();
+      });
     return done;
   }
 }
