@@ -1,18 +1,15 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parse as parseQueryString } from 'node:querystring';
+import { Worker } from 'node:worker_threads';
 import { pino, type Logger } from 'pino';
 import { ApiError, toEnvelope } from '../http/errors.js';
-import { clientErrorHandler } from '../http/conventions.js';
-import { defaultRequestLimits, deadlineOptions } from '../http/request-limits.js';
+import { defaultRequestLimits } from '../http/request-limits.js';
 import { UnknownDevice, type LocationService } from '../positioning/positioning.js';
 import { defaultKeyGuessLimits, KeyGuessThrottle, keyFingerprint, type KeyGuessLimits } from './key-guess-throttle.js';
 import { decodeOsmAnd, OsmAndError } from './osmand-decoder.js';
+import { REQUEST_FIELDS, type FromHttpThread, type OtherAnswer, type ToHttpThread } from './osmand-messages.js';
 
 const MAX_FUTURE_MS = 24 * 3_600_000;
-const BODY_LIMIT_BYTES = 64 * 1024;
-/** While closing, connections that went idle after `close()` began are looked for this often. */
-const REAP_INTERVAL_MS = 100;
 
 export interface OsmAndOptions {
   locations: LocationService;
@@ -26,7 +23,6 @@ export interface OsmAndOptions {
 
 /** The listener: `listen` once, `close` to stop taking fixes (requests in flight are answered first). */
 export interface OsmAndListener {
-  readonly server: Server;
   /** Resolves with the address it listens on (port 0: a free port). */
   listen(options: { port: number; host: string }): Promise<AddressInfo>;
   close(): Promise<void>;
@@ -38,9 +34,11 @@ export interface OsmAndListener {
  * is a 400, which the client logs and does not retry forever. Every error is the envelope of
  * CONTRACT §1.
  *
- * Plain `node:http`, not Fastify: the protocol is one route with any path, and at fleet scale the
- * framework's per-request work (routing, hooks, reply, content-type plugins) cost as much as the
- * whole answer of a bare server (issue 13).
+ * Plain `node:http` (the protocol is one route with any path; Fastify's per-request work cost as
+ * much as a bare server's whole answer), on a thread of its own (osmand-http-thread.ts): reading
+ * requests and writing answers was a third of the main thread's time at fleet scale, and the main
+ * thread, which runs every transaction, is what limits the rate (issue 13). This side decodes each
+ * request's parameters, applies the key-guess throttle and hands the fix to the ingest queue.
  */
 export function buildOsmAndServer({
   locations,
@@ -51,22 +49,17 @@ export function buildOsmAndServer({
 }: OsmAndOptions): OsmAndListener {
   const log = typeof logger === 'boolean' ? pino({ enabled: logger }) : logger;
   const throttle = new KeyGuessThrottle(keyGuessLimits, clock);
-  let closing = false;
+  const http = new Worker(new URL('./osmand-http-thread.js', import.meta.url), { workerData: { requestTimeoutMs } });
+  const send = (message: ToHttpThread) => http.postMessage(message);
+  let onListening: ((message: FromHttpThread) => void) | null = null;
+  let onClosed: (() => void) | null = null;
 
-  const ingest = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
-    const method = request.method;
-    const url = request.url ?? '/';
+  /** One request's answer body, '' for an empty 200 (stored). */
+  const handle = async (method: string, address: string, url: string, contentType: string, text: string): Promise<string> => {
     const mark = url.indexOf('?');
     const path = mark < 0 ? url : url.slice(0, mark);
-    if (method !== 'GET' && method !== 'HEAD' && method !== 'POST') {
-      request.resume();
-      throw new ApiError('METHOD_NOT_ALLOWED', `${method} is not allowed; send GET or POST`, undefined, { allow: 'GET, POST' });
-    }
-    if (path === '/health' && method !== 'POST') {
-      request.resume();
-      return answer(response, 200, JSON.stringify({ status: 'ok' }));
-    }
-    const body = method === 'POST' ? parseBody(request.headers['content-type'], await readBody(request)) : (request.resume(), undefined);
+    if (path === '/health' && method !== 'POST') return JSON.stringify({ status: 'ok' });
+    const body = method === 'POST' ? parseBody(contentType, text) : undefined;
     // Like Traccar, any path is the protocol: clients are often configured with `/osmand` or similar.
     const query = mark < 0 ? {} : parseQueryString(url.slice(mark + 1));
     const now = clock();
@@ -78,7 +71,6 @@ export function buildOsmAndServer({
       throw error;
     }
     if (decoded.locationDateMs > now + MAX_FUTURE_MS) throw new ApiError('BAD_REQUEST', 'timestamp is more than 24 hours ahead');
-    const address = request.socket.remoteAddress ?? '';
     const key = keyFingerprint(decoded.deviceKey);
     const waitSeconds = throttle.retryAfterSeconds(address, key);
     if (waitSeconds > 0) {
@@ -97,90 +89,80 @@ export function buildOsmAndServer({
       throw error;
     }
     throttle.succeeded(address, key);
-    answer(response, 200, '');
+    return '';
   };
 
-  const answer = (response: ServerResponse, status: number, body: string, headers: Record<string, string> = {}): void => {
-    if (response.headersSent || response.destroyed) return;
-    // During shutdown the connection ends with this answer, so closing does not wait for the client to hang up.
-    if (closing) headers.connection = 'close';
-    if (body !== '') headers['content-type'] = 'application/json; charset=utf-8';
-    headers['content-length'] = String(Buffer.byteLength(body));
-    response.writeHead(status, headers);
-    response.end(body);
+  // Answers ready in this turn of the event loop go to the HTTP thread together.
+  let ok: number[] = [];
+  let others: OtherAnswer[] = [];
+  const flush = () => {
+    send({ type: 'answers', ok, others });
+    ok = [];
+    others = [];
+  };
+  const reply = (id: number, status: number, body: string, headers: Record<string, string> = {}) => {
+    if (ok.length === 0 && others.length === 0) setImmediate(flush);
+    if (status === 200 && body === '') ok.push(id);
+    else others.push([id, status, body, headers]);
+  };
+  const take = (fields: string[]) => {
+    for (let i = 0; i < fields.length; i += REQUEST_FIELDS) {
+      const id = Number(fields[i]);
+      handle(fields[i + 1]!, fields[i + 2]!, fields[i + 3]!, fields[i + 4]!, fields[i + 5]!).then(
+        (body) => reply(id, 200, body),
+        (error: unknown) => {
+          const apiError = error instanceof ApiError ? error : new ApiError('INTERNAL_SERVER_ERROR', 'internal server error');
+          if (!(error instanceof ApiError)) log.error({ err: error }, 'osmand request failed');
+          reply(id, apiError.status, JSON.stringify(toEnvelope(apiError)), { ...apiError.headers });
+        },
+      );
+    }
   };
 
-  const server = createServer(deadlineOptions(requestTimeoutMs), (request, response) => {
-    ingest(request, response).catch((error: unknown) => {
-      const apiError = error instanceof ApiError ? error : new ApiError('INTERNAL_SERVER_ERROR', 'internal server error');
-      if (!(error instanceof ApiError)) log.error({ err: error }, 'osmand request failed');
-      answer(response, apiError.status, JSON.stringify(toEnvelope(apiError)), { ...apiError.headers });
-    });
+  http.on('message', (message: FromHttpThread) => {
+    switch (message.type) {
+      case 'requests':
+        return take(message.fields);
+      case 'failed':
+        return log.error({ err: message.message }, 'osmand request failed');
+      case 'listening':
+      case 'listen-failed':
+        return onListening?.(message);
+      case 'closed':
+        return onClosed?.();
+    }
   });
-  server.on('clientError', clientErrorHandler);
+  http.on('error', (error) => log.error({ err: error }, 'osmand: the HTTP thread failed'));
 
   return {
-    server,
     listen: ({ port, host }) =>
       new Promise((resolve, reject) => {
-        server.once('error', reject);
-        server.listen(port, host, () => {
-          server.off('error', reject);
-          const address = server.address() as AddressInfo;
-          log.info({ address }, 'osmand listener is listening');
-          resolve(address);
-        });
+        onListening = (message) => {
+          onListening = null;
+          if (message.type === 'listening') {
+            log.info({ address: message.address }, 'osmand listener is listening');
+            resolve(message.address);
+          } else if (message.type === 'listen-failed') reject(new Error(message.message));
+        };
+        send({ type: 'listen', port, host });
       }),
     close: () =>
       new Promise((resolve) => {
-        closing = true;
-        // A keep-alive connection whose request is in flight goes idle only once it is answered
-        // (after its commit is on disk), later than close() looks for idle connections.
-        const reaper = setInterval(() => server.closeIdleConnections(), REAP_INTERVAL_MS);
-        server.close(() => {
-          clearInterval(reaper);
-          resolve();
-        });
-        if (!server.listening) {
-          clearInterval(reaper);
-          resolve();
-        }
+        onClosed = () => {
+          onClosed = null;
+          void http.terminate().then(() => resolve());
+        };
+        send({ type: 'close' });
       }),
   };
-}
-
-/** The body as text, refused with 413 past the limit (announced or sent). */
-function readBody(request: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const tooLarge = () => new ApiError('PAYLOAD_TOO_LARGE', 'request body is too large', undefined, { connection: 'close' });
-    if (Number(request.headers['content-length'] ?? 0) > BODY_LIMIT_BYTES) {
-      request.resume();
-      reject(tooLarge());
-      return;
-    }
-    const chunks: Buffer[] = [];
-    let length = 0;
-    request.on('data', (chunk: Buffer) => {
-      length += chunk.length;
-      if (length > BODY_LIMIT_BYTES) {
-        request.removeAllListeners('data');
-        request.resume();
-        reject(tooLarge());
-        return;
-      }
-      chunks.push(chunk);
-    });
-    request.on('end', () => resolve(Buffer.concat(chunks, length).toString('utf8')));
-    request.on('error', reject);
-  });
 }
 
 /**
  * A JSON body (Traccar Client 9+) parsed as JSON; anything else (a form, text/plain, a bare body
  * without a content type, as some trackers send) as a query string.
  */
-function parseBody(contentType: string | undefined, text: string): unknown {
-  const mediaType = (contentType ?? '').split(';', 1)[0]!.trim().toLowerCase();
+function parseBody(contentType: string, text: string): unknown {
+  const mediaType = contentType.split(';', 1)[0]!.trim().toLowerCase();
   if (mediaType === 'application/json') {
     if (text === '') throw new ApiError('BAD_REQUEST', "Body cannot be empty when content-type is set to 'application/json'");
     try {
