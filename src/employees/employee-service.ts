@@ -5,6 +5,7 @@ import { sql } from 'kysely';
 import type { Database, Db, Tx } from '../store/database.js';
 import { isUniqueViolation } from '../store/errors.js';
 import { idTable } from '../store/id-table.js';
+import { PREPARED } from '../store/prepared.js';
 import type { ChangeRecorder } from '../events/events.js';
 import { EmployeeChanges } from './employee-changes.js';
 import { EmployeePresence, type PresenceOptions, type PresenceRow } from './employee-presence.js';
@@ -178,9 +179,9 @@ export class EmployeeService {
    */
   async ingestTargetsOf(tx: Tx, accountId: number, ids: number[]): Promise<Map<number, IngestTarget>> {
     if (ids.length === 0) return new Map();
-    // Raw SQL over an id table: read for every group the ingest queue commits, and Kysely's builder
-    // cost more than the read itself.
-    const { rows } = await sql<{ id: number; vehicle_settings: string; is_online: number; seen_at: number | null; device_key: string | null }>`
+    // Raw SQL over an id table, kept prepared: read for every group the ingest queue commits, and
+    // building the query cost more than the read itself.
+    const { rows } = await sql<{ id: number; vehicle_settings: string; is_online: number; seen_at: number | null; device_key: string | null }>`${PREPARED}
       SELECT id, vehicle_settings, is_online, seen_at, device_key FROM subscribers
       WHERE account_id = ${accountId} AND id IN ${idTable(this.database, ids)} AND deleted_at IS NULL`.execute(tx);
     return new Map(

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { BulkWriter, type Column } from '../store/bulk-writer.js';
+import { BulkWriter, type BulkUpsert, type Column } from '../store/bulk-writer.js';
 import type { Database, Db, Tx } from '../store/database.js';
 import { idTable } from '../store/id-table.js';
 
@@ -46,6 +46,17 @@ export function metricValues(metrics: FixMetrics | null): unknown[] {
   ];
 }
 
+/** The insert of these fixes, with the pipeline's metrics when already known, for `BulkWriter.upsertAll`. */
+export function insertionOf(accountId: number, receivedAt: number, fixes: Fix[], metrics: (FixMetrics | null)[]): BulkUpsert {
+  const rows = fixes.map((fix, i) => [
+    accountId, fix.subscriberId, fix.locationDateMs, receivedAt, fix.isValid ? 1 : 0, fix.latitude, fix.longitude, fix.angle,
+    fix.velocityKmh, fix.fuelLevel, flag(fix.ignition), flag(fix.externalPower), fix.odometer, fix.engineHours,
+    fix.sensors ? JSON.stringify(fix.sensors) : null,
+    ...metricValues(metrics[i] ?? null),
+  ]);
+  return { table: 'locations', columns: [...FIX_COLUMNS, ...METRIC_COLUMNS], conflict: [], update: [], rows };
+}
+
 /** Stores fixes, with the pipeline's metrics when already known, inside the caller's transaction. */
 export class LocationStore {
   private readonly bulk: BulkWriter;
@@ -54,14 +65,9 @@ export class LocationStore {
     this.bulk = new BulkWriter(database);
   }
 
-  async insert(tx: Tx, accountId: number, receivedAt: number, fixes: Fix[], metrics: (FixMetrics | null)[]): Promise<void> {
-    const rows = fixes.map((fix, i) => [
-      accountId, fix.subscriberId, fix.locationDateMs, receivedAt, fix.isValid ? 1 : 0, fix.latitude, fix.longitude, fix.angle,
-      fix.velocityKmh, fix.fuelLevel, flag(fix.ignition), flag(fix.externalPower), fix.odometer, fix.engineHours,
-      fix.sensors ? JSON.stringify(fix.sensors) : null,
-      ...metricValues(metrics[i] ?? null),
-    ]);
-    await this.bulk.upsert(tx, 'locations', [...FIX_COLUMNS, ...METRIC_COLUMNS], [], [], rows);
+  /** Stores fixes made into an insertion by `insertionOf`. */
+  async insert(tx: Tx, insertion: BulkUpsert): Promise<void> {
+    await this.bulk.upsertAll(tx, [insertion]);
   }
 
   /** New running totals for fixes a replay went over: rows of `[locationID, ...metricValues]`. */

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
-import { BulkWriter, type Column } from '../../store/bulk-writer.js';
+import { BulkWriter, type BulkUpsert, type Column } from '../../store/bulk-writer.js';
 import type { Database, Db, Tx } from '../../store/database.js';
+import { PREPARED } from '../../store/prepared.js';
 import { pointKey } from '../address-resolver.js';
 import { coordinatesText } from '../../geo/geo.js';
 import { idTable, LocationStore, metricValues } from '../location-store.js';
@@ -44,13 +45,24 @@ export async function loadPipelineStates(executor: Db, accountId: number, subscr
   return new Map(rows.map((r) => [r.subscriber_id, JSON.parse(r.state) as SubscriberState]));
 }
 
-/** The stored text of each subscriber's pipeline state, for the ingest transaction (see PipelineStateCache). */
-async function loadPipelineStateTexts(tx: Tx, database: Database, accountId: number, subscriberIds: number[]): Promise<Map<number, string>> {
+/**
+ * The stored text of each subscriber's pipeline state, for the ingest transaction (see
+ * PipelineStateCache); on PostgreSQL each row locked (in subscriber order, so two transactions
+ * never deadlock) and read as last committed, whatever the statement's snapshot.
+ */
+async function lockPipelineStateTexts(tx: Tx, database: Database, accountId: number, subscriberIds: number[]): Promise<Map<number, string>> {
   if (subscriberIds.length === 0) return new Map();
-  const { rows } = await sql<{ subscriber_id: number; state: string }>`
+  const lock = database.dialect === 'postgres' ? sql`ORDER BY subscriber_id FOR UPDATE` : sql``;
+  const { rows } = await sql<{ subscriber_id: number; state: string }>`${PREPARED}
     SELECT subscriber_id, state FROM pipeline_states
-    WHERE account_id = ${accountId} AND subscriber_id IN ${idTable(database, subscriberIds)}`.execute(tx);
+    WHERE account_id = ${accountId} AND subscriber_id IN ${idTable(database, subscriberIds)} ${lock}`.execute(tx);
   return new Map(rows.map((r) => [Number(r.subscriber_id), r.state]));
+}
+
+/** A transaction-scoped advisory lock per subscriber, in subscriber order (PostgreSQL). */
+async function lockSubscribers(tx: Tx, subscriberIds: number[]): Promise<void> {
+  const sorted = [...subscriberIds].sort((a, b) => a - b);
+  await sql`${PREPARED}SELECT pg_advisory_xact_lock(id) FROM (SELECT unnest(${sorted}::bigint[]) AS id ORDER BY 1) AS ids`.execute(tx);
 }
 
 /** The pipeline's reads and writes: its state, checkpoints and derived rows, all in the ingest transaction. */
@@ -65,18 +77,19 @@ export class PipelineStore {
   }
 
   /**
-   * One writer per subscriber at a time, for as long as the transaction lasts, so that two servers
-   * on one PostgreSQL never process the same subscriber's fixes at once. SQLite has one writer anyway.
+   * The subscribers' states, each locked for as long as the transaction lasts: one writer per
+   * subscriber at a time, so that two servers on one PostgreSQL never process the same
+   * subscriber's fixes at once (SQLite has one writer anyway). A subscriber with a state is locked
+   * by its row, in the read itself. One without (its first fixes) takes an advisory lock, then
+   * its state is read again: another server may have written the first one meanwhile.
    */
-  async lock(tx: Tx, subscriberIds: number[]): Promise<void> {
-    if (this.database.dialect !== 'postgres' || subscriberIds.length === 0) return;
-    // Sorted, so two transactions always take their locks in the same order and never deadlock.
-    const sorted = [...subscriberIds].sort((a, b) => a - b);
-    await sql`SELECT pg_advisory_xact_lock(id) FROM (SELECT unnest(${sorted}::bigint[]) AS id ORDER BY 1) AS ids`.execute(tx);
-  }
-
-  async loadStates(tx: Tx, accountId: number, subscriberIds: number[]): Promise<Map<number, SubscriberState>> {
-    const texts = await loadPipelineStateTexts(tx, this.database, accountId, subscriberIds);
+  async lockStates(tx: Tx, accountId: number, subscriberIds: number[]): Promise<Map<number, SubscriberState>> {
+    const texts = await lockPipelineStateTexts(tx, this.database, accountId, subscriberIds);
+    const missing = subscriberIds.filter((id) => !texts.has(id));
+    if (this.database.dialect === 'postgres' && missing.length > 0) {
+      await lockSubscribers(tx, missing);
+      for (const [subscriberId, text] of await lockPipelineStateTexts(tx, this.database, accountId, missing)) texts.set(subscriberId, text);
+    }
     return new Map([...texts].map(([subscriberId, text]) => [subscriberId, this.states.take(subscriberId, text)]));
   }
 
@@ -153,8 +166,8 @@ export class PipelineStore {
     };
   }
 
-  /** Writes everything the runs of one batch produced. */
-  async apply(tx: Tx, accountId: number, all: SubscriberWrites[], addresses: Map<string, string>): Promise<void> {
+  /** Writes everything the runs of one batch produced, and `also` (the batch's fixes) with it. */
+  async apply(tx: Tx, accountId: number, all: SubscriberWrites[], addresses: Map<string, string>, also: BulkUpsert[] = []): Promise<void> {
     for (const w of all) if (w.replay) await this.clearReplayWindow(tx, w);
 
     const states: unknown[][] = [];
@@ -187,15 +200,17 @@ export class PipelineStore {
       for (const [id, m] of w.metrics) metrics.push([id, ...metricValues(m)]);
     }
 
-    await this.bulk.upsert(tx, 'pipeline_states', STATE_COLUMNS, ['subscriber_id'], ['last_fix_ms', 'state'], states);
-    await this.bulk.upsert(tx, 'pipeline_checkpoints', CHECKPOINT_COLUMNS, ['subscriber_id', 'at_ms'], ['state'], checkpoints);
-    // The start address stays as first named (the geocoder may have improved it since).
-    await this.bulk.upsert(tx, 'tracks', TRACK_COLUMNS, ['subscriber_id', 'start_ms'],
-      ['finish_ms', 'finish_lat', 'finish_lon', 'distance_m', 'is_open', 'finish_address'], tracks);
+    // One statement on PostgreSQL (see upsertAll): a batch's writes cost one round trip.
+    await this.bulk.upsertAll(tx, [
+      ...also,
+      { table: 'pipeline_states', columns: STATE_COLUMNS, conflict: ['subscriber_id'], update: ['last_fix_ms', 'state'], rows: states },
+      { table: 'pipeline_checkpoints', columns: CHECKPOINT_COLUMNS, conflict: ['subscriber_id', 'at_ms'], update: ['state'], rows: checkpoints },
+      // The start address stays as first named (the geocoder may have improved it since).
+      { table: 'tracks', columns: TRACK_COLUMNS, conflict: ['subscriber_id', 'start_ms'], update: ['finish_ms', 'finish_lat', 'finish_lon', 'distance_m', 'is_open', 'finish_address'], rows: tracks },
+      { table: 'vehicle_events', columns: EVENT_COLUMNS, conflict: ['subscriber_id', 'event_ms', 'type', 'detail'], update: ['latitude', 'longitude', 'value'], rows: events },
+      { table: 'statistics_buckets', columns: BUCKET_COLUMNS, conflict: ['subscriber_id', 'bucket_ms'], update: ['first_fix_ms', 'last_fix_ms', 'fix_count', 'metrics_before', 'first_fuel', 'metrics_end'], rows: buckets },
+    ]);
     for (const [sub, startMs] of drops) await tx.deleteFrom('tracks').where('subscriber_id', '=', sub).where('start_ms', '=', startMs).execute();
-    await this.bulk.upsert(tx, 'vehicle_events', EVENT_COLUMNS, ['subscriber_id', 'event_ms', 'type', 'detail'], ['latitude', 'longitude', 'value'], events);
-    await this.bulk.upsert(tx, 'statistics_buckets', BUCKET_COLUMNS, ['subscriber_id', 'bucket_ms'],
-      ['first_fix_ms', 'last_fix_ms', 'fix_count', 'metrics_before', 'first_fuel', 'metrics_end'], buckets);
     await this.locations.updateMetrics(tx, metrics);
 
     for (const w of all) {
