@@ -1,0 +1,199 @@
+/**
+ * The SQL the stores send, per module and dialect, as readable files in src/queries/ (the habit of
+ * immich's src/queries/*.sql): a change to a query shows as a SQL diff in review. Each store
+ * function runs once with representative arguments against a recorder (scripts/sql-recorder.ts)
+ * that compiles and records every statement and runs nothing.
+ *
+ *   npm run sql:snapshots    # writes src/queries/<module>.<dialect>.sql
+ *
+ * test/architecture/sql-snapshots.test.ts fails when a file differs from what this writes, and
+ * when a store function or a file with SQL is missing from the catalogue below.
+ */
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { format } from 'sql-formatter';
+import * as sessions from '../src/accounts/session-store.js';
+import * as templates from '../src/customfields/custom-field-store.js';
+import { DeliveryQueue, type AttemptResult, type Head } from '../src/delivery/delivery-queue.js';
+import { Outbox } from '../src/delivery/outbox.js';
+import * as groups from '../src/employees/subscriber-group-store.js';
+import { bumpZoneVersion, lockZoneWrites, ZoneVersionReader } from '../src/geozones/zone-version-store.js';
+import { latestFixes, LocationStore } from '../src/positioning/location-store.js';
+import * as pipeline from '../src/positioning/pipeline/pipeline-store.js';
+import { SubscriberWrites } from '../src/positioning/pipeline/pipeline-writes.js';
+import type { SubscriberState } from '../src/positioning/pipeline/subscriber-pipeline.js';
+import { periodEdges } from '../src/positioning/statistics-store.js';
+import * as requests from '../src/positioning/subscriber-request-store.js';
+import * as rules from '../src/signals/event-rule-store.js';
+import type { StoredRule } from '../src/signals/event-rule-schema.js';
+import { allocateSignalIds } from '../src/signals/signal-ids.js';
+import { openTaskDestinations } from '../src/tasks/task-destinations.js';
+import type { Database, Dialect, Tx } from '../src/store/database.js';
+import { SqlRecorder } from './sql-recorder.js';
+
+const root = new URL('..', import.meta.url).pathname;
+export const QUERIES_DIR = join(root, 'src/queries');
+
+export interface Entry {
+  /** The store file under src/, and the function (or Class.method) whose statements these are. */
+  file: string;
+  name: string;
+  run: (context: { database: Database; tx: Tx }) => Promise<unknown>;
+  /** Rows answered to the entry's statements in turn, where a later statement depends on them. */
+  answers?: unknown[][];
+  /** Only on this store (the other has no such statement). */
+  only?: Dialect;
+}
+
+const ACCOUNT = 1;
+const SUBSCRIBER = 10;
+const T = Date.parse('2026-06-01T09:00:00Z');
+const HOUR = 3_600_000;
+
+const rule = { id: 3, name: 'Speeding', kind: 1, enabled: true, subscriberIDs: [SUBSCRIBER], parameters: { speedLimit: 90 } } as unknown as StoredRule;
+const delivery = { id: 41, accountId: ACCOUNT, eventRuleId: 3, channel: 'webhook', target: 'https://hooks.example.com/', messageId: 'msg_1', payload: '{}', attemptCount: 0, nextAttemptAt: T, createdAt: T } as const;
+const attempt: AttemptResult = { delivery, attemptedAt: T, durationMs: 40, statusCode: 503, error: 'HTTP 503', status: 'pending', nextAttemptAt: T + 60_000 };
+const head: Head = { id: 41, key: 'k', nextAttemptAt: T, lockedUntil: null, delivery };
+
+/** One subscriber's run that writes a row of every kind, and a replay window to clear. */
+function everyWrite(): SubscriberWrites {
+  const writes = new SubscriberWrites(SUBSCRIBER);
+  const metrics = { cumDistanceM: 1200, cumTrackM: 1100, cumEngineS: 600, fuelSmoothed: 40, odoAnchorKm: null, odoAnchorCumM: 0, odoAnchorTrackM: 0 };
+  writes.state = { lastFixMs: T } as unknown as SubscriberState;
+  writes.checkpoint({ atMs: T, state: '{}' });
+  writes.track({ startMs: T - HOUR, finishMs: T, startLat: 55.75, startLon: 37.6, finishLat: 55.76, finishLon: 37.62, distanceM: 1100, isOpen: false });
+  writes.dropTrack(T - 2 * HOUR);
+  writes.event({ type: 4, eventMs: T - 600_000, detail: 0, latitude: 55.75, longitude: 37.61, value: 95 });
+  writes.bucket({ bucketMs: T, firstFixMs: T, lastFixMs: T, fixCount: 1, before: metrics, firstFuel: 40, end: metrics });
+  writes.metrics.push([1001, metrics]);
+  writes.replay = { fromMs: T - 2 * HOUR, staleTrackStarts: [T - 3 * HOUR], staleEventKeys: [`${T - 700_000}:4:0`] };
+  return writes;
+}
+
+const fix = { subscriberId: SUBSCRIBER, locationDateMs: T, isValid: true, latitude: 55.75, longitude: 37.6, angle: 90, velocityKmh: 42, fuelLevel: null, ignition: true, externalPower: null, odometer: null, engineHours: null, sensors: null };
+
+export const catalogue: Entry[] = [
+  // accounts
+  { file: 'accounts/session-store.ts', name: 'findUserByLogin', run: ({ database }) => sessions.findUserByLogin(database.db, 'dispatcher') },
+  { file: 'accounts/session-store.ts', name: 'insertUser', run: ({ database }) => sessions.insertUser(database.db, ACCOUNT, 'dispatcher', 'scrypt$…', T) },
+  { file: 'accounts/session-store.ts', name: 'findPasswordHash', run: ({ database }) => sessions.findPasswordHash(database.db, ACCOUNT, 5) },
+  { file: 'accounts/session-store.ts', name: 'setPasswordHash', run: ({ tx }) => sessions.setPasswordHash(tx, ACCOUNT, 5, 'scrypt$…') },
+  { file: 'accounts/session-store.ts', name: 'deleteEndedSessions', run: ({ tx }) => sessions.deleteEndedSessions(tx, T) },
+  { file: 'accounts/session-store.ts', name: 'insertSession', run: ({ tx }) => sessions.insertSession(tx, { tokenHash: 'h', accountId: ACCOUNT, userId: 5, createdAt: T, expiresAt: T + HOUR }) },
+  { file: 'accounts/session-store.ts', name: 'findSession', run: ({ database }) => sessions.findSession(database.db, 'h') },
+  { file: 'accounts/session-store.ts', name: 'extendSession', run: ({ database }) => sessions.extendSession(database.db, ACCOUNT, 'h', T + HOUR) },
+  { file: 'accounts/session-store.ts', name: 'deleteSession', run: ({ database }) => sessions.deleteSession(database.db, 'h') },
+  { file: 'accounts/session-store.ts', name: 'deleteOtherSessions', run: ({ tx }) => sessions.deleteOtherSessions(tx, ACCOUNT, 5, 'h') },
+  { file: 'accounts/session-store.ts', name: 'countTry', run: ({ database }) => sessions.countTry(database.db, 'digest', T, 900_000) },
+  { file: 'accounts/session-store.ts', name: 'clearTries', run: ({ database }) => sessions.clearTries(database.db, 'digest') },
+  { file: 'accounts/session-store.ts', name: 'deleteTriesBefore', run: ({ database }) => sessions.deleteTriesBefore(database.db, T - 900_000) },
+
+  // customfields
+  { file: 'customfields/custom-field-store.ts', name: 'listTemplates', run: ({ database }) => templates.listTemplates(database.db, ACCOUNT) },
+  { file: 'customfields/custom-field-store.ts', name: 'findTemplate', run: ({ database }) => templates.findTemplate(database.db, ACCOUNT, 7) },
+  { file: 'customfields/custom-field-store.ts', name: 'findTemplate (share lock)', run: ({ tx }) => templates.findTemplate(tx, ACCOUNT, 7, 'share'), only: 'postgres' },
+  { file: 'customfields/custom-field-store.ts', name: 'findTemplate (update lock)', run: ({ tx }) => templates.findTemplate(tx, ACCOUNT, 7, 'update'), only: 'postgres' },
+  { file: 'customfields/custom-field-store.ts', name: 'insertTemplate', run: ({ tx }) => templates.insertTemplate(tx, ACCOUNT, 'Visit', [], T) },
+  { file: 'customfields/custom-field-store.ts', name: 'updateTemplate', run: ({ tx }) => templates.updateTemplate(tx, ACCOUNT, 7, 'Visit', [], T) },
+  { file: 'customfields/custom-field-store.ts', name: 'deleteTemplate', run: ({ tx }) => templates.deleteTemplate(tx, ACCOUNT, 7, T) },
+
+  // delivery
+  { file: 'delivery/outbox.ts', name: 'Outbox.enqueue', run: ({ database, tx }) => new Outbox(database, () => T).enqueue(tx, [{ accountId: ACCOUNT, eventRuleId: 3, channel: 'webhook', target: 'https://hooks.example.com/', payload: {} }, { accountId: ACCOUNT, eventRuleId: 3, channel: 'email', target: 'ops@example.com', payload: {} }]) },
+  { file: 'delivery/delivery-queue.ts', name: 'DeliveryQueue.findHeads', run: ({ database }) => new DeliveryQueue(database).findHeads(100) },
+  { file: 'delivery/delivery-queue.ts', name: 'DeliveryQueue.claimHeads', run: ({ database }) => new DeliveryQueue(database).claimHeads([head], 'worker-1', T, T + 30_000), only: 'postgres' },
+  { file: 'delivery/delivery-queue.ts', name: 'DeliveryQueue.claimRun', run: ({ database }) => new DeliveryQueue(database).claimRun(delivery, 41, 'worker-1', T, T + 30_000, 32), answers: [[{ id: 42, locked_until: null }]] },
+  { file: 'delivery/delivery-queue.ts', name: 'DeliveryQueue.renewLeases', run: ({ database }) => new DeliveryQueue(database).renewLeases('worker-1', T + 30_000), only: 'postgres' },
+  { file: 'delivery/delivery-queue.ts', name: 'DeliveryQueue.releaseAllClaims', run: ({ database }) => new DeliveryQueue(database).releaseAllClaims() },
+  { file: 'delivery/delivery-queue.ts', name: 'DeliveryQueue.record', run: ({ database }) => new DeliveryQueue(database).record([attempt, attempt], [41], 'worker-1'), answers: [[{ synchronous: 2 }]] },
+
+  // employees
+  { file: 'employees/subscriber-group-store.ts', name: 'listGroups', run: ({ database }) => groups.listGroups(database.db, ACCOUNT) },
+  { file: 'employees/subscriber-group-store.ts', name: 'findGroup', run: ({ database }) => groups.findGroup(database.db, ACCOUNT, 4) },
+  { file: 'employees/subscriber-group-store.ts', name: 'findGroup (share lock)', run: ({ tx }) => groups.findGroup(tx, ACCOUNT, 4, 'share'), only: 'postgres' },
+  { file: 'employees/subscriber-group-store.ts', name: 'findGroup (update lock)', run: ({ tx }) => groups.findGroup(tx, ACCOUNT, 4, 'update'), only: 'postgres' },
+  { file: 'employees/subscriber-group-store.ts', name: 'insertGroup', run: ({ tx }) => groups.insertGroup(tx, ACCOUNT, { name: 'Couriers', regionID: null, comment: '' }, T) },
+  { file: 'employees/subscriber-group-store.ts', name: 'updateGroup', run: ({ tx }) => groups.updateGroup(tx, ACCOUNT, { subscriberGroupID: 4, name: 'Couriers', regionID: null, comment: '' }, T) },
+  { file: 'employees/subscriber-group-store.ts', name: 'groupHasEmployees', run: ({ tx }) => groups.groupHasEmployees(tx, ACCOUNT, 4) },
+  { file: 'employees/subscriber-group-store.ts', name: 'deleteGroup', run: ({ tx }) => groups.deleteGroup(tx, ACCOUNT, 4) },
+
+  // geozones
+  { file: 'geozones/zone-version-store.ts', name: 'bumpZoneVersion', run: ({ tx }) => bumpZoneVersion(tx, ACCOUNT) },
+  { file: 'geozones/zone-version-store.ts', name: 'lockZoneWrites', run: ({ tx }) => lockZoneWrites(tx, ACCOUNT) },
+  { file: 'geozones/zone-version-store.ts', name: 'ZoneVersionReader.read', run: ({ database, tx }) => new ZoneVersionReader(database).read(ACCOUNT, tx) },
+
+  // positioning
+  { file: 'positioning/location-store.ts', name: 'LocationStore.insert (2 fixes)', run: ({ database, tx }) => new LocationStore(database).insert(tx, ACCOUNT, T, [fix, { ...fix, locationDateMs: T + 10_000 }], [null, null]) },
+  { file: 'positioning/location-store.ts', name: 'latestFixes', run: ({ database }) => latestFixes(database, database.db, ACCOUNT, [SUBSCRIBER, 11]) },
+  { file: 'positioning/statistics-store.ts', name: 'periodEdges', run: ({ database }) => periodEdges(database, database.db, ACCOUNT, [SUBSCRIBER], T - HOUR, T), answers: [[{ subscriber_id: SUBSCRIBER, last_id: 3, first_id: 2, before_id: 1 }]] },
+  { file: 'positioning/subscriber-request-store.ts', name: 'insertRequest', run: ({ tx }) => requests.insertRequest(tx, ACCOUNT, { subscriber_id: SUBSCRIBER, requested_at: T, result_code: 0, location_id: null, message: '' }) },
+  { file: 'positioning/subscriber-request-store.ts', name: 'lockEmployeeRequests', run: ({ tx }) => requests.lockEmployeeRequests(tx, ACCOUNT, SUBSCRIBER), only: 'postgres' },
+  { file: 'positioning/subscriber-request-store.ts', name: 'lastAnsweredAt', run: ({ tx }) => requests.lastAnsweredAt(tx, ACCOUNT, SUBSCRIBER, 5) },
+  { file: 'positioning/subscriber-request-store.ts', name: 'listRequests', run: ({ database }) => requests.listRequests(database.db, ACCOUNT, { fromMs: T - HOUR, toMs: T, subscriberIds: [SUBSCRIBER], count: 200, offset: 0 }) },
+  { file: 'positioning/subscriber-request-store.ts', name: 'findRequest', run: ({ database }) => requests.findRequest(database.db, ACCOUNT, 8) },
+  { file: 'positioning/pipeline/pipeline-store.ts', name: 'loadPipelineStates', run: ({ tx }) => pipeline.loadPipelineStates(tx, ACCOUNT, [SUBSCRIBER, 11]) },
+  { file: 'positioning/pipeline/pipeline-store.ts', name: 'lockSubscribers', run: ({ tx }) => pipeline.lockSubscribers(tx, [SUBSCRIBER, 11]), only: 'postgres' },
+  { file: 'positioning/pipeline/pipeline-store.ts', name: 'loadCheckpoint', run: ({ tx }) => pipeline.loadCheckpoint(tx, ACCOUNT, SUBSCRIBER, T) },
+  { file: 'positioning/pipeline/pipeline-store.ts', name: 'loadFixes', run: ({ tx }) => pipeline.loadFixes(tx, ACCOUNT, SUBSCRIBER, T - HOUR) },
+  { file: 'positioning/pipeline/pipeline-store.ts', name: 'fixKeysAt', run: ({ tx }) => pipeline.fixKeysAt(tx, ACCOUNT, SUBSCRIBER, [T, T + 10_000]) },
+  { file: 'positioning/pipeline/pipeline-store.ts', name: 'trackStartsFrom', run: ({ tx }) => pipeline.trackStartsFrom(tx, ACCOUNT, SUBSCRIBER, T - HOUR) },
+  { file: 'positioning/pipeline/pipeline-store.ts', name: 'eventKeysFrom', run: ({ tx }) => pipeline.eventKeysFrom(tx, ACCOUNT, SUBSCRIBER, T - HOUR) },
+  { file: 'positioning/pipeline/pipeline-store.ts', name: 'deleteTracksStartingAt', run: ({ tx }) => pipeline.deleteTracksStartingAt(tx, ACCOUNT, SUBSCRIBER, [T]) },
+  { file: 'positioning/pipeline/pipeline-store.ts', name: 'deleteEvent', run: ({ tx }) => pipeline.deleteEvent(tx, ACCOUNT, SUBSCRIBER, { eventMs: T, type: 4, detail: 0 }) },
+  { file: 'positioning/pipeline/pipeline-store.ts', name: 'deleteBucketsFrom', run: ({ tx }) => pipeline.deleteBucketsFrom(tx, ACCOUNT, SUBSCRIBER, T) },
+  { file: 'positioning/pipeline/pipeline-store.ts', name: 'deleteCheckpointsAfter', run: ({ tx }) => pipeline.deleteCheckpointsAfter(tx, ACCOUNT, SUBSCRIBER, T) },
+  { file: 'positioning/pipeline/pipeline-store.ts', name: 'deleteCheckpointsBefore', run: ({ tx }) => pipeline.deleteCheckpointsBefore(tx, ACCOUNT, SUBSCRIBER, T) },
+  { file: 'positioning/pipeline/pipeline-store.ts', name: 'PipelineStore.apply (one row of each kind, after a replay)', run: ({ database, tx }) => new pipeline.PipelineStore(database).apply(tx, ACCOUNT, [everyWrite()], new Map()) },
+
+  // signals
+  { file: 'signals/event-rule-store.ts', name: 'listRules', run: ({ database }) => rules.listRules(database.db, ACCOUNT) },
+  { file: 'signals/event-rule-store.ts', name: 'findRule', run: ({ database }) => rules.findRule(database.db, ACCOUNT, 3) },
+  { file: 'signals/event-rule-store.ts', name: 'insertRule', run: ({ database }) => rules.insertRule(database.db, ACCOUNT, rule, T) },
+  { file: 'signals/event-rule-store.ts', name: 'updateRule', run: ({ database }) => rules.updateRule(database.db, ACCOUNT, rule, T) },
+  { file: 'signals/event-rule-store.ts', name: 'deleteRule', run: ({ database }) => rules.deleteRule(database.db, ACCOUNT, 3) },
+  { file: 'signals/event-rule-store.ts', name: 'activeRules', run: ({ database }) => rules.activeRules(database.db, { id: ACCOUNT, name: 'A', timeZone: 'UTC', smsEnabled: false, settings: {} }, 1, SUBSCRIBER, T) },
+  { file: 'signals/event-rule-store.ts', name: 'enabledRuleStamps', run: ({ database }) => rules.enabledRuleStamps(database.db, ACCOUNT, [1, 24]) },
+  { file: 'signals/event-rule-store.ts', name: 'enabledRuleRows', run: ({ database }) => rules.enabledRuleRows(database.db, ACCOUNT, [1, 24]) },
+  { file: 'signals/signal-ids.ts', name: 'allocateSignalIds', run: ({ tx }) => allocateSignalIds(tx, 2), answers: [[{ id: 1 }, { id: 2 }]] },
+
+  // tasks
+  { file: 'tasks/task-destinations.ts', name: 'openTaskDestinations', run: ({ database }) => openTaskDestinations(database.db, ACCOUNT, [SUBSCRIBER, 11], T) },
+];
+
+const moduleOf = (file: string) => file.split('/')[0]!;
+
+/** Every entry's statements, per dialect, in catalogue order. */
+export async function captureAll(): Promise<{ entry: Entry; dialect: Dialect; statements: string[] }[]> {
+  const captured = [];
+  for (const dialect of ['sqlite', 'postgres'] as const) {
+    const recorder = new SqlRecorder(dialect);
+    for (const entry of catalogue) {
+      if (entry.only && entry.only !== dialect) continue;
+      const statements = await recorder.capture(entry.run, entry.answers);
+      if (statements.length === 0) throw new Error(`${entry.file} ${entry.name} sent no SQL on ${dialect}`);
+      captured.push({ entry, dialect, statements });
+    }
+  }
+  return captured;
+}
+
+/** The text of every snapshot file, by its name in src/queries/. */
+export async function renderSnapshots(): Promise<Map<string, string>> {
+  const files = new Map<string, string>();
+  for (const { entry, dialect, statements } of await captureAll()) {
+    const module = moduleOf(entry.file);
+    const name = `${module}.${dialect}.sql`;
+    const language = dialect === 'postgres' ? 'postgresql' : 'sqlite';
+    const text = statements.map((s) => `${format(s, { language, keywordCase: 'upper', expressionWidth: 100 })};`).join('\n\n');
+    const heading = `-- Generated by \`npm run sql:snapshots\` (scripts/sql-snapshots.ts): the SQL the ${module} stores send on ${dialect === 'postgres' ? 'PostgreSQL' : 'SQLite'}. Do not edit.\n`;
+    files.set(name, `${files.get(name) ?? heading}\n-- ${entry.file}: ${entry.name}\n${text}\n`);
+  }
+  return files;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const files = await renderSnapshots();
+  mkdirSync(QUERIES_DIR, { recursive: true });
+  for (const name of readdirSync(QUERIES_DIR)) if (name.endsWith('.sql') && !files.has(name)) rmSync(join(QUERIES_DIR, name));
+  for (const [name, text] of files) writeFileSync(join(QUERIES_DIR, name), text);
+  process.stdout.write(`wrote ${files.size} files to src/queries/\n`);
+}
