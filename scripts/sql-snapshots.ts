@@ -12,11 +12,18 @@
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { format } from 'sql-formatter';
+import * as accounts from '../src/accounts/account-store.js';
 import * as sessions from '../src/accounts/session-store.js';
 import * as templates from '../src/customfields/custom-field-store.js';
 import { DeliveryQueue, type AttemptResult, type Head } from '../src/delivery/delivery-queue.js';
+import * as deliveryLog from '../src/delivery/delivery-log-store.js';
 import { Outbox } from '../src/delivery/outbox.js';
+import * as secrets from '../src/delivery/signing-secret-store.js';
 import * as groups from '../src/employees/subscriber-group-store.js';
+import * as idempotency from '../src/http/idempotency-store.js';
+import * as mapObjects from '../src/geozones/map-object-store.js';
+import * as zoneGroups from '../src/geozones/zone-group-store.js';
+import * as zones from '../src/geozones/zone-store.js';
 import { bumpZoneVersion, lockZoneWrites, ZoneVersionReader } from '../src/geozones/zone-version-store.js';
 import { latestFixes, LocationStore } from '../src/positioning/location-store.js';
 import * as pipeline from '../src/positioning/pipeline/pipeline-store.js';
@@ -70,10 +77,20 @@ function everyWrite(): SubscriberWrites {
   return writes;
 }
 
+const zoneColumns = { name: 'Depot', color: 0, enabled: 1, zone_group_id: 2, comment: '', custom_fields_form_template_id: null, bounds: '[]', custom_field_form_items: '[]' };
+const mapObject = { name: 'Depot', address: 'Tverskaya 1', latitude: 55.76, longitude: 37.61, external_id: null, comment: '', group_id: null };
+
 const fix = { subscriberId: SUBSCRIBER, locationDateMs: T, isValid: true, latitude: 55.75, longitude: 37.6, angle: 90, velocityKmh: 42, fuelLevel: null, ignition: true, externalPower: null, odometer: null, engineHours: null, sensors: null };
 
 export const catalogue: Entry[] = [
   // accounts
+  { file: 'accounts/account-store.ts', name: 'findTokenPrincipal', run: ({ database }) => accounts.findTokenPrincipal(database.db, 'digest') },
+  { file: 'accounts/account-store.ts', name: 'findAccount', run: ({ database }) => accounts.findAccount(database.db, ACCOUNT) },
+  { file: 'accounts/account-store.ts', name: 'setSmsEnabled', run: ({ database }) => accounts.setSmsEnabled(database.db, ACCOUNT, true) },
+  { file: 'accounts/account-store.ts', name: 'anyAccount', run: ({ database }) => accounts.anyAccount(database.db) },
+  { file: 'accounts/account-store.ts', name: 'listAccounts', run: ({ database }) => accounts.listAccounts(database.db) },
+  { file: 'accounts/account-store.ts', name: 'insertAccount', run: ({ tx }) => accounts.insertAccount(tx, { name: 'Fleet', timeZone: 'UTC' }, T) },
+  { file: 'accounts/account-store.ts', name: 'insertToken', run: ({ tx }) => accounts.insertToken(tx, { accountId: ACCOUNT, userId: 5, tokenHash: 'digest', label: 'first token' }, T) },
   { file: 'accounts/session-store.ts', name: 'findUserByLogin', run: ({ database }) => sessions.findUserByLogin(database.db, 'dispatcher') },
   { file: 'accounts/session-store.ts', name: 'insertUser', run: ({ database }) => sessions.insertUser(database.db, ACCOUNT, 'dispatcher', 'scrypt$…', T) },
   { file: 'accounts/session-store.ts', name: 'findPasswordHash', run: ({ database }) => sessions.findPasswordHash(database.db, ACCOUNT, 5) },
@@ -98,6 +115,15 @@ export const catalogue: Entry[] = [
   { file: 'customfields/custom-field-store.ts', name: 'deleteTemplate', run: ({ tx }) => templates.deleteTemplate(tx, ACCOUNT, 7, T) },
 
   // delivery
+  { file: 'delivery/delivery-log-store.ts', name: 'listDeliveries', run: ({ database }) => deliveryLog.listDeliveries(database.db, ACCOUNT, { fromMs: T - HOUR, toMs: T, status: 'failed', eventRuleId: 3, beforeId: 50, count: 1000, offset: 0 }) },
+  { file: 'delivery/delivery-log-store.ts', name: 'findDelivery', run: ({ database }) => deliveryLog.findDelivery(database.db, ACCOUNT, 41) },
+  { file: 'delivery/delivery-log-store.ts', name: 'requeueDelivery', run: ({ tx }) => deliveryLog.requeueDelivery(tx, ACCOUNT, 41, T) },
+  { file: 'delivery/delivery-log-store.ts', name: 'attemptsOf', run: ({ database }) => deliveryLog.attemptsOf(database.db, ACCOUNT, [41, 42]) },
+  { file: 'delivery/delivery-log-store.ts', name: 'notifyWorkers', run: ({ tx }) => deliveryLog.notifyWorkers(tx, 'lokator_deliveries'), only: 'postgres' },
+  { file: 'delivery/signing-secret-store.ts', name: 'insertCurrentSecret', run: ({ database }) => secrets.insertCurrentSecret(database.db, ACCOUNT, 'whsec_…', T) },
+  { file: 'delivery/signing-secret-store.ts', name: 'findCurrentSecret', run: ({ database }) => secrets.findCurrentSecret(database.db, ACCOUNT) },
+  { file: 'delivery/signing-secret-store.ts', name: 'expireCurrentSecret', run: ({ database }) => secrets.expireCurrentSecret(database.db, ACCOUNT, T + 24 * HOUR) },
+  { file: 'delivery/signing-secret-store.ts', name: 'liveSecrets', run: ({ database }) => secrets.liveSecrets(database.db, ACCOUNT, T) },
   { file: 'delivery/outbox.ts', name: 'Outbox.enqueue', run: ({ database, tx }) => new Outbox(database, () => T).enqueue(tx, [{ accountId: ACCOUNT, eventRuleId: 3, channel: 'webhook', target: 'https://hooks.example.com/', payload: {} }, { accountId: ACCOUNT, eventRuleId: 3, channel: 'email', target: 'ops@example.com', payload: {} }]) },
   { file: 'delivery/delivery-queue.ts', name: 'DeliveryQueue.findHeads', run: ({ database }) => new DeliveryQueue(database).findHeads(100) },
   { file: 'delivery/delivery-queue.ts', name: 'DeliveryQueue.claimHeads', run: ({ database }) => new DeliveryQueue(database).claimHeads([head], 'worker-1', T, T + 30_000), only: 'postgres' },
@@ -117,9 +143,36 @@ export const catalogue: Entry[] = [
   { file: 'employees/subscriber-group-store.ts', name: 'deleteGroup', run: ({ tx }) => groups.deleteGroup(tx, ACCOUNT, 4) },
 
   // geozones
+  { file: 'geozones/zone-store.ts', name: 'listZones', run: ({ database }) => zones.listZones(database.db, ACCOUNT) },
+  { file: 'geozones/zone-store.ts', name: 'findZone', run: ({ database }) => zones.findZone(database.db, ACCOUNT, 12) },
+  { file: 'geozones/zone-store.ts', name: 'insertZone', run: ({ tx }) => zones.insertZone(tx, ACCOUNT, zoneColumns, 3, T) },
+  { file: 'geozones/zone-store.ts', name: 'updateZone', run: ({ tx }) => zones.updateZone(tx, ACCOUNT, 12, zoneColumns, 4, T) },
+  { file: 'geozones/zone-store.ts', name: 'deleteZone', run: ({ tx }) => zones.deleteZone(tx, ACCOUNT, 12) },
+  { file: 'geozones/zone-store.ts', name: 'groupHasZones', run: ({ tx }) => zones.groupHasZones(tx, ACCOUNT, 2) },
+  { file: 'geozones/zone-store.ts', name: 'zoneVersions', run: ({ database }) => zones.zoneVersions(database.db, ACCOUNT) },
+  { file: 'geozones/zone-store.ts', name: 'zonesForIndex', run: ({ database }) => zones.zonesForIndex(database.db, ACCOUNT, [12, 13]) },
+  { file: 'geozones/zone-group-store.ts', name: 'listZoneGroups', run: ({ database }) => zoneGroups.listZoneGroups(database.db, ACCOUNT) },
+  { file: 'geozones/zone-group-store.ts', name: 'findZoneGroup', run: ({ database }) => zoneGroups.findZoneGroup(database.db, ACCOUNT, 2) },
+  { file: 'geozones/zone-group-store.ts', name: 'insertZoneGroup', run: ({ tx }) => zoneGroups.insertZoneGroup(tx, ACCOUNT, { name: 'Depots', parent_id: null, region_id: null }, T) },
+  { file: 'geozones/zone-group-store.ts', name: 'updateZoneGroup', run: ({ tx }) => zoneGroups.updateZoneGroup(tx, ACCOUNT, 2, { name: 'Depots', parent_id: 1, region_id: null }, T) },
+  { file: 'geozones/zone-group-store.ts', name: 'groupHasChildren', run: ({ tx }) => zoneGroups.groupHasChildren(tx, ACCOUNT, 2) },
+  { file: 'geozones/zone-group-store.ts', name: 'deleteZoneGroup', run: ({ tx }) => zoneGroups.deleteZoneGroup(tx, ACCOUNT, 2) },
+  { file: 'geozones/map-object-store.ts', name: 'listMapObjects', run: ({ database }) => mapObjects.listMapObjects(database.db, ACCOUNT, { addressContains: 'tverskaya', ids: [5, 6], groupIds: [1] }) },
+  { file: 'geozones/map-object-store.ts', name: 'findMapObject', run: ({ database }) => mapObjects.findMapObject(database.db, ACCOUNT, 5) },
+  { file: 'geozones/map-object-store.ts', name: 'mapObjectsInBoxes', run: ({ database }) => mapObjects.mapObjectsInBoxes(database.db, ACCOUNT, [{ minLat: 55.7, maxLat: 55.8, minLon: 37.5, maxLon: 37.7 }, { minLat: 59.9, maxLat: 60, minLon: 30.2, maxLon: 30.4 }]) },
+  { file: 'geozones/map-object-store.ts', name: 'insertMapObject', run: ({ database }) => mapObjects.insertMapObject(database.db, ACCOUNT, mapObject, T) },
+  { file: 'geozones/map-object-store.ts', name: 'updateMapObject', run: ({ database }) => mapObjects.updateMapObject(database.db, ACCOUNT, 5, { name: 'Depot 2', comment: '' }, T) },
+  { file: 'geozones/map-object-store.ts', name: 'deleteMapObject', run: ({ database }) => mapObjects.deleteMapObject(database.db, ACCOUNT, 5) },
   { file: 'geozones/zone-version-store.ts', name: 'bumpZoneVersion', run: ({ tx }) => bumpZoneVersion(tx, ACCOUNT) },
   { file: 'geozones/zone-version-store.ts', name: 'lockZoneWrites', run: ({ tx }) => lockZoneWrites(tx, ACCOUNT) },
   { file: 'geozones/zone-version-store.ts', name: 'ZoneVersionReader.read', run: ({ database, tx }) => new ZoneVersionReader(database).read(ACCOUNT, tx) },
+
+  // http
+  { file: 'http/idempotency-store.ts', name: 'deleteStaleKey', run: ({ database }) => idempotency.deleteStaleKey(database.db, ACCOUNT, 'key-1', T - 24 * HOUR, T - 60_000) },
+  { file: 'http/idempotency-store.ts', name: 'claimKey', run: ({ database }) => idempotency.claimKey(database.db, ACCOUNT, 'key-1', 'sha256', T) },
+  { file: 'http/idempotency-store.ts', name: 'findKey', run: ({ database }) => idempotency.findKey(database.db, ACCOUNT, 'key-1') },
+  { file: 'http/idempotency-store.ts', name: 'deleteKey', run: ({ database }) => idempotency.deleteKey(database.db, ACCOUNT, 'key-1') },
+  { file: 'http/idempotency-store.ts', name: 'storeAnswer', run: ({ database }) => idempotency.storeAnswer(database.db, ACCOUNT, 'key-1', { statusCode: 201, body: '{}', headers: '{}' }) },
 
   // positioning
   { file: 'positioning/location-store.ts', name: 'LocationStore.insert (2 fixes)', run: ({ database, tx }) => new LocationStore(database).insert(tx, ACCOUNT, T, [fix, { ...fix, locationDateMs: T + 10_000 }], [null, null]) },

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { sql } from 'kysely';
 import { BulkWriter, bulkInsert } from '../store/bulk-writer.js';
 import type { Database, Tx } from '../store/database.js';
 import type { DeliveriesTable } from '../store/schema.js';
+import { notifyWorkers } from './delivery-log-store.js';
 
 export type Channel = 'webhook' | 'email' | 'sms' | 'messenger' | 'messenger2';
 
@@ -86,7 +86,7 @@ export class Outbox {
    */
   private async nudge(tx: Tx): Promise<void> {
     if (this.database.dialect === 'postgres') {
-      await sql`SELECT pg_notify(${DELIVERIES_CHANNEL}, '')`.execute(tx);
+      await notifyWorkers(tx, DELIVERIES_CHANNEL);
       return;
     }
     for (const listener of this.listeners) listener();
