@@ -19,6 +19,7 @@ import { DeliveryQueue, type AttemptResult, type Head } from '../src/delivery/de
 import * as deliveryLog from '../src/delivery/delivery-log-store.js';
 import { Outbox } from '../src/delivery/outbox.js';
 import * as secrets from '../src/delivery/signing-secret-store.js';
+import * as employees from '../src/employees/employee-store.js';
 import * as groups from '../src/employees/subscriber-group-store.js';
 import * as idempotency from '../src/http/idempotency-store.js';
 import * as mapObjects from '../src/geozones/map-object-store.js';
@@ -35,6 +36,7 @@ import * as rules from '../src/signals/event-rule-store.js';
 import type { StoredRule } from '../src/signals/event-rule-schema.js';
 import { allocateSignalIds } from '../src/signals/signal-ids.js';
 import { openTaskDestinations } from '../src/tasks/task-destinations.js';
+import * as tasks from '../src/tasks/task-store.js';
 import type { Database, Dialect, Tx } from '../src/store/database.js';
 import { SqlRecorder } from './sql-recorder.js';
 
@@ -79,6 +81,10 @@ function everyWrite(): SubscriberWrites {
 
 const zoneColumns = { name: 'Depot', color: 0, enabled: 1, zone_group_id: 2, comment: '', custom_fields_form_template_id: null, bounds: '[]', custom_field_form_items: '[]' };
 const mapObject = { name: 'Depot', address: 'Tverskaya 1', latitude: 55.76, longitude: 37.61, external_id: null, comment: '', group_id: null };
+
+const employeeRow = { name: 'Ivan Petrov', external_id: 'TRUCK-7', is_active: 1, group_id: 4, device_key: 'k3y', document: '{}', vehicle_settings: '{}' };
+
+const taskRow = { subscriber_id: SUBSCRIBER, external_id: 'T-1', status: 0, start_ms: T, deadline_ms: T + HOUR, document: '{}', task_type_id: 2 };
 
 const fix = { subscriberId: SUBSCRIBER, locationDateMs: T, isValid: true, latitude: 55.75, longitude: 37.6, angle: 90, velocityKmh: 42, fuelLevel: null, ignition: true, externalPower: null, odometer: null, engineHours: null, sensors: null };
 
@@ -133,6 +139,22 @@ export const catalogue: Entry[] = [
   { file: 'delivery/delivery-queue.ts', name: 'DeliveryQueue.record', run: ({ database }) => new DeliveryQueue(database).record([attempt, attempt], [41], 'worker-1'), answers: [[{ synchronous: 2 }]] },
 
   // employees
+  { file: 'employees/employee-store.ts', name: 'listEmployees', run: ({ database }) => employees.listEmployees(database.db, ACCOUNT, { isActive: true, ids: [SUBSCRIBER, 11], groupIds: [4], limit: 100, offset: 100 }) },
+  { file: 'employees/employee-store.ts', name: 'findEmployee', run: ({ database }) => employees.findEmployee(database.db, ACCOUNT, SUBSCRIBER) },
+  { file: 'employees/employee-store.ts', name: 'findEmployee (locked)', run: ({ tx }) => employees.findEmployee(tx, ACCOUNT, SUBSCRIBER, true), only: 'postgres' },
+  { file: 'employees/employee-store.ts', name: 'findEmployeeByExternalId', run: ({ database }) => employees.findEmployeeByExternalId(database.db, ACCOUNT, 'TRUCK-7') },
+  { file: 'employees/employee-store.ts', name: 'insertEmployee', run: ({ tx }) => employees.insertEmployee(tx, ACCOUNT, employeeRow, T) },
+  { file: 'employees/employee-store.ts', name: 'updateEmployee', run: ({ tx }) => employees.updateEmployee(tx, ACCOUNT, SUBSCRIBER, employeeRow, T) },
+  { file: 'employees/employee-store.ts', name: 'markEmployeeDeleted', run: ({ tx }) => employees.markEmployeeDeleted(tx, ACCOUNT, SUBSCRIBER, T) },
+  { file: 'employees/employee-store.ts', name: 'vehicleSettingsRows', run: ({ database }) => employees.vehicleSettingsRows(database.db, ACCOUNT, [SUBSCRIBER, 11]) },
+  { file: 'employees/employee-store.ts', name: 'ingestTargetRows', run: ({ tx }) => employees.ingestTargetRows(tx, ACCOUNT, [SUBSCRIBER, 11]) },
+  { file: 'employees/employee-store.ts', name: 'livingIds', run: ({ database }) => employees.livingIds(database.db, ACCOUNT, [SUBSCRIBER, 11]) },
+  { file: 'employees/employee-store.ts', name: 'identityRows', run: ({ database }) => employees.identityRows(database.db, ACCOUNT, [SUBSCRIBER, 11]) },
+  { file: 'employees/employee-store.ts', name: 'findByDeviceKey', run: ({ database }) => employees.findByDeviceKey(database.db, 'k3y') },
+  { file: 'employees/employee-store.ts', name: 'touchSeenAt', run: ({ tx }) => employees.touchSeenAt(tx, ACCOUNT, [SUBSCRIBER, 11], T) },
+  { file: 'employees/employee-store.ts', name: 'silentOnline', run: ({ database }) => employees.silentOnline(database.db, T - 600_000, 500) },
+  { file: 'employees/employee-store.ts', name: 'presenceToFlip (going offline; locked on PostgreSQL)', run: ({ database, tx }) => employees.presenceToFlip(tx, ACCOUNT, [SUBSCRIBER, 11], { online: false, silentSince: T - 600_000, forUpdate: database.dialect === 'postgres' }) },
+  { file: 'employees/employee-store.ts', name: 'writeOnline', run: ({ tx }) => employees.writeOnline(tx, ACCOUNT, [SUBSCRIBER, 11], { atMs: T }) },
   { file: 'employees/subscriber-group-store.ts', name: 'listGroups', run: ({ database }) => groups.listGroups(database.db, ACCOUNT) },
   { file: 'employees/subscriber-group-store.ts', name: 'findGroup', run: ({ database }) => groups.findGroup(database.db, ACCOUNT, 4) },
   { file: 'employees/subscriber-group-store.ts', name: 'findGroup (share lock)', run: ({ tx }) => groups.findGroup(tx, ACCOUNT, 4, 'share'), only: 'postgres' },
@@ -209,6 +231,13 @@ export const catalogue: Entry[] = [
   { file: 'signals/signal-ids.ts', name: 'allocateSignalIds', run: ({ tx }) => allocateSignalIds(tx, 2), answers: [[{ id: 1 }, { id: 2 }]] },
 
   // tasks
+  { file: 'tasks/task-store.ts', name: 'listTasks', run: ({ database }) => tasks.listTasks(database.db, ACCOUNT, { fromMs: T - HOUR, toMs: T, subscriberIds: [SUBSCRIBER], statuses: [0, 1], taskTypeIds: [2], count: 1000, offset: 0 }) },
+  { file: 'tasks/task-store.ts', name: 'findTask', run: ({ database }) => tasks.findTask(database.db, ACCOUNT, 30, null, false) },
+  { file: 'tasks/task-store.ts', name: "findTask (the assignee's, locked on PostgreSQL)", run: ({ database, tx }) => tasks.findTask(tx, ACCOUNT, 30, SUBSCRIBER, database.dialect === 'postgres') },
+  { file: 'tasks/task-store.ts', name: 'tasksByIds', run: ({ database }) => tasks.tasksByIds(database.db, ACCOUNT, [30, 31]) },
+  { file: 'tasks/task-store.ts', name: 'insertTask', run: ({ tx }) => tasks.insertTask(tx, ACCOUNT, taskRow, T, T) },
+  { file: 'tasks/task-store.ts', name: 'updateTask', run: ({ tx }) => tasks.updateTask(tx, ACCOUNT, 30, taskRow, T) },
+  { file: 'tasks/task-store.ts', name: 'markTaskDeleted', run: ({ tx }) => tasks.markTaskDeleted(tx, ACCOUNT, 30, T) },
   { file: 'tasks/task-destinations.ts', name: 'openTaskDestinations', run: ({ database }) => openTaskDestinations(database.db, ACCOUNT, [SUBSCRIBER, 11], T) },
 ];
 
