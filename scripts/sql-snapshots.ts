@@ -26,11 +26,13 @@ import * as mapObjects from '../src/geozones/map-object-store.js';
 import * as zoneGroups from '../src/geozones/zone-group-store.js';
 import * as zones from '../src/geozones/zone-store.js';
 import { bumpZoneVersion, lockZoneWrites, ZoneVersionReader } from '../src/geozones/zone-version-store.js';
-import { latestFixes, LocationStore } from '../src/positioning/location-store.js';
+import { findLocation, latestFixes, listLocations, LocationStore, validFixesBetween } from '../src/positioning/location-store.js';
 import * as pipeline from '../src/positioning/pipeline/pipeline-store.js';
 import { SubscriberWrites } from '../src/positioning/pipeline/pipeline-writes.js';
 import type { SubscriberState } from '../src/positioning/pipeline/subscriber-pipeline.js';
-import { periodEdges } from '../src/positioning/statistics-store.js';
+import { bucketRows, fuelFillings, periodEdges, processedFixes } from '../src/positioning/statistics-store.js';
+import * as tracks from '../src/positioning/track-store.js';
+import { listVehicleEvents } from '../src/positioning/vehicle-event-store.js';
 import * as requests from '../src/positioning/subscriber-request-store.js';
 import * as rules from '../src/signals/event-rule-store.js';
 import type { StoredRule } from '../src/signals/event-rule-schema.js';
@@ -85,6 +87,8 @@ const mapObject = { name: 'Depot', address: 'Tverskaya 1', latitude: 55.76, long
 const employeeRow = { name: 'Ivan Petrov', external_id: 'TRUCK-7', is_active: 1, group_id: 4, device_key: 'k3y', document: '{}', vehicle_settings: '{}' };
 
 const taskRow = { subscriber_id: SUBSCRIBER, external_id: 'T-1', status: 0, start_ms: T, deadline_ms: T + HOUR, document: '{}', task_type_id: 2 };
+
+const metricRow = { cum_distance_m: 1200, cum_track_m: 1100, cum_engine_s: 600, fuel_smoothed: 40, odo_anchor_km: null, odo_anchor_cum_m: 0, odo_anchor_track_m: 0 };
 
 const fix = { subscriberId: SUBSCRIBER, locationDateMs: T, isValid: true, latitude: 55.75, longitude: 37.6, angle: 90, velocityKmh: 42, fuelLevel: null, ignition: true, externalPower: null, odometer: null, engineHours: null, sensors: null };
 
@@ -198,8 +202,20 @@ export const catalogue: Entry[] = [
 
   // positioning
   { file: 'positioning/location-store.ts', name: 'LocationStore.insert (2 fixes)', run: ({ database, tx }) => new LocationStore(database).insert(tx, ACCOUNT, T, [fix, { ...fix, locationDateMs: T + 10_000 }], [null, null]) },
+  { file: 'positioning/location-store.ts', name: 'LocationStore.updateMetrics (2 fixes, after a replay)', run: ({ database, tx }) => new LocationStore(database).updateMetrics(tx, [{ account_id: ACCOUNT, id: 1001, ...metricRow }, { account_id: ACCOUNT, id: 1002, ...metricRow }]) },
+  { file: 'positioning/location-store.ts', name: 'listLocations', run: ({ database }) => listLocations(database.db, ACCOUNT, { fromMs: T - HOUR, toMs: T, subscriberIds: [SUBSCRIBER], beforeId: 5000, count: 1000, offset: 0 }) },
+  { file: 'positioning/location-store.ts', name: 'findLocation', run: ({ database }) => findLocation(database.db, ACCOUNT, 1001) },
+  { file: 'positioning/location-store.ts', name: 'validFixesBetween', run: ({ database }) => validFixesBetween(database.db, ACCOUNT, SUBSCRIBER, T - HOUR, T) },
   { file: 'positioning/location-store.ts', name: 'latestFixes', run: ({ database }) => latestFixes(database, database.db, ACCOUNT, [SUBSCRIBER, 11]) },
   { file: 'positioning/statistics-store.ts', name: 'periodEdges', run: ({ database }) => periodEdges(database, database.db, ACCOUNT, [SUBSCRIBER], T - HOUR, T), answers: [[{ subscriber_id: SUBSCRIBER, last_id: 3, first_id: 2, before_id: 1 }]] },
+  { file: 'positioning/statistics-store.ts', name: 'bucketRows', run: ({ database }) => bucketRows(database.db, ACCOUNT, [SUBSCRIBER, 11], T - HOUR, T) },
+  { file: 'positioning/statistics-store.ts', name: 'processedFixes', run: ({ database }) => processedFixes(database.db, ACCOUNT, [SUBSCRIBER, 11], { fromMs: T - HOUR, toMs: T, count: 1000, offset: 0 }) },
+  { file: 'positioning/statistics-store.ts', name: 'fuelFillings', run: ({ database }) => fuelFillings(database.db, ACCOUNT, [SUBSCRIBER, 11], T - HOUR, T) },
+  { file: 'positioning/track-store.ts', name: 'listTracks', run: ({ database }) => tracks.listTracks(database.db, ACCOUNT, { fromMs: T - HOUR, toMs: T, subscriberIds: [SUBSCRIBER], afterId: 20, count: 1000, offset: 0 }) },
+  { file: 'positioning/track-store.ts', name: 'findTrack', run: ({ database }) => tracks.findTrack(database.db, ACCOUNT, 21) },
+  { file: 'positioning/track-store.ts', name: 'unnamedTracks', run: ({ database }) => tracks.unnamedTracks(database.db, 20) },
+  { file: 'positioning/track-store.ts', name: 'nameTrackEnds', run: ({ database }) => tracks.nameTrackEnds(database.db, ACCOUNT, 21, { start: 'Tverskaya 1', finish: 'Arbat 2' }) },
+  { file: 'positioning/vehicle-event-store.ts', name: 'listVehicleEvents', run: ({ database }) => listVehicleEvents(database.db, ACCOUNT, { subscriberIds: [SUBSCRIBER, 11], fromMs: T - HOUR, toMs: T, count: 1000, offset: 0 }) },
   { file: 'positioning/subscriber-request-store.ts', name: 'insertRequest', run: ({ tx }) => requests.insertRequest(tx, ACCOUNT, { subscriber_id: SUBSCRIBER, requested_at: T, result_code: 0, location_id: null, message: '' }) },
   { file: 'positioning/subscriber-request-store.ts', name: 'lockEmployeeRequests', run: ({ tx }) => requests.lockEmployeeRequests(tx, ACCOUNT, SUBSCRIBER), only: 'postgres' },
   { file: 'positioning/subscriber-request-store.ts', name: 'lastAnsweredAt', run: ({ tx }) => requests.lastAnsweredAt(tx, ACCOUNT, SUBSCRIBER, 5) },

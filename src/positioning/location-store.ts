@@ -117,6 +117,51 @@ export interface LocationRow {
   velocity: number;
 }
 
+const listed = ['id', 'subscriber_id', 'location_date', 'is_valid', 'latitude', 'longitude', 'angle', 'velocity'] as const;
+
+export interface LocationFilter {
+  fromMs: number;
+  toMs: number;
+  subscriberIds?: number[] | undefined;
+  /** Pages go newest first: ids below the last one a client saw. */
+  beforeId?: number | undefined;
+  count: number;
+  offset: number;
+}
+
+/** The account's fixes dated in the period, newest (by id) first. */
+export async function listLocations(db: Db, accountId: number, filter: LocationFilter): Promise<LocationRow[]> {
+  let select = db
+    .selectFrom('locations')
+    .select(listed)
+    .where('account_id', '=', accountId)
+    .where('location_date', '>=', filter.fromMs)
+    .where('location_date', '<=', filter.toMs);
+  if (filter.subscriberIds?.length) select = select.where('subscriber_id', 'in', filter.subscriberIds);
+  if (filter.beforeId !== undefined) select = select.where('id', '<', filter.beforeId);
+  return select.orderBy('id', 'desc').limit(filter.count).offset(filter.offset).execute();
+}
+
+export async function findLocation(db: Db, accountId: number, id: number): Promise<LocationRow | null> {
+  const row = await db.selectFrom('locations').select(listed).where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
+  return row ?? null;
+}
+
+/** The valid fixes of one subscriber of the account from `fromMs` to `toMs`, oldest first (a track's). */
+export async function validFixesBetween(db: Db, accountId: number, subscriberId: number, fromMs: number, toMs: number): Promise<LocationRow[]> {
+  return db
+    .selectFrom('locations')
+    .select(listed)
+    .where('account_id', '=', accountId)
+    .where('subscriber_id', '=', subscriberId)
+    .where('location_date', '>=', fromMs)
+    .where('location_date', '<=', toMs)
+    .where('is_valid', '=', 1)
+    .orderBy('location_date')
+    .orderBy('id')
+    .execute();
+}
+
 /**
  * The latest fix (by its time, then id) of each of these subscribers of the account, in subscriber
  * order: one index seek per subscriber through (account, subscriber, time), whatever the history.

@@ -54,6 +54,105 @@ FROM
     $22::double PRECISION[]
   );
 
+-- positioning/location-store.ts: LocationStore.updateMetrics (2 fixes, after a replay)
+UPDATE locations AS t
+SET
+  cum_distance_m = u.cum_distance_m,
+  cum_track_m = u.cum_track_m,
+  cum_engine_s = u.cum_engine_s,
+  fuel_smoothed = u.fuel_smoothed,
+  odo_anchor_km = u.odo_anchor_km,
+  odo_anchor_cum_m = u.odo_anchor_cum_m,
+  odo_anchor_track_m = u.odo_anchor_track_m
+FROM
+  unnest(
+    $1::BIGINT[],
+    $2::BIGINT[],
+    $3::double PRECISION[],
+    $4::double PRECISION[],
+    $5::double PRECISION[],
+    $6::double PRECISION[],
+    $7::double PRECISION[],
+    $8::double PRECISION[],
+    $9::double PRECISION[]
+  ) AS u (
+    account_id,
+    id,
+    cum_distance_m,
+    cum_track_m,
+    cum_engine_s,
+    fuel_smoothed,
+    odo_anchor_km,
+    odo_anchor_cum_m,
+    odo_anchor_track_m
+  )
+WHERE
+  t.account_id = u.account_id
+  AND t.id = u.id;
+
+-- positioning/location-store.ts: listLocations
+SELECT
+  "id",
+  "subscriber_id",
+  "location_date",
+  "is_valid",
+  "latitude",
+  "longitude",
+  "angle",
+  "velocity"
+FROM
+  "locations"
+WHERE
+  "account_id" = $1
+  AND "location_date" >= $2
+  AND "location_date" <= $3
+  AND "subscriber_id" IN ($4)
+  AND "id" < $5
+ORDER BY
+  "id" DESC
+LIMIT
+  $6
+OFFSET
+  $7;
+
+-- positioning/location-store.ts: findLocation
+SELECT
+  "id",
+  "subscriber_id",
+  "location_date",
+  "is_valid",
+  "latitude",
+  "longitude",
+  "angle",
+  "velocity"
+FROM
+  "locations"
+WHERE
+  "account_id" = $1
+  AND "id" = $2;
+
+-- positioning/location-store.ts: validFixesBetween
+SELECT
+  "id",
+  "subscriber_id",
+  "location_date",
+  "is_valid",
+  "latitude",
+  "longitude",
+  "angle",
+  "velocity"
+FROM
+  "locations"
+WHERE
+  "account_id" = $1
+  AND "subscriber_id" = $2
+  AND "location_date" >= $3
+  AND "location_date" <= $4
+  AND "is_valid" = $5
+ORDER BY
+  "location_date",
+  "id";
+
 -- positioning/location-store.ts: latestFixes
 SELECT
   l.id,
@@ -176,6 +275,177 @@ WHERE
           unnest($2::BIGINT[]) AS id
       ) AS w
   );
+
+-- positioning/statistics-store.ts: bucketRows
+SELECT
+  "subscriber_id",
+  "bucket_ms",
+  "last_fix_ms",
+  "metrics_before",
+  "first_fuel",
+  "metrics_end"
+FROM
+  "statistics_buckets"
+WHERE
+  "account_id" = $1
+  AND "subscriber_id" IN ($2, $3)
+  AND "bucket_ms" >= $4
+  AND "bucket_ms" <= $5;
+
+-- positioning/statistics-store.ts: processedFixes
+SELECT
+  "subscriber_id",
+  "location_date",
+  "cum_distance_m",
+  "cum_track_m",
+  "cum_engine_s",
+  "fuel_smoothed",
+  "odo_anchor_km",
+  "odo_anchor_cum_m",
+  "odo_anchor_track_m"
+FROM
+  "locations"
+WHERE
+  "account_id" = $1
+  AND "cum_distance_m" IS NOT NULL
+  AND "subscriber_id" IN ($2, $3)
+  AND "location_date" >= $4
+  AND "location_date" <= $5
+ORDER BY
+  "subscriber_id",
+  "location_date",
+  "id"
+LIMIT
+  $6
+OFFSET
+  $7;
+
+-- positioning/statistics-store.ts: fuelFillings
+SELECT
+  "subscriber_id",
+  "event_ms",
+  "value"
+FROM
+  "vehicle_events"
+WHERE
+  "account_id" = $1
+  AND "subscriber_id" IN ($2, $3)
+  AND "type" = $4
+  AND "event_ms" >= $5
+  AND "event_ms" <= $6;
+
+-- positioning/track-store.ts: listTracks
+SELECT
+  "id",
+  "account_id",
+  "subscriber_id",
+  "start_ms",
+  "finish_ms",
+  "start_lat",
+  "start_lon",
+  "finish_lat",
+  "finish_lon",
+  "distance_m",
+  "is_open",
+  "start_address",
+  "finish_address"
+FROM
+  "tracks"
+WHERE
+  "account_id" = $1
+  AND "start_ms" <= $2
+  AND (
+    "finish_ms" >= $3
+    OR "is_open" = $4
+  )
+  AND "subscriber_id" IN ($5)
+  AND "id" > $6
+ORDER BY
+  "id"
+LIMIT
+  $7
+OFFSET
+  $8;
+
+-- positioning/track-store.ts: findTrack
+SELECT
+  "id",
+  "account_id",
+  "subscriber_id",
+  "start_ms",
+  "finish_ms",
+  "start_lat",
+  "start_lon",
+  "finish_lat",
+  "finish_lon",
+  "distance_m",
+  "is_open",
+  "start_address",
+  "finish_address"
+FROM
+  "tracks"
+WHERE
+  "account_id" = $1
+  AND "id" = $2;
+
+-- positioning/track-store.ts: unnamedTracks
+SELECT
+  "id",
+  "account_id",
+  "start_lat",
+  "start_lon",
+  "finish_lat",
+  "finish_lon",
+  "start_geocoded",
+  "finish_geocoded"
+FROM
+  "tracks"
+WHERE
+  "is_open" = $1
+  AND (
+    "start_geocoded" = $2
+    OR "finish_geocoded" = $3
+  )
+ORDER BY
+  "id"
+LIMIT
+  $4;
+
+-- positioning/track-store.ts: nameTrackEnds
+UPDATE "tracks"
+SET
+  "start_geocoded" = $1,
+  "finish_geocoded" = $2,
+  "start_address" = $3,
+  "finish_address" = $4
+WHERE
+  "account_id" = $5
+  AND "id" = $6;
+
+-- positioning/vehicle-event-store.ts: listVehicleEvents
+SELECT
+  "subscriber_id",
+  "type",
+  "event_ms",
+  "latitude",
+  "longitude",
+  "value"
+FROM
+  "vehicle_events"
+WHERE
+  "account_id" = $1
+  AND "subscriber_id" IN ($2, $3)
+  AND "event_ms" >= $4
+  AND "event_ms" <= $5
+ORDER BY
+  "subscriber_id",
+  "event_ms",
+  "type",
+  "detail"
+LIMIT
+  $6
+OFFSET
+  $7;
 
 -- positioning/subscriber-request-store.ts: insertRequest
 INSERT INTO

@@ -30,6 +30,83 @@ VALUES
   (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?),
   (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
 
+-- positioning/location-store.ts: LocationStore.updateMetrics (2 fixes, after a replay)
+UPDATE locations
+SET
+  cum_distance_m = ?,
+  cum_track_m = ?,
+  cum_engine_s = ?,
+  fuel_smoothed = ?,
+  odo_anchor_km = ?,
+  odo_anchor_cum_m = ?,
+  odo_anchor_track_m = ?
+WHERE
+  account_id = ?
+  AND id = ?;
+
+-- positioning/location-store.ts: listLocations
+SELECT
+  "id",
+  "subscriber_id",
+  "location_date",
+  "is_valid",
+  "latitude",
+  "longitude",
+  "angle",
+  "velocity"
+FROM
+  "locations"
+WHERE
+  "account_id" = ?
+  AND "location_date" >= ?
+  AND "location_date" <= ?
+  AND "subscriber_id" IN (?)
+  AND "id" < ?
+ORDER BY
+  "id" DESC
+LIMIT
+  ?
+OFFSET
+  ?;
+
+-- positioning/location-store.ts: findLocation
+SELECT
+  "id",
+  "subscriber_id",
+  "location_date",
+  "is_valid",
+  "latitude",
+  "longitude",
+  "angle",
+  "velocity"
+FROM
+  "locations"
+WHERE
+  "account_id" = ?
+  AND "id" = ?;
+
+-- positioning/location-store.ts: validFixesBetween
+SELECT
+  "id",
+  "subscriber_id",
+  "location_date",
+  "is_valid",
+  "latitude",
+  "longitude",
+  "angle",
+  "velocity"
+FROM
+  "locations"
+WHERE
+  "account_id" = ?
+  AND "subscriber_id" = ?
+  AND "location_date" >= ?
+  AND "location_date" <= ?
+  AND "is_valid" = ?
+ORDER BY
+  "location_date",
+  "id";
+
 -- positioning/location-store.ts: latestFixes
 SELECT
   l.id,
@@ -158,6 +235,177 @@ WHERE
           json_each(?)
       ) AS w
   );
+
+-- positioning/statistics-store.ts: bucketRows
+SELECT
+  "subscriber_id",
+  "bucket_ms",
+  "last_fix_ms",
+  "metrics_before",
+  "first_fuel",
+  "metrics_end"
+FROM
+  "statistics_buckets"
+WHERE
+  "account_id" = ?
+  AND "subscriber_id" IN (?, ?)
+  AND "bucket_ms" >= ?
+  AND "bucket_ms" <= ?;
+
+-- positioning/statistics-store.ts: processedFixes
+SELECT
+  "subscriber_id",
+  "location_date",
+  "cum_distance_m",
+  "cum_track_m",
+  "cum_engine_s",
+  "fuel_smoothed",
+  "odo_anchor_km",
+  "odo_anchor_cum_m",
+  "odo_anchor_track_m"
+FROM
+  "locations"
+WHERE
+  "account_id" = ?
+  AND "cum_distance_m" IS NOT NULL
+  AND "subscriber_id" IN (?, ?)
+  AND "location_date" >= ?
+  AND "location_date" <= ?
+ORDER BY
+  "subscriber_id",
+  "location_date",
+  "id"
+LIMIT
+  ?
+OFFSET
+  ?;
+
+-- positioning/statistics-store.ts: fuelFillings
+SELECT
+  "subscriber_id",
+  "event_ms",
+  "value"
+FROM
+  "vehicle_events"
+WHERE
+  "account_id" = ?
+  AND "subscriber_id" IN (?, ?)
+  AND "type" = ?
+  AND "event_ms" >= ?
+  AND "event_ms" <= ?;
+
+-- positioning/track-store.ts: listTracks
+SELECT
+  "id",
+  "account_id",
+  "subscriber_id",
+  "start_ms",
+  "finish_ms",
+  "start_lat",
+  "start_lon",
+  "finish_lat",
+  "finish_lon",
+  "distance_m",
+  "is_open",
+  "start_address",
+  "finish_address"
+FROM
+  "tracks"
+WHERE
+  "account_id" = ?
+  AND "start_ms" <= ?
+  AND (
+    "finish_ms" >= ?
+    OR "is_open" = ?
+  )
+  AND "subscriber_id" IN (?)
+  AND "id" > ?
+ORDER BY
+  "id"
+LIMIT
+  ?
+OFFSET
+  ?;
+
+-- positioning/track-store.ts: findTrack
+SELECT
+  "id",
+  "account_id",
+  "subscriber_id",
+  "start_ms",
+  "finish_ms",
+  "start_lat",
+  "start_lon",
+  "finish_lat",
+  "finish_lon",
+  "distance_m",
+  "is_open",
+  "start_address",
+  "finish_address"
+FROM
+  "tracks"
+WHERE
+  "account_id" = ?
+  AND "id" = ?;
+
+-- positioning/track-store.ts: unnamedTracks
+SELECT
+  "id",
+  "account_id",
+  "start_lat",
+  "start_lon",
+  "finish_lat",
+  "finish_lon",
+  "start_geocoded",
+  "finish_geocoded"
+FROM
+  "tracks"
+WHERE
+  "is_open" = ?
+  AND (
+    "start_geocoded" = ?
+    OR "finish_geocoded" = ?
+  )
+ORDER BY
+  "id"
+LIMIT
+  ?;
+
+-- positioning/track-store.ts: nameTrackEnds
+UPDATE "tracks"
+SET
+  "start_geocoded" = ?,
+  "finish_geocoded" = ?,
+  "start_address" = ?,
+  "finish_address" = ?
+WHERE
+  "account_id" = ?
+  AND "id" = ?;
+
+-- positioning/vehicle-event-store.ts: listVehicleEvents
+SELECT
+  "subscriber_id",
+  "type",
+  "event_ms",
+  "latitude",
+  "longitude",
+  "value"
+FROM
+  "vehicle_events"
+WHERE
+  "account_id" = ?
+  AND "subscriber_id" IN (?, ?)
+  AND "event_ms" >= ?
+  AND "event_ms" <= ?
+ORDER BY
+  "subscriber_id",
+  "event_ms",
+  "type",
+  "detail"
+LIMIT
+  ?
+OFFSET
+  ?;
 
 -- positioning/subscriber-request-store.ts: insertRequest
 INSERT INTO
