@@ -51,7 +51,7 @@ export interface Entry {
   name: string;
   run: (context: { database: Database; tx: Tx }) => Promise<unknown>;
   /** Rows answered to the entry's statements in turn, where a later statement depends on them. */
-  answers?: unknown[][];
+  answers?: unknown[][] | ((dialect: Dialect) => unknown[][]);
   /** Only on this store (the other has no such statement). */
   only?: Dialect;
 }
@@ -137,7 +137,7 @@ export const catalogue: Entry[] = [
   { file: 'delivery/outbox.ts', name: 'Outbox.enqueue', run: ({ database, tx }) => new Outbox(database, () => T).enqueue(tx, [{ accountId: ACCOUNT, eventRuleId: 3, channel: 'webhook', target: 'https://hooks.example.com/', payload: {} }, { accountId: ACCOUNT, eventRuleId: 3, channel: 'email', target: 'ops@example.com', payload: {} }]) },
   { file: 'delivery/delivery-queue.ts', name: 'DeliveryQueue.findHeads', run: ({ database }) => new DeliveryQueue(database).findHeads(100) },
   { file: 'delivery/delivery-queue.ts', name: 'DeliveryQueue.claimHeads', run: ({ database }) => new DeliveryQueue(database).claimHeads([head], 'worker-1', T, T + 30_000), only: 'postgres' },
-  { file: 'delivery/delivery-queue.ts', name: 'DeliveryQueue.claimRun', run: ({ database }) => new DeliveryQueue(database).claimRun(delivery, 41, 'worker-1', T, T + 30_000, 32), answers: [[{ id: 42, locked_until: null }]] },
+  { file: 'delivery/delivery-queue.ts', name: 'DeliveryQueue.claimRun', run: ({ database }) => new DeliveryQueue(database).claimRun(delivery, 41, 'worker-1', T, T + 30_000, 32), answers: (dialect) => (dialect === 'postgres' ? [[], [{ id: 42, locked_until: null }]] : []) },
   { file: 'delivery/delivery-queue.ts', name: 'DeliveryQueue.renewLeases', run: ({ database }) => new DeliveryQueue(database).renewLeases('worker-1', T + 30_000), only: 'postgres' },
   { file: 'delivery/delivery-queue.ts', name: 'DeliveryQueue.releaseAllClaims', run: ({ database }) => new DeliveryQueue(database).releaseAllClaims() },
   { file: 'delivery/delivery-queue.ts', name: 'DeliveryQueue.record', run: ({ database }) => new DeliveryQueue(database).record([attempt, attempt], [41], 'worker-1'), answers: [[{ synchronous: 2 }]] },
@@ -266,7 +266,7 @@ export async function captureAll(): Promise<{ entry: Entry; dialect: Dialect; st
     const recorder = new SqlRecorder(dialect);
     for (const entry of catalogue) {
       if (entry.only && entry.only !== dialect) continue;
-      const statements = await recorder.capture(entry.run, entry.answers);
+      const statements = await recorder.capture(entry.run, typeof entry.answers === 'function' ? entry.answers(dialect) : entry.answers);
       if (statements.length === 0) throw new Error(`${entry.file} ${entry.name} sent no SQL on ${dialect}`);
       captured.push({ entry, dialect, statements });
     }

@@ -166,7 +166,8 @@ export class DeliveryQueue {
       }
       if (ids.length === 0) return [];
       const claimed = await sql<ClaimedRow>`
-        UPDATE deliveries SET locked_by = ${me}, locked_until = ${leaseUntil} WHERE id IN (${sql.join(ids)}) RETURNING ${CLAIMED}`.execute(tx);
+        UPDATE deliveries SET locked_by = ${me}, locked_until = ${leaseUntil}
+        WHERE account_id = ${head.accountId} AND id IN (${sql.join(ids)}) RETURNING ${CLAIMED}`.execute(tx);
       return claimed.rows.map(toClaimed).sort((a, b) => a.id - b.id);
     });
   }

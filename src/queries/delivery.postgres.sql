@@ -299,6 +299,25 @@ LIMIT
   $5
 FOR UPDATE;
 
+UPDATE deliveries
+SET
+  locked_by = $1,
+  locked_until = $2
+WHERE
+  account_id = $3
+  AND id IN ($4)
+RETURNING
+  id,
+  account_id,
+  event_rule_id,
+  channel,
+  target,
+  message_id,
+  payload,
+  attempt_count,
+  next_attempt_at,
+  created_at;
+
 -- delivery/delivery-queue.ts: DeliveryQueue.renewLeases
 UPDATE deliveries
 SET
