@@ -21,7 +21,7 @@ export const tableOwners = {
 const owners = new Map(Object.entries(tableOwners).flatMap(([module, tables]) => tables.map((table) => [table, module])));
 // Where SQL names a table: Kysely's builders and the bulk writer take it as a string literal, raw SQL after a keyword.
 const literal = /\b(?:selectFrom|updateTable|deleteFrom|insertInto|mergeInto|innerJoin|leftJoin|rightJoin|fullJoin|crossJoin)\(\s*'([a-z_]+)(?: as [a-z_]+)?'/g;
-const bulk = /\.(?:upsert|insert)\(\s*\w+,\s*'([a-z_]+)'/g;
+const bulk = /\btable: '([a-z_]+)'/g;
 const rawSql = /\b(?:FROM|JOIN|UPDATE|INTO|TABLE)\s+"?([a-z_]+)"?/gi;
 
 function sourceFiles(dir) {

@@ -62,3 +62,49 @@ export async function periodEdges(database: Database, executor: Db, accountId: n
 function numeric(row: MetricRow): MetricRow {
   return { ...row, id: Number(row.id), subscriber_id: Number(row.subscriber_id), location_date: Number(row.location_date) };
 }
+
+/** The quarter-hour buckets of these subscribers from `fromMs` to `toMs` (the bucket being filled is in the pipeline's state). */
+export async function bucketRows(db: Db, accountId: number, subscriberIds: number[], fromMs: number, toMs: number) {
+  return db
+    .selectFrom('statistics_buckets')
+    .select(['subscriber_id', 'bucket_ms', 'last_fix_ms', 'metrics_before', 'first_fuel', 'metrics_end'])
+    .where('account_id', '=', accountId)
+    .where('subscriber_id', 'in', subscriberIds)
+    .where('bucket_ms', '>=', fromMs)
+    .where('bucket_ms', '<=', toMs)
+    .execute();
+}
+
+/** A page of the processed valid fixes of these subscribers in the period, by subscriber, then time (interval 3). */
+export async function processedFixes(db: Db, accountId: number, subscriberIds: number[], period: { fromMs: number; toMs: number; count: number; offset: number }): Promise<Omit<MetricRow, 'id'>[]> {
+  return (
+    db
+      .selectFrom('locations')
+      .select(['subscriber_id', 'location_date', 'cum_distance_m', 'cum_track_m', 'cum_engine_s', 'fuel_smoothed', 'odo_anchor_km', 'odo_anchor_cum_m', 'odo_anchor_track_m'])
+      .where('account_id', '=', accountId)
+      // Running totals exist only on valid fixes the pipeline has processed.
+      .where('cum_distance_m', 'is not', null)
+      .where('subscriber_id', 'in', subscriberIds)
+      .where('location_date', '>=', period.fromMs)
+      .where('location_date', '<=', period.toMs)
+      .orderBy('subscriber_id')
+      .orderBy('location_date')
+      .orderBy('id')
+      .limit(period.count)
+      .offset(period.offset)
+      .execute()
+  );
+}
+
+/** Fuel fillings (vehicle events of type 1) of these subscribers in the period. */
+export async function fuelFillings(db: Db, accountId: number, subscriberIds: number[], fromMs: number, toMs: number): Promise<{ subscriber_id: number; event_ms: number; value: number }[]> {
+  return db
+    .selectFrom('vehicle_events')
+    .select(['subscriber_id', 'event_ms', 'value'])
+    .where('account_id', '=', accountId)
+    .where('subscriber_id', 'in', subscriberIds)
+    .where('type', '=', 1)
+    .where('event_ms', '>=', fromMs)
+    .where('event_ms', '<=', toMs)
+    .execute();
+}

@@ -30,6 +30,7 @@ export interface Schema {
   subscriber_groups: SubscriberGroupsTable;
   custom_field_templates: CustomFieldTemplatesTable;
   subscriber_requests: SubscriberRequestsTable;
+  sign_in_attempts: SignInAttemptsTable;
 }
 
 export interface AccountsTable {
@@ -130,6 +131,7 @@ export interface PipelineStatesTable {
 }
 
 export interface PipelineCheckpointsTable {
+  account_id: number;
   subscriber_id: number;
   at_ms: number;
   state: string;
@@ -309,6 +311,7 @@ export interface SignalIdsTable {
 /** A signed-in workspace user; the cookie holds the token, the table only its SHA-256. */
 export interface WorkspaceSessionsTable {
   token_hash: string;
+  account_id: number;
   user_id: number;
   created_at: number;
   /** Sliding: moved forward as the session is used. */
@@ -349,4 +352,14 @@ export interface SubscriberRequestsTable {
   /** The fix that answered it, for result 0. */
   location_id: number | null;
   message: string;
+}
+
+/**
+ * Password tries counted per login and client, or per user (password changes), shared by every
+ * server; the key is a digest of that text. `since` is when the counting window began.
+ */
+export interface SignInAttemptsTable {
+  key_digest: string;
+  tries: number;
+  since: number;
 }

@@ -141,7 +141,7 @@ export function workspaceRoutes(sessions: SessionService, live: LiveFeed, map: M
         const { currentPassword, newPassword } = request.body;
         const weak = passwordProblem(newPassword);
         if (weak) throw invalidField('newPassword', weak);
-        const changed = await sessions.changePassword(token, session.principal.userID, currentPassword, newPassword);
+        const changed = await sessions.changePassword(token, session.principal, currentPassword, newPassword);
         if (changed === 'wrong') throw invalidField('currentPassword', 'is not the current password');
         if (changed !== 'changed') {
           throw new ApiError('RATE_LIMITED', 'too many wrong current passwords; try again later', undefined, {

@@ -144,11 +144,11 @@ export class PipelineRunner {
     replaced: SubscriberState,
     live: Set<string>,
   ): Promise<SubscriberWrites> {
-    const checkpoint = await this.store.loadCheckpoint(tx, subscriberId, fromMs);
+    const checkpoint = await this.store.loadCheckpoint(tx, context.accountId, subscriberId, fromMs);
     const windowStart = checkpoint?.atMs ?? Number.MIN_SAFE_INTEGER;
     const state = checkpoint?.state ?? initialState();
     const fixes = await this.store.loadFixes(tx, context.accountId, subscriberId, windowStart);
-    const before = await this.store.derivedKeysFrom(tx, subscriberId, windowStart);
+    const before = await this.store.derivedKeysFrom(tx, context.accountId, subscriberId, windowStart);
 
     const out = new SubscriberWrites(subscriberId);
     const watcher = signals?.watch(subscriberId, state, replaced) ?? forgetSignals(state);
