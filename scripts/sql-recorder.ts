@@ -43,6 +43,7 @@ export class SqlRecorder {
       dialect,
       sqlite,
       transaction: (fn) => db.transaction().execute(fn),
+      visibleTransaction: async (fn) => ({ result: await db.transaction().execute(fn), durable: Promise.resolve() }),
       durable: () => Promise.resolve(),
       ping: () => Promise.resolve(),
       close: () => db.destroy(),
