@@ -1,8 +1,7 @@
-import { Type, type Static } from 'typebox';
 import { changedValues, type Change, type Initiator } from '../events/events.js';
 import { formatDateTime } from '../http/datetime.js';
 import type { Db, Tx } from '../store/database.js';
-import type { Task } from './task-schema.js';
+import type { Task, TaskChange } from './task-schema.js';
 
 /**
  * A task's history: every change of it, kept in the change's own transaction. Change events
@@ -11,17 +10,6 @@ import type { Task } from './task-schema.js';
 
 const changeTypes = { add: 1, edit: 2, delete: 3 } as const;
 
-export const TaskChange = Type.Object({
-  changeID: Type.Integer(),
-  changeDate: Type.String({ description: 'when the change was made, in the account’s time zone' }),
-  changeTypeID: Type.Integer({ description: '1 created, 2 changed, 3 deleted (signalTypeID of interface 2.10)' }),
-  userID: Type.Optional(Type.Integer({ description: 'the initiator, one of userID, subscriberID (the employee’s phone), agentID (the service); none for a creation older than the history' })),
-  subscriberID: Type.Optional(Type.Integer()),
-  agentID: Type.Optional(Type.Integer()),
-  changedValues: Type.Record(Type.String(), Type.Unknown(), { description: 'the changed fields as they were before (interface 6.4’s changedValues)' }),
-  newValues: Type.Record(Type.String(), Type.Unknown(), { description: 'the same fields as the change left them' }),
-});
-export type TaskChange = Static<typeof TaskChange>;
 
 /** Records one change of a task; an edit that changed no field is not a change and writes nothing. */
 export async function recordTaskChange(tx: Tx, accountId: number, taskId: number, change: Change<Task>, initiator: Initiator, atMs: number): Promise<void> {

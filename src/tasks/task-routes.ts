@@ -1,8 +1,7 @@
 import { Type } from 'typebox';
 import { Id } from '../http/list-params.js';
 import { ErrorBody, NoContent, type Api } from '../http/route-types.js';
-import { TaskChange } from './task-history.js';
-import { Task, TaskListQuery, TaskWrite } from './task-schema.js';
+import { Task, TaskChange, TaskListQuery, TaskWrite } from './task-schema.js';
 import type { TaskService } from './task-service.js';
 
 const tags = ['tasks'];

@@ -6,8 +6,8 @@ import type { CustomFieldService } from '../customfields/customfields.js';
 import { ApiError, invalidField, type ValidationErrors } from '../http/errors.js';
 import type { Database, Db, Tx } from '../store/database.js';
 import { fillForm, fromRow, taskFromBody, taskWithStatus, toRow, toView, workOrderEmployees, type StoredTask } from './task-model.js';
-import { recordTaskChange, taskChanges, type TaskChange } from './task-history.js';
-import type { StatusChange, Task, TaskListQuery, TaskWrite } from './task-schema.js';
+import { recordTaskChange, taskChanges } from './task-history.js';
+import type { StatusChange, Task, TaskChange, TaskListQuery, TaskWrite } from './task-schema.js';
 
 const notFound = (id: number) => new ApiError('TASK_NOT_FOUND', `no task ${id}`);
 const columns = ['id', 'subscriber_id', 'external_id', 'status', 'start_ms', 'deadline_ms', 'document', 'created_at'] as const;
