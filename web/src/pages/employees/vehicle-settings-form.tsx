@@ -57,18 +57,15 @@ export function VehicleSettingsForm({ draft, errors, onChange }: Props) {
           const update = (patch: Partial<typeof limit>) => set({ sensorLimits: draft.sensorLimits.map((l, i) => (i === index ? { ...l, ...patch } : l)) });
           return (
             <div class="row-fields" key={index} role="group" aria-label={`Sensor limit ${index + 1}`}>
-              <label>
-                Sensor
-                <input type="number" inputMode="numeric" value={limit.sensorID} onInput={(e) => update({ sensorID: e.currentTarget.value })} />
-              </label>
-              <label>
-                Min
-                <input type="number" step="any" value={limit.min} onInput={(e) => update({ min: e.currentTarget.value })} />
-              </label>
-              <label>
-                Max
-                <input type="number" step="any" value={limit.max} onInput={(e) => update({ max: e.currentTarget.value })} />
-              </label>
+              <Field id={`limit-${index}-sensor`} label="Sensor">
+                {(control) => <input {...control} type="number" inputMode="numeric" value={limit.sensorID} onInput={(e) => update({ sensorID: e.currentTarget.value })} />}
+              </Field>
+              <Field id={`limit-${index}-min`} label="Min">
+                {(control) => <input {...control} type="number" step="any" value={limit.min} onInput={(e) => update({ min: e.currentTarget.value })} />}
+              </Field>
+              <Field id={`limit-${index}-max`} label="Max">
+                {(control) => <input {...control} type="number" step="any" value={limit.max} onInput={(e) => update({ max: e.currentTarget.value })} />}
+              </Field>
               <button type="button" class="link" aria-label={`Remove sensor limit ${index + 1}`} onClick={() => set({ sensorLimits: draft.sensorLimits.filter((_, i) => i !== index) })}>
                 Remove
               </button>
@@ -88,29 +85,27 @@ export function VehicleSettingsForm({ draft, errors, onChange }: Props) {
           const reading = draft.readings[key];
           return (
             <div class="row-fields" key={key} role="group" aria-label={label}>
-              <label>
-                {label}
-                <select value={reading.mode} onChange={(e) => setReading(key, { mode: e.currentTarget.value as ReadingDraft['mode'] })}>
-                  <option value="default">Protocol default</option>
-                  <option value="off">Off</option>
-                  <option value="input">From input</option>
-                </select>
-              </label>
+              <Field id={`reading-${key}`} label={label}>
+                {(control) => (
+                  <select {...control} value={reading.mode} onChange={(e) => setReading(key, { mode: e.currentTarget.value as ReadingDraft['mode'] })}>
+                    <option value="default">Protocol default</option>
+                    <option value="off">Off</option>
+                    <option value="input">From input</option>
+                  </select>
+                )}
+              </Field>
               {reading.mode === 'input' && (
                 <>
-                  <label>
-                    Input
-                    <input value={reading.input} placeholder="io239" autocomplete="off" onInput={(e) => setReading(key, { input: e.currentTarget.value })} />
-                  </label>
-                  <label>
-                    Scale
-                    <input type="number" step="any" value={reading.scale} placeholder="1" onInput={(e) => setReading(key, { scale: e.currentTarget.value })} />
-                  </label>
+                  <Field id={`reading-${key}-input`} label="Input">
+                    {(control) => <input {...control} value={reading.input} placeholder="io239" autocomplete="off" onInput={(e) => setReading(key, { input: e.currentTarget.value })} />}
+                  </Field>
+                  <Field id={`reading-${key}-scale`} label="Scale">
+                    {(control) => <input {...control} type="number" step="any" value={reading.scale} placeholder="1" onInput={(e) => setReading(key, { scale: e.currentTarget.value })} />}
+                  </Field>
                   {isSwitch && (
-                    <label>
-                      On above
-                      <input type="number" step="any" value={reading.above} placeholder="0" onInput={(e) => setReading(key, { above: e.currentTarget.value })} />
-                    </label>
+                    <Field id={`reading-${key}-above`} label="On above">
+                      {(control) => <input {...control} type="number" step="any" value={reading.above} placeholder="0" onInput={(e) => setReading(key, { above: e.currentTarget.value })} />}
+                    </Field>
                   )}
                 </>
               )}
@@ -121,18 +116,15 @@ export function VehicleSettingsForm({ draft, errors, onChange }: Props) {
           const update = (patch: Partial<typeof sensor>) => set({ sensorInputs: draft.sensorInputs.map((s, i) => (i === index ? { ...s, ...patch } : s)) });
           return (
             <div class="row-fields" key={`sensor-${index}`} role="group" aria-label={`Sensor input ${index + 1}`}>
-              <label>
-                Sensor
-                <input type="number" inputMode="numeric" value={sensor.sensorID} onInput={(e) => update({ sensorID: e.currentTarget.value })} />
-              </label>
-              <label>
-                Input
-                <input value={sensor.input} autocomplete="off" onInput={(e) => update({ input: e.currentTarget.value })} />
-              </label>
-              <label>
-                Scale
-                <input type="number" step="any" value={sensor.scale} placeholder="1" onInput={(e) => update({ scale: e.currentTarget.value })} />
-              </label>
+              <Field id={`sensor-${index}-id`} label="Sensor">
+                {(control) => <input {...control} type="number" inputMode="numeric" value={sensor.sensorID} onInput={(e) => update({ sensorID: e.currentTarget.value })} />}
+              </Field>
+              <Field id={`sensor-${index}-input`} label="Input">
+                {(control) => <input {...control} value={sensor.input} autocomplete="off" onInput={(e) => update({ input: e.currentTarget.value })} />}
+              </Field>
+              <Field id={`sensor-${index}-scale`} label="Scale">
+                {(control) => <input {...control} type="number" step="any" value={sensor.scale} placeholder="1" onInput={(e) => update({ scale: e.currentTarget.value })} />}
+              </Field>
               <button type="button" class="link" aria-label={`Remove sensor input ${index + 1}`} onClick={() => set({ sensorInputs: draft.sensorInputs.filter((_, i) => i !== index) })}>
                 Remove
               </button>
