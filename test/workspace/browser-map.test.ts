@@ -180,3 +180,23 @@ describe('workspace in the browser: the live map', needsBrowser, () => {
     assert.deepEqual(workspace.pageErrors, []);
   });
 });
+
+describe('workspace in the browser: the map without its tile server', needsBrowser, () => {
+  let workspace: Workspace;
+  before(async () => {
+    // Nothing listens on port 9 of loopback: every tile fails, as offline.
+    workspace = await openWorkspace({ config: { MAP_TILE_URL: 'http://127.0.0.1:9/{z}/{x}/{y}.png' } });
+  });
+  after(() => workspace?.close());
+
+  test('tiles that fail leave a plain background, no broken images, and the page says so', async () => {
+    const { page } = workspace;
+    await page.goto('/#/map');
+    await page.getByRole('status').filter({ hasText: 'Map tiles could not be loaded: a plain background is shown.' }).waitFor();
+    const tiles = page.locator('.leaflet-tile');
+    await until(async () => (await tiles.count()) > 0, 'the tiles were asked for');
+    // A failed tile shows a transparent pixel, not the browser's broken-image box.
+    await until(async () => (await page.locator('.leaflet-tile').evaluateAll((all) => all.every((img) => (img as HTMLImageElement).src.startsWith('data:')))), 'every failed tile is blank');
+    assert.deepEqual(workspace.pageErrors, []);
+  });
+});

@@ -3,9 +3,9 @@ import { api, describe } from '../../api';
 import type { Employee, Task } from '../../types';
 import { ConfirmStep, useConfirmStep } from '../../ui/confirm';
 import { Field } from '../../ui/field';
-import { ErrorAlert, StatusLine } from '../../ui/messages';
+import { ErrorAlert } from '../../ui/messages';
 import { TaskHistory } from './task-history';
-import { dayAndClock, statusLabel, STATUSES, TASKS, travelTime, type Arrival } from './task-model';
+import { clock, dayAndClock, statusLabel, STATUSES, TASKS, travelTime, type Arrival } from './task-model';
 
 interface Props {
   task: Task;
@@ -17,12 +17,14 @@ interface Props {
   onClose: () => void;
 }
 
+/** A time, with its day when that is not the day of `since`. */
+const when = (dateTime: string, since: string) => (dateTime.slice(0, 10) === since.slice(0, 10) ? clock(dateTime) : dayAndClock(dateTime));
+
 /** One task: where and when, its assignee (reassigned here), its status (changed here), its estimated arrival and its history. */
 export function TaskPanel({ task, employees, arrival, onChanged, onDeleted, onClose }: Props) {
   const [assignee, setAssignee] = useState(task.subscriberID === null ? '' : String(task.subscriberID));
   const [status, setStatus] = useState(String(task.status));
   const [failure, setFailure] = useState('');
-  const [said, setSaid] = useState('');
   const [busy, setBusy] = useState(false);
   const [historyKey, setHistoryKey] = useState(0);
   const deleting = useConfirmStep();
@@ -37,10 +39,9 @@ export function TaskPanel({ task, employees, arrival, onChanged, onDeleted, onCl
   const change = async (body: Record<string, unknown>, message: string) => {
     setBusy(true);
     setFailure('');
-    setSaid('');
     try {
       await api.patch(`${TASKS}/${task.taskID}`, body);
-      setSaid(message);
+      // The page says it, in its status line.
       await onChanged(message);
     } catch (error) {
       setFailure(describe(error));
@@ -106,7 +107,7 @@ export function TaskPanel({ task, employees, arrival, onChanged, onDeleted, onCl
         <dt>Estimated arrival</dt>
         <dd class="eta">
           {arrival
-            ? `${dayAndClock(arrival.estimatedArrivalDate).slice(11)} (${travelTime(arrival.travelSeconds)} from the position of ${dayAndClock(arrival.locationDate).slice(11)})`
+            ? `${when(arrival.estimatedArrivalDate, arrival.locationDate)} (${travelTime(arrival.travelSeconds)} from the position of ${dayAndClock(arrival.locationDate)})`
             : task.subscriberID === null || task.latitude === null
               ? 'none: the task needs an assignee and a point'
               : 'none yet: no position of the assignee, the task is closed, or more than 12 hours away'}
@@ -149,7 +150,6 @@ export function TaskPanel({ task, employees, arrival, onChanged, onDeleted, onCl
           Change status
         </button>
       </form>
-      <StatusLine class="ok" message={said} />
       <ErrorAlert message={failure} />
 
       <TaskHistory key={historyKey} task={task} employees={employees} />
