@@ -200,3 +200,36 @@ describe('workspace in the browser: the map without its tile server', needsBrows
     assert.deepEqual(workspace.pageErrors, []);
   });
 });
+
+describe('workspace in the browser: a big fleet on the live map', needsBrowser, () => {
+  let workspace: Workspace;
+  const FLEET = 320;
+  before(async () => {
+    workspace = await openWorkspace();
+    const { api } = workspace.server;
+    const ids: number[] = [];
+    // The API takes 16 requests of one user at a time.
+    for (let i = 0; i < FLEET; i += 16) {
+      ids.push(...(await Promise.all(Array.from({ length: Math.min(16, FLEET - i) }, (_, j) => createEmployee(api, { name: `Driver ${String(i + j + 1).padStart(3, '0')}` })))));
+    }
+    const at = new Date(Date.now() - 60_000).toISOString();
+    const fixes = await api.post(LOCATIONS, ids.map((subscriberID, i) => ({ subscriberID, locationDate: at, latitude: 55.7 + (i % 20) * 0.005, longitude: 37.5 + Math.floor(i / 20) * 0.008, velocity: 30, angle: (i * 37) % 360 })));
+    assert.equal(fixes.status, 201, fixes.text);
+  });
+  after(() => workspace?.close());
+
+  test('more than 300 employees are drawn on a canvas; the list still finds one and opens its tooltip', async () => {
+    const { page } = workspace;
+    await page.goto('/#/map');
+    await page.reload();
+    const list = page.getByRole('complementary', { name: 'Employees' });
+    await list.getByText(`${FLEET} employees (the first 200 listed: find one by name)`).waitFor();
+    await until(async () => (await page.locator('.leaflet-overlay-pane canvas').count()) === 1, 'the fleet is drawn on a canvas');
+    assert.equal(await page.locator('.employee-marker').count(), 0, 'no DOM marker per employee');
+    await page.getByLabel('Find employee').fill('Driver 317');
+    await list.getByRole('button', { name: /Driver 317/ }).click();
+    await page.locator('.leaflet-tooltip').filter({ hasText: 'Driver 317' }).waitFor();
+    assert.match((await page.locator('.leaflet-tooltip').textContent()) ?? '', /30 km\/h/);
+    assert.deepEqual(workspace.pageErrors, []);
+  });
+});
