@@ -196,7 +196,7 @@ describe('workspace in the browser: the map without its tile server', needsBrows
     const tiles = page.locator('.leaflet-tile');
     await until(async () => (await tiles.count()) > 0, 'the tiles were asked for');
     // A failed tile shows a transparent pixel, not the browser's broken-image box.
-    await until(async () => (await page.locator('.leaflet-tile').evaluateAll((all) => all.every((img) => (img as HTMLImageElement).src.startsWith('data:')))), 'every failed tile is blank');
+    await until(async () => (await page.locator('.leaflet-tile').evaluateAll((all) => all.every((img) => (img as unknown as { src: string }).src.startsWith('data:')))), 'every failed tile is blank');
     assert.deepEqual(workspace.pageErrors, []);
   });
 });

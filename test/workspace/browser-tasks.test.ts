@@ -8,6 +8,9 @@ import { setStatus, TASKS } from '../tasks/task-fixtures.js';
 
 const MAP_OBJECTS = '/v6/api/mapObjectManagement/mapObjects';
 
+// The tests' TypeScript has no DOM: what runs in the page is typed as loosely as it needs.
+declare const document: { querySelector(selector: string): any };
+
 async function until(check: () => Promise<boolean>, what: string, timeoutMs = 15_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
@@ -26,11 +29,11 @@ async function clickMap(page: Page, dx: number, dy: number): Promise<{ lat: numb
   assert.ok(box, 'the map is on the page');
   const [x, y] = [Math.round(box.x + box.width / 2 + dx), Math.round(box.y + box.height / 2 + dy)];
   const point = await page.evaluate(([px, py]) => {
-    const element = document.querySelector('.map') as HTMLElement & { leafletMap: any };
+    const element = document.querySelector('.map');
     const rect = element.getBoundingClientRect();
     const { lat, lng } = element.leafletMap.containerPointToLatLng([px - rect.left - element.clientLeft, py - rect.top - element.clientTop]).wrap();
     return { lat, lng };
-  }, [x, y]);
+  }, [x, y] as const);
   await page.mouse.click(x, y);
   return point;
 }
