@@ -128,6 +128,18 @@ for (const dialect of dialects) {
       assert.match((await history.textContent()) ?? '', /assignee: nobody → Anna Courier.*by you/);
       assert.match((await panel.textContent()) ?? '', /Signed by the client/);
 
+      // A task at a map object takes its address and point.
+      await page.getByRole('button', { name: 'New task' }).click();
+      const second = page.getByRole('region', { name: 'New task' });
+      await second.getByLabel('Title').fill('Pick up returns');
+      await second.getByLabel('At map object').selectOption({ label: 'North depot, Lenina 1' });
+      assert.equal(await second.getByLabel('Address').inputValue(), 'Lenina 1');
+      await second.getByRole('button', { name: 'Create task' }).click();
+      await page.getByRole('region', { name: 'Task: Pick up returns' }).waitFor();
+      const [depot] = (await workspace.server.api.get(MAP_OBJECTS)).body;
+      const returns = (await workspace.server.api.get(TASKS)).body.find((t: any) => t.title === 'Pick up returns');
+      assert.deepEqual([returns.mapObjectID, returns.address, returns.latitude, returns.longitude], [depot.mapObjectID, 'Lenina 1', depot.latitude, depot.longitude]);
+
       // The status filter narrows the list.
       await page.getByRole('search', { name: 'Filter tasks' }).getByLabel('Status').selectOption({ label: 'New' });
       await until(async () => (await row.count()) === 0, 'a done task is not among the new ones');
