@@ -8,7 +8,7 @@ import { join, relative } from 'node:path';
 export const tableOwners = {
   accounts: ['accounts', 'api_tokens', 'users', 'workspace_sessions', 'sign_in_attempts'],
   employees: ['subscribers', 'subscriber_groups'],
-  tasks: ['tasks'],
+  tasks: ['tasks', 'task_changes'],
   positioning: ['locations', 'tracks', 'vehicle_events', 'statistics_buckets', 'pipeline_states', 'pipeline_checkpoints', 'subscriber_requests', 'zone_visits'],
   geozones: ['zones', 'zone_groups', 'zone_versions', 'map_objects'],
   signals: ['event_rules', 'signal_ids', 'ingest_versions'],

@@ -254,6 +254,13 @@ export const catalogue: Entry[] = [
   { file: 'tasks/task-store.ts', name: 'insertTask', run: ({ tx }) => tasks.insertTask(tx, ACCOUNT, taskRow, T, T) },
   { file: 'tasks/task-store.ts', name: 'updateTask', run: ({ tx }) => tasks.updateTask(tx, ACCOUNT, 30, taskRow, T) },
   { file: 'tasks/task-store.ts', name: 'markTaskDeleted', run: ({ tx }) => tasks.markTaskDeleted(tx, ACCOUNT, 30, T) },
+  {
+    file: 'tasks/task-store.ts',
+    name: 'insertTaskChange',
+    run: ({ tx }) =>
+      tasks.insertTaskChange(tx, { account_id: ACCOUNT, task_id: 30, changed_at: T, change_type: 2, initiator_kind: 'userID', initiator_id: 1, previous_values: '{"status":0}', new_values: '{"status":1}' }),
+  },
+  { file: 'tasks/task-store.ts', name: 'listTaskChanges', run: ({ database }) => tasks.listTaskChanges(database.db, ACCOUNT, 30) },
   { file: 'tasks/task-destinations.ts', name: 'openTaskDestinations', run: ({ database }) => openTaskDestinations(database.db, ACCOUNT, [SUBSCRIBER, 11], T) },
 ];
 

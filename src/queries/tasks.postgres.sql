@@ -139,6 +139,32 @@ WHERE
   "account_id" = $3
   AND "id" = $4;
 
+-- tasks/task-store.ts: insertTaskChange
+INSERT INTO
+  "task_changes" (
+    "account_id",
+    "task_id",
+    "changed_at",
+    "change_type",
+    "initiator_kind",
+    "initiator_id",
+    "previous_values",
+    "new_values"
+  )
+VALUES
+  ($1, $2, $3, $4, $5, $6, $7, $8);
+
+-- tasks/task-store.ts: listTaskChanges
+SELECT
+  *
+FROM
+  "task_changes"
+WHERE
+  "account_id" = $1
+  AND "task_id" = $2
+ORDER BY
+  "id";
+
 -- tasks/task-destinations.ts: openTaskDestinations
 SELECT
   "id",

@@ -138,6 +138,32 @@ WHERE
   "account_id" = ?
   AND "id" = ?;
 
+-- tasks/task-store.ts: insertTaskChange
+INSERT INTO
+  "task_changes" (
+    "account_id",
+    "task_id",
+    "changed_at",
+    "change_type",
+    "initiator_kind",
+    "initiator_id",
+    "previous_values",
+    "new_values"
+  )
+VALUES
+  (?, ?, ?, ?, ?, ?, ?, ?);
+
+-- tasks/task-store.ts: listTaskChanges
+SELECT
+  *
+FROM
+  "task_changes"
+WHERE
+  "account_id" = ?
+  AND "task_id" = ?
+ORDER BY
+  "id";
+
 -- tasks/task-destinations.ts: openTaskDestinations
 SELECT
   "id",

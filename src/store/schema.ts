@@ -31,6 +31,7 @@ export interface Schema {
   custom_field_templates: CustomFieldTemplatesTable;
   subscriber_requests: SubscriberRequestsTable;
   sign_in_attempts: SignInAttemptsTable;
+  task_changes: TaskChangesTable;
 }
 
 export interface AccountsTable {
@@ -362,4 +363,20 @@ export interface SignInAttemptsTable {
   key_digest: string;
   tries: number;
   since: number;
+}
+
+/** One change of a task, for its history (the tasks module's `task-history.ts`). */
+export interface TaskChangesTable {
+  id: Generated<number>;
+  account_id: number;
+  task_id: number;
+  changed_at: number;
+  /** signalTypeID of interface 2.10: 1 added, 2 changed, 3 deleted. */
+  change_type: number;
+  /** `userID`, `subscriberID` or `agentID` (interface 2.10); null for a creation from before the history was kept. */
+  initiator_kind: string | null;
+  initiator_id: number | null;
+  /** The changed fields' values before and after the change, as JSON objects. */
+  previous_values: string;
+  new_values: string;
 }

@@ -6,8 +6,9 @@ import type { CustomFieldService } from '../customfields/customfields.js';
 import { ApiError, invalidField, type ValidationErrors } from '../http/errors.js';
 import type { Database, Db, Tx } from '../store/database.js';
 import { fillForm, fromRow, taskFromBody, taskWithStatus, toRow, toView, workOrderEmployees, type StoredTask } from './task-model.js';
-import type { StatusChange, Task, TaskListQuery, TaskWrite } from './task-schema.js';
 import * as store from './task-store.js';
+import { recordTaskChange, taskChanges } from './task-history.js';
+import type { StatusChange, Task, TaskChange, TaskListQuery, TaskWrite } from './task-schema.js';
 
 const notFound = (id: number) => new ApiError('TASK_NOT_FOUND', `no task ${id}`);
 
@@ -48,6 +49,12 @@ export class TaskService {
   async get(account: Account, taskID: number): Promise<Task> {
     const row = await this.find(this.database.db, account, taskID, null, false);
     return (await this.views(this.database.db, account, [row]))[0]!;
+  }
+
+  /** The task's changes, oldest first; a deleted task, or another account's, is a 404 code 18. */
+  async history(account: Account, taskID: number): Promise<TaskChange[]> {
+    await this.find(this.database.db, account, taskID, null, false);
+    return taskChanges(this.database.db, account.id, taskID, account.timeZone);
   }
 
   async create(principal: Principal, input: TaskWrite): Promise<Task> {
@@ -159,8 +166,9 @@ export class TaskService {
     return rows.map(({ id, task }) => toView(id, task, account.timeZone, employees));
   }
 
-  /** The change event of interface 6.4, for the rules of the employees assigned before and after. */
+  /** The task's history, and the change event of interface 6.4 for the rules of the employees assigned before and after. */
   private async commit(tx: Tx, account: Account, taskID: number, change: Change<Task>, initiator: Initiator, now: number): Promise<void> {
+    await recordTaskChange(tx, account.id, taskID, change, initiator, now);
     const assignees = [change.type === 'add' ? null : change.before.subscriberID, change.type === 'delete' ? null : change.after.subscriberID];
     await this.events.record(tx, account, 'task', [{ change, entityId: taskID, subscriberIds: assignees, initiator, atMs: now, firedMs: now }]);
   }

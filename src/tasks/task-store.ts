@@ -1,5 +1,6 @@
 import type { Db, Tx } from '../store/database.js';
-import type { TasksTable } from '../store/schema.js';
+import type { Insertable } from 'kysely';
+import type { TaskChangesTable, TasksTable } from '../store/schema.js';
 
 /** The statements of tasks. Deleted tasks stay as rows; every read here leaves them out. */
 
@@ -67,4 +68,14 @@ export async function updateTask(tx: Tx, accountId: number, id: number, row: Tas
 
 export async function markTaskDeleted(tx: Tx, accountId: number, id: number, now: number): Promise<void> {
   await tx.updateTable('tasks').set({ deleted_at: now, updated_at: now }).where('account_id', '=', accountId).where('id', '=', id).execute();
+}
+
+/** One change of a task, in the change's transaction (its history). */
+export async function insertTaskChange(tx: Tx, row: Insertable<TaskChangesTable>): Promise<void> {
+  await tx.insertInto('task_changes').values(row).execute();
+}
+
+/** A task's changes, oldest first. */
+export function listTaskChanges(db: Db, accountId: number, taskId: number) {
+  return db.selectFrom('task_changes').selectAll().where('account_id', '=', accountId).where('task_id', '=', taskId).orderBy('id').execute();
 }
