@@ -51,7 +51,7 @@ export class LocationService {
     signals: PipelineSignals | null = null,
     signalMaxAgeMs = DEFAULT_SIGNAL_MAX_AGE_MS,
   ) {
-    this.pipeline = new PipelineRunner(new PipelineStore(database), addresses, signals, signalMaxAgeMs);
+    this.pipeline = new PipelineRunner(new PipelineStore(database), addresses, signals, signalMaxAgeMs, addresses.zones);
   }
 
   /**

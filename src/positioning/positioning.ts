@@ -6,3 +6,4 @@ export type { LocationService } from './location-service.js';
 export { LIVE_WINDOW_MS } from './pipeline/pipeline-signals.js';
 export type { BatchSignals, FixSignals, PipelineSignals, SignalBatch } from './pipeline/pipeline-signals.js';
 export type { PipelineFix, TrackRecord, TrackSettings } from './pipeline/pipeline-types.js';
+export { EXIT_MARGIN_M, FixZones } from './pipeline/zone-visit-detector.js';

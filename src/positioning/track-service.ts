@@ -91,6 +91,7 @@ export class TrackService {
         finish_lat: last.lat,
         finish_lon: last.lon,
         distance_m: track.distanceM,
+        max_speed_kmh: track.maxKmh ?? row.max_speed_kmh,
         finish_address: names.get(pointKey(last.lat, last.lon)) ?? coordinatesText(last.lat, last.lon),
       };
     });
@@ -101,7 +102,7 @@ export class TrackService {
       .selectFrom('tracks')
       .select([
         'id', 'account_id', 'subscriber_id', 'start_ms', 'finish_ms', 'start_lat', 'start_lon', 'finish_lat', 'finish_lon',
-        'distance_m', 'is_open', 'start_address', 'finish_address',
+        'distance_m', 'is_open', 'start_address', 'finish_address', 'max_speed_kmh',
       ])
       .where('account_id', '=', account.id);
   }

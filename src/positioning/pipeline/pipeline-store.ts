@@ -17,11 +17,15 @@ const TRACK_COLUMNS = [
   c('account_id', 'bigint'), c('subscriber_id', 'bigint'), c('start_ms', 'bigint'), c('finish_ms', 'bigint'),
   c('start_lat', 'double precision'), c('start_lon', 'double precision'), c('finish_lat', 'double precision'),
   c('finish_lon', 'double precision'), c('distance_m', 'double precision'), c('is_open', 'integer'),
-  c('start_address', 'text'), c('finish_address', 'text'),
+  c('start_address', 'text'), c('finish_address', 'text'), c('max_speed_kmh', 'double precision'),
 ];
 const EVENT_COLUMNS = [
   c('account_id', 'bigint'), c('subscriber_id', 'bigint'), c('type', 'integer'), c('event_ms', 'bigint'), c('detail', 'bigint'),
   c('latitude', 'double precision'), c('longitude', 'double precision'), c('value', 'double precision'),
+];
+const VISIT_COLUMNS = [
+  c('account_id', 'bigint'), c('subscriber_id', 'bigint'), c('zone_id', 'bigint'), c('zone_name', 'text'), c('entered_ms', 'bigint'),
+  c('left_ms', 'bigint'), c('latitude', 'double precision'), c('longitude', 'double precision'),
 ];
 const BUCKET_COLUMNS = [
   c('subscriber_id', 'bigint'), c('bucket_ms', 'bigint'), c('account_id', 'bigint'), c('first_fix_ms', 'bigint'),
@@ -161,7 +165,7 @@ export class PipelineStore {
         else {
           const start = addresses.get(pointKey(t.startLat, t.startLon)) ?? coordinatesText(t.startLat, t.startLon);
           const finish = addresses.get(pointKey(t.finishLat, t.finishLon)) ?? coordinatesText(t.finishLat, t.finishLon);
-          tracks.push([accountId, sub, t.startMs, t.finishMs, t.startLat, t.startLon, t.finishLat, t.finishLon, t.distanceM, t.isOpen ? 1 : 0, start, finish]);
+          tracks.push([accountId, sub, t.startMs, t.finishMs, t.startLat, t.startLon, t.finishLat, t.finishLon, t.distanceM, t.isOpen ? 1 : 0, start, finish, t.maxSpeedKmh]);
         }
       }
       for (const e of w.events.values()) events.push([accountId, sub, e.type, e.eventMs, e.detail, e.latitude, e.longitude, e.value]);
@@ -175,7 +179,7 @@ export class PipelineStore {
     await this.bulk.upsert(tx, 'pipeline_checkpoints', CHECKPOINT_COLUMNS, ['subscriber_id', 'at_ms'], ['state'], checkpoints);
     // The start address stays as first named (the geocoder may have improved it since).
     await this.bulk.upsert(tx, 'tracks', TRACK_COLUMNS, ['subscriber_id', 'start_ms'],
-      ['finish_ms', 'finish_lat', 'finish_lon', 'distance_m', 'is_open', 'finish_address'], tracks);
+      ['finish_ms', 'finish_lat', 'finish_lon', 'distance_m', 'is_open', 'finish_address', 'max_speed_kmh'], tracks);
     for (const [sub, startMs] of drops) await tx.deleteFrom('tracks').where('subscriber_id', '=', sub).where('start_ms', '=', startMs).execute();
     await this.bulk.upsert(tx, 'vehicle_events', EVENT_COLUMNS, ['subscriber_id', 'event_ms', 'type', 'detail'], ['latitude', 'longitude', 'value'], events);
     await this.bulk.upsert(tx, 'statistics_buckets', BUCKET_COLUMNS, ['subscriber_id', 'bucket_ms'],
@@ -188,6 +192,31 @@ export class PipelineStore {
         await tx.deleteFrom('pipeline_checkpoints').where('subscriber_id', '=', w.subscriberId).where('at_ms', '<', newest - CHECKPOINT_RETENTION_MS).execute();
       }
     }
+  }
+
+  /**
+   * Zone visits the runs of one batch entered or left. A replay first takes back what it derives
+   * again: visits entered in its window go, and visits left in it are open again until the replay
+   * says when they ended (the checkpoint it starts from holds them as in progress).
+   */
+  async applyZoneVisits(tx: Tx, accountId: number, all: SubscriberWrites[]): Promise<void> {
+    const rows: unknown[][] = [];
+    for (const w of all) {
+      if (w.replay) {
+        const { fromMs } = w.replay;
+        await tx.deleteFrom('zone_visits').where('account_id', '=', accountId).where('subscriber_id', '=', w.subscriberId).where('entered_ms', '>=', fromMs).execute();
+        await tx
+          .updateTable('zone_visits')
+          .set({ left_ms: null })
+          .where('account_id', '=', accountId)
+          .where('subscriber_id', '=', w.subscriberId)
+          .where('left_ms', '>=', fromMs)
+          .execute();
+      }
+      for (const v of w.visits.values()) rows.push([accountId, w.subscriberId, v.zoneId, v.zoneName, v.enteredMs, v.leftMs, v.latitude, v.longitude]);
+    }
+    // An exit updates the visit its entry wrote; the zone's name stays as it was when entered.
+    await this.bulk.upsert(tx, 'zone_visits', VISIT_COLUMNS, ['subscriber_id', 'zone_id', 'entered_ms'], ['left_ms'], rows);
   }
 
   private async clearReplayWindow(tx: Tx, w: SubscriberWrites): Promise<void> {
