@@ -35,7 +35,7 @@ export class TrackService {
       .limit(query.count ?? 1000)
       .offset(query.offset ?? 0)
       .execute();
-    const current = await this.withOpenTracksCurrent(rows);
+    const current = await this.current(rows);
     return current.filter((row) => row.finish_ms >= period.fromMs).map((row) => toTrack(row, account.timeZone));
   }
 
@@ -63,7 +63,7 @@ export class TrackService {
   private async row(account: Account, trackID: number): Promise<TrackRow> {
     const row = await this.selectTracks(account).where('id', '=', trackID).executeTakeFirst();
     if (!row) throw new ApiError('TRACK_NOT_FOUND', `no track ${trackID}`);
-    const [current] = await this.withOpenTracksCurrent([row]);
+    const [current] = await this.current([row]);
     return current!;
   }
 
@@ -72,7 +72,7 @@ export class TrackService {
    * in the pipeline's state (a write per batch spared), so they are taken from there (CONTRACT §2:
    * listed with the latest fix as its finish).
    */
-  private async withOpenTracksCurrent(rows: TrackRow[]): Promise<TrackRow[]> {
+  async current(rows: TrackRow[]): Promise<TrackRow[]> {
     const open = rows.filter((r) => r.is_open === 1);
     if (open.length === 0) return rows;
     const states = await loadPipelineStates(this.database.db, open[0]!.account_id, [...new Set(open.map((r) => r.subscriber_id))]);
