@@ -123,11 +123,12 @@ export function createServices(database: Database, clock: () => number = Date.no
   const subscriberRequests = new SubscriberRequestService(database, employees, locations, clock);
   const vehicleEvents = new VehicleEventService(database, clock);
   const statistics = new StatisticsService(database, employees, clock);
-  const reports = createReports(database, employees, new ReportData(database, tracks), clock);
+  const reports = createReports(database, { accounts, employees, data: new ReportData(database, tracks), outbox }, clock);
   const delivery = createDelivery(database, outbox, metrics.registry, {
     ...defaultDeliverySettings,
     ...options.delivery,
     allowPrivate: options.allowPrivateAddresses ?? false,
+    attachments: (accountId, spec) => reports.attachments.render(accountId, spec),
   }, clock);
   const sessions = new SessionService(database, accounts, clock);
   const live = new LiveFeed(locations);
