@@ -94,7 +94,7 @@ export class ReportScheduler {
         const kind = schedule.report as ReportKind;
         const [first, last] = [localDate(period.fromMs, account.timeZone), localDate(period.toMs - 1, account.timeZone)];
         const payload: ReportMailPayload = {
-          subject: `${schedule.name}: ${reportTitles[kind]} ${first}${last === first ? '' : ` – ${last}`}`,
+          subject: `${schedule.name}: ${reportTitles[kind]} ${first}${last === first ? '' : ` to ${last}`}`,
           text: [
             `${reportTitles[kind]} report "${schedule.name}" for ${first}${last === first ? '' : ` to ${last}`} (${account.timeZone}), attached as an Excel workbook.`,
             `Sent by Lokator on schedule (${schedule.frequency} at ${schedule.time_of_day}); next: ${formatDateTime(nextOccurrence(timing, account.timeZone, dueMs), account.timeZone)}.`,
