@@ -3,7 +3,10 @@ import { Count, DateTimeText, IdList, Offset } from '../http/list-params.js';
 
 export const reportKinds = ['trips', 'stops', 'fuel', 'zoneVisits', 'speeding', 'summary'] as const;
 export type ReportKind = (typeof reportKinds)[number];
-export const ReportKindName = Type.Union(reportKinds.map((k) => Type.Literal(k)), { description: reportKinds.join(', ') });
+export const ReportKindName = Type.Union(
+  [Type.Literal('trips'), Type.Literal('stops'), Type.Literal('fuel'), Type.Literal('zoneVisits'), Type.Literal('speeding'), Type.Literal('summary')],
+  { description: reportKinds.join(', ') },
+);
 
 export const reportFormats = ['json', 'csv', 'xlsx'] as const;
 export type ReportFormat = (typeof reportFormats)[number];
@@ -17,7 +20,7 @@ export const ReportQuery = Type.Object({
   count: Type.Optional(Count),
   offset: Type.Optional(Offset),
   format: Type.Optional(
-    Type.Union(reportFormats.map((f) => Type.Literal(f)), {
+    Type.Union([Type.Literal('json'), Type.Literal('csv'), Type.Literal('xlsx')], {
       description: 'json (default; paged by count and offset), csv (RFC 4180) or xlsx (one sheet, a header row and totals): files hold the whole report',
     }),
   ),

@@ -10,7 +10,7 @@ const fields = {
   subscriberIDs: Type.Optional(Type.Array(Id, { maxItems: 1000, description: 'employees; with subscriberGroupIDs either counts; both empty: all' })),
   subscriberGroupIDs: Type.Optional(Type.Array(Id, { maxItems: 1000 })),
   recipients: Type.Array(Type.String({ format: 'email', maxLength: 254 }), { minItems: 1, maxItems: 50, description: 'e-mail addresses' }),
-  frequency: Type.Union(frequencies.map((f) => Type.Literal(f)), {
+  frequency: Type.Union([Type.Literal('daily'), Type.Literal('weekly'), Type.Literal('monthly')], {
     description: 'daily: the day before; weekly (on `weekday`): the seven days before; monthly (on `monthDay`): the month before',
   }),
   weekday: Type.Optional(Type.Integer({ minimum: 1, maximum: 7, description: 'ISO weekday, 1 Monday … 7 Sunday; required when weekly' })),

@@ -13,12 +13,14 @@ import { ErrorAlert } from './ui/messages';
 // The zone editor (Leaflet-Geoman) and the track view (uPlot) are loaded when first opened.
 const ZonesPage = lazy(() => import('./pages/zones').then((m) => m.ZonesPage));
 const TracksPage = lazy(() => import('./pages/tracks').then((m) => m.TracksPage));
+const ReportsPage = lazy(() => import('./pages/reports').then((m) => m.ReportsPage));
 
 const tabs = [
   { path: 'map', label: 'Map' },
   { path: 'events', label: 'Events' },
   { path: 'zones', label: 'Zones' },
   { path: 'tracks', label: 'Tracks' },
+  { path: 'reports', label: 'Reports' },
   { path: 'deliveries', label: 'Deliveries' },
   { path: 'settings', label: 'Settings' },
 ] as const;
@@ -115,6 +117,7 @@ export function App() {
         <Suspense fallback={<p class="loading">Loading…</p>}>
           {tab === 'zones' && <ZonesPage />}
           {tab === 'tracks' && <TracksPage />}
+          {tab === 'reports' && <ReportsPage />}
         </Suspense>
         {tab === 'deliveries' && <DeliveriesPage />}
         {tab === 'settings' && <SettingsPage />}

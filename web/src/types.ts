@@ -7,8 +7,10 @@ import type { SubscriberGroup } from '../../src/employees/subscriber-group-schem
 import type { ZoneGroup } from '../../src/geozones/zone-group-schema';
 import type { Zone } from '../../src/geozones/zone-schema';
 import type { Location as StoredLocation } from '../../src/positioning/location-schema';
+import type { RecordOf, ReportKind } from '../../src/reports/report-schema';
+import type { ReportSchedule, ReportScheduleWrite } from '../../src/reports/schedule-schema';
 
-export type { Employee, SubscriberGroup, Zone, ZoneGroup };
+export type { Employee, RecordOf, ReportKind, ReportSchedule, ReportScheduleWrite, SubscriberGroup, Zone, ZoneGroup };
 
 /** A location (interface 2.1); one pushed by the live stream straight from a batch has no id yet. */
 export type Location = Omit<StoredLocation, 'locationID'> & { locationID?: number };
