@@ -13,8 +13,10 @@ const fields = {
   frequency: Type.Union([Type.Literal('daily'), Type.Literal('weekly'), Type.Literal('monthly')], {
     description: 'daily: the day before; weekly (on `weekday`): the seven days before; monthly (on `monthDay`): the month before',
   }),
-  weekday: Type.Optional(Type.Integer({ minimum: 1, maximum: 7, description: 'ISO weekday, 1 Monday … 7 Sunday; required when weekly' })),
-  monthDay: Type.Optional(Type.Integer({ minimum: 1, maximum: 28, description: 'day of the month; required when monthly' })),
+  weekday: Type.Optional(
+    Type.Union([Type.Integer({ minimum: 1, maximum: 7 }), Type.Null()], { description: 'ISO weekday, 1 Monday … 7 Sunday; required when weekly, else ignored' }),
+  ),
+  monthDay: Type.Optional(Type.Union([Type.Integer({ minimum: 1, maximum: 28 }), Type.Null()], { description: 'day of the month; required when monthly, else ignored' })),
   time: Type.String({ pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$', description: 'HH:mm in the account’s time zone' }),
   enabled: Type.Optional(Type.Boolean({ default: true })),
 };

@@ -53,8 +53,8 @@ export class ScheduleService {
 
   /** The stored fields of a schedule written now: its next send counted from now. */
   private fields(account: Account, input: ReportScheduleWrite): ScheduleFields {
-    if (input.frequency === 'weekly' && input.weekday === undefined) throw missingField('weekday');
-    if (input.frequency === 'monthly' && input.monthDay === undefined) throw missingField('monthDay');
+    if (input.frequency === 'weekly' && (input.weekday === undefined || input.weekday === null)) throw missingField('weekday');
+    if (input.frequency === 'monthly' && (input.monthDay === undefined || input.monthDay === null)) throw missingField('monthDay');
     const timing = {
       frequency: input.frequency,
       weekday: input.frequency === 'weekly' ? input.weekday! : null,
