@@ -8,7 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import ExcelJS from 'exceljs';
 import { ZONES, bounds } from '../geozones/geozone-fixtures.js';
 import { DAY_VEHICLE, DEFAULT_DEPOT, generateDay, HOUR, type DayFix, type TripTruth } from '../positioning/day-generator.js';
-import { move, type LatLon } from '../positioning/pipeline/fixtures.js';
+import { move, seededRandom, type LatLon } from '../positioning/pipeline/fixtures.js';
 import { createEmployee, LOCATIONS, startServer, type Client, type TestServer } from '../helpers/server.js';
 import { dialects } from '../helpers/stores.js';
 import { VehicleOracle, type OracleDay, type OracleZone } from './report-oracle.js';
@@ -63,6 +63,8 @@ for (const dialect of dialects) {
     let server: TestServer;
     const vehicles: { id: number; fixes: DayFix[]; trips: TripTruth[]; oracle: VehicleOracle }[] = [];
     const zones: OracleZone[] = [];
+    /** The first vehicle's twin: the same fixes, its first day sent shuffled in late batches (every batch a replay). */
+    let twin = 0;
 
     before(async () => {
       server = await startServer(dialect, { timeZone: TIME_ZONE, now: DAYS_LIST.at(-1)!.toMs + 2 * HOUR });
@@ -84,8 +86,17 @@ for (const dialect of dialects) {
         const trips = days[v]!.flatMap((day) => day.truth.trips);
         vehicles.push({ id, fixes, trips, oracle: new VehicleOracle(fixes, trips) });
       }
+      twin = await createEmployee(api, { name: 'Truck 1 (twin)', vehicleSettings: DAY_VEHICLE });
+      const random = seededRandom(77);
+      const firstDay = [...days[0]![0]!.fixes];
+      for (let i = firstDay.length - 1; i > 0; i--) {
+        const j = Math.floor(random() * (i + 1));
+        [firstDay[i], firstDay[j]] = [firstDay[j]!, firstDay[i]!];
+      }
+      for (let i = 0; i < firstDay.length; i += 700) await post(api, twin, firstDay.slice(i, i + 700));
       // Day by day, each tracker in order; its buffer held back in a dead spot comes after its day (a replay).
       for (let d = 0; d < DAYS; d++) {
+        if (d > 0) await post(api, twin, days[0]![d]!.fixes);
         for (let v = 0; v < VEHICLES; v++) {
           const day = days[v]![d]!;
           const live = day.fixes.filter((f) => !f.withheld);
@@ -117,19 +128,19 @@ for (const dialect of dialects) {
         for (const key of ['subscriberID', 'startDate', 'finishDate', 'startAddress', 'finishAddress', 'distance', 'duration', 'startLat', 'finishLon']) {
           assert.deepEqual(trip[key], track[key], `trip ${trip.trackID} ${key}`);
         }
-        const vehicle = vehicles.find((v) => v.id === trip.subscriberID)!;
+        const vehicle = vehicles.find((v) => v.id === trip.subscriberID) ?? vehicles[0]!;
         const [from, to] = [Date.parse(trip.startDate), Date.parse(trip.finishDate)];
         const top = Math.max(...vehicle.oracle.valid.filter((f) => f.timeMs >= from && f.timeMs <= to).map((f) => f.body.velocity));
         assert.equal(trip.maxSpeed, Math.round(top * 10) / 10, `trip ${trip.trackID} max speed`);
         assert.equal(trip.averageSpeed, Math.round((trip.distance / trip.duration) * 36) / 10);
       }
       const truth = vehicles.flatMap((v) => v.trips);
-      assert.equal(trips.length, truth.length, 'one trip per trip the vehicles made');
+      assert.equal(trips.length, truth.length + vehicles[0]!.trips.length, 'one trip per trip the vehicles (and the twin) made');
     });
 
     it('the summary agrees with route 7 per day to the metre, and with the raw fixes', async () => {
       const summary = await getAll(server.api, `/v6/api/reports/summary?${PERIOD}`);
-      assert.equal(summary.length, VEHICLES * DAYS, 'one record per vehicle and day');
+      assert.equal(summary.length, (VEHICLES + 1) * DAYS, 'one record per vehicle and day');
       const events = await server.api.get(`${BASE}/events?startDate=${FIRST_DAY}T00:00:00&finishDate=${LAST_DAY}T23:59:59&subscriberIDs=${vehicles.map((v) => v.id).join(',')}`);
       for (const v of vehicles) {
         const ownEvents = events.body.data.find((g: any) => g.subscriberID === v.id)?.events ?? [];
@@ -168,7 +179,7 @@ for (const dialect of dialects) {
       const fuel = await getAll(server.api, `/v6/api/reports/fuel?${PERIOD}`);
       const summary = await getAll(server.api, `/v6/api/reports/summary?${PERIOD}`);
       const events = await server.api.get(`${BASE}/events?startDate=${FIRST_DAY}T00:00:00&finishDate=${LAST_DAY}T23:59:59&subscriberIDs=${vehicles.map((v) => v.id).join(',')}`);
-      for (const record of fuel) {
+      for (const record of fuel.filter((r) => r.subscriberID !== twin)) {
         const v = vehicles.find((x) => x.id === record.subscriberID)!;
         const day = DAYS_LIST.find((d) => d.date === record.date)!;
         const truth = v.oracle.day(day);
@@ -228,8 +239,16 @@ for (const dialect of dialects) {
           prolonged: g.events.some((p: any) => p.type === 5 && p.eventDate === e.eventDate),
         })),
       );
-      assert.deepEqual(speeding.map((s) => ({ subscriberID: s.subscriberID, date: s.date, maxSpeed: s.maxSpeed, prolonged: s.prolonged })), expected);
+      assert.deepEqual(speeding.filter((s) => s.subscriberID !== twin).map((s) => ({ subscriberID: s.subscriberID, date: s.date, maxSpeed: s.maxSpeed, prolonged: s.prolonged })), expected);
       assert.ok(expected.some((e: any) => e.prolonged), 'a prolonged episode');
+    });
+
+    it('late and shuffled fixes give the same reports as fixes in order (the replay re-derives idling and zone visits)', async () => {
+      const strip = (records: any[], id: number) => records.filter((r) => r.subscriberID === id).map(({ subscriberID, name, trackID, ...rest }) => rest);
+      for (const kind of ['summary', 'stops', 'zoneVisits', 'fuel', 'speeding']) {
+        const records = await getAll(server.api, `/v6/api/reports/${kind}?${PERIOD}`);
+        assert.deepEqual(strip(records, twin), strip(records, vehicles[0]!.id), kind);
+      }
     });
 
     it('the XLSX holds the summary as number and date cells with a totals row; the CSV parses to the same', async () => {
