@@ -10,7 +10,7 @@ export interface LocalDay {
 }
 
 /** The instant a wall-clock time of the zone happens (the later offset's reading across a change). */
-function instantOfWall(wallMs: number, timeZone: string): number {
+export function instantOfWall(wallMs: number, timeZone: string): number {
   const guess = wallMs - offsetMinutes(timeZone, wallMs) * 60_000;
   return wallMs - offsetMinutes(timeZone, guess) * 60_000;
 }

@@ -1,4 +1,4 @@
-import { offsetMinutes } from '../http/datetime.js';
+import { instantOfWall, wallOf } from './report-days.js';
 import type { Frequency } from './schedule-schema.js';
 
 const DAY_MS = 86_400_000;
@@ -11,14 +11,6 @@ export interface ScheduleTiming {
   /** HH:mm */
   time: string;
 }
-
-/** The instant a wall-clock time of the zone happens. */
-function instantOfWall(wallMs: number, timeZone: string): number {
-  const guess = wallMs - offsetMinutes(timeZone, wallMs) * 60_000;
-  return wallMs - offsetMinutes(timeZone, guess) * 60_000;
-}
-
-const wallOf = (epochMs: number, timeZone: string) => epochMs + offsetMinutes(timeZone, epochMs) * 60_000;
 
 function sendsOn(timing: ScheduleTiming, wallDayMs: number): boolean {
   const date = new Date(wallDayMs);
