@@ -123,7 +123,7 @@ export function createServices(database: Database, clock: () => number = Date.no
   const subscriberRequests = new SubscriberRequestService(database, employees, locations, clock);
   const vehicleEvents = new VehicleEventService(database, clock);
   const statistics = new StatisticsService(database, employees, clock);
-  const reports = createReports(database, { accounts, employees, data: new ReportData(database, tracks), outbox }, clock);
+  const reports = createReports(database, { accounts, employees, data: new ReportData(database, tracks, clock), outbox }, clock);
   const delivery = createDelivery(database, outbox, metrics.registry, {
     ...defaultDeliverySettings,
     ...options.delivery,

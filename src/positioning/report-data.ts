@@ -70,6 +70,11 @@ interface BucketEdgeRow {
   last_fix_ms: number | string | null;
 }
 
+/** How long the page starts of a trips report are reused: offsets into a list that grows are approximate anyway. */
+const PAGE_KEYS_TTL_MS = 60_000;
+const PAGE_KEYS_BLOCK = 50;
+const PAGE_KEYS_KEPT = 64;
+
 /**
  * The derived data the reports are made of, read for them: tracks, the statistics buckets at day
  * edges, vehicle events, zone visits. Nothing here rescans fixes: a day costs four index seeks into
@@ -77,22 +82,59 @@ interface BucketEdgeRow {
  * where tracks start and end.
  */
 export class ReportData {
+  /** Where each block of 50 tracks of a recent trips report starts, by report: see `pageStart`. */
+  private readonly pageKeys = new Map<string, { atMs: number; keys: [number, number][] }>();
+
   constructor(
     private readonly database: Database,
     private readonly tracksService: TrackService,
+    private readonly clock: () => number = Date.now,
   ) {}
 
   /** Tracks overlapping [fromMs, toMs] (as route 3 lists them), by subscriber and start; `limit`/`offset` page them. */
   async tracks(accountId: number, subscriberIds: readonly number[], fromMs: number, toMs: number, page: { limit: number; offset: number } | null = null): Promise<ReportTrack[]> {
     if (subscriberIds.length === 0) return [];
-    let select = this.trackQuery(accountId, subscriberIds)
+    let select = this.overlapping(this.trackQuery(accountId, subscriberIds), fromMs, toMs);
+    if (page) {
+      const { key, skip } = await this.pageStart(accountId, subscriberIds, fromMs, toMs, page.offset);
+      if (key) select = select.where(sql<boolean>`(subscriber_id, start_ms) >= (${key[0]}, ${key[1]})`);
+      select = select.limit(page.limit).offset(skip);
+    }
+    const rows = await this.tracksService.current(await select.execute());
+    return rows.filter((row) => row.finish_ms >= fromMs).map(toReportTrack);
+  }
+
+  private overlapping<Q extends ReturnType<ReportData['trackQuery']> | ReturnType<ReportData['trackKeyQuery']>>(select: Q, fromMs: number, toMs: number): Q {
+    return (select as ReturnType<ReportData['trackQuery']>)
       .where('start_ms', '<=', toMs)
       .where((eb) => eb.or([eb('finish_ms', '>=', fromMs), eb('is_open', '=', 1)]))
       .orderBy('subscriber_id')
-      .orderBy('start_ms');
-    if (page) select = select.limit(page.limit).offset(page.offset);
-    const rows = await this.tracksService.current(await select.execute());
-    return rows.filter((row) => row.finish_ms >= fromMs).map(toReportTrack);
+      .orderBy('start_ms') as Q;
+  }
+
+  /**
+   * Where the page at `offset` starts: the key (subscriber, start) of its block of 50 and how many
+   * to skip after it. A client reading a month of a fleet page by page would otherwise make the store
+   * step over every earlier page again for each one (quadratic in the report's length); the keys of
+   * every 50th track are read once, from an index that holds them, and reused for a minute.
+   */
+  private async pageStart(accountId: number, subscriberIds: readonly number[], fromMs: number, toMs: number, offset: number): Promise<{ key: [number, number] | null; skip: number }> {
+    if (offset < PAGE_KEYS_BLOCK) return { key: null, skip: offset };
+    const cacheKey = `${accountId}:${fromMs}:${toMs}:${subscriberIds.join(',')}`;
+    const nowMs = this.clock();
+    let entry = this.pageKeys.get(cacheKey);
+    if (!entry || nowMs - entry.atMs > PAGE_KEYS_TTL_MS) {
+      const rows = await this.overlapping(this.trackKeyQuery(accountId, subscriberIds), fromMs, toMs).execute();
+      const keys: [number, number][] = [];
+      for (let i = 0; i < rows.length; i += PAGE_KEYS_BLOCK) keys.push([rows[i]!.subscriber_id, rows[i]!.start_ms]);
+      entry = { atMs: nowMs, keys };
+      this.pageKeys.delete(cacheKey);
+      if (this.pageKeys.size >= PAGE_KEYS_KEPT) this.pageKeys.delete(this.pageKeys.keys().next().value!);
+      this.pageKeys.set(cacheKey, entry);
+    }
+    const block = Math.min(Math.floor(offset / PAGE_KEYS_BLOCK), entry.keys.length - 1);
+    if (block < 1) return { key: null, skip: offset };
+    return { key: entry.keys[block]!, skip: offset - block * PAGE_KEYS_BLOCK };
   }
 
   /** Per subscriber, the last track that started before `beforeMs` and the first that started after `afterMs`. */
@@ -235,6 +277,14 @@ export class ReportData {
         'id', 'account_id', 'subscriber_id', 'start_ms', 'finish_ms', 'start_lat', 'start_lon', 'finish_lat', 'finish_lon',
         'distance_m', 'is_open', 'start_address', 'finish_address', 'max_speed_kmh',
       ])
+      .where('account_id', '=', accountId)
+      .where('subscriber_id', 'in', [...subscriberIds]);
+  }
+
+  private trackKeyQuery(accountId: number, subscriberIds: readonly number[]) {
+    return this.database.db
+      .selectFrom('tracks')
+      .select(['subscriber_id', 'start_ms'])
       .where('account_id', '=', accountId)
       .where('subscriber_id', 'in', [...subscriberIds]);
   }

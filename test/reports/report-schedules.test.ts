@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import ExcelJS from 'exceljs';
 import { pino } from 'pino';
-import { SMTPServer } from 'smtp-server';
+import { attachmentsOf, startSmtp, waitFor } from '../helpers/smtp.js';
 import { buildApp, createServices, type Services } from '../../src/app.js';
 import { nextOccurrence, reportedPeriod } from '../../src/reports/schedule-clock.js';
 import { ReportScheduler } from '../../src/reports/report-scheduler.js';
@@ -18,46 +18,6 @@ import { DAY_VEHICLE, generateDay } from '../positioning/day-generator.js';
 
 const SCHEDULES = '/v6/api/reports/schedules';
 const TIME_ZONE = 'Asia/Kolkata';
-
-interface Mail {
-  to: string[];
-  raw: string;
-}
-
-async function startSmtp(): Promise<{ server: SMTPServer; port: number; mails: Mail[] }> {
-  const mails: Mail[] = [];
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('end', () => {
-        mails.push({ to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks).toString('utf8') });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { server, port: (server.server.address() as AddressInfo).port, mails };
-}
-
-/** The attachments of a raw MIME message: file name and decoded bytes (nodemailer writes base64). */
-function attachmentsOf(raw: string): { filename: string; content: Buffer }[] {
-  const found: { filename: string; content: Buffer }[] = [];
-  const part = /Content-Disposition: attachment;\s*filename="?([^"\r\n]+)"?\r?\n(?:[^\r\n]+\r?\n)*\r?\n([A-Za-z0-9+/=\r\n]+)/g;
-  for (const match of raw.matchAll(part)) found.push({ filename: match[1]!, content: Buffer.from(match[2]!.replace(/\s/g, ''), 'base64') });
-  return found;
-}
-
-async function waitFor(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
 
 describe('report schedule occurrences (account zone)', () => {
   it('weekly on Monday 08:00 in Kolkata: the next Monday, reporting the seven days before', () => {
@@ -114,7 +74,7 @@ for (const dialect of dialects) {
       await services.delivery.worker.stop();
       await app.close();
       await drop();
-      await new Promise<void>((resolve) => smtp.server.close(() => resolve()));
+      await smtp.close();
     });
 
     const weekly = { name: 'Fleet week', report: 'summary', recipients: ['fleet@example.test', 'boss@example.test'], frequency: 'weekly', weekday: 1, time: '08:00' };

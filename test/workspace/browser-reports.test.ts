@@ -3,48 +3,15 @@
 // workbook attached when the server's clock reaches Monday 08:00 in the account's zone.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import ExcelJS from 'exceljs';
 import { pino } from 'pino';
-import { SMTPServer } from 'smtp-server';
+import { attachmentsOf, startSmtp, waitFor } from '../helpers/smtp.js';
 import { needsBrowser, openWorkspace, type Workspace } from '../helpers/browser.js';
 import { createEmployee, LOCATIONS } from '../helpers/server.js';
 import { DAY_VEHICLE, generateDay } from '../positioning/day-generator.js';
 
 const TIME_ZONE = 'Asia/Kolkata';
-
-interface Mail {
-  to: string[];
-  raw: string;
-}
-
-async function startSmtp(): Promise<{ server: SMTPServer; mails: Mail[]; port: number }> {
-  const mails: Mail[] = [];
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('end', () => {
-        mails.push({ to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks).toString('utf8') });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { server, mails, port: (server.server.address() as AddressInfo).port };
-}
-
-async function waitFor(what: string, check: () => boolean, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
 
 describe('workspace: reports', needsBrowser, () => {
   let workspace: Workspace;
@@ -72,7 +39,7 @@ describe('workspace: reports', needsBrowser, () => {
   after(async () => {
     await workspace?.server.services.delivery.worker.stop();
     await workspace?.close();
-    await new Promise<void>((resolve) => smtp.server.close(() => resolve()));
+    await smtp.close();
   });
 
   test('a week’s summary is chosen, shown, sorted and downloaded', async () => {
@@ -134,11 +101,11 @@ describe('workspace: reports', needsBrowser, () => {
     assert.deepEqual(smtp.mails.flatMap((m) => m.to).sort(), ['boss@example.test', 'fleet@example.test']);
     const mail = smtp.mails[0]!;
     assert.match(mail.raw, /Subject: Fleet week: Summary 2026-05-18 to 2026-05-24/);
-    const attachment = /Content-Disposition: attachment;\s*filename="?([^"\r\n]+)"?\r?\n(?:[^\r\n]+\r?\n)*\r?\n([A-Za-z0-9+/=\r\n]+)/.exec(mail.raw);
+    const [attachment] = attachmentsOf(mail.raw);
     assert.ok(attachment, 'an attachment');
-    assert.equal(attachment[1], 'summary-2026-05-18-2026-05-24.xlsx');
+    assert.equal(attachment.filename, 'summary-2026-05-18-2026-05-24.xlsx');
     const workbook = new ExcelJS.Workbook();
-    await workbook.xlsx.load(Buffer.from(attachment[2]!.replace(/\s/g, ''), 'base64') as unknown as ArrayBuffer);
+    await workbook.xlsx.load(attachment.content as unknown as ArrayBuffer);
     assert.equal(workbook.worksheets[0]!.name, 'Summary');
     assert.equal(workbook.worksheets[0]!.rowCount, 1 + 14 + 1, 'two employees × seven days, header and totals');
     assert.deepEqual(workspace.pageErrors, []);
