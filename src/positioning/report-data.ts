@@ -94,12 +94,14 @@ export class ReportData {
   /** Tracks overlapping [fromMs, toMs] (as route 3 lists them), by subscriber and start; `limit`/`offset` page them. */
   async tracks(accountId: number, subscriberIds: readonly number[], fromMs: number, toMs: number, page: { limit: number; offset: number } | null = null): Promise<ReportTrack[]> {
     if (subscriberIds.length === 0) return [];
-    let select = this.overlapping(this.trackQuery(accountId, subscriberIds), fromMs, toMs);
-    if (page) {
-      const { key, skip } = await this.pageStart(accountId, subscriberIds, fromMs, toMs, page.offset);
-      if (key) select = select.where(sql<boolean>`(subscriber_id, start_ms) >= (${key[0]}, ${key[1]})`);
-      select = select.limit(page.limit).offset(skip);
-    }
+    const start = page ? await this.pageStart(accountId, subscriberIds, fromMs, toMs, page.offset) : { key: null, skip: 0 };
+    const key = start.key;
+    // From the page's key on: the employees from its one, and in its one the tracks from its start
+    // (the index is walked from there, not from the report's first track).
+    const ids = key ? subscriberIds.filter((id) => id >= key[0]) : subscriberIds;
+    let select = this.overlapping(this.trackQuery(accountId, ids), fromMs, toMs);
+    if (key) select = select.where((eb) => eb.or([eb('subscriber_id', '>', key[0]), eb('start_ms', '>=', key[1])]));
+    if (page) select = select.limit(page.limit).offset(start.skip);
     const rows = await this.tracksService.current(await select.execute());
     return rows.filter((row) => row.finish_ms >= fromMs).map(toReportTrack);
   }
