@@ -45,16 +45,16 @@ export class ReportService {
    * counts), all of them when both are empty; ids of other accounts are none of them.
    */
   async subjects(account: Account, subscriberIDs: readonly number[] = [], subscriberGroupIDs: readonly number[] = []): Promise<ReportSubjects> {
+    const db = this.database.db;
     const all = subscriberIDs.length === 0 && subscriberGroupIDs.length === 0;
-    const lists = all
-      ? [await this.employees.list(account, { withCustomTemplateItems: false })]
-      : await Promise.all([
-          subscriberIDs.length ? this.employees.list(account, { subscriberIDs: [...subscriberIDs], withCustomTemplateItems: false }) : [],
-          subscriberGroupIDs.length ? this.employees.list(account, { subscriberGroupIDs: [...subscriberGroupIDs], withCustomTemplateItems: false }) : [],
-        ]);
-    const names = new Map<number, string>();
-    for (const employee of lists.flat()) names.set(employee.subscriberID, employee.name ?? '');
-    return { ids: [...names.keys()].sort((a, b) => a - b), names };
+    // Ids first (an indexed read, not the employees' documents): every JSON page asks again.
+    const chosen = new Set(all ? await this.employees.livingIds(db, account.id) : subscriberIDs.length ? await this.employees.livingIds(db, account.id, subscriberIDs) : []);
+    if (subscriberGroupIDs.length) {
+      for (const e of await this.employees.list(account, { subscriberGroupIDs: [...subscriberGroupIDs], withCustomTemplateItems: false })) chosen.add(e.subscriberID);
+    }
+    const ids = [...chosen].sort((a, b) => a - b);
+    const identities = await this.employees.identitiesOf(db, account.id, ids);
+    return { ids, names: new Map(ids.map((id) => [id, identities.get(id)?.name ?? ''])) };
   }
 
   /** The records of a report, in order (by employee, then time); `page` cuts a run of them. */
