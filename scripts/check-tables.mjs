@@ -15,7 +15,7 @@ export const tableOwners = {
   delivery: ['deliveries', 'delivery_attempts', 'signing_secrets'],
   http: ['idempotency_keys'],
   customfields: ['custom_field_templates'],
-  reports: ['report_schedules'],
+  reports: ['report_schedules', 'report_runs'],
 };
 
 const owners = new Map(Object.entries(tableOwners).flatMap(([module, tables]) => tables.map((table) => [table, module])));

@@ -72,11 +72,12 @@ function everyWrite(): SubscriberWrites {
   const metrics = { cumDistanceM: 1200, cumTrackM: 1100, cumEngineS: 600, fuelSmoothed: 40, odoAnchorKm: null, odoAnchorCumM: 0, odoAnchorTrackM: 0 };
   writes.state = { lastFixMs: T } as unknown as SubscriberState;
   writes.checkpoint({ atMs: T, state: '{}' });
-  writes.track({ startMs: T - HOUR, finishMs: T, startLat: 55.75, startLon: 37.6, finishLat: 55.76, finishLon: 37.62, distanceM: 1100, isOpen: false });
+  writes.track({ startMs: T - HOUR, finishMs: T, startLat: 55.75, startLon: 37.6, finishLat: 55.76, finishLon: 37.62, distanceM: 1100, isOpen: false, maxSpeedKmh: 72 });
   writes.dropTrack(T - 2 * HOUR);
   writes.event({ type: 4, eventMs: T - 600_000, detail: 0, latitude: 55.75, longitude: 37.61, value: 95 });
   writes.bucket({ bucketMs: T, firstFixMs: T, lastFixMs: T, fixCount: 1, before: metrics, firstFuel: 40, end: metrics });
   writes.metrics.push([1001, metrics]);
+  writes.zoneVisit({ zoneId: 7, zoneName: 'Depot', enteredMs: T - 900_000, leftMs: T - 300_000, latitude: 55.75, longitude: 37.61 });
   writes.replay = { fromMs: T - 2 * HOUR, staleTrackStarts: [T - 3 * HOUR], staleEventKeys: [`${T - 700_000}:4:0`] };
   return writes;
 }
@@ -230,10 +231,13 @@ export const catalogue: Entry[] = [
   { file: 'positioning/pipeline/pipeline-store.ts', name: 'eventKeysFrom', run: ({ tx }) => pipeline.eventKeysFrom(tx, ACCOUNT, SUBSCRIBER, T - HOUR) },
   { file: 'positioning/pipeline/pipeline-store.ts', name: 'deleteTracksStartingAt', run: ({ tx }) => pipeline.deleteTracksStartingAt(tx, ACCOUNT, SUBSCRIBER, [T]) },
   { file: 'positioning/pipeline/pipeline-store.ts', name: 'deleteEvent', run: ({ tx }) => pipeline.deleteEvent(tx, ACCOUNT, SUBSCRIBER, { eventMs: T, type: 4, detail: 0 }) },
+  { file: 'positioning/pipeline/pipeline-store.ts', name: 'deleteVisitsEnteredFrom', run: ({ tx }) => pipeline.deleteVisitsEnteredFrom(tx, ACCOUNT, SUBSCRIBER, T) },
+  { file: 'positioning/pipeline/pipeline-store.ts', name: 'reopenVisitsLeftFrom', run: ({ tx }) => pipeline.reopenVisitsLeftFrom(tx, ACCOUNT, SUBSCRIBER, T) },
   { file: 'positioning/pipeline/pipeline-store.ts', name: 'deleteBucketsFrom', run: ({ tx }) => pipeline.deleteBucketsFrom(tx, ACCOUNT, SUBSCRIBER, T) },
   { file: 'positioning/pipeline/pipeline-store.ts', name: 'deleteCheckpointsAfter', run: ({ tx }) => pipeline.deleteCheckpointsAfter(tx, ACCOUNT, SUBSCRIBER, T) },
   { file: 'positioning/pipeline/pipeline-store.ts', name: 'deleteCheckpointsBefore', run: ({ tx }) => pipeline.deleteCheckpointsBefore(tx, ACCOUNT, SUBSCRIBER, T) },
   { file: 'positioning/pipeline/pipeline-store.ts', name: 'PipelineStore.apply (one row of each kind, after a replay)', run: ({ database, tx }) => new pipeline.PipelineStore(database).apply(tx, ACCOUNT, [everyWrite()], new Map()) },
+  { file: 'positioning/pipeline/pipeline-store.ts', name: 'PipelineStore.applyZoneVisits (after a replay)', run: ({ database, tx }) => new pipeline.PipelineStore(database).applyZoneVisits(tx, ACCOUNT, [everyWrite()]) },
 
   // signals
   { file: 'signals/event-rule-store.ts', name: 'listRules', run: ({ database }) => rules.listRules(database.db, ACCOUNT) },

@@ -35,6 +35,8 @@ import { OsrmRouter } from './signals/osrm-router.js';
 import { SignalDispatcher } from './signals/signal-dispatcher.js';
 import { SignalDetection } from './signals/signal-detection.js';
 import { LocationService } from './positioning/location-service.js';
+import { ReportData } from './positioning/positioning.js';
+import { createReports, reportRoutes, type Reports } from './reports/reports.js';
 import { StatisticsService } from './positioning/statistics-service.js';
 import { subscriberRequestRoutes } from './positioning/subscriber-request-routes.js';
 import { SubscriberRequestService } from './positioning/subscriber-request-service.js';
@@ -77,6 +79,8 @@ export interface Services {
   tracks: TrackService;
   vehicleEvents: VehicleEventService;
   statistics: StatisticsService;
+  /** Reports on screen, in files and by e-mail (issue 17). */
+  reports: Reports;
   geozones: Geozones;
   eventRules: EventRuleService;
   outbox: Outbox;
@@ -123,14 +127,16 @@ export function createServices(database: Database, clock: () => number = Date.no
   const subscriberRequests = new SubscriberRequestService(database, employees, locations, clock);
   const vehicleEvents = new VehicleEventService(database, clock);
   const statistics = new StatisticsService(database, employees, clock);
+  const reports = createReports(database, { accounts, employees, data: new ReportData(database, tracks, clock), outbox }, clock);
   const delivery = createDelivery(database, outbox, metrics.registry, {
     ...defaultDeliverySettings,
     ...options.delivery,
     allowPrivate: options.allowPrivateAddresses ?? false,
+    attachments: (accountId, spec) => reports.attachments.render(accountId, spec),
   }, clock);
   const sessions = new SessionService(database, accounts, clock);
   const live = new LiveFeed(locations);
-  return { accounts, sessions, live, employees, tasks, customFields, forms, subscriberRequests, locations, tracks, vehicleEvents, statistics, geozones, eventRules, outbox, signals, arrivals, delivery, metrics };
+  return { accounts, sessions, live, employees, tasks, customFields, forms, subscriberRequests, locations, tracks, vehicleEvents, statistics, reports, geozones, eventRules, outbox, signals, arrivals, delivery, metrics };
 }
 
 export interface AppOptions {
@@ -187,6 +193,7 @@ export async function buildApp({ database, services, config, logger = false, clo
       await api.register(subscriberRequestRoutes(services.subscriberRequests));
       await api.register(customFieldRoutes(services.customFields));
       await api.register(formRoutes(services.forms));
+      await api.register(reportRoutes(services.reports));
     },
     { prefix: '/v6/api' },
   );

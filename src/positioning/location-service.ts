@@ -53,7 +53,7 @@ export class LocationService {
     signals: PipelineSignals | null = null,
     signalMaxAgeMs = DEFAULT_SIGNAL_MAX_AGE_MS,
   ) {
-    this.pipeline = new PipelineRunner(new PipelineStore(database), addresses, signals, signalMaxAgeMs);
+    this.pipeline = new PipelineRunner(new PipelineStore(database), addresses, signals, signalMaxAgeMs, addresses.zones);
     // SQLite has one writer; PostgreSQL overlaps a few groups' round trips and commits.
     this.queue = new IngestQueue((frames) => this.commitGroup(frames), database.dialect === 'postgres' ? POSTGRES_INGEST_LANES : 1);
   }

@@ -31,7 +31,7 @@ export class TrackService {
       count: query.count ?? 1000,
       offset: query.offset ?? 0,
     });
-    const current = await this.withOpenTracksCurrent(rows);
+    const current = await this.current(rows);
     return current.filter((row) => row.finish_ms >= period.fromMs).map((row) => toTrack(row, account.timeZone));
   }
 
@@ -49,7 +49,7 @@ export class TrackService {
   private async row(account: Account, trackID: number): Promise<TrackRow> {
     const row = await findTrack(this.database.db, account.id, trackID);
     if (!row) throw new ApiError('TRACK_NOT_FOUND', `no track ${trackID}`);
-    const [current] = await this.withOpenTracksCurrent([row]);
+    const [current] = await this.current([row]);
     return current!;
   }
 
@@ -58,7 +58,7 @@ export class TrackService {
    * in the pipeline's state (a write per batch spared), so they are taken from there (CONTRACT §2:
    * listed with the latest fix as its finish).
    */
-  private async withOpenTracksCurrent(rows: TrackRow[]): Promise<TrackRow[]> {
+  async current(rows: TrackRow[]): Promise<TrackRow[]> {
     const open = rows.filter((r) => r.is_open === 1);
     if (open.length === 0) return rows;
     const states = await loadPipelineStates(this.database.db, open[0]!.account_id, [...new Set(open.map((r) => r.subscriber_id))]);
@@ -77,6 +77,7 @@ export class TrackService {
         finish_lat: last.lat,
         finish_lon: last.lon,
         distance_m: track.distanceM,
+        max_speed_kmh: track.maxKmh ?? row.max_speed_kmh,
         finish_address: names.get(pointKey(last.lat, last.lon)) ?? coordinatesText(last.lat, last.lon),
       };
     });

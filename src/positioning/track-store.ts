@@ -7,7 +7,7 @@ export type TrackRow = Omit<TracksTable, 'id' | 'start_geocoded' | 'finish_geoco
 
 const columns = [
   'id', 'account_id', 'subscriber_id', 'start_ms', 'finish_ms', 'start_lat', 'start_lon', 'finish_lat', 'finish_lon',
-  'distance_m', 'is_open', 'start_address', 'finish_address',
+  'distance_m', 'is_open', 'start_address', 'finish_address', 'max_speed_kmh',
 ] as const;
 
 export interface TrackFilter {

@@ -348,7 +348,8 @@ SELECT
   "distance_m",
   "is_open",
   "start_address",
-  "finish_address"
+  "finish_address",
+  "max_speed_kmh"
 FROM
   "tracks"
 WHERE
@@ -381,7 +382,8 @@ SELECT
   "distance_m",
   "is_open",
   "start_address",
-  "finish_address"
+  "finish_address",
+  "max_speed_kmh"
 FROM
   "tracks"
 WHERE
@@ -619,6 +621,22 @@ WHERE
   AND "type" = $4
   AND "detail" = $5;
 
+-- positioning/pipeline/pipeline-store.ts: deleteVisitsEnteredFrom
+DELETE FROM "zone_visits"
+WHERE
+  "account_id" = $1
+  AND "subscriber_id" = $2
+  AND "entered_ms" >= $3;
+
+-- positioning/pipeline/pipeline-store.ts: reopenVisitsLeftFrom
+UPDATE "zone_visits"
+SET
+  "left_ms" = $1
+WHERE
+  "account_id" = $2
+  AND "subscriber_id" = $3
+  AND "left_ms" >= $4;
+
 -- positioning/pipeline/pipeline-store.ts: deleteBucketsFrom
 DELETE FROM "statistics_buckets"
 WHERE
@@ -705,7 +723,8 @@ INSERT INTO
     distance_m,
     is_open,
     start_address,
-    finish_address
+    finish_address,
+    max_speed_kmh
   )
 SELECT
   *
@@ -722,7 +741,8 @@ FROM
     $9::double PRECISION[],
     $10::INTEGER[],
     $11::TEXT[],
-    $12::TEXT[]
+    $12::TEXT[],
+    $13::double PRECISION[]
   )
 ON CONFLICT (subscriber_id, start_ms) DO UPDATE
 SET
@@ -731,7 +751,8 @@ SET
   finish_lon = excluded.finish_lon,
   distance_m = excluded.distance_m,
   is_open = excluded.is_open,
-  finish_address = excluded.finish_address
+  finish_address = excluded.finish_address,
+  max_speed_kmh = excluded.max_speed_kmh
 WHERE
   tracks.account_id = excluded.account_id;
 
@@ -841,3 +862,39 @@ WHERE
   "account_id" = $1
   AND "subscriber_id" = $2
   AND "at_ms" < $3;
+
+-- positioning/pipeline/pipeline-store.ts: PipelineStore.applyZoneVisits (after a replay)
+DELETE FROM "zone_visits"
+WHERE
+  "account_id" = $1
+  AND "subscriber_id" = $2
+  AND "entered_ms" >= $3;
+
+UPDATE "zone_visits"
+SET
+  "left_ms" = $1
+WHERE
+  "account_id" = $2
+  AND "subscriber_id" = $3
+  AND "left_ms" >= $4;
+
+INSERT INTO
+  zone_visits (account_id, subscriber_id, zone_id, zone_name, entered_ms, left_ms, latitude, longitude)
+SELECT
+  *
+FROM
+  unnest(
+    $1::BIGINT[],
+    $2::BIGINT[],
+    $3::BIGINT[],
+    $4::TEXT[],
+    $5::BIGINT[],
+    $6::BIGINT[],
+    $7::double PRECISION[],
+    $8::double PRECISION[]
+  )
+ON CONFLICT (subscriber_id, zone_id, entered_ms) DO UPDATE
+SET
+  left_ms = excluded.left_ms
+WHERE
+  zone_visits.account_id = excluded.account_id;

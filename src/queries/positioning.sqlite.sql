@@ -308,7 +308,8 @@ SELECT
   "distance_m",
   "is_open",
   "start_address",
-  "finish_address"
+  "finish_address",
+  "max_speed_kmh"
 FROM
   "tracks"
 WHERE
@@ -341,7 +342,8 @@ SELECT
   "distance_m",
   "is_open",
   "start_address",
-  "finish_address"
+  "finish_address",
+  "max_speed_kmh"
 FROM
   "tracks"
 WHERE
@@ -564,6 +566,22 @@ WHERE
   AND "type" = ?
   AND "detail" = ?;
 
+-- positioning/pipeline/pipeline-store.ts: deleteVisitsEnteredFrom
+DELETE FROM "zone_visits"
+WHERE
+  "account_id" = ?
+  AND "subscriber_id" = ?
+  AND "entered_ms" >= ?;
+
+-- positioning/pipeline/pipeline-store.ts: reopenVisitsLeftFrom
+UPDATE "zone_visits"
+SET
+  "left_ms" = ?
+WHERE
+  "account_id" = ?
+  AND "subscriber_id" = ?
+  AND "left_ms" >= ?;
+
 -- positioning/pipeline/pipeline-store.ts: deleteBucketsFrom
 DELETE FROM "statistics_buckets"
 WHERE
@@ -646,10 +664,11 @@ INSERT INTO
     distance_m,
     is_open,
     start_address,
-    finish_address
+    finish_address,
+    max_speed_kmh
   )
 VALUES
-  (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+  (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 ON CONFLICT (subscriber_id, start_ms) DO UPDATE
 SET
   finish_ms = excluded.finish_ms,
@@ -657,7 +676,8 @@ SET
   finish_lon = excluded.finish_lon,
   distance_m = excluded.distance_m,
   is_open = excluded.is_open,
-  finish_address = excluded.finish_address
+  finish_address = excluded.finish_address,
+  max_speed_kmh = excluded.max_speed_kmh
 WHERE
   tracks.account_id = excluded.account_id;
 
@@ -722,3 +742,28 @@ WHERE
   "account_id" = ?
   AND "subscriber_id" = ?
   AND "at_ms" < ?;
+
+-- positioning/pipeline/pipeline-store.ts: PipelineStore.applyZoneVisits (after a replay)
+DELETE FROM "zone_visits"
+WHERE
+  "account_id" = ?
+  AND "subscriber_id" = ?
+  AND "entered_ms" >= ?;
+
+UPDATE "zone_visits"
+SET
+  "left_ms" = ?
+WHERE
+  "account_id" = ?
+  AND "subscriber_id" = ?
+  AND "left_ms" >= ?;
+
+INSERT INTO
+  zone_visits (account_id, subscriber_id, zone_id, zone_name, entered_ms, left_ms, latitude, longitude)
+VALUES
+  (?, ?, ?, ?, ?, ?, ?, ?)
+ON CONFLICT (subscriber_id, zone_id, entered_ms) DO UPDATE
+SET
+  left_ms = excluded.left_ms
+WHERE
+  zone_visits.account_id = excluded.account_id;

@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { needsBrowser, openWorkspace, type Workspace } from '../helpers/browser.js';
 import { createEmployee, LOCATIONS } from '../helpers/server.js';
 
-const TABS = ['Map', 'Employees', 'Tasks', 'Map objects', 'Events', 'Zones', 'Tracks', 'Deliveries', 'Settings'];
+const TABS = ['Map', 'Employees', 'Tasks', 'Map objects', 'Events', 'Zones', 'Tracks', 'Reports', 'Deliveries', 'Settings'];
 
 /**
  * Runs in the page: every visible control without an accessible name (aria-label, aria-labelledby,

@@ -17,6 +17,7 @@ const TracksPage = lazy(() => import('./pages/tracks').then((m) => m.TracksPage)
 const EmployeesPage = lazy(() => import('./pages/employees').then((m) => m.EmployeesPage));
 const TasksPage = lazy(() => import('./pages/tasks').then((m) => m.TasksPage));
 const MapObjectsPage = lazy(() => import('./pages/map-objects').then((m) => m.MapObjectsPage));
+const ReportsPage = lazy(() => import('./pages/reports').then((m) => m.ReportsPage));
 
 const tabs = [
   { path: 'map', label: 'Map' },
@@ -26,6 +27,7 @@ const tabs = [
   { path: 'events', label: 'Events' },
   { path: 'zones', label: 'Zones' },
   { path: 'tracks', label: 'Tracks' },
+  { path: 'reports', label: 'Reports' },
   { path: 'deliveries', label: 'Deliveries' },
   { path: 'settings', label: 'Settings' },
 ] as const;
@@ -125,6 +127,7 @@ export function App() {
           {tab === 'employees' && <EmployeesPage route={route.slice(1)} />}
           {tab === 'tasks' && <TasksPage />}
           {tab === 'objects' && <MapObjectsPage />}
+          {tab === 'reports' && <ReportsPage />}
         </Suspense>
         {tab === 'deliveries' && <DeliveriesPage />}
         {tab === 'settings' && <SettingsPage />}

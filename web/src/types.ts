@@ -9,9 +9,14 @@ import type { MapObject } from '../../src/geozones/map-object-schema';
 import type { ZoneGroup } from '../../src/geozones/zone-group-schema';
 import type { Zone } from '../../src/geozones/zone-schema';
 import type { Location as StoredLocation } from '../../src/positioning/location-schema';
+import type { RecordOf, ReportKind } from '../../src/reports/report-schema';
+import type { ReportSchedule, ReportScheduleWrite } from '../../src/reports/schedule-schema';
 import type { Task, TaskChange, TaskWrite } from '../../src/tasks/task-schema';
 
-export type { Employee, EmployeePatch, EmployeeWrite, MapObject, ReadingMapOverride, SubscriberGroup, Task, TaskChange, TaskWrite, VehicleSettings, Zone, ZoneGroup };
+export type {
+  Employee, EmployeePatch, EmployeeWrite, MapObject, ReadingMapOverride, RecordOf, ReportKind, ReportSchedule, ReportScheduleWrite, SubscriberGroup,
+  Task, TaskChange, TaskWrite, VehicleSettings, Zone, ZoneGroup,
+};
 
 /** An employee as the create answers it: the only answer that carries the whole device key. */
 export type CreatedEmployee = Omit<Employee, 'deviceKeyHint'> & { deviceKey: string | null };

@@ -1,7 +1,7 @@
 import { sql, type Selectable } from 'kysely';
 import { BulkWriter, bulkInsert } from '../../store/bulk-writer.js';
 import type { Database, Db, Tx } from '../../store/database.js';
-import type { PipelineCheckpointsTable, PipelineStatesTable, StatisticsBucketsTable, TracksTable, VehicleEventsTable } from '../../store/schema.js';
+import type { PipelineCheckpointsTable, PipelineStatesTable, StatisticsBucketsTable, TracksTable, VehicleEventsTable, ZoneVisitsTable } from '../../store/schema.js';
 import { pointKey } from '../address-resolver.js';
 import { coordinatesText } from '../../geo/geo.js';
 import { LocationStore, metricColumns, type LocationMetricsUpdate } from '../location-store.js';
@@ -18,6 +18,7 @@ export type CheckpointWrite = Selectable<PipelineCheckpointsTable>;
 export type TrackWrite = Omit<Selectable<TracksTable>, 'id' | 'start_geocoded' | 'finish_geocoded'>;
 export type EventWrite = Omit<Selectable<VehicleEventsTable>, 'id'>;
 export type BucketWrite = Selectable<StatisticsBucketsTable>;
+export type VisitWrite = Omit<Selectable<ZoneVisitsTable>, 'id'>;
 
 /** Each batch's state of every subscriber it moved. */
 const UPSERT_STATES = bulkInsert<'pipeline_states', StateWrite>({
@@ -41,10 +42,10 @@ const UPSERT_TRACKS = bulkInsert<'tracks', TrackWrite>({
   columns: {
     account_id: 'bigint', subscriber_id: 'bigint', start_ms: 'bigint', finish_ms: 'bigint',
     start_lat: 'double precision', start_lon: 'double precision', finish_lat: 'double precision', finish_lon: 'double precision',
-    distance_m: 'double precision', is_open: 'integer', start_address: 'text', finish_address: 'text',
+    distance_m: 'double precision', is_open: 'integer', start_address: 'text', finish_address: 'text', max_speed_kmh: 'double precision',
   },
   conflict: ['subscriber_id', 'start_ms'],
-  update: ['finish_ms', 'finish_lat', 'finish_lon', 'distance_m', 'is_open', 'finish_address'],
+  update: ['finish_ms', 'finish_lat', 'finish_lon', 'distance_m', 'is_open', 'finish_address', 'max_speed_kmh'],
 });
 
 const UPSERT_EVENTS = bulkInsert<'vehicle_events', EventWrite>({
@@ -65,6 +66,17 @@ const UPSERT_BUCKETS = bulkInsert<'statistics_buckets', BucketWrite>({
   },
   conflict: ['subscriber_id', 'bucket_ms'],
   update: ['first_fix_ms', 'last_fix_ms', 'fix_count', 'metrics_before', 'first_fuel', 'metrics_end'],
+});
+
+/** A zone visit is known by its entry: its exit updates it; the zone's name stays as it was when entered. */
+const UPSERT_VISITS = bulkInsert<'zone_visits', VisitWrite>({
+  table: 'zone_visits',
+  columns: {
+    account_id: 'bigint', subscriber_id: 'bigint', zone_id: 'bigint', zone_name: 'text', entered_ms: 'bigint',
+    left_ms: 'bigint', latitude: 'double precision', longitude: 'double precision',
+  },
+  conflict: ['subscriber_id', 'zone_id', 'entered_ms'],
+  update: ['left_ms'],
 });
 
 /**
@@ -186,6 +198,16 @@ export async function deleteEvent(tx: Tx, accountId: number, subscriberId: numbe
     .execute();
 }
 
+/** A replay's window: the visits entered in it are derived again. */
+export async function deleteVisitsEnteredFrom(tx: Tx, accountId: number, subscriberId: number, fromMs: number): Promise<void> {
+  await tx.deleteFrom('zone_visits').where('account_id', '=', accountId).where('subscriber_id', '=', subscriberId).where('entered_ms', '>=', fromMs).execute();
+}
+
+/** A replay's window: the visits left in it are open again until the replay says when they ended. */
+export async function reopenVisitsLeftFrom(tx: Tx, accountId: number, subscriberId: number, fromMs: number): Promise<void> {
+  await tx.updateTable('zone_visits').set({ left_ms: null }).where('account_id', '=', accountId).where('subscriber_id', '=', subscriberId).where('left_ms', '>=', fromMs).execute();
+}
+
 export async function deleteBucketsFrom(tx: Tx, accountId: number, subscriberId: number, fromMs: number): Promise<void> {
   await tx.deleteFrom('statistics_buckets').where('account_id', '=', accountId).where('subscriber_id', '=', subscriberId).where('bucket_ms', '>=', fromMs).execute();
 }
@@ -264,6 +286,7 @@ export class PipelineStore {
             account_id: accountId, subscriber_id: sub, start_ms: t.startMs, finish_ms: t.finishMs,
             start_lat: t.startLat, start_lon: t.startLon, finish_lat: t.finishLat, finish_lon: t.finishLon,
             distance_m: t.distanceM, is_open: t.isOpen ? 1 : 0, start_address: place(t.startLat, t.startLon), finish_address: place(t.finishLat, t.finishLon),
+            max_speed_kmh: t.maxSpeedKmh,
           });
         }
       }
@@ -291,6 +314,28 @@ export class PipelineStore {
       const newest = Math.max(...w.checkpoints.keys());
       if (Number.isFinite(newest)) await deleteCheckpointsBefore(tx, accountId, w.subscriberId, newest - CHECKPOINT_RETENTION_MS);
     }
+  }
+
+  /**
+   * Zone visits the runs of one batch entered or left. A replay first takes back what it derives
+   * again: visits entered in its window go, and visits left in it are open again until the replay
+   * says when they ended (the checkpoint it starts from holds them as in progress).
+   */
+  async applyZoneVisits(tx: Tx, accountId: number, all: SubscriberWrites[]): Promise<void> {
+    const rows: VisitWrite[] = [];
+    for (const w of all) {
+      if (w.replay) {
+        await deleteVisitsEnteredFrom(tx, accountId, w.subscriberId, w.replay.fromMs);
+        await reopenVisitsLeftFrom(tx, accountId, w.subscriberId, w.replay.fromMs);
+      }
+      for (const v of w.visits.values()) {
+        rows.push({
+          account_id: accountId, subscriber_id: w.subscriberId, zone_id: v.zoneId, zone_name: v.zoneName,
+          entered_ms: v.enteredMs, left_ms: v.leftMs, latitude: v.latitude, longitude: v.longitude,
+        });
+      }
+    }
+    await this.bulk.insert(tx, UPSERT_VISITS, rows);
   }
 
   private async clearReplayWindow(tx: Tx, accountId: number, w: SubscriberWrites): Promise<void> {
