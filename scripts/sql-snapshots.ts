@@ -30,10 +30,13 @@ import { findLocation, latestFixes, listLocations, LocationStore, validFixesBetw
 import * as pipeline from '../src/positioning/pipeline/pipeline-store.js';
 import { SubscriberWrites } from '../src/positioning/pipeline/pipeline-writes.js';
 import type { SubscriberState } from '../src/positioning/pipeline/subscriber-pipeline.js';
-import { bucketRows, fuelFillings, periodEdges, processedFixes } from '../src/positioning/statistics-store.js';
+import { bucketRows, engineTotalsAt, fuelFillings, periodEdges, processedFixes, windowEdges } from '../src/positioning/statistics-store.js';
 import * as tracks from '../src/positioning/track-store.js';
 import { listVehicleEvents } from '../src/positioning/vehicle-event-store.js';
 import * as requests from '../src/positioning/subscriber-request-store.js';
+import { listZoneVisits } from '../src/positioning/zone-visit-store.js';
+import * as schedules from '../src/reports/schedule-store.js';
+import type { ScheduleFields } from '../src/reports/schedule-store.js';
 import * as rules from '../src/signals/event-rule-store.js';
 import type { StoredRule } from '../src/signals/event-rule-schema.js';
 import { allocateSignalIds } from '../src/signals/signal-ids.js';
@@ -90,6 +93,11 @@ const employeeRow = { name: 'Ivan Petrov', external_id: 'TRUCK-7', is_active: 1,
 const taskRow = { subscriber_id: SUBSCRIBER, external_id: 'T-1', status: 0, start_ms: T, deadline_ms: T + HOUR, document: '{}', task_type_id: 2 };
 
 const metricRow = { cum_distance_m: 1200, cum_track_m: 1100, cum_engine_s: 600, fuel_smoothed: 40, odo_anchor_km: null, odo_anchor_cum_m: 0, odo_anchor_track_m: 0 };
+
+const schedule: ScheduleFields = {
+  name: 'Fleet week', report: 'summary', subscriber_ids: '[]', subscriber_group_ids: '[3]', recipients: '["fleet@example.com"]', frequency: 'weekly', weekday: 1, month_day: null,
+  time_of_day: '08:00', enabled: 1, next_run_ms: T, updated_at: T,
+};
 
 const fix = { subscriberId: SUBSCRIBER, locationDateMs: T, isValid: true, latitude: 55.75, longitude: 37.6, angle: 90, velocityKmh: 42, fuelLevel: null, ignition: true, externalPower: null, odometer: null, engineHours: null, sensors: null };
 
@@ -212,11 +220,20 @@ export const catalogue: Entry[] = [
   { file: 'positioning/statistics-store.ts', name: 'bucketRows', run: ({ database }) => bucketRows(database.db, ACCOUNT, [SUBSCRIBER, 11], T - HOUR, T) },
   { file: 'positioning/statistics-store.ts', name: 'processedFixes', run: ({ database }) => processedFixes(database.db, ACCOUNT, [SUBSCRIBER, 11], { fromMs: T - HOUR, toMs: T, count: 1000, offset: 0 }) },
   { file: 'positioning/statistics-store.ts', name: 'fuelFillings', run: ({ database }) => fuelFillings(database.db, ACCOUNT, [SUBSCRIBER, 11], T - HOUR, T) },
+  { file: 'positioning/statistics-store.ts', name: 'windowEdges', run: ({ database }) => windowEdges(database, database.db, ACCOUNT, [SUBSCRIBER, 11], [{ fromMs: T - 24 * HOUR, toMs: T }, { fromMs: T, toMs: T + 24 * HOUR }]) },
+  { file: 'positioning/statistics-store.ts', name: 'engineTotalsAt', run: ({ database }) => engineTotalsAt(database.db, ACCOUNT, SUBSCRIBER, [T - HOUR, T]) },
   { file: 'positioning/track-store.ts', name: 'listTracks', run: ({ database }) => tracks.listTracks(database.db, ACCOUNT, { fromMs: T - HOUR, toMs: T, subscriberIds: [SUBSCRIBER], afterId: 20, count: 1000, offset: 0 }) },
   { file: 'positioning/track-store.ts', name: 'findTrack', run: ({ database }) => tracks.findTrack(database.db, ACCOUNT, 21) },
   { file: 'positioning/track-store.ts', name: 'unnamedTracks', run: ({ database }) => tracks.unnamedTracks(database.db, 20) },
+  { file: 'positioning/track-store.ts', name: 'tracksBySubscriber', run: ({ database }) => tracks.tracksBySubscriber(database.db, ACCOUNT, [SUBSCRIBER, 11], T - HOUR, T) },
+  { file: 'positioning/track-store.ts', name: "tracksBySubscriber (a page from its block's key)", run: ({ database }) => tracks.tracksBySubscriber(database.db, ACCOUNT, [SUBSCRIBER, 11], T - HOUR, T, { after: { subscriberId: 11, startMs: T - 600_000 }, limit: 1000, offset: 20 }) },
+  { file: 'positioning/track-store.ts', name: 'trackKeysBySubscriber', run: ({ database }) => tracks.trackKeysBySubscriber(database.db, ACCOUNT, [SUBSCRIBER, 11], T - HOUR, T) },
+  { file: 'positioning/track-store.ts', name: 'adjacentTrack (before)', run: ({ database }) => tracks.adjacentTrack(database.db, ACCOUNT, SUBSCRIBER, 'before', T - HOUR) },
+  { file: 'positioning/track-store.ts', name: 'adjacentTrack (after)', run: ({ database }) => tracks.adjacentTrack(database.db, ACCOUNT, SUBSCRIBER, 'after', T) },
   { file: 'positioning/track-store.ts', name: 'nameTrackEnds', run: ({ database }) => tracks.nameTrackEnds(database.db, ACCOUNT, 21, { start: 'Tverskaya 1', finish: 'Arbat 2' }) },
   { file: 'positioning/vehicle-event-store.ts', name: 'listVehicleEvents', run: ({ database }) => listVehicleEvents(database.db, ACCOUNT, { subscriberIds: [SUBSCRIBER, 11], fromMs: T - HOUR, toMs: T, count: 1000, offset: 0 }) },
+  { file: 'positioning/vehicle-event-store.ts', name: 'listVehicleEvents (some types, unpaged: the reports)', run: ({ database }) => listVehicleEvents(database.db, ACCOUNT, { subscriberIds: [SUBSCRIBER, 11], fromMs: T - HOUR, toMs: T, types: [4, 5] }) },
+  { file: 'positioning/zone-visit-store.ts', name: 'listZoneVisits', run: ({ database }) => listZoneVisits(database.db, ACCOUNT, [SUBSCRIBER, 11], T - HOUR, T, { limit: 1000, offset: 0 }) },
   { file: 'positioning/subscriber-request-store.ts', name: 'insertRequest', run: ({ tx }) => requests.insertRequest(tx, ACCOUNT, { subscriber_id: SUBSCRIBER, requested_at: T, result_code: 0, location_id: null, message: '' }) },
   { file: 'positioning/subscriber-request-store.ts', name: 'lockEmployeeRequests', run: ({ tx }) => requests.lockEmployeeRequests(tx, ACCOUNT, SUBSCRIBER), only: 'postgres' },
   { file: 'positioning/subscriber-request-store.ts', name: 'lastAnsweredAt', run: ({ tx }) => requests.lastAnsweredAt(tx, ACCOUNT, SUBSCRIBER, 5) },
@@ -238,6 +255,16 @@ export const catalogue: Entry[] = [
   { file: 'positioning/pipeline/pipeline-store.ts', name: 'deleteCheckpointsBefore', run: ({ tx }) => pipeline.deleteCheckpointsBefore(tx, ACCOUNT, SUBSCRIBER, T) },
   { file: 'positioning/pipeline/pipeline-store.ts', name: 'PipelineStore.apply (one row of each kind, after a replay)', run: ({ database, tx }) => new pipeline.PipelineStore(database).apply(tx, ACCOUNT, [everyWrite()], new Map()) },
   { file: 'positioning/pipeline/pipeline-store.ts', name: 'PipelineStore.applyZoneVisits (after a replay)', run: ({ database, tx }) => new pipeline.PipelineStore(database).applyZoneVisits(tx, ACCOUNT, [everyWrite()]) },
+
+  // reports
+  { file: 'reports/schedule-store.ts', name: 'listSchedules', run: ({ database }) => schedules.listSchedules(database.db, ACCOUNT) },
+  { file: 'reports/schedule-store.ts', name: 'findSchedule', run: ({ database }) => schedules.findSchedule(database.db, ACCOUNT, 6) },
+  { file: 'reports/schedule-store.ts', name: 'insertSchedule', run: ({ tx }) => schedules.insertSchedule(tx, ACCOUNT, schedule, T), answers: [[{ id: 6 }]] },
+  { file: 'reports/schedule-store.ts', name: 'updateSchedule', run: ({ tx }) => schedules.updateSchedule(tx, ACCOUNT, 6, schedule) },
+  { file: 'reports/schedule-store.ts', name: 'deleteSchedule', run: ({ tx }) => schedules.deleteSchedule(tx, ACCOUNT, 6) },
+  { file: 'reports/schedule-store.ts', name: 'dueSchedules', run: ({ database }) => schedules.dueSchedules(database.db, T, 50) },
+  { file: 'reports/schedule-store.ts', name: 'claimRun', run: ({ tx }) => schedules.claimRun(tx, ACCOUNT, 6, { fromMs: T - 7 * 24 * HOUR, toMs: T }, T) },
+  { file: 'reports/schedule-store.ts', name: 'advanceSchedule', run: ({ tx }) => schedules.advanceSchedule(tx, ACCOUNT, 6, T, T + 7 * 24 * HOUR) },
 
   // signals
   { file: 'signals/event-rule-store.ts', name: 'listRules', run: ({ database }) => rules.listRules(database.db, ACCOUNT) },

@@ -2,7 +2,7 @@ import type { Account } from '../accounts/accounts.js';
 import { formatDateTime } from '../http/datetime.js';
 import { ApiError } from '../http/errors.js';
 import { resolvePeriod } from '../http/list-params.js';
-import type { Database } from '../store/database.js';
+import type { Database, Db } from '../store/database.js';
 import type { Delivery, DeliveryListQuery } from './delivery-schema.js';
 import { DELIVERIES_CHANNEL } from './outbox.js';
 import { attemptsOf, findDelivery, listDeliveries, notifyWorkers, requeueDelivery, type DeliveryRow } from './delivery-log-store.js';
@@ -33,39 +33,40 @@ export class DeliveryLog {
       count: query.count ?? 1000,
       offset: query.offset ?? 0,
     });
-    return { data: await this.withAttempts(account, rows) };
+    return { data: await this.withAttempts(this.database.db, account, rows) };
   }
 
   async get(account: Account, id: number): Promise<Delivery> {
     const row = await findDelivery(this.database.db, account.id, id);
     if (!row) throw notFound(id);
-    return (await this.withAttempts(account, [row]))[0]!;
+    return (await this.withAttempts(this.database.db, account, [row]))[0]!;
   }
 
   /**
    * Queues a failed or delivered delivery again, now, with the same message id (the receiver's
    * dedup key) and a fresh retry schedule; its attempts so far stay in the log. A pending one is
-   * a conflict: it is already going to be sent.
+   * a conflict: it is already going to be sent. The answer is the delivery as the resend left it,
+   * read in the same transaction: once it commits, a worker (woken by the notification) may send it
+   * before a later read, and the answer would show attempts the resend did not make.
    */
   async resend(account: Account, id: number): Promise<Delivery> {
     const now = this.clock();
-    const updated = await this.database.transaction(async (tx) => {
-      if (!(await requeueDelivery(tx, account.id, id, now))) return false;
+    const resent = await this.database.transaction(async (tx) => {
+      const requeued = await requeueDelivery(tx, account.id, id, now);
+      const row = await findDelivery(tx, account.id, id);
+      if (!row) throw notFound(id);
+      if (!requeued) throw new ApiError('CONFLICT', `delivery ${id} is already pending`, { deliveryID: `is ${row.status}` });
       if (this.database.dialect === 'postgres') await notifyWorkers(tx, DELIVERIES_CHANNEL);
-      return true;
+      return (await this.withAttempts(tx, account, [row]))[0]!;
     });
-    if (!updated) {
-      const current = await this.get(account, id);
-      throw new ApiError('CONFLICT', `delivery ${id} is already pending`, { deliveryID: `is ${current.status}` });
-    }
     this.nudge();
-    return this.get(account, id);
+    return resent;
   }
 
-  private async withAttempts(account: Account, rows: DeliveryRow[]): Promise<Delivery[]> {
+  private async withAttempts(executor: Db, account: Account, rows: DeliveryRow[]): Promise<Delivery[]> {
     const { timeZone } = account;
     if (rows.length === 0) return [];
-    const attempts = await attemptsOf(this.database.db, account.id, rows.map((r) => r.id));
+    const attempts = await attemptsOf(executor, account.id, rows.map((r) => r.id));
     const byDelivery = new Map<number, Delivery['attempts']>();
     for (const a of attempts) {
       const list = byDelivery.get(a.delivery_id) ?? [];

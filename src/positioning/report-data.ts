@@ -1,9 +1,11 @@
-import { sql } from 'kysely';
 import type { Database } from '../store/database.js';
-import { idTable } from './location-store.js';
 import { loadPipelineStates } from './pipeline/pipeline-store.js';
 import type { FixMetrics } from './pipeline/pipeline-types.js';
+import { engineTotalsAt, windowEdges } from './statistics-store.js';
 import type { TrackService } from './track-service.js';
+import { adjacentTrack, trackKeysBySubscriber, tracksBySubscriber, type TrackRow } from './track-store.js';
+import { listVehicleEvents } from './vehicle-event-store.js';
+import { listZoneVisits } from './zone-visit-store.js';
 
 /** A track as the reports read it: route 3's row with its highest speed; an open track with its current finish. */
 export interface ReportTrack {
@@ -61,23 +63,14 @@ export interface LatestFix {
   metrics: FixMetrics;
 }
 
-interface BucketEdgeRow {
-  subscriber_id: number | string;
-  day: number | string;
-  first_before: string | null;
-  first_fuel: number | null;
-  last_end: string | null;
-  last_fix_ms: number | string | null;
-}
-
 /** How long the page starts of a trips report are reused: offsets into a list that grows are approximate anyway. */
 const PAGE_KEYS_TTL_MS = 60_000;
 const PAGE_KEYS_BLOCK = 50;
 const PAGE_KEYS_KEPT = 64;
 
 /**
- * The derived data the reports are made of, read for them: tracks, the statistics buckets at day
- * edges, vehicle events, zone visits. Nothing here rescans fixes: a day costs four index seeks into
+ * The derived data the reports are made of, read for them through the positioning stores: tracks,
+ * the statistics buckets at day edges, vehicle events, zone visits. Nothing here rescans fixes: a day costs four index seeks into
  * the buckets whatever the vehicle did in it, and the stops' engine figures are read at the fixes
  * where tracks start and end.
  */
@@ -95,23 +88,12 @@ export class ReportData {
   async tracks(accountId: number, subscriberIds: readonly number[], fromMs: number, toMs: number, page: { limit: number; offset: number } | null = null): Promise<ReportTrack[]> {
     if (subscriberIds.length === 0) return [];
     const start = page ? await this.pageStart(accountId, subscriberIds, fromMs, toMs, page.offset) : { key: null, skip: 0 };
-    const key = start.key;
     // From the page's key on: the employees from its one, and in its one the tracks from its start
     // (the index is walked from there, not from the report's first track).
-    const ids = key ? subscriberIds.filter((id) => id >= key[0]) : subscriberIds;
-    let select = this.overlapping(this.trackQuery(accountId, ids), fromMs, toMs);
-    if (key) select = select.where((eb) => eb.or([eb('subscriber_id', '>', key[0]), eb('start_ms', '>=', key[1])]));
-    if (page) select = select.limit(page.limit).offset(start.skip);
-    const rows = await this.tracksService.current(await select.execute());
-    return rows.filter((row) => row.finish_ms >= fromMs).map(toReportTrack);
-  }
-
-  private overlapping<Q extends ReturnType<ReportData['trackQuery']> | ReturnType<ReportData['trackKeyQuery']>>(select: Q, fromMs: number, toMs: number): Q {
-    return (select as ReturnType<ReportData['trackQuery']>)
-      .where('start_ms', '<=', toMs)
-      .where((eb) => eb.or([eb('finish_ms', '>=', fromMs), eb('is_open', '=', 1)]))
-      .orderBy('subscriber_id')
-      .orderBy('start_ms') as Q;
+    const after = start.key ? { subscriberId: start.key[0], startMs: start.key[1] } : undefined;
+    const rows = await tracksBySubscriber(this.database.db, accountId, subscriberIds, fromMs, toMs, page ? { after, limit: page.limit, offset: start.skip } : { after });
+    const current = await this.tracksService.current(rows);
+    return current.filter((row) => row.finish_ms >= fromMs).map(toReportTrack);
   }
 
   /**
@@ -126,7 +108,7 @@ export class ReportData {
     const nowMs = this.clock();
     let entry = this.pageKeys.get(cacheKey);
     if (!entry || nowMs - entry.atMs > PAGE_KEYS_TTL_MS) {
-      const rows = await this.overlapping(this.trackKeyQuery(accountId, subscriberIds), fromMs, toMs).execute();
+      const rows = await trackKeysBySubscriber(this.database.db, accountId, subscriberIds, fromMs, toMs);
       const keys: [number, number][] = [];
       for (let i = 0; i < rows.length; i += PAGE_KEYS_BLOCK) keys.push([rows[i]!.subscriber_id, rows[i]!.start_ms]);
       entry = { atMs: nowMs, keys };
@@ -141,10 +123,10 @@ export class ReportData {
 
   /** Per subscriber, the last track that started before `beforeMs` and the first that started after `afterMs`. */
   async neighbourTracks(accountId: number, subscriberId: number, beforeMs: number, afterMs: number): Promise<{ before: ReportTrack | null; after: ReportTrack | null }> {
-    const before = await this.trackQuery(accountId, [subscriberId]).where('start_ms', '<', beforeMs).orderBy('start_ms', 'desc').limit(1).execute();
-    const after = await this.trackQuery(accountId, [subscriberId]).where('start_ms', '>', afterMs).orderBy('start_ms').limit(1).execute();
-    const [b] = await this.tracksService.current(before);
-    const [a] = await this.tracksService.current(after);
+    const before = await adjacentTrack(this.database.db, accountId, subscriberId, 'before', beforeMs);
+    const after = await adjacentTrack(this.database.db, accountId, subscriberId, 'after', afterMs);
+    const [b] = await this.tracksService.current(before ? [before] : []);
+    const [a] = await this.tracksService.current(after ? [after] : []);
     return { before: b ? toReportTrack(b) : null, after: a ? toReportTrack(a) : null };
   }
 
@@ -155,24 +137,12 @@ export class ReportData {
    */
   async dayEdges(accountId: number, subscriberIds: readonly number[], windows: readonly { fromMs: number; toMs: number }[]): Promise<DayEdges[]> {
     if (subscriberIds.length === 0 || windows.length === 0) return [];
-    const days = this.windowTable(windows);
-    const edge = (column: string, direction: 'ASC' | 'DESC') => sql`(
-      SELECT b.${sql.raw(column)} FROM statistics_buckets b
-      WHERE b.subscriber_id = s.id AND b.account_id = ${accountId} AND b.bucket_ms >= d.from_ms AND b.bucket_ms < d.to_ms
-      ORDER BY b.bucket_ms ${sql.raw(direction)} LIMIT 1)`;
-    const { rows } = await sql<BucketEdgeRow>`
-      SELECT s.id AS subscriber_id, d.n AS day,
-        ${edge('metrics_before', 'ASC')} AS first_before, ${edge('first_fuel', 'ASC')} AS first_fuel,
-        ${edge('metrics_end', 'DESC')} AS last_end, ${edge('last_fix_ms', 'DESC')} AS last_fix_ms
-      FROM ${idTable(this.database, subscriberIds)} AS s CROSS JOIN ${days} AS d`.execute(this.database.db);
     const edges = new Map<string, DayEdges>();
-    for (const r of rows) {
+    for (const r of await windowEdges(this.database, this.database.db, accountId, subscriberIds, windows)) {
       if (r.first_before === null || r.last_end === null) continue;
-      const subscriberId = Number(r.subscriber_id);
-      const day = Number(r.day);
-      edges.set(`${subscriberId}:${day}`, {
-        subscriberId,
-        day,
+      edges.set(`${r.subscriber_id}:${r.day}`, {
+        subscriberId: r.subscriber_id,
+        day: r.day,
         start: JSON.parse(r.first_before) as FixMetrics,
         startFuel: r.first_fuel,
         end: JSON.parse(r.last_end) as FixMetrics,
@@ -203,37 +173,14 @@ export class ReportData {
   /** Vehicle events of these types in [fromMs, toMs], by subscriber and time (route 6's rows). */
   async events(accountId: number, subscriberIds: readonly number[], fromMs: number, toMs: number, types: readonly number[]): Promise<ReportEvent[]> {
     if (subscriberIds.length === 0) return [];
-    const rows = await this.database.db
-      .selectFrom('vehicle_events')
-      .select(['subscriber_id', 'type', 'event_ms', 'latitude', 'longitude', 'value'])
-      .where('account_id', '=', accountId)
-      .where('subscriber_id', 'in', [...subscriberIds])
-      .where('type', 'in', [...types])
-      .where('event_ms', '>=', fromMs)
-      .where('event_ms', '<=', toMs)
-      .orderBy('subscriber_id')
-      .orderBy('event_ms')
-      .orderBy('type')
-      .orderBy('detail')
-      .execute();
+    const rows = await listVehicleEvents(this.database.db, accountId, { subscriberIds, fromMs, toMs, types });
     return rows.map((r) => ({ subscriberId: r.subscriber_id, type: r.type, eventMs: r.event_ms, latitude: r.latitude, longitude: r.longitude, value: r.value }));
   }
 
   /** Zone visits overlapping [fromMs, toMs], by subscriber and entry. */
   async zoneVisits(accountId: number, subscriberIds: readonly number[], fromMs: number, toMs: number, page: { limit: number; offset: number } | null = null): Promise<ReportZoneVisit[]> {
     if (subscriberIds.length === 0) return [];
-    let select = this.database.db
-      .selectFrom('zone_visits')
-      .select(['subscriber_id', 'zone_id', 'zone_name', 'entered_ms', 'left_ms', 'latitude', 'longitude'])
-      .where('account_id', '=', accountId)
-      .where('subscriber_id', 'in', [...subscriberIds])
-      .where('entered_ms', '<=', toMs)
-      .where((eb) => eb.or([eb('left_ms', 'is', null), eb('left_ms', '>=', fromMs)]))
-      .orderBy('subscriber_id')
-      .orderBy('entered_ms')
-      .orderBy('zone_id');
-    if (page) select = select.limit(page.limit).offset(page.offset);
-    const rows = await select.execute();
+    const rows = await listZoneVisits(this.database.db, accountId, subscriberIds, fromMs, toMs, page);
     return rows.map((r) => ({
       subscriberId: r.subscriber_id,
       zoneId: r.zone_id,
@@ -250,15 +197,7 @@ export class ReportData {
     const engine = new Map<number, number>();
     const unique = [...new Set(timesMs)];
     for (let i = 0; i < unique.length; i += 500) {
-      const rows = await this.database.db
-        .selectFrom('locations')
-        .select(['location_date', 'cum_engine_s'])
-        .where('account_id', '=', accountId)
-        .where('subscriber_id', '=', subscriberId)
-        .where('location_date', 'in', unique.slice(i, i + 500))
-        .where('cum_engine_s', 'is not', null)
-        .execute();
-      for (const r of rows) engine.set(r.location_date, r.cum_engine_s!);
+      for (const r of await engineTotalsAt(this.database.db, accountId, subscriberId, unique.slice(i, i + 500))) engine.set(r.location_date, r.cum_engine_s!);
     }
     return engine;
   }
@@ -271,37 +210,7 @@ export class ReportData {
     }
     return latest;
   }
-
-  private trackQuery(accountId: number, subscriberIds: readonly number[]) {
-    return this.database.db
-      .selectFrom('tracks')
-      .select([
-        'id', 'account_id', 'subscriber_id', 'start_ms', 'finish_ms', 'start_lat', 'start_lon', 'finish_lat', 'finish_lon',
-        'distance_m', 'is_open', 'start_address', 'finish_address', 'max_speed_kmh',
-      ])
-      .where('account_id', '=', accountId)
-      .where('subscriber_id', 'in', [...subscriberIds]);
-  }
-
-  private trackKeyQuery(accountId: number, subscriberIds: readonly number[]) {
-    return this.database.db
-      .selectFrom('tracks')
-      .select(['subscriber_id', 'start_ms'])
-      .where('account_id', '=', accountId)
-      .where('subscriber_id', 'in', [...subscriberIds]);
-  }
-
-  /** `(from_ms, to_ms, n)` rows of the windows, as a table both stores can join. */
-  private windowTable(windows: readonly { fromMs: number; toMs: number }[]) {
-    if (this.database.dialect === 'postgres') {
-      return sql`(SELECT w.from_ms, w.to_ms, w.n - 1 AS n FROM unnest(${windows.map((w) => w.fromMs)}::bigint[], ${windows.map((w) => w.toMs)}::bigint[]) WITH ORDINALITY AS w(from_ms, to_ms, n))`;
-    }
-    const json = JSON.stringify(windows.map((w) => [w.fromMs, w.toMs]));
-    return sql`(SELECT json_extract(value, '$[0]') AS from_ms, json_extract(value, '$[1]') AS to_ms, key AS n FROM json_each(${json}))`;
-  }
 }
-
-type TrackRow = Awaited<ReturnType<TrackService['current']>>[number];
 
 function toReportTrack(row: TrackRow): ReportTrack {
   return {

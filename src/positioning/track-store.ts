@@ -69,3 +69,60 @@ export async function nameTrackEnds(db: Db, accountId: number, id: number, names
     .where('id', '=', id)
     .execute();
 }
+
+/** The reports' page of tracks: from a remembered key (subscriber, start) on, skipping `offset` after it. */
+export interface TrackCut {
+  after?: { subscriberId: number; startMs: number } | undefined;
+  limit?: number | undefined;
+  offset?: number | undefined;
+}
+
+/**
+ * The tracks of these subscribers overlapping `[fromMs, toMs]`, by subscriber and start (the
+ * reports' order; an open track's row is checked by the caller as in `listTracks`). `cut.after`
+ * walks the (account, subscriber, start) index from a page's key instead of from the first track.
+ */
+export async function tracksBySubscriber(db: Db, accountId: number, subscriberIds: readonly number[], fromMs: number, toMs: number, cut: TrackCut = {}): Promise<TrackRow[]> {
+  const after = cut.after;
+  let select = db
+    .selectFrom('tracks')
+    .select(columns)
+    .where('account_id', '=', accountId)
+    .where('subscriber_id', 'in', after ? subscriberIds.filter((id) => id >= after.subscriberId) : [...subscriberIds])
+    .where('start_ms', '<=', toMs)
+    .where((eb) => eb.or([eb('finish_ms', '>=', fromMs), eb('is_open', '=', 1)]));
+  if (after) select = select.where((eb) => eb.or([eb('subscriber_id', '>', after.subscriberId), eb('start_ms', '>=', after.startMs)]));
+  select = select.orderBy('subscriber_id').orderBy('start_ms');
+  if (cut.limit !== undefined) select = select.limit(cut.limit).offset(cut.offset ?? 0);
+  return select.execute();
+}
+
+/** The keys (subscriber, start) of the same tracks in the same order, from the index alone: where the reports' pages start. */
+export async function trackKeysBySubscriber(db: Db, accountId: number, subscriberIds: readonly number[], fromMs: number, toMs: number): Promise<{ subscriber_id: number; start_ms: number }[]> {
+  return db
+    .selectFrom('tracks')
+    .select(['subscriber_id', 'start_ms'])
+    .where('account_id', '=', accountId)
+    .where('subscriber_id', 'in', [...subscriberIds])
+    .where('start_ms', '<=', toMs)
+    .where((eb) => eb.or([eb('finish_ms', '>=', fromMs), eb('is_open', '=', 1)]))
+    .orderBy('subscriber_id')
+    .orderBy('start_ms')
+    .execute();
+}
+
+/**
+ * The subscriber's last track that started before `atMs`, or its first that started after it: the
+ * tracks around a period, where its first stop begins and its last one ends.
+ */
+export async function adjacentTrack(db: Db, accountId: number, subscriberId: number, side: 'before' | 'after', atMs: number): Promise<TrackRow | undefined> {
+  return db
+    .selectFrom('tracks')
+    .select(columns)
+    .where('account_id', '=', accountId)
+    .where('subscriber_id', '=', subscriberId)
+    .where('start_ms', side === 'before' ? '<' : '>', atMs)
+    .orderBy('start_ms', side === 'before' ? 'desc' : 'asc')
+    .limit(1)
+    .executeTakeFirst();
+}

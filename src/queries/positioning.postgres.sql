@@ -334,6 +334,96 @@ WHERE
   AND "event_ms" >= $5
   AND "event_ms" <= $6;
 
+-- positioning/statistics-store.ts: windowEdges
+SELECT
+  s.id AS subscriber_id,
+  d.n AS DAY,
+  (
+    SELECT
+      b.metrics_before
+    FROM
+      statistics_buckets b
+    WHERE
+      b.subscriber_id = s.id
+      AND b.account_id = $1
+      AND b.bucket_ms >= d.from_ms
+      AND b.bucket_ms < d.to_ms
+    ORDER BY
+      b.bucket_ms ASC
+    LIMIT
+      1
+  ) AS first_before,
+  (
+    SELECT
+      b.first_fuel
+    FROM
+      statistics_buckets b
+    WHERE
+      b.subscriber_id = s.id
+      AND b.account_id = $2
+      AND b.bucket_ms >= d.from_ms
+      AND b.bucket_ms < d.to_ms
+    ORDER BY
+      b.bucket_ms ASC
+    LIMIT
+      1
+  ) AS first_fuel,
+  (
+    SELECT
+      b.metrics_end
+    FROM
+      statistics_buckets b
+    WHERE
+      b.subscriber_id = s.id
+      AND b.account_id = $3
+      AND b.bucket_ms >= d.from_ms
+      AND b.bucket_ms < d.to_ms
+    ORDER BY
+      b.bucket_ms DESC
+    LIMIT
+      1
+  ) AS last_end,
+  (
+    SELECT
+      b.last_fix_ms
+    FROM
+      statistics_buckets b
+    WHERE
+      b.subscriber_id = s.id
+      AND b.account_id = $4
+      AND b.bucket_ms >= d.from_ms
+      AND b.bucket_ms < d.to_ms
+    ORDER BY
+      b.bucket_ms DESC
+    LIMIT
+      1
+  ) AS last_fix_ms
+FROM
+  (
+    SELECT
+      unnest($5::BIGINT[]) AS id
+  ) AS s
+  CROSS JOIN (
+    SELECT
+      w.from_ms,
+      w.to_ms,
+      w.n - 1 AS n
+    FROM
+      unnest($6::BIGINT[], $7::BIGINT[]) WITH ORDINALITY AS w (from_ms, to_ms, n)
+  ) AS d;
+
+-- positioning/statistics-store.ts: engineTotalsAt
+SELECT
+  "location_date",
+  "cum_engine_s"
+FROM
+  "locations"
+WHERE
+  "account_id" = $1
+  AND "subscriber_id" = $2
+  AND "location_date" IN ($3, $4)
+  AND "cum_engine_s" IS NOT NULL;
+
 -- positioning/track-store.ts: listTracks
 SELECT
   "id",
@@ -413,6 +503,146 @@ ORDER BY
 LIMIT
   $4;
 
+-- positioning/track-store.ts: tracksBySubscriber
+SELECT
+  "id",
+  "account_id",
+  "subscriber_id",
+  "start_ms",
+  "finish_ms",
+  "start_lat",
+  "start_lon",
+  "finish_lat",
+  "finish_lon",
+  "distance_m",
+  "is_open",
+  "start_address",
+  "finish_address",
+  "max_speed_kmh"
+FROM
+  "tracks"
+WHERE
+  "account_id" = $1
+  AND "subscriber_id" IN ($2, $3)
+  AND "start_ms" <= $4
+  AND (
+    "finish_ms" >= $5
+    OR "is_open" = $6
+  )
+ORDER BY
+  "subscriber_id",
+  "start_ms";
+
+-- positioning/track-store.ts: tracksBySubscriber (a page from its block's key)
+SELECT
+  "id",
+  "account_id",
+  "subscriber_id",
+  "start_ms",
+  "finish_ms",
+  "start_lat",
+  "start_lon",
+  "finish_lat",
+  "finish_lon",
+  "distance_m",
+  "is_open",
+  "start_address",
+  "finish_address",
+  "max_speed_kmh"
+FROM
+  "tracks"
+WHERE
+  "account_id" = $1
+  AND "subscriber_id" IN ($2)
+  AND "start_ms" <= $3
+  AND (
+    "finish_ms" >= $4
+    OR "is_open" = $5
+  )
+  AND (
+    "subscriber_id" > $6
+    OR "start_ms" >= $7
+  )
+ORDER BY
+  "subscriber_id",
+  "start_ms"
+LIMIT
+  $8
+OFFSET
+  $9;
+
+-- positioning/track-store.ts: trackKeysBySubscriber
+SELECT
+  "subscriber_id",
+  "start_ms"
+FROM
+  "tracks"
+WHERE
+  "account_id" = $1
+  AND "subscriber_id" IN ($2, $3)
+  AND "start_ms" <= $4
+  AND (
+    "finish_ms" >= $5
+    OR "is_open" = $6
+  )
+ORDER BY
+  "subscriber_id",
+  "start_ms";
+
+-- positioning/track-store.ts: adjacentTrack (before)
+SELECT
+  "id",
+  "account_id",
+  "subscriber_id",
+  "start_ms",
+  "finish_ms",
+  "start_lat",
+  "start_lon",
+  "finish_lat",
+  "finish_lon",
+  "distance_m",
+  "is_open",
+  "start_address",
+  "finish_address",
+  "max_speed_kmh"
+FROM
+  "tracks"
+WHERE
+  "account_id" = $1
+  AND "subscriber_id" = $2
+  AND "start_ms" < $3
+ORDER BY
+  "start_ms" DESC
+LIMIT
+  $4;
+
+-- positioning/track-store.ts: adjacentTrack (after)
+SELECT
+  "id",
+  "account_id",
+  "subscriber_id",
+  "start_ms",
+  "finish_ms",
+  "start_lat",
+  "start_lon",
+  "finish_lat",
+  "finish_lon",
+  "distance_m",
+  "is_open",
+  "start_address",
+  "finish_address",
+  "max_speed_kmh"
+FROM
+  "tracks"
+WHERE
+  "account_id" = $1
+  AND "subscriber_id" = $2
+  AND "start_ms" > $3
+ORDER BY
+  "start_ms" ASC
+LIMIT
+  $4;
+
 -- positioning/track-store.ts: nameTrackEnds
 UPDATE "tracks"
 SET
@@ -444,6 +674,56 @@ ORDER BY
   "event_ms",
   "type",
   "detail"
+LIMIT
+  $6
+OFFSET
+  $7;
+
+-- positioning/vehicle-event-store.ts: listVehicleEvents (some types, unpaged: the reports)
+SELECT
+  "subscriber_id",
+  "type",
+  "event_ms",
+  "latitude",
+  "longitude",
+  "value"
+FROM
+  "vehicle_events"
+WHERE
+  "account_id" = $1
+  AND "subscriber_id" IN ($2, $3)
+  AND "type" IN ($4, $5)
+  AND "event_ms" >= $6
+  AND "event_ms" <= $7
+ORDER BY
+  "subscriber_id",
+  "event_ms",
+  "type",
+  "detail";
+
+-- positioning/zone-visit-store.ts: listZoneVisits
+SELECT
+  "subscriber_id",
+  "zone_id",
+  "zone_name",
+  "entered_ms",
+  "left_ms",
+  "latitude",
+  "longitude"
+FROM
+  "zone_visits"
+WHERE
+  "account_id" = $1
+  AND "subscriber_id" IN ($2, $3)
+  AND "entered_ms" <= $4
+  AND (
+    "left_ms" IS NULL
+    OR "left_ms" >= $5
+  )
+ORDER BY
+  "subscriber_id",
+  "entered_ms",
+  "zone_id"
 LIMIT
   $6
 OFFSET

@@ -294,6 +294,98 @@ WHERE
   AND "event_ms" >= ?
   AND "event_ms" <= ?;
 
+-- positioning/statistics-store.ts: windowEdges
+SELECT
+  s.id AS subscriber_id,
+  d.n AS day,
+  (
+    SELECT
+      b.metrics_before
+    FROM
+      statistics_buckets b
+    WHERE
+      b.subscriber_id = s.id
+      AND b.account_id = ?
+      AND b.bucket_ms >= d.from_ms
+      AND b.bucket_ms < d.to_ms
+    ORDER BY
+      b.bucket_ms ASC
+    LIMIT
+      1
+  ) AS first_before,
+  (
+    SELECT
+      b.first_fuel
+    FROM
+      statistics_buckets b
+    WHERE
+      b.subscriber_id = s.id
+      AND b.account_id = ?
+      AND b.bucket_ms >= d.from_ms
+      AND b.bucket_ms < d.to_ms
+    ORDER BY
+      b.bucket_ms ASC
+    LIMIT
+      1
+  ) AS first_fuel,
+  (
+    SELECT
+      b.metrics_end
+    FROM
+      statistics_buckets b
+    WHERE
+      b.subscriber_id = s.id
+      AND b.account_id = ?
+      AND b.bucket_ms >= d.from_ms
+      AND b.bucket_ms < d.to_ms
+    ORDER BY
+      b.bucket_ms DESC
+    LIMIT
+      1
+  ) AS last_end,
+  (
+    SELECT
+      b.last_fix_ms
+    FROM
+      statistics_buckets b
+    WHERE
+      b.subscriber_id = s.id
+      AND b.account_id = ?
+      AND b.bucket_ms >= d.from_ms
+      AND b.bucket_ms < d.to_ms
+    ORDER BY
+      b.bucket_ms DESC
+    LIMIT
+      1
+  ) AS last_fix_ms
+FROM
+  (
+    SELECT
+      value AS id
+    FROM
+      json_each(?)
+  ) AS s
+  CROSS JOIN (
+    SELECT
+      json_extract(value, '$[0]') AS from_ms,
+      json_extract(value, '$[1]') AS to_ms,
+      KEY AS n
+    FROM
+      json_each(?)
+  ) AS d;
+
+-- positioning/statistics-store.ts: engineTotalsAt
+SELECT
+  "location_date",
+  "cum_engine_s"
+FROM
+  "locations"
+WHERE
+  "account_id" = ?
+  AND "subscriber_id" = ?
+  AND "location_date" IN (?, ?)
+  AND "cum_engine_s" IS NOT NULL;
+
 -- positioning/track-store.ts: listTracks
 SELECT
   "id",
@@ -373,6 +465,146 @@ ORDER BY
 LIMIT
   ?;
 
+-- positioning/track-store.ts: tracksBySubscriber
+SELECT
+  "id",
+  "account_id",
+  "subscriber_id",
+  "start_ms",
+  "finish_ms",
+  "start_lat",
+  "start_lon",
+  "finish_lat",
+  "finish_lon",
+  "distance_m",
+  "is_open",
+  "start_address",
+  "finish_address",
+  "max_speed_kmh"
+FROM
+  "tracks"
+WHERE
+  "account_id" = ?
+  AND "subscriber_id" IN (?, ?)
+  AND "start_ms" <= ?
+  AND (
+    "finish_ms" >= ?
+    OR "is_open" = ?
+  )
+ORDER BY
+  "subscriber_id",
+  "start_ms";
+
+-- positioning/track-store.ts: tracksBySubscriber (a page from its block's key)
+SELECT
+  "id",
+  "account_id",
+  "subscriber_id",
+  "start_ms",
+  "finish_ms",
+  "start_lat",
+  "start_lon",
+  "finish_lat",
+  "finish_lon",
+  "distance_m",
+  "is_open",
+  "start_address",
+  "finish_address",
+  "max_speed_kmh"
+FROM
+  "tracks"
+WHERE
+  "account_id" = ?
+  AND "subscriber_id" IN (?)
+  AND "start_ms" <= ?
+  AND (
+    "finish_ms" >= ?
+    OR "is_open" = ?
+  )
+  AND (
+    "subscriber_id" > ?
+    OR "start_ms" >= ?
+  )
+ORDER BY
+  "subscriber_id",
+  "start_ms"
+LIMIT
+  ?
+OFFSET
+  ?;
+
+-- positioning/track-store.ts: trackKeysBySubscriber
+SELECT
+  "subscriber_id",
+  "start_ms"
+FROM
+  "tracks"
+WHERE
+  "account_id" = ?
+  AND "subscriber_id" IN (?, ?)
+  AND "start_ms" <= ?
+  AND (
+    "finish_ms" >= ?
+    OR "is_open" = ?
+  )
+ORDER BY
+  "subscriber_id",
+  "start_ms";
+
+-- positioning/track-store.ts: adjacentTrack (before)
+SELECT
+  "id",
+  "account_id",
+  "subscriber_id",
+  "start_ms",
+  "finish_ms",
+  "start_lat",
+  "start_lon",
+  "finish_lat",
+  "finish_lon",
+  "distance_m",
+  "is_open",
+  "start_address",
+  "finish_address",
+  "max_speed_kmh"
+FROM
+  "tracks"
+WHERE
+  "account_id" = ?
+  AND "subscriber_id" = ?
+  AND "start_ms" < ?
+ORDER BY
+  "start_ms" DESC
+LIMIT
+  ?;
+
+-- positioning/track-store.ts: adjacentTrack (after)
+SELECT
+  "id",
+  "account_id",
+  "subscriber_id",
+  "start_ms",
+  "finish_ms",
+  "start_lat",
+  "start_lon",
+  "finish_lat",
+  "finish_lon",
+  "distance_m",
+  "is_open",
+  "start_address",
+  "finish_address",
+  "max_speed_kmh"
+FROM
+  "tracks"
+WHERE
+  "account_id" = ?
+  AND "subscriber_id" = ?
+  AND "start_ms" > ?
+ORDER BY
+  "start_ms" ASC
+LIMIT
+  ?;
+
 -- positioning/track-store.ts: nameTrackEnds
 UPDATE "tracks"
 SET
@@ -404,6 +636,56 @@ ORDER BY
   "event_ms",
   "type",
   "detail"
+LIMIT
+  ?
+OFFSET
+  ?;
+
+-- positioning/vehicle-event-store.ts: listVehicleEvents (some types, unpaged: the reports)
+SELECT
+  "subscriber_id",
+  "type",
+  "event_ms",
+  "latitude",
+  "longitude",
+  "value"
+FROM
+  "vehicle_events"
+WHERE
+  "account_id" = ?
+  AND "subscriber_id" IN (?, ?)
+  AND "type" IN (?, ?)
+  AND "event_ms" >= ?
+  AND "event_ms" <= ?
+ORDER BY
+  "subscriber_id",
+  "event_ms",
+  "type",
+  "detail";
+
+-- positioning/zone-visit-store.ts: listZoneVisits
+SELECT
+  "subscriber_id",
+  "zone_id",
+  "zone_name",
+  "entered_ms",
+  "left_ms",
+  "latitude",
+  "longitude"
+FROM
+  "zone_visits"
+WHERE
+  "account_id" = ?
+  AND "subscriber_id" IN (?, ?)
+  AND "entered_ms" <= ?
+  AND (
+    "left_ms" IS NULL
+    OR "left_ms" >= ?
+  )
+ORDER BY
+  "subscriber_id",
+  "entered_ms",
+  "zone_id"
 LIMIT
   ?
 OFFSET

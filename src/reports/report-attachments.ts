@@ -25,7 +25,7 @@ export class ReportAttachments {
     const account = await this.accounts.get(accountId);
     if (!account) throw new Error(`no account ${accountId}`);
     const subjects = await this.reports.subjects(account, report.subscriberIDs, report.subscriberGroupIDs);
-    const rows = await this.reports.rows(account, { kind: report.kind, period: { fromMs: report.fromMs, toMs: report.toMs } }, subjects, null);
+    const rows = await this.reports.rows(account, { kind: report.kind, period: { fromMs: report.fromMs, toMs: report.toMs } }, subjects.ids, null);
     const chunks: Buffer[] = [];
     const sink = new PassThrough();
     sink.on('data', (chunk: Buffer) => chunks.push(chunk));

@@ -41,7 +41,7 @@ export function reportRoutes(reports: ReportService) {
           if (!query.format || query.format === 'json') return reports.answer(account, kind, query);
           const period = reports.period(account, query);
           const subjects = await reports.subjects(account, query.subscriberIDs, query.subscriberGroupIDs);
-          const rows = await reports.rows(account, { kind, period }, subjects, null);
+          const rows = await reports.rows(account, { kind, period }, subjects.ids, null);
           const name = reportFileName(kind, localDate(period.fromMs, account.timeZone), localDate(period.toMs, account.timeZone), query.format);
           reply.header('content-disposition', `attachment; filename="${name}"`);
           // A file is not the JSON answer the schema describes: sent as it is, past the serializer.

@@ -44,7 +44,7 @@ export class ReportService {
    * The account's living employees among `subscriberIDs` or in `subscriberGroupIDs` (either
    * counts), all of them when both are empty; ids of other accounts are none of them.
    */
-  async subjects(account: Account, subscriberIDs: readonly number[] = [], subscriberGroupIDs: readonly number[] = []): Promise<ReportSubjects> {
+  async chosenIds(account: Account, subscriberIDs: readonly number[] = [], subscriberGroupIDs: readonly number[] = []): Promise<number[]> {
     const db = this.database.db;
     const all = subscriberIDs.length === 0 && subscriberGroupIDs.length === 0;
     // Ids first (an indexed read, not the employees' documents): every JSON page asks again.
@@ -52,14 +52,22 @@ export class ReportService {
     if (subscriberGroupIDs.length) {
       for (const e of await this.employees.list(account, { subscriberGroupIDs: [...subscriberGroupIDs], withCustomTemplateItems: false })) chosen.add(e.subscriberID);
     }
-    const ids = [...chosen].sort((a, b) => a - b);
-    const identities = await this.employees.identitiesOf(db, account.id, ids);
-    return { ids, names: new Map(ids.map((id) => [id, identities.get(id)?.name ?? ''])) };
+    return [...chosen].sort((a, b) => a - b);
+  }
+
+  /** The chosen employees with their names (a file names every one of them). */
+  async subjects(account: Account, subscriberIDs: readonly number[] = [], subscriberGroupIDs: readonly number[] = []): Promise<ReportSubjects> {
+    const ids = await this.chosenIds(account, subscriberIDs, subscriberGroupIDs);
+    return { ids, names: await this.names(account, ids) };
+  }
+
+  private async names(account: Account, ids: number[]): Promise<Map<number, string>> {
+    const identities = await this.employees.identitiesOf(this.database.db, account.id, ids);
+    return new Map(ids.map((id) => [id, identities.get(id)?.name ?? '']));
   }
 
   /** The records of a report, in order (by employee, then time); `page` cuts a run of them. */
-  async rows(account: Account, request: ReportRequest, subjects: ReportSubjects, page: Page | null): Promise<ReportRow<ReportKind>[]> {
-    const { ids } = subjects;
+  async rows(account: Account, request: ReportRequest, ids: number[], page: Page | null): Promise<ReportRow<ReportKind>[]> {
     const { period } = request;
     switch (request.kind) {
       case 'trips':
@@ -80,14 +88,17 @@ export class ReportService {
   /** A page of a report in JSON: records grouped per employee (route 6's shape). */
   async answer(account: Account, kind: ReportKind, query: ReportQuery): Promise<ReportAnswer<ReportKind>> {
     const period = this.period(account, query);
-    const subjects = await this.subjects(account, query.subscriberIDs, query.subscriberGroupIDs);
-    const rows = await this.rows(account, { kind, period }, subjects, { limit: query.count ?? 1000, offset: query.offset ?? 0 });
+    const ids = await this.chosenIds(account, query.subscriberIDs, query.subscriberGroupIDs);
+    const rows = await this.rows(account, { kind, period }, ids, { limit: query.count ?? 1000, offset: query.offset ?? 0 });
     const data: ReportAnswer<ReportKind>['data'] = [];
     for (const { subscriberId, record } of rows) {
       const last = data.at(-1);
       if (last?.subscriberID === subscriberId) last.records.push(record);
-      else data.push({ subscriberID: subscriberId, name: subjects.names.get(subscriberId) ?? '', records: [record] });
+      else data.push({ subscriberID: subscriberId, name: '', records: [record] });
     }
+    // Names of the page's employees only: a page holds a few of a fleet's hundreds.
+    const names = await this.names(account, data.map((group) => group.subscriberID));
+    for (const group of data) group.name = names.get(group.subscriberID) ?? '';
     return { data };
   }
 }

@@ -32,6 +32,7 @@ const CROSS_ACCOUNT: Record<string, string> = {
   'employees/employee-store.ts: findByDeviceKey': "a device's key finds the account",
   'employees/employee-store.ts: silentOnline': 'the presence sweep looks at every account (then flips per account)',
   'positioning/track-store.ts: unnamedTracks': 'the address filler names the tracks of every account (then writes each by its account)',
+  'reports/schedule-store.ts: dueSchedules': 'the report scheduler serves every account (then claims and sends per account)',
   'delivery/delivery-queue.ts: DeliveryQueue.findHeads': 'the delivery worker serves every account',
   'delivery/delivery-queue.ts: DeliveryQueue.claimHeads': 'the delivery worker claims rows it found by id',
   'delivery/delivery-queue.ts: DeliveryQueue.renewLeases': 'the worker renews its own leases',
