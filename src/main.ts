@@ -65,6 +65,7 @@ async function main(): Promise<void> {
   await services.delivery.worker.start(log.child({ worker: 'delivery' }));
   const onlineSweeper = new OnlineSweeper(services.employees, log.child({ worker: 'presence' }));
   onlineSweeper.start();
+  services.reports.scheduler.start(log.child({ worker: 'report-schedules' }));
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -90,6 +91,7 @@ async function main(): Promise<void> {
     // Attempts in flight finish and are recorded; deliveries not started stay pending for the next start.
     await services.delivery.worker.stop();
     await onlineSweeper.stop();
+    await services.reports.scheduler.stop();
     await database.close();
     log.info('stopped');
     process.exit(0);

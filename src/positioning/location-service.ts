@@ -11,7 +11,7 @@ import { IngestQueue, type FixSource, type Frame } from './ingest-queue.js';
 import type { Location, LocationInput, LocationListQuery } from './location-schema.js';
 import type { PipelineSignals } from './pipeline/pipeline-signals.js';
 import { PipelineRunner } from './pipeline/pipeline-runner.js';
-import { latestFixes } from './location-store.js';
+import { findLocation, latestFixes, listLocations } from './location-store.js';
 import { PipelineStore } from './pipeline/pipeline-store.js';
 import { trackSettingsOf } from './pipeline/pipeline-types.js';
 
@@ -53,7 +53,7 @@ export class LocationService {
     signals: PipelineSignals | null = null,
     signalMaxAgeMs = DEFAULT_SIGNAL_MAX_AGE_MS,
   ) {
-    this.pipeline = new PipelineRunner(new PipelineStore(database), addresses, signals, signalMaxAgeMs);
+    this.pipeline = new PipelineRunner(new PipelineStore(database), addresses, signals, signalMaxAgeMs, addresses.zones);
     // SQLite has one writer; PostgreSQL overlaps a few groups' round trips and commits.
     this.queue = new IngestQueue((frames) => this.commitGroup(frames), database.dialect === 'postgres' ? POSTGRES_INGEST_LANES : 1);
   }
@@ -201,26 +201,20 @@ export class LocationService {
   /** `offset` (the mobile positioning list's) skips that many after the other filters. */
   async list(account: Account, query: LocationListQuery & { offset?: number }): Promise<Location[]> {
     const period = resolvePeriod(query, { from: 'dateFrom', to: 'dateTo' }, account.timeZone, this.clock());
-    let select = this.database.db
-      .selectFrom('locations')
-      .select(['id', 'subscriber_id', 'location_date', 'is_valid', 'latitude', 'longitude', 'angle', 'velocity'])
-      .where('account_id', '=', account.id)
-      .where('location_date', '>=', period.fromMs)
-      .where('location_date', '<=', period.toMs);
-    if (query.subscriberIDs?.length) select = select.where('subscriber_id', 'in', query.subscriberIDs);
     // Newest first; a client pages by passing the last id it saw (CONTRACT §1, real API).
-    if (query.lastLocationID !== undefined) select = select.where('id', '<', query.lastLocationID);
-    const rows = await select.orderBy('id', 'desc').limit(query.count ?? 1000).offset(query.offset ?? 0).execute();
+    const rows = await listLocations(this.database.db, account.id, {
+      fromMs: period.fromMs,
+      toMs: period.toMs,
+      subscriberIds: query.subscriberIDs,
+      beforeId: query.lastLocationID,
+      count: query.count ?? 1000,
+      offset: query.offset ?? 0,
+    });
     return rows.map((row) => toLocation(row, account.timeZone));
   }
 
   async get(account: Account, locationID: number): Promise<Location> {
-    const row = await this.database.db
-      .selectFrom('locations')
-      .select(['id', 'subscriber_id', 'location_date', 'is_valid', 'latitude', 'longitude', 'angle', 'velocity'])
-      .where('account_id', '=', account.id)
-      .where('id', '=', locationID)
-      .executeTakeFirst();
+    const row = await findLocation(this.database.db, account.id, locationID);
     if (!row) throw new ApiError('LOCATION_NOT_FOUND', `no location ${locationID}`);
     return toLocation(row, account.timeZone);
   }

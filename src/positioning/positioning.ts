@@ -6,3 +6,7 @@ export type { LocationService } from './location-service.js';
 export { LIVE_WINDOW_MS } from './pipeline/pipeline-signals.js';
 export type { BatchSignals, FixSignals, PipelineSignals, SignalBatch } from './pipeline/pipeline-signals.js';
 export type { PipelineFix, TrackRecord, TrackSettings } from './pipeline/pipeline-types.js';
+export { EXIT_MARGIN_M, FixZones } from './pipeline/zone-visit-detector.js';
+export { ReportData } from './report-data.js';
+export type { DayEdges, LatestFix, ReportEvent, ReportTrack, ReportZoneVisit } from './report-data.js';
+export type { FixMetrics } from './pipeline/pipeline-types.js';

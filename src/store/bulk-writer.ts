@@ -1,88 +1,128 @@
 import type BetterSqlite3 from 'better-sqlite3';
-import { sql } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import type { Database, Tx } from './database.js';
 import { PREPARED } from './prepared.js';
+import type { Schema } from './schema.js';
 
 const SQLITE_ROWS_PER_STATEMENT = 64;
 const SQLITE_MAX_PARAMETERS = 32_766;
 
-export interface Column {
-  name: string;
-  /** The PostgreSQL array element type the values are sent as. */
-  pgType: 'bigint' | 'integer' | 'double precision' | 'text';
+/** The PostgreSQL array element type a column's values are sent as. */
+export type PgType = 'bigint' | 'integer' | 'double precision' | 'text';
+
+/** A row of table T as a bulk statement writes it: some of its columns, typed as the schema has them. */
+type RowOf<T extends keyof Schema> = Partial<Selectable<Schema[T]>>;
+
+/**
+ * One multi-row INSERT: the table, the columns written (in this order) with their PostgreSQL
+ * types, and what a conflict on `conflict` does: update `update`, or nothing.
+ */
+export interface BulkInsert<T extends keyof Schema, Row extends RowOf<T>> {
+  readonly table: T;
+  readonly columns: { readonly [K in keyof Row]-?: PgType };
+  readonly conflict?: readonly (keyof Row & string)[];
+  readonly update?: readonly (keyof Row & string)[];
 }
 
-/** One bulk upsert: `INSERT … ON CONFLICT (conflict) DO UPDATE SET update = excluded.update` (or DO NOTHING). */
-export interface BulkUpsert {
-  table: string;
-  columns: Column[];
-  conflict: string[];
-  update: string[];
-  rows: unknown[][];
+/** One UPDATE of many rows, each found by its `key` columns (the account's id among them). */
+export interface BulkUpdate<T extends keyof Schema, Row extends RowOf<T>> {
+  readonly table: T;
+  readonly key: readonly (keyof Row & string)[];
+  readonly columns: { readonly [K in keyof Row]-?: PgType };
 }
+
+/** Declares a bulk INSERT; the row type ties its columns to the schema. */
+export function bulkInsert<T extends keyof Schema, Row extends RowOf<T>>(shape: BulkInsert<T, Row>): BulkInsert<T, Row> {
+  return shape;
+}
+
+/** Declares a bulk UPDATE by key. */
+export function bulkUpdate<T extends keyof Schema, Row extends RowOf<T>>(shape: BulkUpdate<T, Row>): BulkUpdate<T, Row> {
+  return shape;
+}
+
+type AnyRow = Record<string, unknown>;
+
+/** A bulk INSERT with its rows, as `insertAll` takes several at once. */
+export interface BulkRows {
+  readonly shape: BulkInsert<keyof Schema, AnyRow>;
+  readonly rows: readonly AnyRow[];
+}
+
+/** Pairs rows with their statement; the row type ties them to it. */
+export function rowsFor<T extends keyof Schema, Row extends RowOf<T>>(shape: BulkInsert<T, Row>, rows: readonly Row[]): BulkRows {
+  return { shape, rows } as unknown as BulkRows;
+}
+
+const namesOf = <Row>(columns: { readonly [K in keyof Row]-?: PgType }) => Object.keys(columns) as (keyof Row & string)[];
 
 /**
  * Many rows in one go, for the ingestion hot path. SQLite reuses one prepared statement per shape
- * and runs it per row (microseconds each, no round trips); PostgreSQL gets the rows as column
- * arrays in one statement (`unnest`), so a batch is one round trip whatever its size. Both run
- * on the caller's transaction.
+ * and chunk size (many rows per statement: one step into SQLite per chunk instead of per row, no
+ * round trips); PostgreSQL gets the rows as column arrays in one statement (`unnest`), so a batch
+ * is one round trip whatever its size. Both run on the caller's transaction. Rows are typed
+ * objects; they become positional values only here.
  */
 export class BulkWriter {
   private readonly statements = new Map<string, BetterSqlite3.Statement>();
 
   constructor(private readonly database: Database) {}
 
-  /** INSERT … ON CONFLICT (conflict) DO UPDATE SET update = excluded.update (or DO NOTHING). */
-  async upsert(tx: Tx, table: string, columns: Column[], conflict: string[], update: string[], rows: unknown[][]): Promise<void> {
-    await this.upsertAll(tx, [{ table, columns, conflict, update, rows }]);
+  /** INSERT … ON CONFLICT (conflict) DO UPDATE SET update = excluded.update (or DO NOTHING, or no clause). */
+  async insert<T extends keyof Schema, Row extends RowOf<T>>(tx: Tx, shape: BulkInsert<T, Row>, rows: readonly Row[]): Promise<void> {
+    await this.insertAll(tx, [rowsFor(shape, rows)]);
   }
 
   /**
-   * Upserts into different tables, in the caller's transaction. On PostgreSQL they go as one
+   * Inserts into different tables, in the caller's transaction. On PostgreSQL they go as one
    * statement, each but the last a data-modifying WITH: one round trip for all of them (each is
    * applied once, and none sees another's rows, so no two may touch the same table).
    */
-  async upsertAll(tx: Tx, upserts: BulkUpsert[]): Promise<void> {
-    const writes = upserts.filter((u) => u.rows.length > 0);
+  async insertAll(tx: Tx, inserts: readonly BulkRows[]): Promise<void> {
+    const writes = inserts.filter((w) => w.rows.length > 0);
     if (writes.length === 0) return;
     if (this.database.sqlite) {
-      for (const write of writes) this.sqliteUpsert(write);
+      for (const write of writes) this.sqliteInsert(write);
       return;
     }
-    const [last, ...before] = [writes.at(-1)!, ...writes.slice(0, -1)];
-    const ctes = before.map((write, i) => sql`${sql.raw(`w${i}`)} AS (${this.postgresUpsert(write)})`);
-    await (ctes.length > 0 ? sql`${PREPARED}WITH ${sql.join(ctes)} ${this.postgresUpsert(last)}` : sql`${PREPARED}${this.postgresUpsert(last)}`).execute(tx);
+    const last = writes.at(-1)!;
+    const ctes = writes.slice(0, -1).map((write, i) => sql`${sql.raw(`w${i}`)} AS (${this.postgresInsert(write)})`);
+    await (ctes.length > 0 ? sql`${PREPARED}WITH ${sql.join(ctes)} ${this.postgresInsert(last)}` : sql`${PREPARED}${this.postgresInsert(last)}`).execute(tx);
   }
 
-  private sqliteUpsert({ table, columns, conflict, update, rows }: BulkUpsert): void {
-    // Many rows per statement: one step into SQLite per chunk instead of per row.
-    const chunk = Math.max(1, Math.min(SQLITE_ROWS_PER_STATEMENT, Math.floor(SQLITE_MAX_PARAMETERS / columns.length)));
-    const tuple = `(${columns.map(() => '?').join(', ')})`;
+  private sqliteInsert({ shape, rows }: BulkRows): void {
+    const names = namesOf<AnyRow>(shape.columns);
+    const chunk = Math.max(1, Math.min(SQLITE_ROWS_PER_STATEMENT, Math.floor(SQLITE_MAX_PARAMETERS / names.length)));
+    const tuple = `(${names.map(() => '?').join(', ')})`;
     for (let i = 0; i < rows.length; i += chunk) {
       const part = rows.slice(i, i + chunk);
-      const statement = this.prepare(`INSERT INTO ${table} (${names(columns)}) VALUES ${Array(part.length).fill(tuple).join(', ')}${onConflict(conflict, update)}`);
-      statement.run(part.flat());
+      const statement = this.prepare(`INSERT INTO ${shape.table} (${names.join(', ')}) VALUES ${Array(part.length).fill(tuple).join(', ')}${onConflict(shape)}`);
+      statement.run(flatValues(part, names));
     }
   }
 
   /** The rows as column arrays, one parameter per column whatever the number of rows. */
-  private postgresUpsert({ table, columns, conflict, update, rows }: BulkUpsert) {
-    return sql`INSERT INTO ${sql.raw(table)} (${sql.raw(names(columns))}) SELECT * FROM unnest(${this.arrays(columns, rows)})${sql.raw(onConflict(conflict, update))}`;
+  private postgresInsert({ shape, rows }: BulkRows) {
+    const names = namesOf<AnyRow>(shape.columns);
+    return sql`INSERT INTO ${sql.raw(shape.table)} (${sql.raw(names.join(', '))}) SELECT * FROM unnest(${this.arrays(shape.columns, names, rows)})${sql.raw(onConflict(shape))}`;
   }
 
-  /** UPDATE table SET columns… WHERE key = row[0], for each row `[key, ...values]`. */
-  async updateByKey(tx: Tx, table: string, key: Column, columns: Column[], rows: unknown[][]): Promise<void> {
+  /** UPDATE table SET columns… WHERE key = the row's key, for each row. */
+  async update<T extends keyof Schema, Row extends RowOf<T>>(tx: Tx, shape: BulkUpdate<T, Row>, rows: readonly Row[]): Promise<void> {
     if (rows.length === 0) return;
+    const names = namesOf<Row>(shape.columns);
+    const set = names.filter((n) => !shape.key.includes(n));
     if (this.database.sqlite) {
-      const statement = this.prepare(`UPDATE ${table} SET ${columns.map((c) => `${c.name} = ?`).join(', ')} WHERE ${key.name} = ?`);
-      for (const [k, ...values] of rows) statement.run([...values, k]);
+      const statement = this.prepare(
+        `UPDATE ${shape.table} SET ${set.map((c) => `${c} = ?`).join(', ')} WHERE ${shape.key.map((k) => `${k} = ?`).join(' AND ')}`,
+      );
+      const order = [...set, ...shape.key];
+      for (const row of rows) statement.run(order.map((n) => row[n]));
       return;
     }
-    const all = [key, ...columns];
-    const set = columns.map((c) => `${c.name} = u.${c.name}`).join(', ');
-    await sql`${PREPARED}UPDATE ${sql.raw(table)} AS t SET ${sql.raw(set)}
-              FROM unnest(${this.arrays(all, rows)}) AS u(${sql.raw(all.map((c) => c.name).join(', '))})
-              WHERE t.${sql.raw(key.name)} = u.${sql.raw(key.name)}`.execute(tx);
+    await sql`${PREPARED}UPDATE ${sql.raw(shape.table)} AS t SET ${sql.raw(set.map((c) => `${c} = u.${c}`).join(', '))}
+              FROM unnest(${this.arrays(shape.columns, names, rows)}) AS u(${sql.raw(names.join(', '))})
+              WHERE ${sql.raw(shape.key.map((k) => `t.${k} = u.${k}`).join(' AND '))}`.execute(tx);
   }
 
   private prepare(text: string): BetterSqlite3.Statement {
@@ -94,14 +134,24 @@ export class BulkWriter {
     return statement;
   }
 
-  private arrays(columns: Column[], rows: unknown[][]) {
-    return sql.join(columns.map((column, i) => sql`${rows.map((row) => row[i])}::${sql.raw(column.pgType)}[]`));
+  private arrays<Row>(types: { readonly [K in keyof Row]-?: PgType }, names: (keyof Row & string)[], rows: readonly Row[]) {
+    return sql.join(names.map((name) => sql`${rows.map((row) => row[name])}::${sql.raw(types[name])}[]`));
   }
 }
 
-const names = (columns: Column[]) => columns.map((c) => c.name).join(', ');
+/** The rows' values in column order, one flat list (SQLite's positional parameters). */
+function flatValues<Row>(rows: readonly Row[], names: readonly (keyof Row)[]): unknown[] {
+  const values = new Array<unknown>(rows.length * names.length);
+  let k = 0;
+  for (const row of rows) for (const name of names) values[k++] = row[name];
+  return values;
+}
 
-function onConflict(conflict: string[], update: string[]): string {
-  const action = update.length ? `DO UPDATE SET ${update.map((c) => `${c} = excluded.${c}`).join(', ')}` : 'DO NOTHING';
-  return conflict.length ? ` ON CONFLICT (${conflict.join(', ')}) ${action}` : '';
+/** ` ON CONFLICT (…) DO UPDATE SET …` (or DO NOTHING), or nothing without a conflict target. */
+function onConflict(shape: BulkInsert<keyof Schema, AnyRow>): string {
+  const update = shape.update ?? [];
+  // A conflicting row of another account is never overwritten (ids are unique across accounts; this makes it certain).
+  const sameAccount = 'account_id' in shape.columns ? ` WHERE ${shape.table}.account_id = excluded.account_id` : '';
+  const action = update.length ? `DO UPDATE SET ${update.map((c) => `${c} = excluded.${c}`).join(', ')}${sameAccount}` : 'DO NOTHING';
+  return shape.conflict?.length ? ` ON CONFLICT (${shape.conflict.join(', ')}) ${action}` : '';
 }
