@@ -37,7 +37,7 @@ async function main(): Promise<void> {
   await bootstrapFirstAccount(services.accounts, config, log);
 
   const app = await buildApp({ database, services, config, logger: log });
-  const osmand = await buildOsmAndServer({
+  const osmand = buildOsmAndServer({
     locations: services.locations,
     logger: log.child({ listener: 'osmand' }),
     requestTimeoutMs: config.REQUEST_TIMEOUT,
@@ -82,10 +82,8 @@ async function main(): Promise<void> {
     // A keep-alive
     // connection whose request was in flight when closing began is idle only once it is answered
     // (after its commit is on disk), later than close() looks for idle connections: reap them.
-    const reaper = setInterval(() => {
-      osmand.server.closeIdleConnections();
-      app.server.closeIdleConnections();
-    }, 100);
+    // (The OsmAnd listener's close() reaps its own.)
+    const reaper = setInterval(() => app.server.closeIdleConnections(), 100);
     await osmand.close();
     await app.close();
     clearInterval(reaper);

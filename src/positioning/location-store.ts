@@ -1,6 +1,7 @@
 import { sql, type Selectable } from 'kysely';
-import { BulkWriter, bulkInsert, bulkUpdate } from '../store/bulk-writer.js';
+import { BulkWriter, bulkInsert, bulkUpdate, rowsFor, type BulkRows } from '../store/bulk-writer.js';
 import type { Database, Db, Tx } from '../store/database.js';
+import { idTable } from '../store/id-table.js';
 import type { LocationsTable } from '../store/schema.js';
 import type { Fix } from './fix.js';
 import type { FixMetrics } from './pipeline/pipeline-types.js';
@@ -68,6 +69,29 @@ export function metricColumns(metrics: FixMetrics | null): MetricColumns {
   };
 }
 
+/** The insert of these fixes, with the pipeline's metrics when already known, for `BulkWriter.insertAll`. */
+export function insertionOf(accountId: number, receivedAt: number, fixes: Fix[], metrics: (FixMetrics | null)[]): BulkRows {
+  const rows = fixes.map((fix, i): LocationInsert => ({
+    account_id: accountId,
+    subscriber_id: fix.subscriberId,
+    location_date: fix.locationDateMs,
+    received_at: receivedAt,
+    is_valid: fix.isValid ? 1 : 0,
+    latitude: fix.latitude,
+    longitude: fix.longitude,
+    angle: fix.angle,
+    velocity: fix.velocityKmh,
+    fuel_level: fix.fuelLevel,
+    ignition: flag(fix.ignition),
+    external_power: flag(fix.externalPower),
+    odometer: fix.odometer,
+    engine_hours: fix.engineHours,
+    sensors: fix.sensors ? JSON.stringify(fix.sensors) : null,
+    ...metricColumns(metrics[i] ?? null),
+  }));
+  return rowsFor(INSERT_LOCATIONS, rows);
+}
+
 /** Stores fixes, with the pipeline's metrics when already known, inside the caller's transaction. */
 export class LocationStore {
   private readonly bulk: BulkWriter;
@@ -76,27 +100,9 @@ export class LocationStore {
     this.bulk = new BulkWriter(database);
   }
 
-  /** The batch's fixes: many rows per statement (SQLite) or one statement (PostgreSQL). */
-  async insert(tx: Tx, accountId: number, receivedAt: number, fixes: Fix[], metrics: (FixMetrics | null)[]): Promise<void> {
-    const rows = fixes.map((fix, i): LocationInsert => ({
-      account_id: accountId,
-      subscriber_id: fix.subscriberId,
-      location_date: fix.locationDateMs,
-      received_at: receivedAt,
-      is_valid: fix.isValid ? 1 : 0,
-      latitude: fix.latitude,
-      longitude: fix.longitude,
-      angle: fix.angle,
-      velocity: fix.velocityKmh,
-      fuel_level: fix.fuelLevel,
-      ignition: flag(fix.ignition),
-      external_power: flag(fix.externalPower),
-      odometer: fix.odometer,
-      engine_hours: fix.engineHours,
-      sensors: fix.sensors ? JSON.stringify(fix.sensors) : null,
-      ...metricColumns(metrics[i] ?? null),
-    }));
-    await this.bulk.insert(tx, INSERT_LOCATIONS, rows);
+  /** Stores fixes made into an insertion by `insertionOf`. */
+  async insert(tx: Tx, insertion: BulkRows): Promise<void> {
+    await this.bulk.insertAll(tx, [insertion]);
   }
 
   /** New running totals for fixes a replay went over. */
@@ -179,14 +185,4 @@ export async function latestFixes(database: Database, executor: Db, accountId: n
       FROM ${ids} AS s)
     ORDER BY l.subscriber_id`.execute(executor);
   return rows.map((r) => ({ ...r, id: Number(r.id), subscriber_id: Number(r.subscriber_id), location_date: Number(r.location_date) }));
-}
-
-/**
- * A list of ids as a one-column table `(id)` to select from, one parameter whatever its length:
- * an array on PostgreSQL, a JSON text on SQLite.
- */
-export function idTable(database: Database, ids: readonly number[]) {
-  return database.dialect === 'postgres'
-    ? sql`(SELECT unnest(${[...ids]}::bigint[]) AS id)`
-    : sql`(SELECT value AS id FROM json_each(${JSON.stringify(ids)}))`;
 }
