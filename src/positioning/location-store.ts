@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { BulkWriter, type Column } from '../store/bulk-writer.js';
 import type { Database, Db, Tx } from '../store/database.js';
 import type { Fix } from './fix.js';
+import { LocationPartitions } from './location-partitions.js';
 import type { FixMetrics } from './pipeline/pipeline-types.js';
 
 const FIX_COLUMNS: Column[] = [
@@ -46,12 +47,16 @@ export function metricValues(metrics: FixMetrics | null): unknown[] {
 /** Stores fixes, with the pipeline's metrics when already known, inside the caller's transaction. */
 export class LocationStore {
   private readonly bulk: BulkWriter;
+  readonly partitions: LocationPartitions;
 
   constructor(database: Database) {
     this.bulk = new BulkWriter(database);
+    this.partitions = new LocationPartitions(database);
   }
 
   async insert(tx: Tx, accountId: number, receivedAt: number, fixes: Fix[], metrics: (FixMetrics | null)[]): Promise<void> {
+    if (fixes.length === 0) return;
+    await this.partitions.cover(tx, fixes.reduce((newest, fix) => Math.max(newest, fix.locationDateMs), Number.NEGATIVE_INFINITY));
     const rows = fixes.map((fix, i) => [
       accountId, fix.subscriberId, fix.locationDateMs, receivedAt, fix.isValid ? 1 : 0, fix.latitude, fix.longitude, fix.angle,
       fix.velocityKmh, fix.fuelLevel, flag(fix.ignition), flag(fix.externalPower), fix.odometer, fix.engineHours,
@@ -61,9 +66,15 @@ export class LocationStore {
     await this.bulk.upsert(tx, 'locations', [...FIX_COLUMNS, ...METRIC_COLUMNS], [], [], rows);
   }
 
-  /** New running totals for fixes a replay went over: rows of `[locationID, ...metricValues]`. */
-  async updateMetrics(tx: Tx, rows: unknown[][]): Promise<void> {
-    await this.bulk.updateByKey(tx, 'locations', { name: 'id', pgType: 'bigint' }, METRIC_COLUMNS, rows);
+  /**
+   * New running totals for fixes a replay went over: rows of `[locationID, ...metricValues]`, all
+   * of the account and dated `fromMs` or later (on PostgreSQL only the partitions from there on are searched).
+   */
+  async updateMetrics(tx: Tx, accountId: number, fromMs: number, rows: unknown[][]): Promise<void> {
+    await this.bulk.updateByKey(tx, 'locations', { name: 'id', pgType: 'bigint' }, METRIC_COLUMNS, rows, [
+      { column: 'account_id', op: '=', value: accountId },
+      { column: 'location_date', op: '>=', value: fromMs },
+    ]);
   }
 }
 
@@ -86,7 +97,14 @@ export interface LocationRow {
 export async function latestFixes(database: Database, executor: Db, accountId: number, subscriberIds: readonly number[]): Promise<LocationRow[]> {
   if (subscriberIds.length === 0) return [];
   const ids = idTable(database, subscriberIds);
-  const { rows } = await sql<LocationRow>`
+  // PostgreSQL: the row itself from each seek (an id alone would be looked up in every weekly partition).
+  const { rows } = database.dialect === 'postgres' ? await sql<LocationRow>`
+    SELECT l.id, l.subscriber_id, l.location_date, l.is_valid, l.latitude, l.longitude, l.angle, l.velocity
+    FROM ${ids} AS s CROSS JOIN LATERAL (
+      SELECT x.id, x.subscriber_id, x.location_date, x.is_valid, x.latitude, x.longitude, x.angle, x.velocity FROM locations x
+      WHERE x.account_id = ${accountId} AND x.subscriber_id = s.id
+      ORDER BY x.location_date DESC, x.id DESC LIMIT 1) AS l
+    ORDER BY l.subscriber_id`.execute(executor) : await sql<LocationRow>`
     SELECT l.id, l.subscriber_id, l.location_date, l.is_valid, l.latitude, l.longitude, l.angle, l.velocity
     FROM locations l
     WHERE l.account_id = ${accountId} AND l.id IN (

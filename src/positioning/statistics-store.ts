@@ -36,6 +36,7 @@ const METRIC_COLUMNS = sql.raw(
 export async function periodEdges(database: Database, executor: Db, accountId: number, subscriberIds: readonly number[], fromMs: number, toMs: number): Promise<Map<number, PeriodEdges>> {
   const edges = new Map<number, PeriodEdges>();
   if (subscriberIds.length === 0) return edges;
+  if (database.dialect === 'postgres') return periodEdgesByRow(database, executor, accountId, subscriberIds, fromMs, toMs);
   const edge = (where: ReturnType<typeof sql>, direction: 'ASC' | 'DESC') => sql`(
     SELECT x.id FROM locations x
     WHERE x.account_id = ${accountId} AND x.subscriber_id = s.id AND x.cum_distance_m IS NOT NULL AND ${where}
@@ -55,6 +56,32 @@ export async function periodEdges(database: Database, executor: Db, accountId: n
   }
   const pick = (id: number | null) => (id === null ? null : (rows.get(Number(id)) ?? null));
   for (const r of ids) edges.set(Number(r.subscriber_id), { last: pick(r.last_id), first: pick(r.first_id), before: pick(r.before_id) });
+  return edges;
+}
+
+/**
+ * periodEdges on PostgreSQL: each seek returns its row (an id alone would then be looked up in
+ * every weekly partition of the locations; the seeks themselves touch only the partitions of
+ * their period, newest or oldest first).
+ */
+async function periodEdgesByRow(database: Database, executor: Db, accountId: number, subscriberIds: readonly number[], fromMs: number, toMs: number): Promise<Map<number, PeriodEdges>> {
+  const ids = idTable(database, subscriberIds);
+  const edge = (name: keyof PeriodEdges, where: ReturnType<typeof sql>, direction: 'ASC' | 'DESC') => sql`
+    SELECT ${sql.lit(name)} AS edge, e.* FROM ${ids} AS s CROSS JOIN LATERAL (
+      SELECT ${METRIC_COLUMNS} FROM locations x
+      WHERE x.account_id = ${accountId} AND x.subscriber_id = s.id AND x.cum_distance_m IS NOT NULL AND ${where}
+      ORDER BY x.location_date ${sql.raw(direction)}, x.id ${sql.raw(direction)} LIMIT 1) AS e`;
+  const { rows } = await sql<MetricRow & { edge: keyof PeriodEdges }>`
+    ${edge('last', sql`x.location_date <= ${toMs} AND x.location_date >= ${fromMs}`, 'DESC')}
+    UNION ALL ${edge('first', sql`x.location_date >= ${fromMs} AND x.location_date <= ${toMs}`, 'ASC')}
+    UNION ALL ${edge('before', sql`x.location_date < ${fromMs}`, 'DESC')}`.execute(executor);
+  const edges = new Map<number, PeriodEdges>();
+  for (const { edge: name, ...row } of rows) {
+    const subscriberId = Number(row.subscriber_id);
+    const found = edges.get(subscriberId) ?? { last: null, first: null, before: null };
+    found[name] = numeric(row);
+    edges.set(subscriberId, found);
+  }
   return edges;
 }
 

@@ -5,6 +5,13 @@ import type { Database, Tx } from './database.js';
 const SQLITE_ROWS_PER_STATEMENT = 64;
 const SQLITE_MAX_PARAMETERS = 32_766;
 
+/** A condition every updated row must meet besides its key: `column op value`. */
+export interface Condition {
+  column: string;
+  op: '=' | '>=' | '<=';
+  value: number;
+}
+
 export interface Column {
   name: string;
   /** The PostgreSQL array element type the values are sent as. */
@@ -42,19 +49,26 @@ export class BulkWriter {
     await sql`INSERT INTO ${sql.raw(table)} (${sql.raw(names)}) SELECT * FROM unnest(${this.arrays(columns, rows)})${sql.raw(onConflict)}`.execute(tx);
   }
 
-  /** UPDATE table SET columns… WHERE key = row[0], for each row `[key, ...values]`. */
-  async updateByKey(tx: Tx, table: string, key: Column, columns: Column[], rows: unknown[][]): Promise<void> {
+  /**
+   * UPDATE table SET columns… WHERE key = row[0], for each row `[key, ...values]`, and every
+   * condition of `where` (the account; on a partitioned table, a bound on the partition key so
+   * that only the partitions it can touch are planned).
+   */
+  async updateByKey(tx: Tx, table: string, key: Column, columns: Column[], rows: unknown[][], where: Condition[] = []): Promise<void> {
     if (rows.length === 0) return;
+    const conditions = where.map((c) => ` AND ${c.column} ${c.op} ?`).join('');
     if (this.database.sqlite) {
-      const statement = this.prepare(`UPDATE ${table} SET ${columns.map((c) => `${c.name} = ?`).join(', ')} WHERE ${key.name} = ?`);
-      for (const [k, ...values] of rows) statement.run([...values, k]);
+      const statement = this.prepare(`UPDATE ${table} SET ${columns.map((c) => `${c.name} = ?`).join(', ')} WHERE ${key.name} = ?${conditions}`);
+      const bound = where.map((c) => c.value);
+      for (const [k, ...values] of rows) statement.run([...values, k, ...bound]);
       return;
     }
     const all = [key, ...columns];
     const set = columns.map((c) => `${c.name} = u.${c.name}`).join(', ');
+    const extra = where.map((c) => sql` AND t.${sql.raw(c.column)} ${sql.raw(c.op)} ${c.value}`);
     await sql`UPDATE ${sql.raw(table)} AS t SET ${sql.raw(set)}
               FROM unnest(${this.arrays(all, rows)}) AS u(${sql.raw(all.map((c) => c.name).join(', '))})
-              WHERE t.${sql.raw(key.name)} = u.${sql.raw(key.name)}`.execute(tx);
+              WHERE t.${sql.raw(key.name)} = u.${sql.raw(key.name)}${sql.join(extra, sql``)}`.execute(tx);
   }
 
   private prepare(text: string): BetterSqlite3.Statement {

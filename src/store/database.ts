@@ -28,8 +28,19 @@ export interface Database {
   close(): Promise<void>;
 }
 
-// int8 columns (ids, epoch milliseconds) come back as numbers: every value we store is below 2^53.
-pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number.parseInt(value, 10));
+/**
+ * int8 columns (ids, epoch milliseconds) come back as numbers, exact up to 2^53 - 1: ids count up
+ * by one from 1 (at a million fixes a second, 2^53 is 285 years away; `checkIdHeadroom` refuses to
+ * start long before) and instants are milliseconds of this era. A value beyond that is refused
+ * with an error rather than answered rounded to a neighbouring id.
+ */
+pg.types.setTypeParser(pg.types.builtins.INT8, parseInt8);
+
+export function parseInt8(value: string): number {
+  const number = Number.parseInt(value, 10);
+  if (!Number.isSafeInteger(number)) throw new RangeError(`an int8 value beyond 2^53 cannot be answered exactly: ${value}`);
+  return number;
+}
 
 export interface OpenOptions {
   /** `postgres://…` for PostgreSQL; otherwise the SQLite file path (`:memory:` for tests that want it). */

@@ -30,6 +30,7 @@ export interface Schema {
   subscriber_groups: SubscriberGroupsTable;
   custom_field_templates: CustomFieldTemplatesTable;
   subscriber_requests: SubscriberRequestsTable;
+  location_retention: LocationRetentionTable;
 }
 
 export interface AccountsTable {
@@ -40,6 +41,8 @@ export interface AccountsTable {
   created_at: number;
   /** Account settings as JSON (track thresholds of CONTRACT §2); `{}` means every default. */
   settings: Generated<string>;
+  /** Days of fixes kept: null follows the server's RETENTION_DAYS, 0 keeps them for ever. */
+  retention_days: number | null;
 }
 
 export interface ApiTokensTable {
@@ -349,4 +352,10 @@ export interface SubscriberRequestsTable {
   /** The fix that answered it, for result 0. */
   location_id: number | null;
   message: string;
+}
+
+/** Per account, the instant below which its fixes have been removed by retention (none before the first run). */
+export interface LocationRetentionTable {
+  account_id: number;
+  removed_before_ms: number;
 }

@@ -180,7 +180,9 @@ export class PipelineStore {
     await this.bulk.upsert(tx, 'vehicle_events', EVENT_COLUMNS, ['subscriber_id', 'event_ms', 'type', 'detail'], ['latitude', 'longitude', 'value'], events);
     await this.bulk.upsert(tx, 'statistics_buckets', BUCKET_COLUMNS, ['subscriber_id', 'bucket_ms'],
       ['first_fix_ms', 'last_fix_ms', 'fix_count', 'metrics_before', 'first_fuel', 'metrics_end'], buckets);
-    await this.locations.updateMetrics(tx, metrics);
+    // A replay's fixes all lie in its window: the earliest window bounds the partitions searched.
+    const replayedFromMs = Math.min(...all.flatMap((w) => (w.replay ? [w.replay.fromMs] : [])));
+    await this.locations.updateMetrics(tx, accountId, Number.isFinite(replayedFromMs) ? replayedFromMs : Number.MIN_SAFE_INTEGER, metrics);
 
     for (const w of all) {
       const newest = Math.max(...w.checkpoints.keys());

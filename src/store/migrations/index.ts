@@ -6,6 +6,7 @@ import { geozones } from './0003-geozones.js';
 import { outgoing } from './0004-outgoing.js';
 import { workspace } from './0005-workspace.js';
 import { clients } from './0006-clients.js';
+import { growth } from './0008-growth.js';
 import type { MigrationFactory } from './migration-helpers.js';
 
 /** Every migration, in order. Names sort by their number prefix; never rename a shipped one. */
@@ -16,6 +17,7 @@ const migrations: Record<string, MigrationFactory> = {
   '0004-outgoing': outgoing,
   '0005-workspace': workspace,
   '0006-clients': clients,
+  '0008-growth': growth,
 };
 
 export function migrationProvider(dialect: Dialect): MigrationProvider {
