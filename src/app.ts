@@ -2,6 +2,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { AccountService } from './accounts/account-service.js';
 import { adminRoutes } from './accounts/admin-routes.js';
+import { retentionRoutes } from './accounts/retention-routes.js';
 import type { Config } from './config.js';
 import { ChangeEvents } from './signals/change-events.js';
 import { allocateSignalIds } from './signals/signal-ids.js';
@@ -40,6 +41,8 @@ import { SubscriberRequestService } from './positioning/subscriber-request-servi
 import { trackRoutes } from './positioning/track-routes.js';
 import { TrackService } from './positioning/track-service.js';
 import { VehicleEventService } from './positioning/vehicle-event-service.js';
+import { PositionRetention } from './positioning/position-retention.js';
+import { defaultRetentionSettings, RetentionJob, type RetentionSettings } from './retention/retention.js';
 import type { Database } from './store/database.js';
 import { mobileTaskRoutes } from './tasks/mobile-task-routes.js';
 import { taskRoutes } from './tasks/task-routes.js';
@@ -81,6 +84,8 @@ export interface Services {
   arrivals: ArrivalEstimator;
   /** The delivery worker (started by main.ts), the deliveries log and the signing secrets. */
   delivery: DeliveryServices;
+  /** Removal of old data, and the weekly partitions of the locations (started by main.ts). */
+  retention: RetentionJob;
   metrics: Metrics;
 }
 
@@ -95,6 +100,8 @@ export interface ServiceOptions {
   router?: { url: string; timeoutMs: number; log?: Logger } | null;
   /** SIGNAL_MAX_AGE: fixes dated longer than this before their arrival fire no signal. */
   signalMaxAgeMs?: number;
+  /** RETENTION_DAYS, DELIVERY_RETENTION_DAYS, and the job's batch size and period. */
+  retention?: Partial<RetentionSettings>;
 }
 
 /** Every service, composed in one place. */
@@ -126,7 +133,9 @@ export function createServices(database: Database, clock: () => number = Date.no
   }, clock);
   const sessions = new SessionService(database, accounts, clock);
   const live = new LiveFeed(locations);
-  return { accounts, sessions, live, employees, tasks, customFields, forms, subscriberRequests, locations, tracks, vehicleEvents, statistics, geozones, eventRules, outbox, signals, arrivals, delivery, metrics };
+  const retentionSettings = { ...defaultRetentionSettings, ...options.retention };
+  const retention = new RetentionJob(database, accounts, sessions, new PositionRetention(database, retentionSettings.batchRows), retentionSettings, clock);
+  return { accounts, sessions, live, employees, tasks, customFields, forms, subscriberRequests, locations, tracks, vehicleEvents, statistics, geozones, eventRules, outbox, signals, arrivals, delivery, retention, metrics };
 }
 
 export interface AppOptions {
@@ -183,6 +192,7 @@ export async function buildApp({ database, services, config, logger = false, clo
       await api.register(subscriberRequestRoutes(services.subscriberRequests));
       await api.register(customFieldRoutes(services.customFields));
       await api.register(formRoutes(services.forms));
+      await api.register(retentionRoutes(services.accounts, services.retention.serverRetentionDays));
     },
     { prefix: '/v6/api' },
   );

@@ -11,6 +11,7 @@ import { buildOsmAndServer } from './mobile/osmand-server.js';
 import { AddressFiller } from './positioning/address-filler.js';
 import { NominatimGeocoder } from './positioning/geocoder.js';
 import { migrate, openDatabase } from './store/database.js';
+import { checkIdHeadroom } from './store/id-headroom.js';
 import { version } from './version.js';
 
 /**
@@ -32,9 +33,12 @@ async function main(): Promise<void> {
 
   const database = await openDatabase({ url: config.databaseUrl, poolSize: config.DATABASE_POOL_SIZE });
   await migrate(database);
+  await checkIdHeadroom(database);
   const router = config.ROUTER_URL ? { url: config.ROUTER_URL, timeoutMs: config.ROUTER_TIMEOUT_MS, log: log.child({ component: 'router' }) } : null;
-  const services = createServices(database, Date.now, { allowPrivateAddresses: config.WEBHOOK_ALLOW_PRIVATE, delivery: deliverySettings(config), onlineTimeoutMs: config.ONLINE_TIMEOUT, router, signalMaxAgeMs: config.SIGNAL_MAX_AGE });
+  const services = createServices(database, Date.now, { allowPrivateAddresses: config.WEBHOOK_ALLOW_PRIVATE, delivery: deliverySettings(config), onlineTimeoutMs: config.ONLINE_TIMEOUT, router, signalMaxAgeMs: config.SIGNAL_MAX_AGE, retention: { serverRetentionDays: config.RETENTION_DAYS, deliveryRetentionDays: config.DELIVERY_RETENTION_DAYS } });
   await bootstrapFirstAccount(services.accounts, config, log);
+  // The weeks of partitions ahead exist before the first fix is taken (PostgreSQL).
+  await services.retention.makePartitionsAhead();
 
   const app = await buildApp({ database, services, config, logger: log });
   const osmand = await buildOsmAndServer({
@@ -65,6 +69,7 @@ async function main(): Promise<void> {
   await services.delivery.worker.start(log.child({ worker: 'delivery' }));
   const onlineSweeper = new OnlineSweeper(services.employees, log.child({ worker: 'presence' }));
   onlineSweeper.start();
+  services.retention.start(log.child({ worker: 'retention' }));
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -92,6 +97,7 @@ async function main(): Promise<void> {
     // Attempts in flight finish and are recorded; deliveries not started stay pending for the next start.
     await services.delivery.worker.stop();
     await onlineSweeper.stop();
+    await services.retention.stop();
     await database.close();
     log.info('stopped');
     process.exit(0);

@@ -9,6 +9,8 @@ export interface Account {
   smsEnabled: boolean;
   /** The account's own settings document; each module reads its part and applies its defaults. */
   settings: AccountSettings;
+  /** Days of fixes kept (see retention-policy.ts): null follows the server's RETENTION_DAYS, 0 keeps them for ever. */
+  retentionDays: number | null;
 }
 
 /** Settings an account may change; what is absent takes the default of the module it belongs to. */
@@ -17,7 +19,7 @@ export interface AccountSettings {
   track?: Readonly<Record<string, number>>;
 }
 
-type AccountRow = { id: number; name: string; time_zone: string; sms_enabled: number; settings: string };
+type AccountRow = { id: number; name: string; time_zone: string; sms_enabled: number; settings: string; retention_days: number | null };
 
 /** Who made an authenticated request: the account and the workspace user behind the token. */
 export interface Principal {
@@ -69,7 +71,7 @@ export class AccountService {
     const row = await this.database.db
       .selectFrom('api_tokens as t')
       .innerJoin('accounts as a', 'a.id', 't.account_id')
-      .select(['a.id', 'a.name', 'a.time_zone', 'a.sms_enabled', 'a.settings', 't.user_id'])
+      .select(['a.id', 'a.name', 'a.time_zone', 'a.sms_enabled', 'a.settings', 'a.retention_days', 't.user_id'])
       .where('t.token_hash', '=', tokenHash)
       .where('t.revoked_at', 'is', null)
       .executeTakeFirst();
@@ -80,7 +82,7 @@ export class AccountService {
   async get(accountId: number): Promise<Account | null> {
     const row = await this.database.db
       .selectFrom('accounts')
-      .select(['id', 'name', 'time_zone', 'sms_enabled', 'settings'])
+      .select(['id', 'name', 'time_zone', 'sms_enabled', 'settings', 'retention_days'])
       .where('id', '=', accountId)
       .executeTakeFirst();
     return row ? toAccount(row) : null;
@@ -102,9 +104,16 @@ export class AccountService {
     return account;
   }
 
-  /** Turns the account's paid SMS option on or off (the operator's decision, CONTRACT §4). */
-  async setSmsEnabled(accountId: number, enabled: boolean): Promise<Account | null> {
-    await this.database.db.updateTable('accounts').set({ sms_enabled: enabled ? 1 : 0 }).where('id', '=', accountId).execute();
+  /**
+   * The operator's changes to an account: its paid SMS option (CONTRACT §4) and how many days of
+   * fixes it keeps (null: the server's RETENTION_DAYS; 0: for ever). Fields left out stay.
+   */
+  async change(accountId: number, change: { smsEnabled?: boolean; retentionDays?: number | null }): Promise<Account | null> {
+    const set = {
+      ...(change.smsEnabled === undefined ? {} : { sms_enabled: change.smsEnabled ? 1 : 0 }),
+      ...(change.retentionDays === undefined ? {} : { retention_days: change.retentionDays }),
+    };
+    if (Object.keys(set).length > 0) await this.database.db.updateTable('accounts').set(set).where('id', '=', accountId).execute();
     this.principals.clear();
     this.accounts.delete(accountId);
     return this.get(accountId);
@@ -118,7 +127,7 @@ export class AccountService {
   async listAccounts(): Promise<Account[]> {
     const rows = await this.database.db
       .selectFrom('accounts')
-      .select(['id', 'name', 'time_zone', 'sms_enabled', 'settings'])
+      .select(['id', 'name', 'time_zone', 'sms_enabled', 'settings', 'retention_days'])
       .orderBy('id')
       .execute();
     return rows.map(toAccount);
@@ -143,7 +152,7 @@ export class AccountService {
       const account = await tx
         .insertInto('accounts')
         .values({ name: input.name, time_zone: input.timeZone, sms_enabled: 0, created_at: now })
-        .returning(['id', 'name', 'time_zone', 'sms_enabled', 'settings'])
+        .returning(['id', 'name', 'time_zone', 'sms_enabled', 'settings', 'retention_days'])
         .executeTakeFirstOrThrow();
       const login = input.login ?? `admin@${account.id}`;
       const user = await tx
@@ -167,5 +176,6 @@ export function toAccount(row: AccountRow): Account {
     timeZone: row.time_zone,
     smsEnabled: row.sms_enabled === 1,
     settings: JSON.parse(row.settings) as AccountSettings,
+    retentionDays: row.retention_days,
   };
 }

@@ -77,7 +77,7 @@ export class SessionService {
       .selectFrom('workspace_sessions as s')
       .innerJoin('users as u', 'u.id', 's.user_id')
       .innerJoin('accounts as a', 'a.id', 'u.account_id')
-      .select(['s.user_id', 's.expires_at', 'u.login', 'a.id', 'a.name', 'a.time_zone', 'a.sms_enabled', 'a.settings'])
+      .select(['s.user_id', 's.expires_at', 'u.login', 'a.id', 'a.name', 'a.time_zone', 'a.sms_enabled', 'a.settings', 'a.retention_days'])
       .where('s.token_hash', '=', hash)
       .executeTakeFirst();
     if (!row || row.expires_at <= now) return null;
@@ -135,6 +135,12 @@ export class SessionService {
     for (const [key, failed] of this.failures) {
       if (now - failed.since >= FAILURE_WINDOW_MS) this.failures.delete(key);
     }
+  }
+
+  /** Removes the sessions that have ended (sign-in does it too; retention runs it hourly); the number removed. */
+  async forgetEnded(): Promise<number> {
+    const result = await this.database.db.deleteFrom('workspace_sessions').where('expires_at', '<=', this.clock()).executeTakeFirst();
+    return Number(result.numDeletedRows);
   }
 
   async signOut(token: string): Promise<void> {

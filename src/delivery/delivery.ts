@@ -90,3 +90,4 @@ export function createDelivery(database: Database, outbox: Outbox, registry: Reg
   return { worker, log, secrets };
 }
 export type { Outbox, OutgoingMessage } from './outbox.js';
+export { deleteFinishedDeliveries } from './delivery-retention.js';

@@ -91,6 +91,23 @@ export function registerIdempotency(app: FastifyInstance, database: Database, cl
   });
 }
 
+/**
+ * Removes up to `limit` of the account's keys older than their 24 h (retention runs it hourly;
+ * before, a key was removed only when the same key came again); the number removed.
+ */
+export async function deleteExpiredIdempotencyKeys(database: Database, accountId: number, nowMs: number, limit: number): Promise<number> {
+  const beforeMs = nowMs - KEY_LIFETIME_MS;
+  const result = await database.db
+    .deleteFrom('idempotency_keys')
+    .where('account_id', '=', accountId)
+    .where('created_at', '<', beforeMs)
+    .where('key', 'in', (eb) =>
+      eb.selectFrom('idempotency_keys').select('key').where('account_id', '=', accountId).where('created_at', '<', beforeMs).limit(limit),
+    )
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
 function fingerprintOf(request: FastifyRequest): string {
   return createHash('sha256')
     .update(`${request.method} ${request.url}\n`)

@@ -11,7 +11,7 @@ import { IngestQueue, type FixSource, type Frame } from './ingest-queue.js';
 import type { Location, LocationInput, LocationListQuery } from './location-schema.js';
 import type { PipelineSignals } from './pipeline/pipeline-signals.js';
 import { PipelineRunner } from './pipeline/pipeline-runner.js';
-import { latestFixes } from './location-store.js';
+import { latestFixes, listLocations } from './location-store.js';
 import { PipelineStore } from './pipeline/pipeline-store.js';
 import { trackSettingsOf } from './pipeline/pipeline-types.js';
 
@@ -195,16 +195,13 @@ export class LocationService {
   /** `offset` (the mobile positioning list's) skips that many after the other filters. */
   async list(account: Account, query: LocationListQuery & { offset?: number }): Promise<Location[]> {
     const period = resolvePeriod(query, { from: 'dateFrom', to: 'dateTo' }, account.timeZone, this.clock());
-    let select = this.database.db
-      .selectFrom('locations')
-      .select(['id', 'subscriber_id', 'location_date', 'is_valid', 'latitude', 'longitude', 'angle', 'velocity'])
-      .where('account_id', '=', account.id)
-      .where('location_date', '>=', period.fromMs)
-      .where('location_date', '<=', period.toMs);
-    if (query.subscriberIDs?.length) select = select.where('subscriber_id', 'in', query.subscriberIDs);
-    // Newest first; a client pages by passing the last id it saw (CONTRACT §1, real API).
-    if (query.lastLocationID !== undefined) select = select.where('id', '<', query.lastLocationID);
-    const rows = await select.orderBy('id', 'desc').limit(query.count ?? 1000).offset(query.offset ?? 0).execute();
+    const rows = await listLocations(this.database.db, account.id, {
+      ...period,
+      subscriberIds: query.subscriberIDs,
+      beforeId: query.lastLocationID,
+      count: query.count ?? 1000,
+      offset: query.offset ?? 0,
+    }).execute();
     return rows.map((row) => toLocation(row, account.timeZone));
   }
 

@@ -91,6 +91,27 @@ export interface LocationRow {
 }
 
 /**
+ * A page of the account's fixes of a period, newest first by id; a client pages by passing the
+ * last id it saw (CONTRACT §1, real API). The period bounds the weekly partitions searched on
+ * PostgreSQL; one vehicle's day is read through (account, subscriber, time).
+ */
+export function listLocations(
+  db: Db,
+  accountId: number,
+  filter: { fromMs: number; toMs: number; subscriberIds?: readonly number[]; beforeId?: number; count: number; offset: number },
+) {
+  let select = db
+    .selectFrom('locations')
+    .select(['id', 'subscriber_id', 'location_date', 'is_valid', 'latitude', 'longitude', 'angle', 'velocity'])
+    .where('account_id', '=', accountId)
+    .where('location_date', '>=', filter.fromMs)
+    .where('location_date', '<=', filter.toMs);
+  if (filter.subscriberIds?.length) select = select.where('subscriber_id', 'in', filter.subscriberIds);
+  if (filter.beforeId !== undefined) select = select.where('id', '<', filter.beforeId);
+  return select.orderBy('id', 'desc').limit(filter.count).offset(filter.offset);
+}
+
+/**
  * The latest fix (by its time, then id) of each of these subscribers of the account, in subscriber
  * order: one index seek per subscriber through (account, subscriber, time), whatever the history.
  */

@@ -1,19 +1,10 @@
-import { sql, type Kysely } from 'kysely';
+import { sql } from 'kysely';
+import type { Db } from './database.js';
+import { historyPartitionName, WEEK_MS, weekPartitionName, weekStartMs } from './weeks.js';
 
-/**
- * Weekly range partitions of a PostgreSQL table by an epoch-millisecond column (the locations,
- * by `location_date`). One partition per week, Monday 00:00 UTC to the next; below the oldest
- * week, one partition from MINVALUE (`<table>_history`) takes whatever is older (imports, late
- * fixes), so every instant up to the newest week made has a partition and no insert fails for
- * want of one. Weeks: a 1,000-vehicle fleet at a fix every 10 s writes 60 M fixes a week, a
- * partition whose indexes still fit in memory; retention drops whole weeks.
- */
-export const WEEK_MS = 7 * 86_400_000;
-/** 1970-01-01 was a Thursday: weeks start three days before the epoch's multiples of a week. */
-const MONDAY_SHIFT_MS = 3 * 86_400_000;
+export { WEEK_MS, weekStartMs } from './weeks.js';
 
-/** The Monday 00:00 UTC at or before `ms`. */
-export const weekStartMs = (ms: number): number => Math.floor((ms + MONDAY_SHIFT_MS) / WEEK_MS) * WEEK_MS - MONDAY_SHIFT_MS;
+/* The weekly partitions of a table (the locations), made ahead and dropped whole: see weeks.ts. */
 
 export interface TimePartition {
   name: string;
@@ -24,14 +15,8 @@ export interface TimePartition {
   detachPending: boolean;
 }
 
-/** `<table>_w20260518`: the week's Monday in UTC. */
-export const weekPartitionName = (table: string, fromMs: number): string =>
-  `${table}_w${new Date(fromMs).toISOString().slice(0, 10).replaceAll('-', '')}`;
-
-export const historyPartitionName = (table: string): string => `${table}_history`;
-
 /** The partitions of `table`, oldest first, with their bounds as PostgreSQL states them. */
-export async function listTimePartitions(db: Kysely<any>, table: string): Promise<TimePartition[]> {
+export async function listTimePartitions(db: Db, table: string): Promise<TimePartition[]> {
   const { rows } = await sql<{ name: string; bound: string; pending: boolean }>`
     SELECT c.relname AS name, pg_get_expr(c.relpartbound, c.oid) AS bound, i.inhdetachpending AS pending
     FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
@@ -52,7 +37,7 @@ export async function listTimePartitions(db: Kysely<any>, table: string): Promis
  * made as a plain table and then attached: ATTACH takes only a SHARE UPDATE EXCLUSIVE lock on
  * the parent, which inserts and reads do not wait for (CREATE … PARTITION OF would lock them out).
  */
-export async function makeWeeksUntil(tx: Kysely<any>, table: string, untilMs: number): Promise<number> {
+export async function makeWeeksUntil(tx: Db, table: string, untilMs: number): Promise<number> {
   await sql`SELECT pg_advisory_xact_lock(hashtext(${`time-partitions:${table}`}))`.execute(tx);
   const partitions = await listTimePartitions(tx, table);
   if (partitions.length === 0) throw new Error(`${table} has no partitions: is it partitioned (migration 0008)?`);
@@ -71,7 +56,7 @@ export async function makeWeeksUntil(tx: Kysely<any>, table: string, untilMs: nu
  * that use the partition instead of locking inserts out, and cannot run in a transaction; a
  * detach interrupted before (a server killed) is finished first. Returns the names dropped.
  */
-export async function dropWeeksBefore(db: Kysely<any>, table: string, beforeMs: number): Promise<string[]> {
+export async function dropWeeksBefore(db: Db, table: string, beforeMs: number): Promise<string[]> {
   const dropped: string[] = [];
   for (const partition of await listTimePartitions(db, table)) {
     if (partition.detachPending) {
@@ -95,7 +80,7 @@ export async function dropWeeksBefore(db: Kysely<any>, table: string, beforeMs: 
   return dropped;
 }
 
-async function attachEmpty(tx: Kysely<any>, table: string, name: string, from: ReturnType<typeof sql>, toMs: number): Promise<void> {
+async function attachEmpty(tx: Db, table: string, name: string, from: ReturnType<typeof sql>, toMs: number): Promise<void> {
   await sql`CREATE TABLE ${sql.table(name)} (LIKE ${sql.table(table)} INCLUDING DEFAULTS)`.execute(tx);
   await sql`ALTER TABLE ${sql.table(table)} ATTACH PARTITION ${sql.table(name)} FOR VALUES FROM (${from}) TO (${sql.lit(toMs)})`.execute(tx);
 }

@@ -86,9 +86,12 @@ export class PipelineRunner {
 
     const keep = (_: unknown, index: number) => !resent.has(index);
     await this.store.locations.insert(tx, context.accountId, context.receivedAt, fixes.filter(keep), metrics.filter(keep));
+    // Retention may have removed the account's older fixes: no replay starts before that mark.
+    const removedBeforeMs = late.length > 0 ? await this.store.removedBefore(tx, context.accountId) : null;
     for (const { subscriberId, earliestMs, state, live } of late) {
       const fromMs = Math.max(earliestMs, (state.lastFixMs ?? 0) - REPLAY_HORIZON_MS);
-      writes.push(await this.replay(tx, context, subscriberId, fromMs, signals, state, live));
+      const replayed = await this.replay(tx, context, subscriberId, fromMs, removedBeforeMs, signals, state, live);
+      if (replayed) writes.push(replayed);
     }
     await this.store.apply(tx, context.accountId, writes, await this.addressesOf(tx, context.accountId, writes));
     await signals?.flush(tx);
@@ -134,17 +137,22 @@ export class PipelineRunner {
   /**
    * Re-runs a subscriber's stored fixes from the checkpoint at or before `fromMs`. Only the fixes
    * of this batch in `live` (by fixKey) may fire signals; `replaced` is the state the replay replaces.
+   * A replay needs every fix from its checkpoint on: when retention removed fixes after the
+   * checkpoint it would start from (`removedBeforeMs`), the late fixes stay stored as history,
+   * as fixes beyond the replay horizon do, and nothing derived changes (null).
    */
   private async replay(
     tx: Tx,
     context: BatchContext,
     subscriberId: number,
     fromMs: number,
+    removedBeforeMs: number | null,
     signals: BatchSignals | null,
     replaced: SubscriberState,
     live: Set<string>,
-  ): Promise<SubscriberWrites> {
+  ): Promise<SubscriberWrites | null> {
     const checkpoint = await this.store.loadCheckpoint(tx, subscriberId, fromMs);
+    if (removedBeforeMs !== null && (checkpoint?.atMs ?? Number.NEGATIVE_INFINITY) < removedBeforeMs) return null;
     const windowStart = checkpoint?.atMs ?? Number.MIN_SAFE_INTEGER;
     const state = checkpoint?.state ?? initialState();
     const fixes = await this.store.loadFixes(tx, context.accountId, subscriberId, windowStart);

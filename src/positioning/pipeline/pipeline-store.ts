@@ -4,6 +4,7 @@ import type { Database, Db, Tx } from '../../store/database.js';
 import { pointKey } from '../address-resolver.js';
 import { coordinatesText } from '../../geo/geo.js';
 import { LocationStore, metricValues } from '../location-store.js';
+import { removedBefore } from '../retention-store.js';
 import type { PipelineFix } from './pipeline-types.js';
 import { eventKey, fixKey, type SubscriberWrites } from './pipeline-writes.js';
 import type { SubscriberState } from './subscriber-pipeline.js';
@@ -66,6 +67,11 @@ export class PipelineStore {
 
   loadStates(tx: Tx, accountId: number, subscriberIds: number[]): Promise<Map<number, SubscriberState>> {
     return loadPipelineStates(tx, accountId, subscriberIds);
+  }
+
+  /** The instant below which retention removed the account's fixes, or null. */
+  removedBefore(tx: Tx, accountId: number): Promise<number | null> {
+    return removedBefore(tx, accountId);
   }
 
   /** The latest checkpoint taken at or before `atOrBeforeMs`. */

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Dialect } from '../dialect.js';
-import { historyPartitionName, WEEK_MS, weekStartMs } from '../time-partitions.js';
+import { historyPartitionName, WEEK_MS, weekStartMs } from '../weeks.js';
 import type { MigrationFactory } from './migration-helpers.js';
 
 /** Fixes are never dated more than 24 h ahead (ingestion refuses them); the history partition reaches past that. */

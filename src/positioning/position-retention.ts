@@ -1,0 +1,90 @@
+import { addCounts, inBatches, NO_ROWS, type BatchCount } from '../store/batches.js';
+import type { Database, Tx } from '../store/database.js';
+import { LocationPartitions } from './location-partitions.js';
+import {
+  deleteCheckpointsBefore,
+  deleteOldestOfSubscriber,
+  deleteOldestTracks,
+  deleteRequestsBefore,
+  markRemovedBefore,
+  subscribersWithData,
+} from './retention-store.js';
+
+export interface DerivedRemoved {
+  tracks: BatchCount;
+  events: BatchCount;
+  buckets: BatchCount;
+}
+
+/**
+ * Removal of an account's old positions and what was derived from them (README, "Retention"),
+ * for the retention job. Everything goes in small transactions (`batchRows` rows), oldest first,
+ * so ingestion is never held up for longer than one of them; on PostgreSQL whole weeks go at once.
+ */
+export class PositionRetention {
+  private readonly partitions: LocationPartitions;
+  private stopped = false;
+
+  constructor(
+    private readonly database: Database,
+    private readonly batchRows: number,
+  ) {
+    this.partitions = new LocationPartitions(database);
+  }
+
+  /** The weekly partitions ahead of `nowMs` (PostgreSQL), made at start and on every run. */
+  makePartitionsAhead(nowMs: number): Promise<void> {
+    return this.partitions.makeAhead(nowMs);
+  }
+
+  /**
+   * Says that the account's fixes before `beforeMs` are going: from this commit on no late fix
+   * replays from a checkpoint before it (its fixes may be gone), and those checkpoints go. Done
+   * for every account before any fix is removed, partitions included.
+   */
+  async closeBefore(accountId: number, beforeMs: number): Promise<number> {
+    await markRemovedBefore(this.database.db, accountId, beforeMs);
+    let removed = 0;
+    for (const subscriberId of await subscribersWithData(this.database.db, accountId)) {
+      removed += await this.database.transaction((tx) => deleteCheckpointsBefore(tx, subscriberId, beforeMs));
+    }
+    return removed;
+  }
+
+  /** Drops the weeks of fixes that lie wholly before `beforeMs`, every account's (PostgreSQL); their names. */
+  dropWeeksBefore(beforeMs: number): Promise<string[]> {
+    return this.partitions.dropBefore(beforeMs);
+  }
+
+  /** The account's fixes and "locate now" requests before `beforeMs`, subscriber by subscriber (`closeBefore` first). */
+  async removeFixes(accountId: number, beforeMs: number): Promise<{ fixes: BatchCount; requests: number }> {
+    let fixes = NO_ROWS;
+    let requests = 0;
+    for (const subscriberId of await subscribersWithData(this.database.db, accountId)) {
+      fixes = addCounts(fixes, await this.inBatches((tx) => deleteOldestOfSubscriber(tx, 'locations', accountId, subscriberId, beforeMs, this.batchRows)));
+      requests += await this.database.transaction((tx) => deleteRequestsBefore(tx, accountId, subscriberId, beforeMs));
+    }
+    return { fixes, requests };
+  }
+
+  /** The account's closed tracks, vehicle events and statistics buckets before `beforeMs`. */
+  async removeDerived(accountId: number, beforeMs: number): Promise<DerivedRemoved> {
+    const tracks = await this.inBatches((tx) => deleteOldestTracks(tx, accountId, beforeMs, this.batchRows));
+    let events = NO_ROWS;
+    let buckets = NO_ROWS;
+    for (const subscriberId of await subscribersWithData(this.database.db, accountId)) {
+      events = addCounts(events, await this.inBatches((tx) => deleteOldestOfSubscriber(tx, 'vehicle_events', accountId, subscriberId, beforeMs, this.batchRows)));
+      buckets = addCounts(buckets, await this.inBatches((tx) => deleteOldestOfSubscriber(tx, 'statistics_buckets', accountId, subscriberId, beforeMs, this.batchRows)));
+    }
+    return { tracks, events, buckets };
+  }
+
+  /** Ends the removals under way after their current batch (the server is shutting down). */
+  stop(): void {
+    this.stopped = true;
+  }
+
+  private inBatches(remove: (tx: Tx) => Promise<number>): Promise<BatchCount> {
+    return inBatches(() => this.database.transaction(remove), this.batchRows, () => this.stopped);
+  }
+}
