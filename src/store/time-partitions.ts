@@ -58,10 +58,14 @@ export async function makeWeeksUntil(tx: Db, table: string, untilMs: number): Pr
  */
 export async function dropWeeksBefore(db: Db, table: string, beforeMs: number): Promise<string[]> {
   const dropped: string[] = [];
-  for (const partition of await listTimePartitions(db, table)) {
+  const partitions = await listTimePartitions(db, table);
+  // An empty history partition with nothing after it to go stays: dropping it would only make it again.
+  const due = partitions.filter((p) => p.toMs <= beforeMs);
+  if (due.length === 1 && due[0]!.fromMs === null && !(await hasRows(db, due[0]!.name))) due.length = 0;
+  for (const partition of partitions) {
     if (partition.detachPending) {
       await sql`ALTER TABLE ${sql.table(table)} DETACH PARTITION ${sql.table(partition.name)} FINALIZE`.execute(db);
-    } else if (partition.toMs <= beforeMs) {
+    } else if (due.includes(partition)) {
       await sql`ALTER TABLE ${sql.table(table)} DETACH PARTITION ${sql.table(partition.name)} CONCURRENTLY`.execute(db);
     } else {
       continue;
@@ -78,6 +82,11 @@ export async function dropWeeksBefore(db: Db, table: string, beforeMs: number): 
     });
   }
   return dropped;
+}
+
+async function hasRows(db: Db, name: string): Promise<boolean> {
+  const { rows } = await sql`SELECT 1 FROM ${sql.table(name)} LIMIT 1`.execute(db);
+  return rows.length > 0;
 }
 
 async function attachEmpty(tx: Db, table: string, name: string, from: ReturnType<typeof sql>, toMs: number): Promise<void> {
