@@ -20,6 +20,7 @@ import { applyConventions, clientErrorHandler, frameworkError, sendError } from 
 import { registerIdempotency } from './http/idempotency.js';
 import { createMetrics, registerObservability, type Metrics } from './http/observability.js';
 import { registerOpenApi } from './http/openapi.js';
+import { registerReplicaReads } from './http/replica-reads.js';
 import { defaultRequestLimits, InFlightLimiter, serverWithDeadline } from './http/request-limits.js';
 import { validatorCompiler } from './http/validation.js';
 import { locationRoutes } from './positioning/location-routes.js';
@@ -179,6 +180,7 @@ export async function buildApp({ database, services, config, logger = false, clo
       const inFlight = new InFlightLimiter(config.MAX_REQUESTS_IN_FLIGHT ?? defaultRequestLimits.maxInFlightPerUser);
       api.addHook('onRequest', async (request, reply) => inFlight.enter(`${request.principal.account.id}:${request.principal.userID}`, reply));
       registerIdempotency(api, database, clock);
+      registerReplicaReads(api, database);
       await api.register(employeeRoutes(services.employees));
       await api.register(locationRoutes(services.locations, config.INGEST_BODY_LIMIT_BYTES));
       await api.register(trackRoutes(services.tracks, services.vehicleEvents, services.statistics));

@@ -31,7 +31,8 @@ async function main(): Promise<void> {
   }
   const log = pino({ level: config.LOG_LEVEL, redact: ['req.headers.authorization'] });
 
-  const database = await openDatabase({ url: config.databaseUrl, poolSize: config.DATABASE_POOL_SIZE });
+  const replica = config.DATABASE_REPLICA_URL ? { url: config.DATABASE_REPLICA_URL, maxLagMs: config.DATABASE_REPLICA_MAX_LAG } : undefined;
+  const database = await openDatabase({ url: config.databaseUrl, poolSize: config.DATABASE_POOL_SIZE, replica });
   await migrate(database);
   await checkIdHeadroom(database);
   const router = config.ROUTER_URL ? { url: config.ROUTER_URL, timeoutMs: config.ROUTER_TIMEOUT_MS, log: log.child({ component: 'router' }) } : null;

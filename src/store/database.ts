@@ -4,6 +4,7 @@ import pg from 'pg';
 import { close as closeFd, fdatasync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { migrationProvider } from './migrations/index.js';
+import { ReplicaRouter, type ReplicaStatus } from './replica.js';
 import type { Schema } from './schema.js';
 
 export type { Dialect } from './dialect.js';
@@ -26,6 +27,15 @@ export interface Database {
   durable(): Promise<void>;
   ping(): Promise<void>;
   close(): Promise<void>;
+  /** The streaming replica GET requests read from (DATABASE_REPLICA_URL), or null. */
+  readonly replica: Replica | null;
+}
+
+/** What the rest of the server sees of the read replica (see replica.ts). */
+export interface Replica {
+  /** After a write, a token's reads go to the primary for this long. */
+  readonly readYourWritesMs: number;
+  status(): ReplicaStatus;
 }
 
 /**
@@ -46,10 +56,13 @@ export interface OpenOptions {
   /** `postgres://…` for PostgreSQL; otherwise the SQLite file path (`:memory:` for tests that want it). */
   url: string;
   poolSize?: number;
+  /** A streaming replica of the PostgreSQL `url` to read from, and how far behind it may be. */
+  replica?: { url: string; maxLagMs: number; probeMs?: number };
 }
 
-export async function openDatabase({ url, poolSize = 10 }: OpenOptions): Promise<Database> {
-  if (/^postgres(ql)?:\/\//.test(url)) return openPostgres(url, poolSize);
+export async function openDatabase({ url, poolSize = 10, replica }: OpenOptions): Promise<Database> {
+  if (/^postgres(ql)?:\/\//.test(url)) return openPostgres(url, poolSize, replica);
+  if (replica) throw new Error('a read replica needs PostgreSQL');
   return openSqlite(url);
 }
 
@@ -170,12 +183,13 @@ function withStatementCache(sqlite: BetterSqlite3.Database) {
   };
 }
 
-async function openPostgres(url: string, poolSize: number): Promise<Database> {
+async function openPostgres(url: string, poolSize: number, replica: OpenOptions['replica']): Promise<Database> {
   const pool = new pg.Pool({ connectionString: url, max: poolSize });
   // A dropped idle connection must not take the process down; the pool replaces it.
   pool.on('error', () => {});
-  const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) });
-  return wrap(db, 'postgres', null);
+  const router = replica ? new ReplicaRouter(pool, replica.url, { maxLagMs: replica.maxLagMs, probeMs: replica.probeMs, poolSize }) : null;
+  const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool: router ?? pool }) });
+  return { ...wrap(db, 'postgres', null), replica: router };
 }
 
 function wrap(db: Db, dialect: Dialect, sqlite: BetterSqlite3.Database | null): Database {
@@ -183,6 +197,7 @@ function wrap(db: Db, dialect: Dialect, sqlite: BetterSqlite3.Database | null): 
     db,
     dialect,
     sqlite,
+    replica: null,
     transaction: (fn) => db.transaction().execute(fn),
     durable: () => Promise.resolve(),
     async ping() {
