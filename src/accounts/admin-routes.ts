@@ -103,7 +103,7 @@ export function adminRoutes(accounts: AccountService, sessions: SessionService, 
           params: Type.Object({ accountID: Id }),
           body: Type.Object(
             { smsEnabled: Type.Optional(Type.Boolean()), retentionDays: Type.Optional(RetentionDays) },
-            { additionalProperties: false, minProperties: 1 },
+            { additionalProperties: false },
           ),
           response: { 200: AccountView, 400: ErrorBody, 401: ErrorBody, 404: ErrorBody },
         },

@@ -85,7 +85,7 @@ for (const dialect of dialects) {
         assert.equal(refused.status, 400, JSON.stringify(retentionDays));
         assert.equal((await operator.patch(`/admin/v1/accounts/${server.account.id}`, { retentionDays })).status, 400);
       }
-      assert.equal((await operator.patch(`/admin/v1/accounts/${server.account.id}`, {})).status, 400);
+      assert.equal((await operator.patch(`/admin/v1/accounts/${server.account.id}`, {})).body.retentionDays, 30, 'an empty change changes nothing');
       assert.equal((await server.api.get('/v6/api/accountManagement/retention')).body.retentionDays, 30);
     });
 
