@@ -7,8 +7,8 @@ import {
   deleteOldestTracks,
   deleteRequestsBefore,
   markRemovedBefore,
-  subscribersWithData,
 } from './retention-store.js';
+import { subscribersWithData } from './location-store.js';
 
 export interface DerivedRemoved {
   tracks: BatchCount;

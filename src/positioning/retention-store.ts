@@ -24,12 +24,6 @@ export async function markRemovedBefore(executor: Db, accountId: number, beforeM
     .execute();
 }
 
-/** The account's subscribers the pipeline has seen: every subscriber with fixes or derived rows has a state. */
-export async function subscribersWithData(executor: Db, accountId: number): Promise<number[]> {
-  const rows = await executor.selectFrom('pipeline_states').select('subscriber_id').where('account_id', '=', accountId).orderBy('subscriber_id').execute();
-  return rows.map((r) => r.subscriber_id);
-}
-
 /** Per table, the time column its oldest rows are found and sliced by, through an index led by (account or subscriber, time). */
 const SLICED = {
   locations: 'location_date',

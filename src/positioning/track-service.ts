@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Account } from '../accounts/accounts.js';
 import { formatDateTime } from '../http/datetime.js';
 import { ApiError } from '../http/errors.js';
@@ -8,7 +9,9 @@ import { pointKey, type AddressResolver } from './address-resolver.js';
 import { coordinatesText } from '../geo/geo.js';
 import type { Location } from './location-schema.js';
 import { toLocation } from './location-service.js';
+import { subscribersWithData } from './location-store.js';
 import { loadPipelineStates } from './pipeline/pipeline-store.js';
+import { tracksRunningAt } from './track-store.js';
 import type { Track, TrackListQuery } from './track-schema.js';
 
 type TrackRow = Omit<TracksTable, 'id' | 'start_geocoded' | 'finish_geocoded'> & { id: number };
@@ -21,15 +24,27 @@ export class TrackService {
     private readonly clock: () => number = Date.now,
   ) {}
 
-  /** Tracks that overlap the period, `trackID` ascending; `lastTrackID` returns greater ids, `offset` skips. */
+  /**
+   * Tracks that overlap the period, `trackID` ascending; `lastTrackID` returns greater ids, `offset`
+   * skips. Those that start in the period come from (account, start); of those that started
+   * before, only each vehicle's last one can still run into it (a vehicle's tracks never
+   * overlap), one seek per vehicle. So a day costs its own tracks, however many came before.
+   */
   async list(account: Account, query: TrackListQuery): Promise<Track[]> {
     const period = resolvePeriod(query, { from: 'dateFrom', to: 'dateTo' }, account.timeZone, this.clock());
-    let select = this.selectTracks(account)
-      .where('start_ms', '<=', period.toMs)
-      // An open track's row holds an old finish; its current one is checked below.
+    const { db } = this.database;
+    const subscriberIds = query.subscriberIDs?.length ? query.subscriberIDs : await subscribersWithData(db, account.id);
+    const running = await tracksRunningAt(this.database, db, account.id, subscriberIds, period.fromMs);
+    let starting = this.selectTracks(account).where('start_ms', '>=', period.fromMs).where('start_ms', '<=', period.toMs);
+    if (query.subscriberIDs?.length) starting = starting.where('subscriber_id', 'in', query.subscriberIDs);
+    // An open track's row holds an old finish; its current one is checked below.
+    const before = this.selectTracks(account)
+      .where('id', 'in', running.length ? running : [0])
       .where((eb) => eb.or([eb('finish_ms', '>=', period.fromMs), eb('is_open', '=', 1)]));
-    if (query.subscriberIDs?.length) select = select.where('subscriber_id', 'in', query.subscriberIDs);
-    if (query.lastTrackID !== undefined) select = select.where('id', '>', query.lastTrackID);
+    let select = db.selectFrom(starting.unionAll(before).as('t')).selectAll();
+    // `+id`: SQLite pushes this into both branches, where a bare `id >` would have it walk the
+    // account's tracks by id from there instead of seeking the period's.
+    if (query.lastTrackID !== undefined) select = select.where(sql<number>`+${sql.ref('id')}`, '>', query.lastTrackID);
     const rows = await select
       .orderBy('id')
       .limit(query.count ?? 1000)

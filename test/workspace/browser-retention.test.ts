@@ -46,7 +46,7 @@ for (const dialect of dialects) {
       assert.equal(patched.status, 200);
       await page.reload();
       await form.getByLabel('Days', { exact: true }).waitFor();
-      await page.waitForFunction(() => (document.querySelector('#retention-days') as HTMLInputElement | null)?.value === '30');
+      await page.waitForFunction("document.querySelector('#retention-days')?.value === '30'");
       await form.getByRole('radio', { name: 'For ever', exact: true }).check();
       await form.getByRole('button', { name: 'Save retention' }).click();
       await form.getByRole('status').filter({ hasText: 'Positions are kept for ever' }).waitFor();
