@@ -7,7 +7,7 @@
  *
  *   npm run bench:growth                          # SQLite, 1, 10 and 30 M fixes
  *   npm run bench:growth -- --pg                  # PostgreSQL (DATABASE_URL, or a throwaway cluster)
- *   npm run bench:growth -- --sizes 1,10 --reads 200
+ *   npm run bench:growth -- --sizes 1,10 --reads 400
  */
 import { sql } from 'kysely';
 import { statSync } from 'node:fs';
@@ -49,7 +49,9 @@ function sizesFlag(): number[] {
 
 async function main(): Promise<void> {
   const sizes = sizesFlag();
-  const reads = flagValue('--reads', 200);
+  const reads = flagValue('--reads', 400);
+  // --keep: leave the SQLite file behind (and print where), to look into a size's plans afterwards.
+  const keep = process.argv.includes('--keep');
   const cleanup = new Cleanup();
   const started = performance.now();
   try {
@@ -83,6 +85,11 @@ async function main(): Promise<void> {
     }
     summarise(results);
     process.stdout.write(`\nwhole run: ${((performance.now() - started) / 60_000).toFixed(1)} min\n`);
+    if (keep) {
+      await database.close();
+      process.stdout.write(`kept: ${database.dialect === 'sqlite' ? join(dir, 'server.db') : 'the PostgreSQL database'} (account ${server.account.id}, token ${server.token})\n`);
+      process.exit(0);
+    }
   } finally {
     await cleanup.run();
   }
