@@ -35,8 +35,9 @@ export class TrackService {
     const { db } = this.database;
     const subscriberIds = query.subscriberIDs?.length ? query.subscriberIDs : await subscribersWithData(db, account.id);
     const running = await tracksRunningAt(this.database, db, account.id, subscriberIds, period.fromMs);
-    let starting = this.selectTracks(account).where('start_ms', '>=', period.fromMs).where('start_ms', '<=', period.toMs);
-    if (query.subscriberIDs?.length) starting = starting.where('subscriber_id', 'in', query.subscriberIDs);
+    const starting = query.subscriberIDs?.length
+      ? this.selectTracks(account, 'by subscriber').where('subscriber_id', 'in', query.subscriberIDs).where('start_ms', '>=', period.fromMs).where('start_ms', '<=', period.toMs)
+      : this.selectTracks(account).where('start_ms', '>=', period.fromMs).where('start_ms', '<=', period.toMs);
     // An open track's row holds an old finish; its current one is checked below.
     const before = this.selectTracks(account)
       .where('id', 'in', running.length ? running : [0])
@@ -111,14 +112,20 @@ export class TrackService {
     });
   }
 
-  private selectTracks(account: Account) {
+  /**
+   * The account's tracks. 'by subscriber': the caller names the vehicles, whose tracks are then
+   * sought through (subscriber, start); `+account_id` keeps SQLite from taking the (account, start)
+   * index instead, which would read every vehicle's tracks of the period.
+   */
+  private selectTracks(account: Account, by?: 'by subscriber') {
+    const accountId = by ? sql<number>`+${sql.ref('account_id')}` : sql.ref('account_id');
     return this.database.db
       .selectFrom('tracks')
       .select([
         'id', 'account_id', 'subscriber_id', 'start_ms', 'finish_ms', 'start_lat', 'start_lon', 'finish_lat', 'finish_lon',
         'distance_m', 'is_open', 'start_address', 'finish_address',
       ])
-      .where('account_id', '=', account.id);
+      .where(accountId, '=', account.id);
   }
 }
 

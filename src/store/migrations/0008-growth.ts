@@ -29,9 +29,6 @@ export const growth: MigrationFactory = (dialect: Dialect) => ({
       .where(sql.ref('finished_at'), 'is not', null)
       .execute();
 
-    // A vehicle's tracks by start: a day of one vehicle, and the track it was on when a period began.
-    await db.schema.createIndex('tracks_account_subscriber_start').on('tracks').columns(['account_id', 'subscriber_id', 'start_ms']).execute();
-
     if (dialect === 'postgres') await partitionLocations(db, weekStartMs(Date.now() + HISTORY_REACH_MS) + WEEK_MS);
   },
 });
