@@ -98,6 +98,18 @@ for (const dialect of dialects) {
       assert.equal(await countBefore(NOW + DAY_MS), total, 'a resent fix is acknowledged, not stored twice');
     });
 
+    it('runs retention on one server at a time: while another holds the run, this one skips it', async () => {
+      await server.database.db.connection().execute(async (other) => {
+        await sql`SELECT pg_advisory_lock(hashtext('lokator:retention'))`.execute(other);
+        try {
+          assert.equal((await server.services.retention.runOnce()).skipped, true);
+        } finally {
+          await sql`SELECT pg_advisory_unlock(hashtext('lokator:retention'))`.execute(other);
+        }
+      });
+      assert.equal((await server.services.retention.runOnce()).skipped, false);
+    });
+
     it('drops the weeks older than every account’s retention whole, and keeps every instant covered', async () => {
       assert.equal((await server.api.withToken(ADMIN_TOKEN).patch(`/admin/v1/accounts/${server.account.id}`, { retentionDays: 14 })).status, 200);
       const cutoff = NOW - 14 * DAY_MS;
