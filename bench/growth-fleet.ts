@@ -29,7 +29,7 @@ const DAY = 86_400_000;
 const DEPOT = { lat: 55.6512, lon: 37.4163 };
 const M_PER_DEG_LAT = 111_320;
 /** Days the rest of the fleet may drive (beyond a month, for sizes past 30 M). */
-const FLEET_DAYS = 120;
+export const FLEET_DAYS = 120;
 
 const round = (value: number, digits: number) => Math.round(value * 10 ** digits) / 10 ** digits;
 /** A duration or instant on the tracker's 10-second beat. */

@@ -16,7 +16,7 @@ import { performance } from 'node:perf_hooks';
 import type { Database } from '../src/store/database.js';
 import { weekStartMs, WEEK_MS } from '../src/store/weeks.js';
 import { Cleanup, flagValue, fmt, iso, LOCATIONS, percentile, runBench, serverStore, startServer, tempDir, type BenchServer } from './common.js';
-import { FleetLoader, toInput } from './growth-fleet.js';
+import { FLEET_DAYS, FleetLoader, toInput } from './growth-fleet.js';
 import { DAY_MS } from './vehicle.js';
 
 const VEHICLES = 1000;
@@ -60,7 +60,8 @@ async function main(): Promise<void> {
     // The month lies weeks ahead of today: on PostgreSQL its fixes fill weekly partitions, as a
     // server's do (the history partition below them holds what predates the installation).
     const monthStart = weekStartMs(Date.now()) + 2 * WEEK_MS;
-    const now = monthStart + MONTH_DAYS * DAY_MS + 3_600_000;
+    // The server's clock: past every day the fleet may drive, so that ingestion takes them all.
+    const now = monthStart + FLEET_DAYS * DAY_MS;
     const server = await startServer(database, VEHICLES, cleanup, () => now);
     await makeZones(server);
     const loader = new FleetLoader(database, server, monthStart, MONTH_DAYS, MEASURED);
@@ -126,7 +127,7 @@ async function measure(server: BenchServer, loader: FleetLoader, monthStart: num
   const vehicle = (i: number) => vehicles[i % vehicles.length];
   const paths: [string, (i: number) => string][] = [
     ['locations: one vehicle-day, count 1000', (i) => `${LOCATIONS}?subscriberIDs=${vehicle(i)}&count=1000&${day(i)}`],
-    ['locations: the account’s newest 1000', () => `${LOCATIONS}?count=1000&dateFrom=${iso(monthStart)}&dateTo=${iso(monthEnd + 60 * DAY_MS)}`],
+    ['locations: the account’s newest 1000', () => `${LOCATIONS}?count=1000&dateFrom=${iso(monthStart)}&dateTo=${iso(monthStart + FLEET_DAYS * DAY_MS)}`],
     ['tracks: one vehicle-day', (i) => `${BASE}/tracks?subscriberIDs=${vehicle(i)}&${day(i)}`],
     ['statistics interval 1: a month', () => `${BASE}/statistics?interval=1&subscriberIDs=${vehicles.join(',')}&${month}`],
     ['statistics interval 2: a month', (i) => `${BASE}/statistics?interval=2&subscriberIDs=${vehicle(i)}&${month}`],
