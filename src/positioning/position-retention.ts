@@ -7,6 +7,7 @@ import {
   deleteOldestTracks,
   deleteRequestsBefore,
   markRemovedBefore,
+  subscribersWithRowsBefore,
 } from './retention-store.js';
 import { subscribersWithData } from './location-store.js';
 
@@ -45,7 +46,7 @@ export class PositionRetention {
   async closeBefore(accountId: number, beforeMs: number): Promise<number> {
     await markRemovedBefore(this.database.db, accountId, beforeMs);
     let removed = 0;
-    for (const subscriberId of await subscribersWithData(this.database.db, accountId)) {
+    for (const subscriberId of await this.withRowsBefore('pipeline_checkpoints', accountId, beforeMs)) {
       removed += await this.database.transaction((tx) => deleteCheckpointsBefore(tx, subscriberId, beforeMs));
     }
     return removed;
@@ -59,9 +60,11 @@ export class PositionRetention {
   /** The account's fixes and "locate now" requests before `beforeMs`, subscriber by subscriber (`closeBefore` first). */
   async removeFixes(accountId: number, beforeMs: number): Promise<{ fixes: BatchCount; requests: number }> {
     let fixes = NO_ROWS;
-    let requests = 0;
-    for (const subscriberId of await subscribersWithData(this.database.db, accountId)) {
+    for (const subscriberId of await this.withRowsBefore('locations', accountId, beforeMs)) {
       fixes = addCounts(fixes, await this.inBatches((tx) => deleteOldestOfSubscriber(tx, 'locations', accountId, subscriberId, beforeMs, this.batchRows)));
+    }
+    let requests = 0;
+    for (const subscriberId of await this.withRowsBefore('subscriber_requests', accountId, beforeMs)) {
       requests += await this.database.transaction((tx) => deleteRequestsBefore(tx, accountId, subscriberId, beforeMs));
     }
     return { fixes, requests };
@@ -71,12 +74,19 @@ export class PositionRetention {
   async removeDerived(accountId: number, beforeMs: number): Promise<DerivedRemoved> {
     const tracks = await this.inBatches((tx) => deleteOldestTracks(tx, accountId, beforeMs, this.batchRows));
     let events = NO_ROWS;
-    let buckets = NO_ROWS;
-    for (const subscriberId of await subscribersWithData(this.database.db, accountId)) {
+    for (const subscriberId of await this.withRowsBefore('vehicle_events', accountId, beforeMs)) {
       events = addCounts(events, await this.inBatches((tx) => deleteOldestOfSubscriber(tx, 'vehicle_events', accountId, subscriberId, beforeMs, this.batchRows)));
+    }
+    let buckets = NO_ROWS;
+    for (const subscriberId of await this.withRowsBefore('statistics_buckets', accountId, beforeMs)) {
       buckets = addCounts(buckets, await this.inBatches((tx) => deleteOldestOfSubscriber(tx, 'statistics_buckets', accountId, subscriberId, beforeMs, this.batchRows)));
     }
     return { tracks, events, buckets };
+  }
+
+  /** The account's vehicles with rows of `table` before `beforeMs` (a read: nothing is opened for the others). */
+  private async withRowsBefore(table: Parameters<typeof subscribersWithRowsBefore>[1], accountId: number, beforeMs: number): Promise<number[]> {
+    return subscribersWithRowsBefore(this.database, table, accountId, await subscribersWithData(this.database.db, accountId), beforeMs);
   }
 
   /** Ends the removals under way after their current batch (the server is shutting down). */

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
-import type { Db, Tx } from '../store/database.js';
+import type { Database, Db, Tx } from '../store/database.js';
+import { idTable } from './location-store.js';
 
 /**
  * Retention's statements on the positioning tables (README, "Retention"). Old rows go oldest
@@ -30,6 +31,28 @@ const SLICED = {
   vehicle_events: 'event_ms',
   statistics_buckets: 'bucket_ms',
 } as const;
+const TIMED = { ...SLICED, subscriber_requests: 'requested_at', pipeline_checkpoints: 'at_ms' } as const;
+
+/**
+ * Which of the account's `subscriberIds` have a row of `table` dated before `beforeMs`: one seek
+ * each, one statement, so that an hourly run opens no transaction for a vehicle with nothing to remove.
+ * (pipeline_checkpoints carries no account yet: the ids are the account's own.)
+ */
+export async function subscribersWithRowsBefore(
+  database: Database,
+  table: keyof typeof TIMED,
+  accountId: number,
+  subscriberIds: readonly number[],
+  beforeMs: number,
+): Promise<number[]> {
+  if (subscriberIds.length === 0) return [];
+  const time = sql.ref(`x.${TIMED[table]}`);
+  const account = table === 'pipeline_checkpoints' ? sql`` : sql`x.account_id = ${accountId} AND `;
+  const { rows } = await sql<{ id: number }>`
+    SELECT s.id FROM ${idTable(database, subscriberIds)} AS s
+    WHERE EXISTS (SELECT 1 FROM ${sql.table(table)} x WHERE ${account}x.subscriber_id = s.id AND ${time} < ${beforeMs})`.execute(database.db);
+  return rows.map((r) => Number(r.id));
+}
 
 /**
  * Removes the subscriber's oldest rows of `table` dated before `beforeMs`, about `limit` of them
