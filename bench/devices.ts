@@ -69,6 +69,8 @@ async function bareServer(cleanup: Cleanup): Promise<string> {
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
+const cpuMicros = ({ user, system }: NodeJS.CpuUsage) => user + system;
+
 async function main(): Promise<void> {
   const devices = flagValue('--devices', 2000);
   const seconds = flagValue('--seconds', 10);
@@ -102,9 +104,13 @@ async function main(): Promise<void> {
     // device's first fix turns its employee's isOnline true, an employee change event each).
     const warm = await runClient(osmandUrl, devices, 0, connections, startS, 0, 2 * devices);
     await pause(200);
+    const bareCpu = process.cpuUsage();
     const bare = await runClient(bareUrl, devices, seconds, connections, startS, 0);
+    const bareCpuUs = cpuMicros(process.cpuUsage(bareCpu));
     await pause(200);
+    const serverCpu = process.cpuUsage();
     const measured = await runClient(osmandUrl, devices, seconds, connections, startS, warm.next);
+    const serverCpuUs = cpuMicros(process.cpuUsage(serverCpu));
 
     const { rows } = await sql<{ n: number | string }>`SELECT count(*) AS n FROM locations`.execute(database.db);
     const stored = Number(rows[0]!.n);
@@ -118,6 +124,9 @@ async function main(): Promise<void> {
     console.log(`devices on ${store}: ${fmt(devices)} devices, one fix per request over the OsmAnd listener, ${connections} connections, ${seconds} s per phase`);
     console.log(`  bare node:http: ${fmt(bare.perSecond)} requests/s · p50 ${bare.p50} ms · p99 ${bare.p99} ms`);
     console.log(`  server:         ${fmt(measured.perSecond)} fixes/s · p50 ${measured.p50} ms · p99 ${measured.p99} ms (acknowledged after commit)`);
+    // CPU time of this process (both threads' worth) per answer: what the ratio comes to when the
+    // client is not the limit, and steadier than the rates on a busy machine.
+    console.log(`  CPU per answer: bare ${fmt(bareCpuUs / bare.requests)} µs, server ${fmt(serverCpuUs / measured.requests)} µs (ratio ${ratio(bareCpuUs / bare.requests, serverCpuUs / measured.requests)})`);
     console.log(`  ${check}`);
     console.log(`devices: ${fmt(measured.perSecond)} fixes/s · ratio to bare ${ratio(measured.perSecond, bare.perSecond)} (target ≥ ${target}) · p99 ${measured.p99} ms (target < ${TARGET_P99_MS})`);
   } finally {

@@ -8,20 +8,20 @@ import { join, relative } from 'node:path';
 export const tableOwners = {
   accounts: ['accounts', 'api_tokens', 'users', 'workspace_sessions', 'sign_in_attempts'],
   employees: ['subscribers', 'subscriber_groups'],
-  tasks: ['tasks'],
+  tasks: ['tasks', 'task_changes'],
   positioning: ['locations', 'tracks', 'vehicle_events', 'statistics_buckets', 'pipeline_states', 'pipeline_checkpoints', 'subscriber_requests', 'zone_visits', 'location_retention'],
   geozones: ['zones', 'zone_groups', 'zone_versions', 'map_objects'],
   signals: ['event_rules', 'signal_ids', 'ingest_versions'],
   delivery: ['deliveries', 'delivery_attempts', 'signing_secrets'],
   http: ['idempotency_keys'],
   customfields: ['custom_field_templates'],
-  reports: ['report_schedules'],
+  reports: ['report_schedules', 'report_runs'],
 };
 
 const owners = new Map(Object.entries(tableOwners).flatMap(([module, tables]) => tables.map((table) => [table, module])));
 // Where SQL names a table: Kysely's builders and the bulk writer take it as a string literal, raw SQL after a keyword.
 const literal = /\b(?:selectFrom|updateTable|deleteFrom|insertInto|mergeInto|innerJoin|leftJoin|rightJoin|fullJoin|crossJoin)\(\s*'([a-z_]+)(?: as [a-z_]+)?'/g;
-const bulk = /\.(?:upsert|insert)\(\s*\w+,\s*'([a-z_]+)'/g;
+const bulk = /\btable: '([a-z_]+)'/g;
 const rawSql = /\b(?:FROM|JOIN|UPDATE|INTO|TABLE)\s+"?([a-z_]+)"?/gi;
 
 function sourceFiles(dir) {

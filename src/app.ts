@@ -3,7 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { AccountService } from './accounts/account-service.js';
 import { adminRoutes } from './accounts/admin-routes.js';
 import { retentionRoutes } from './accounts/retention-routes.js';
-import type { Config } from './config.js';
+import { settings, type Config } from './config.js';
 import { ChangeEvents } from './signals/change-events.js';
 import { allocateSignalIds } from './signals/signal-ids.js';
 import { customFieldRoutes } from './customfields/custom-field-routes.js';
@@ -32,10 +32,13 @@ import { AddressResolver } from './positioning/address-resolver.js';
 import { eventRuleRoutes } from './signals/event-rule-routes.js';
 import { EventRuleService } from './signals/event-rule-service.js';
 import { ArrivalEstimator, type Logger } from './signals/arrival-estimator.js';
+import { TaskArrivals } from './signals/task-arrivals.js';
 import { OsrmRouter } from './signals/osrm-router.js';
 import { SignalDispatcher } from './signals/signal-dispatcher.js';
 import { SignalDetection } from './signals/signal-detection.js';
 import { LocationService } from './positioning/location-service.js';
+import { ReportData } from './positioning/positioning.js';
+import { createReports, reportRoutes, type Reports } from './reports/reports.js';
 import { StatisticsService } from './positioning/statistics-service.js';
 import { subscriberRequestRoutes } from './positioning/subscriber-request-routes.js';
 import { SubscriberRequestService } from './positioning/subscriber-request-service.js';
@@ -52,10 +55,13 @@ import { version } from './version.js';
 import { SessionService } from './accounts/session-service.js';
 import { LiveFeed } from './workspace/live-feed.js';
 import { builtWorkspaceDir, workspaceStaticFiles } from './workspace/static-files.js';
-import { workspaceRoutes, type MapSettings } from './workspace/workspace-routes.js';
+import { arrivalRoutes } from './workspace/arrival-routes.js';
+import { workspaceRoutes, type WorkspaceSettings } from './workspace/workspace-routes.js';
 
 export type AppConfig = Pick<Config, 'LOKATOR_ADMIN_TOKEN' | 'INGEST_BODY_LIMIT_BYTES'> &
-  Partial<Pick<Config, 'MAP_TILE_URL' | 'MAP_TILE_ATTRIBUTION' | 'REQUEST_TIMEOUT' | 'MAX_REQUESTS_IN_FLIGHT' | 'TRUST_PROXY'>> & {
+  Partial<Pick<Config, 'MAP_TILE_URL' | 'MAP_TILE_ATTRIBUTION' | 'REQUEST_TIMEOUT' | 'MAX_REQUESTS_IN_FLIGHT' | 'TRUST_PROXY'>> &
+  /** The device listeners' ports (main.ts starts them), for the connection settings the workspace shows. */
+  Partial<Pick<Config, 'OSMAND_PORT' | 'EGTS_PORT' | 'WIALON_IPS_PORT' | 'TELTONIKA_PORT'>> & {
     /** The built workspace (web/dist); found beside the package when not given, not served when absent. */
     workspaceDir?: string | null;
   };
@@ -77,6 +83,8 @@ export interface Services {
   tracks: TrackService;
   vehicleEvents: VehicleEventService;
   statistics: StatisticsService;
+  /** Reports on screen, in files and by e-mail (issue 17). */
+  reports: Reports;
   geozones: Geozones;
   eventRules: EventRuleService;
   outbox: Outbox;
@@ -127,16 +135,18 @@ export function createServices(database: Database, clock: () => number = Date.no
   const subscriberRequests = new SubscriberRequestService(database, employees, locations, clock);
   const vehicleEvents = new VehicleEventService(database, clock);
   const statistics = new StatisticsService(database, employees, clock);
+  const reports = createReports(database, { accounts, employees, data: new ReportData(database, tracks, clock), outbox }, clock);
   const delivery = createDelivery(database, outbox, metrics.registry, {
     ...defaultDeliverySettings,
     ...options.delivery,
     allowPrivate: options.allowPrivateAddresses ?? false,
+    attachments: (accountId, spec) => reports.attachments.render(accountId, spec),
   }, clock);
   const sessions = new SessionService(database, accounts, clock);
   const live = new LiveFeed(locations);
   const retentionSettings = { ...defaultRetentionSettings, ...options.retention };
   const retention = new RetentionJob(database, accounts, sessions, new PositionRetention(database, retentionSettings.batchRows), retentionSettings, clock);
-  return { accounts, sessions, live, employees, tasks, customFields, forms, subscriberRequests, locations, tracks, vehicleEvents, statistics, geozones, eventRules, outbox, signals, arrivals, delivery, retention, metrics };
+  return { accounts, sessions, live, employees, tasks, customFields, forms, subscriberRequests, locations, tracks, vehicleEvents, statistics, reports, geozones, eventRules, outbox, signals, arrivals, delivery, retention, metrics };
 }
 
 export interface AppOptions {
@@ -194,6 +204,7 @@ export async function buildApp({ database, services, config, logger = false, clo
       await api.register(subscriberRequestRoutes(services.subscriberRequests));
       await api.register(customFieldRoutes(services.customFields));
       await api.register(formRoutes(services.forms));
+      await api.register(reportRoutes(services.reports));
       await api.register(retentionRoutes(services.accounts, services.retention.serverRetentionDays));
     },
     { prefix: '/v6/api' },
@@ -201,14 +212,20 @@ export async function buildApp({ database, services, config, logger = false, clo
   // The employee's phone authenticates with its device key, not a bearer token.
   await app.register(mobileTaskRoutes(services.accounts, services.employees, services.tasks));
 
-  const tileUrl = config.MAP_TILE_URL ?? 'https://tile.openstreetmap.org/{z}/{x}/{y}.png';
-  const map: MapSettings = {
-    tileUrl: tileUrl === 'none' ? null : tileUrl,
-    attribution: config.MAP_TILE_ATTRIBUTION ?? '© OpenStreetMap contributors',
+  const tileUrl = config.MAP_TILE_URL ?? settings.MAP_TILE_URL.default;
+  const workspace: WorkspaceSettings = {
+    map: { tileUrl: tileUrl === 'none' ? null : tileUrl, attribution: config.MAP_TILE_ATTRIBUTION ?? settings.MAP_TILE_ATTRIBUTION.default },
+    devices: {
+      osmand: config.OSMAND_PORT ?? settings.OSMAND_PORT.default,
+      egts: config.EGTS_PORT ?? settings.EGTS_PORT.default,
+      wialonIps: config.WIALON_IPS_PORT ?? settings.WIALON_IPS_PORT.default,
+      teltonika: config.TELTONIKA_PORT ?? settings.TELTONIKA_PORT.default,
+    },
   };
-  await app.register(workspaceRoutes(services.sessions, services.live, map));
+  await app.register(workspaceRoutes(services.sessions, services.live, workspace));
+  await app.register(arrivalRoutes(services.sessions, new TaskArrivals(services.tasks, services.locations, services.arrivals)));
   const workspaceDir = config.workspaceDir === undefined ? builtWorkspaceDir() : config.workspaceDir;
-  if (workspaceDir) await app.register(workspaceStaticFiles(workspaceDir, map));
+  if (workspaceDir) await app.register(workspaceStaticFiles(workspaceDir, workspace.map));
   app.addHook('onClose', async () => services.live.close());
   return app;
 }

@@ -70,6 +70,7 @@ async function main(): Promise<void> {
   await services.delivery.worker.start(log.child({ worker: 'delivery' }));
   const onlineSweeper = new OnlineSweeper(services.employees, log.child({ worker: 'presence' }));
   onlineSweeper.start();
+  services.reports.scheduler.start(log.child({ worker: 'report-schedules' }));
   services.retention.start(log.child({ worker: 'retention' }));
 
   let stopping = false;
@@ -98,6 +99,7 @@ async function main(): Promise<void> {
     // Attempts in flight finish and are recorded; deliveries not started stay pending for the next start.
     await services.delivery.worker.stop();
     await onlineSweeper.stop();
+    await services.reports.scheduler.stop();
     await services.retention.stop();
     await database.close();
     log.info('stopped');

@@ -1,5 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Database } from '../store/database.js';
+import * as store from './account-store.js';
+import type { AccountRow } from './account-store.js';
+import { insertUser } from './session-store.js';
 import { hashPassword, hashToken, newApiToken } from './secrets.js';
 
 export interface Account {
@@ -18,8 +21,6 @@ export interface AccountSettings {
   /** Track thresholds of CONTRACT §2 (positioning), by name: moveSpeedKmh, stopSeconds, … */
   track?: Readonly<Record<string, number>>;
 }
-
-type AccountRow = { id: number; name: string; time_zone: string; sms_enabled: number; settings: string; retention_days: number | null };
 
 /** Who made an authenticated request: the account and the workspace user behind the token. */
 export interface Principal {
@@ -68,23 +69,13 @@ export class AccountService {
   }
 
   private async lookup(tokenHash: string): Promise<Principal | null> {
-    const row = await this.database.db
-      .selectFrom('api_tokens as t')
-      .innerJoin('accounts as a', 'a.id', 't.account_id')
-      .select(['a.id', 'a.name', 'a.time_zone', 'a.sms_enabled', 'a.settings', 'a.retention_days', 't.user_id'])
-      .where('t.token_hash', '=', tokenHash)
-      .where('t.revoked_at', 'is', null)
-      .executeTakeFirst();
+    const row = await store.findTokenPrincipal(this.database.db, tokenHash);
     if (!row) return null;
     return { account: toAccount(row), userID: row.user_id };
   }
 
   async get(accountId: number): Promise<Account | null> {
-    const row = await this.database.db
-      .selectFrom('accounts')
-      .select(['id', 'name', 'time_zone', 'sms_enabled', 'settings', 'retention_days'])
-      .where('id', '=', accountId)
-      .executeTakeFirst();
+    const row = await store.findAccount(this.database.db, accountId);
     return row ? toAccount(row) : null;
   }
 
@@ -109,28 +100,18 @@ export class AccountService {
    * fixes it keeps (null: the server's RETENTION_DAYS; 0: for ever). Fields left out stay.
    */
   async change(accountId: number, change: { smsEnabled?: boolean; retentionDays?: number | null }): Promise<Account | null> {
-    const set = {
-      ...(change.smsEnabled === undefined ? {} : { sms_enabled: change.smsEnabled ? 1 : 0 }),
-      ...(change.retentionDays === undefined ? {} : { retention_days: change.retentionDays }),
-    };
-    if (Object.keys(set).length > 0) await this.database.db.updateTable('accounts').set(set).where('id', '=', accountId).execute();
+    if (change.smsEnabled !== undefined || change.retentionDays !== undefined) await store.changeAccount(this.database.db, accountId, change);
     this.principals.clear();
     this.accounts.delete(accountId);
     return this.get(accountId);
   }
 
   async hasAnyAccount(): Promise<boolean> {
-    const row = await this.database.db.selectFrom('accounts').select('id').limit(1).executeTakeFirst();
-    return row !== undefined;
+    return store.anyAccount(this.database.db);
   }
 
   async listAccounts(): Promise<Account[]> {
-    const rows = await this.database.db
-      .selectFrom('accounts')
-      .select(['id', 'name', 'time_zone', 'sms_enabled', 'settings', 'retention_days'])
-      .orderBy('id')
-      .execute();
-    return rows.map(toAccount);
+    return (await store.listAccounts(this.database.db)).map(toAccount);
   }
 
   /**
@@ -149,21 +130,10 @@ export class AccountService {
     const token = input.token ?? newApiToken();
     const passwordHash = input.password ? await hashPassword(input.password) : `disabled$${randomBytes(8).toString('hex')}`;
     return this.database.transaction(async (tx) => {
-      const account = await tx
-        .insertInto('accounts')
-        .values({ name: input.name, time_zone: input.timeZone, sms_enabled: 0, created_at: now })
-        .returning(['id', 'name', 'time_zone', 'sms_enabled', 'settings', 'retention_days'])
-        .executeTakeFirstOrThrow();
+      const account = await store.insertAccount(tx, input, now);
       const login = input.login ?? `admin@${account.id}`;
-      const user = await tx
-        .insertInto('users')
-        .values({ account_id: account.id, login, password_hash: passwordHash, created_at: now })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      await tx
-        .insertInto('api_tokens')
-        .values({ account_id: account.id, user_id: user.id, token_hash: hashToken(token), label: 'first token', created_at: now })
-        .execute();
+      const userId = await insertUser(tx, account.id, login, passwordHash, now);
+      await store.insertToken(tx, { accountId: account.id, userId, tokenHash: hashToken(token), label: 'first token' }, now);
       return { account: toAccount(account), token, userLogin: login, ...(input.password ? { password: input.password } : {}) };
     });
   }

@@ -1,3 +1,5 @@
+// `request.cookies` is typed by the cookie plugin's augmentation (registered in app.ts).
+import type {} from '@fastify/cookie';
 import type { FastifyRequest } from 'fastify';
 import type { AccountService, Principal } from './account-service.js';
 import { SessionService } from './session-service.js';

@@ -3,6 +3,21 @@ import ipaddr from 'ipaddr.js';
 import type { Database } from '../store/database.js';
 import { toAccount, type AccountService, type Principal } from './account-service.js';
 import { hashPassword, hashToken, safeEqual, verifyPassword } from './secrets.js';
+import {
+  clearTries,
+  countTry,
+  deleteEndedSessions,
+  deleteOtherSessions,
+  deleteSession,
+  deleteTriesBefore,
+  extendSession,
+  findPasswordHash,
+  findSession,
+  findUserByLogin,
+  insertSession,
+  insertUser,
+  setPasswordHash,
+} from './session-store.js';
 
 /** A session lasts this long after its last use. */
 export const SESSION_IDLE_MS = 7 * 24 * 3_600_000;
@@ -10,9 +25,7 @@ export const SESSION_IDLE_MS = 7 * 24 * 3_600_000;
 const SESSION_TOUCH_MS = 3_600_000;
 /** Failed sign-ins per login and address before further tries are refused for a while. */
 const MAX_FAILURES = 5;
-const FAILURE_WINDOW_MS = 15 * 60_000;
-/** Past this many counted keys, keys whose window has passed are swept before a new one is added. */
-const FAILURE_SWEEP_SIZE = 10_000;
+export const FAILURE_WINDOW_MS = 15 * 60_000;
 
 export interface Session {
   principal: Principal;
@@ -28,7 +41,8 @@ export type SignIn = { ok: true; token: string; session: Session } | { ok: false
  * account's principal; passwords are scrypt hashes, sessions random tokens kept as SHA-256.
  */
 export class SessionService {
-  private readonly failures = new Map<string, { count: number; since: number }>();
+  /** When this server next forgets tries whose window has passed (any server may; one is enough). */
+  private nextSweepMs = 0;
   /** Compared against when the login is unknown, so timing does not tell which logins exist. */
   private readonly decoyHash = hashPassword(randomBytes(16).toString('hex'));
 
@@ -45,26 +59,19 @@ export class SessionService {
   async signIn(login: string, password: string, address: string): Promise<SignIn> {
     const now = this.clock();
     const key = `${login}\n${clientOf(address)}`;
-    const retryAfterSeconds = this.beginTry(key, now);
+    const retryAfterSeconds = await this.beginTry(key, now);
     if (retryAfterSeconds !== null) return { ok: false, retryAfterSeconds };
-    const user = await this.database.db
-      .selectFrom('users')
-      .select(['id', 'account_id', 'login', 'password_hash'])
-      .where('login', '=', login)
-      .executeTakeFirst();
+    const user = await findUserByLogin(this.database.db, login);
     const good = await verifyPassword(password, user?.password_hash ?? (await this.decoyHash));
     if (!user || !good) return { ok: false };
-    this.failures.delete(key);
+    await clearTries(this.database.db, digestOf(key));
     const account = await this.accounts.get(user.account_id);
     if (!account) return { ok: false };
     const token = randomBytes(32).toString('base64url');
     await this.database.transaction(async (tx) => {
       // Ended sessions are forgotten as new ones begin.
-      await tx.deleteFrom('workspace_sessions').where('expires_at', '<=', now).execute();
-      await tx
-        .insertInto('workspace_sessions')
-        .values({ token_hash: hashToken(token), user_id: user.id, created_at: now, expires_at: now + SESSION_IDLE_MS })
-        .execute();
+      await deleteEndedSessions(tx, now);
+      await insertSession(tx, { tokenHash: hashToken(token), accountId: account.id, userId: user.id, createdAt: now, expiresAt: now + SESSION_IDLE_MS });
     });
     return { ok: true, token, session: { principal: { account, userID: user.id }, login: user.login, csrfToken: csrfTokenOf(token) } };
   }
@@ -73,18 +80,10 @@ export class SessionService {
   async authenticate(token: string): Promise<Session | null> {
     const now = this.clock();
     const hash = hashToken(token);
-    const row = await this.database.db
-      .selectFrom('workspace_sessions as s')
-      .innerJoin('users as u', 'u.id', 's.user_id')
-      .innerJoin('accounts as a', 'a.id', 'u.account_id')
-      .select(['s.user_id', 's.expires_at', 'u.login', 'a.id', 'a.name', 'a.time_zone', 'a.sms_enabled', 'a.settings', 'a.retention_days'])
-      .where('s.token_hash', '=', hash)
-      .executeTakeFirst();
+    const row = await findSession(this.database.db, hash);
     if (!row || row.expires_at <= now) return null;
     const account = toAccount(row);
-    if (row.expires_at - SESSION_IDLE_MS < now - SESSION_TOUCH_MS) {
-      await this.database.db.updateTable('workspace_sessions').set({ expires_at: now + SESSION_IDLE_MS }).where('token_hash', '=', hash).execute();
-    }
+    if (row.expires_at - SESSION_IDLE_MS < now - SESSION_TOUCH_MS) await extendSession(this.database.db, account.id, hash, now + SESSION_IDLE_MS);
     return { principal: { account, userID: row.user_id }, login: row.login, csrfToken: csrfTokenOf(token) };
   }
 
@@ -94,57 +93,51 @@ export class SessionService {
    */
   async changePassword(
     token: string,
-    userId: number,
+    principal: Principal,
     currentPassword: string,
     newPassword: string,
   ): Promise<'changed' | 'wrong' | { retryAfterSeconds: number }> {
+    const accountId = principal.account.id;
+    const userId = principal.userID;
     // Guesses of the current password are limited as sign-ins are: a held session must not be a
     // way to try passwords without end.
     const key = `user ${userId}`;
-    const retryAfterSeconds = this.beginTry(key, this.clock());
+    const retryAfterSeconds = await this.beginTry(key, this.clock());
     if (retryAfterSeconds !== null) return { retryAfterSeconds };
-    const user = await this.database.db.selectFrom('users').select('password_hash').where('id', '=', userId).executeTakeFirst();
-    if (!user || !(await verifyPassword(currentPassword, user.password_hash))) return 'wrong';
-    this.failures.delete(key);
+    const stored = await findPasswordHash(this.database.db, accountId, userId);
+    if (stored === null || !(await verifyPassword(currentPassword, stored))) return 'wrong';
+    await clearTries(this.database.db, digestOf(key));
     const passwordHash = await hashPassword(newPassword);
     await this.database.transaction(async (tx) => {
-      await tx.updateTable('users').set({ password_hash: passwordHash }).where('id', '=', userId).execute();
-      await tx.deleteFrom('workspace_sessions').where('user_id', '=', userId).where('token_hash', '!=', hashToken(token)).execute();
+      await setPasswordHash(tx, accountId, userId, passwordHash);
+      await deleteOtherSessions(tx, accountId, userId, hashToken(token));
     });
     return 'changed';
   }
 
   /**
-   * Counts a password try under `key`; the seconds to wait when the key is locked, else null. The
-   * try counts as failed before the password is checked (a success clears the key): tries sent at
-   * once would otherwise all pass the check and each record the same first failure.
+   * Counts a password try under `key` in the database, so every server sharing it counts the same
+   * tries; the seconds to wait when the key is locked, else null. The try counts as failed before
+   * the password is checked (a success clears the key): tries sent at once would otherwise all
+   * pass the check and each record the same first failure. Refused tries are counted too, which
+   * changes nothing: the window is fixed from its first try.
    */
-  private beginTry(key: string, now: number): number | null {
-    const failed = this.failures.get(key);
-    if (failed && now - failed.since < FAILURE_WINDOW_MS && failed.count >= MAX_FAILURES) {
-      return Math.ceil((failed.since + FAILURE_WINDOW_MS - now) / 1000);
+  private async beginTry(key: string, now: number): Promise<number | null> {
+    if (now >= this.nextSweepMs) {
+      this.nextSweepMs = now + FAILURE_WINDOW_MS;
+      await deleteTriesBefore(this.database.db, now - FAILURE_WINDOW_MS);
     }
-    const fresh = !failed || now - failed.since >= FAILURE_WINDOW_MS;
-    if (fresh && this.failures.size >= FAILURE_SWEEP_SIZE) this.forgetOldFailures(now);
-    this.failures.set(key, fresh ? { count: 1, since: now } : { count: failed.count + 1, since: failed.since });
-    return null;
-  }
-
-  /** Tries counted longer ago than the window no longer lock anything. */
-  private forgetOldFailures(now: number): void {
-    for (const [key, failed] of this.failures) {
-      if (now - failed.since >= FAILURE_WINDOW_MS) this.failures.delete(key);
-    }
+    const { tries, since } = await countTry(this.database.db, digestOf(key), now, FAILURE_WINDOW_MS);
+    return tries > MAX_FAILURES ? Math.ceil((since + FAILURE_WINDOW_MS - now) / 1000) : null;
   }
 
   /** Removes the sessions that have ended (sign-in does it too; retention runs it hourly); the number removed. */
   async forgetEnded(): Promise<number> {
-    const result = await this.database.db.deleteFrom('workspace_sessions').where('expires_at', '<=', this.clock()).executeTakeFirst();
-    return Number(result.numDeletedRows);
+    return deleteEndedSessions(this.database.db, this.clock());
   }
 
   async signOut(token: string): Promise<void> {
-    await this.database.db.deleteFrom('workspace_sessions').where('token_hash', '=', hashToken(token)).execute();
+    await deleteSession(this.database.db, hashToken(token));
   }
 
   /** Whether a request's `X-CSRF-Token` belongs to the session of its cookie. */
@@ -154,12 +147,8 @@ export class SessionService {
 
   /** A workspace user of an account (operators add them; the first is `admin`). */
   async createUser(accountId: number, login: string, password: string): Promise<{ userID: number; login: string }> {
-    const row = await this.database.db
-      .insertInto('users')
-      .values({ account_id: accountId, login, password_hash: await hashPassword(password), created_at: this.clock() })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    return { userID: row.id, login };
+    const userID = await insertUser(this.database.db, accountId, login, await hashPassword(password), this.clock());
+    return { userID, login };
   }
 }
 
@@ -173,6 +162,11 @@ export function clientOf(address: string): string {
   const parsed = ipaddr.process(address);
   if (parsed.kind() === 'ipv4') return parsed.toString();
   return `${ipaddr.IPv6.networkAddressFromCIDR(`${parsed.toString()}/64`).toString()}/64`;
+}
+
+/** Tries are kept under a digest: what was typed as a login (a password, by mistake) is not stored. */
+function digestOf(key: string): string {
+  return createHash('sha256').update(key).digest('base64url');
 }
 
 /**

@@ -1,14 +1,11 @@
-import { sql } from 'kysely';
 import type { Account } from '../accounts/accounts.js';
 import { formatDateTime } from '../http/datetime.js';
 import { ApiError } from '../http/errors.js';
 import { resolvePeriod } from '../http/list-params.js';
-import type { Database } from '../store/database.js';
-import type { DeliveriesTable } from '../store/schema.js';
+import type { Database, Db } from '../store/database.js';
 import type { Delivery, DeliveryListQuery } from './delivery-schema.js';
 import { DELIVERIES_CHANNEL } from './outbox.js';
-
-type DeliveryRow = Omit<DeliveriesTable, 'id' | 'attempt_count'> & { id: number; attempt_count: number };
+import { attemptsOf, findDelivery, listDeliveries, notifyWorkers, requeueDelivery, type DeliveryRow } from './delivery-log-store.js';
 
 const notFound = (id: number) => new ApiError('DELIVERY_NOT_FOUND', `no delivery ${id}`);
 
@@ -27,67 +24,49 @@ export class DeliveryLog {
 
   async list(account: Account, query: DeliveryListQuery): Promise<{ data: Delivery[] }> {
     const period = resolvePeriod(query, { from: 'dateFrom', to: 'dateTo' }, account.timeZone, this.clock());
-    let select = this.database.db
-      .selectFrom('deliveries')
-      .selectAll()
-      .where('account_id', '=', account.id)
-      .where('created_at', '>=', period.fromMs)
-      .where('created_at', '<=', period.toMs);
-    if (query.status) select = select.where('status', '=', query.status);
-    if (query.eventID !== undefined) select = select.where('event_rule_id', '=', query.eventID);
-    if (query.lastDeliveryID !== undefined) select = select.where('id', '<', query.lastDeliveryID);
-    const rows = await select
-      .orderBy('id', 'desc')
-      .limit(query.count ?? 1000)
-      .offset(query.offset ?? 0)
-      .execute();
-    return { data: await this.withAttempts(account, rows) };
+    const rows = await listDeliveries(this.database.db, account.id, {
+      fromMs: period.fromMs,
+      toMs: period.toMs,
+      status: query.status,
+      eventRuleId: query.eventID,
+      beforeId: query.lastDeliveryID,
+      count: query.count ?? 1000,
+      offset: query.offset ?? 0,
+    });
+    return { data: await this.withAttempts(this.database.db, account, rows) };
   }
 
   async get(account: Account, id: number): Promise<Delivery> {
-    const row = await this.database.db.selectFrom('deliveries').selectAll().where('account_id', '=', account.id).where('id', '=', id).executeTakeFirst();
+    const row = await findDelivery(this.database.db, account.id, id);
     if (!row) throw notFound(id);
-    return (await this.withAttempts(account, [row]))[0]!;
+    return (await this.withAttempts(this.database.db, account, [row]))[0]!;
   }
 
   /**
    * Queues a failed or delivered delivery again, now, with the same message id (the receiver's
    * dedup key) and a fresh retry schedule; its attempts so far stay in the log. A pending one is
-   * a conflict: it is already going to be sent.
+   * a conflict: it is already going to be sent. The answer is the delivery as the resend left it,
+   * read in the same transaction: once it commits, a worker (woken by the notification) may send it
+   * before a later read, and the answer would show attempts the resend did not make.
    */
   async resend(account: Account, id: number): Promise<Delivery> {
     const now = this.clock();
-    const updated = await this.database.transaction(async (tx) => {
-      const result = await tx
-        .updateTable('deliveries')
-        .set({ status: 'pending', attempt_count: 0, next_attempt_at: now, finished_at: null, locked_by: null, locked_until: null })
-        .where('account_id', '=', account.id)
-        .where('id', '=', id)
-        .where('status', 'in', ['failed', 'delivered'])
-        .executeTakeFirst();
-      if (Number(result.numUpdatedRows) === 0) return false;
-      if (this.database.dialect === 'postgres') await sql`SELECT pg_notify(${DELIVERIES_CHANNEL}, '')`.execute(tx);
-      return true;
+    const resent = await this.database.transaction(async (tx) => {
+      const requeued = await requeueDelivery(tx, account.id, id, now);
+      const row = await findDelivery(tx, account.id, id);
+      if (!row) throw notFound(id);
+      if (!requeued) throw new ApiError('CONFLICT', `delivery ${id} is already pending`, { deliveryID: `is ${row.status}` });
+      if (this.database.dialect === 'postgres') await notifyWorkers(tx, DELIVERIES_CHANNEL);
+      return (await this.withAttempts(tx, account, [row]))[0]!;
     });
-    if (!updated) {
-      const current = await this.get(account, id);
-      throw new ApiError('CONFLICT', `delivery ${id} is already pending`, { deliveryID: `is ${current.status}` });
-    }
     this.nudge();
-    return this.get(account, id);
+    return resent;
   }
 
-  private async withAttempts(account: Account, rows: DeliveryRow[]): Promise<Delivery[]> {
+  private async withAttempts(executor: Db, account: Account, rows: DeliveryRow[]): Promise<Delivery[]> {
     const { timeZone } = account;
     if (rows.length === 0) return [];
-    const attempts = await this.database.db
-      .selectFrom('delivery_attempts')
-      .select(['delivery_id', 'attempted_at', 'duration_ms', 'status_code', 'error'])
-      .where('account_id', '=', account.id)
-      .where('delivery_id', 'in', rows.map((r) => r.id))
-      .orderBy('delivery_id')
-      .orderBy('id')
-      .execute();
+    const attempts = await attemptsOf(executor, account.id, rows.map((r) => r.id));
     const byDelivery = new Map<number, Delivery['attempts']>();
     for (const a of attempts) {
       const list = byDelivery.get(a.delivery_id) ?? [];

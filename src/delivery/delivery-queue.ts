@@ -1,6 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
-import { BulkWriter, type Column } from '../store/bulk-writer.js';
+import { BulkWriter, bulkInsert, bulkUpdate } from '../store/bulk-writer.js';
 import type { Database, Tx } from '../store/database.js';
+import type { DeliveriesTable, DeliveryAttemptsTable } from '../store/schema.js';
 import type { ClaimedDelivery } from './channel-sender.js';
 import type { Channel } from './outbox.js';
 
@@ -42,25 +43,35 @@ export interface AttemptResult {
 
 export const targetKey = (d: { accountId: number; channel: string; target: string }) => `${d.accountId}\u0000${d.channel}\u0000${d.target}`;
 
-const ATTEMPT_COLUMNS: Column[] = [
-  { name: 'delivery_id', pgType: 'bigint' },
-  { name: 'account_id', pgType: 'bigint' },
-  { name: 'attempted_at', pgType: 'bigint' },
-  { name: 'duration_ms', pgType: 'integer' },
-  { name: 'status_code', pgType: 'integer' },
-  { name: 'error', pgType: 'text' },
-];
+/** An attempt as recorded. */
+type AttemptWrite = Omit<DeliveryAttemptsTable, 'id'>;
+/** An attempt's effect on its delivery (SQLite; PostgreSQL checks the claim in its own statement). */
+type ResultWrite = Pick<
+  DeliveriesTable,
+  'account_id' | 'status' | 'next_attempt_at' | 'finished_at' | 'last_status_code' | 'last_error' | 'locked_by' | 'locked_until'
+> & { id: number; attempt_count: number };
 
-const RESULT_COLUMNS: Column[] = [
-  { name: 'status', pgType: 'text' },
-  { name: 'attempt_count', pgType: 'integer' },
-  { name: 'next_attempt_at', pgType: 'bigint' },
-  { name: 'finished_at', pgType: 'bigint' },
-  { name: 'last_status_code', pgType: 'integer' },
-  { name: 'last_error', pgType: 'text' },
-  { name: 'locked_by', pgType: 'text' },
-  { name: 'locked_until', pgType: 'bigint' },
-];
+const INSERT_ATTEMPTS = bulkInsert<'delivery_attempts', AttemptWrite>({
+  table: 'delivery_attempts',
+  columns: { delivery_id: 'bigint', account_id: 'bigint', attempted_at: 'bigint', duration_ms: 'integer', status_code: 'integer', error: 'text' },
+});
+
+const UPDATE_RESULTS = bulkUpdate<'deliveries', ResultWrite>({
+  table: 'deliveries',
+  key: ['account_id', 'id'],
+  columns: {
+    account_id: 'bigint',
+    id: 'bigint',
+    status: 'text',
+    attempt_count: 'integer',
+    next_attempt_at: 'bigint',
+    finished_at: 'bigint',
+    last_status_code: 'integer',
+    last_error: 'text',
+    locked_by: 'text',
+    locked_until: 'bigint',
+  },
+});
 
 const CLAIMED = sql.raw('id, account_id, event_rule_id, channel, target, message_id, payload, attempt_count, next_attempt_at, created_at');
 
@@ -155,7 +166,8 @@ export class DeliveryQueue {
       }
       if (ids.length === 0) return [];
       const claimed = await sql<ClaimedRow>`
-        UPDATE deliveries SET locked_by = ${me}, locked_until = ${leaseUntil} WHERE id IN (${sql.join(ids)}) RETURNING ${CLAIMED}`.execute(tx);
+        UPDATE deliveries SET locked_by = ${me}, locked_until = ${leaseUntil}
+        WHERE account_id = ${head.accountId} AND id IN (${sql.join(ids)}) RETURNING ${CLAIMED}`.execute(tx);
       return claimed.rows.map(toClaimed).sort((a, b) => a.id - b.id);
     });
   }
@@ -218,8 +230,15 @@ export class DeliveryQueue {
   }
 
   private async write(tx: Tx, results: AttemptResult[], releases: number[], me: string): Promise<void> {
-    const attempts = results.map((r) => [r.delivery.id, r.delivery.accountId, r.attemptedAt, r.durationMs, r.statusCode, r.error]);
-    await this.bulk.upsert(tx, 'delivery_attempts', ATTEMPT_COLUMNS, [], [], attempts);
+    const attempts = results.map((r): AttemptWrite => ({
+      delivery_id: r.delivery.id,
+      account_id: r.delivery.accountId,
+      attempted_at: r.attemptedAt,
+      duration_ms: r.durationMs,
+      status_code: r.statusCode,
+      error: r.error,
+    }));
+    await this.bulk.insert(tx, INSERT_ATTEMPTS, attempts);
     await this.applyResults(tx, results, me);
     if (this.pg && releases.length > 0) {
       await tx.updateTable('deliveries').set({ locked_by: null, locked_until: null }).where('id', 'in', releases).where('locked_by', '=', me).execute();
@@ -235,19 +254,29 @@ export class DeliveryQueue {
         UPDATE deliveries AS d
         SET status = u.status, attempt_count = d.attempt_count + 1, next_attempt_at = u.next_attempt_at, finished_at = u.finished_at,
             last_status_code = u.status_code, last_error = u.error, locked_by = NULL, locked_until = NULL
-        FROM unnest(${column((r) => r.delivery.id)}::bigint[], ${column((r) => r.status)}::text[], ${column((r) => r.nextAttemptAt)}::bigint[],
-                    ${column(finishedAt)}::bigint[], ${column((r) => r.statusCode)}::integer[], ${column((r) => r.error)}::text[])
-             AS u(id, status, next_attempt_at, finished_at, status_code, error)
-        WHERE d.id = u.id AND d.locked_by = ${me}`.execute(tx);
+        FROM unnest(${column((r) => r.delivery.accountId)}::bigint[], ${column((r) => r.delivery.id)}::bigint[], ${column((r) => r.status)}::text[],
+                    ${column((r) => r.nextAttemptAt)}::bigint[], ${column(finishedAt)}::bigint[], ${column((r) => r.statusCode)}::integer[],
+                    ${column((r) => r.error)}::text[])
+             AS u(account_id, id, status, next_attempt_at, finished_at, status_code, error)
+        WHERE d.account_id = u.account_id AND d.id = u.id AND d.locked_by = ${me}`.execute(tx);
       return;
     }
     // SQLite: one cached statement run per row (no claim to check: the lanes are the claims).
-    await this.bulk.updateByKey(
+    await this.bulk.update(
       tx,
-      'deliveries',
-      { name: 'id', pgType: 'bigint' },
-      RESULT_COLUMNS,
-      results.map((r) => [r.delivery.id, r.status, r.delivery.attemptCount + 1, r.nextAttemptAt, finishedAt(r), r.statusCode, r.error, null, null]),
+      UPDATE_RESULTS,
+      results.map((r) => ({
+        account_id: r.delivery.accountId,
+        id: r.delivery.id,
+        status: r.status,
+        attempt_count: r.delivery.attemptCount + 1,
+        next_attempt_at: r.nextAttemptAt,
+        finished_at: finishedAt(r),
+        last_status_code: r.statusCode,
+        last_error: r.error,
+        locked_by: null,
+        locked_until: null,
+      })),
     );
   }
 }

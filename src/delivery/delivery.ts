@@ -7,7 +7,7 @@ import { DeliveryLog } from './delivery-log.js';
 import { createDeliveryMetrics } from './delivery-metrics.js';
 import { DeliveryQueue } from './delivery-queue.js';
 import { DeliveryWorker } from './delivery-worker.js';
-import { EmailSender, type SmtpSettings } from './email-sender.js';
+import { EmailSender, type AttachmentSource, type SmtpSettings } from './email-sender.js';
 import { GatewaySender } from './gateway-sender.js';
 import type { Channel, Outbox } from './outbox.js';
 import { SigningSecrets } from './signing-secrets.js';
@@ -31,6 +31,8 @@ export interface DeliverySettings {
   listenUrl?: string;
   /** DNS for webhook targets; tests give their own. */
   resolver?: Resolver;
+  /** Makes e-mail attachments (scheduled reports) when they are sent. */
+  attachments?: AttachmentSource;
 }
 
 export const defaultDeliverySettings: DeliverySettings = {
@@ -71,7 +73,7 @@ export function createDelivery(database: Database, outbox: Outbox, registry: Reg
   const senders: Record<Channel, ChannelSender> = {
     webhook: new WebhookSender(secrets, { allowPrivate: options.allowPrivate, timeoutMs: options.timeoutMs, resolver: options.resolver, clock }),
     email: options.smtp
-      ? new EmailSender(options.smtp, options.timeoutMs)
+      ? new EmailSender(options.smtp, options.timeoutMs, options.attachments ?? null)
       : new UnconfiguredChannel('e-mail is not configured: set SMTP_URL (or SMTP_HOST) and SMTP_FROM'),
     sms: gateway(options.smsGatewayUrl, 'SMS_GATEWAY_URL'),
     messenger: gateway(options.messengerGatewayUrl, 'MESSENGER_GATEWAY_URL'),
@@ -91,3 +93,4 @@ export function createDelivery(database: Database, outbox: Outbox, registry: Reg
 }
 export type { Outbox, OutgoingMessage } from './outbox.js';
 export { deleteFinishedDeliveries } from './delivery-retention.js';
+export type { AttachmentSource, MailAttachment } from './email-sender.js';

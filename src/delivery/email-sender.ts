@@ -2,6 +2,19 @@ import nodemailer, { type Transporter } from 'nodemailer';
 import { describeNetworkError, type ChannelSender, type ClaimedDelivery, type SendOutcome } from './channel-sender.js';
 import { messageText } from './message-text.js';
 
+/** A file attached to an e-mail, made when the e-mail is sent. */
+export interface MailAttachment {
+  filename: string;
+  content: Buffer;
+  contentType: string;
+}
+
+/**
+ * Makes the attachments an e-mail's payload describes (`attachments: [...]`), given by the module
+ * that wrote them (a scheduled report): the outbox holds what to make, not the file.
+ */
+export type AttachmentSource = (accountId: number, spec: unknown) => Promise<MailAttachment>;
+
 export interface SmtpSettings {
   /** `smtp://user:pass@host:587` or `smtps://…:465`; or the parts below. */
   url?: string;
@@ -23,6 +36,7 @@ export class EmailSender implements ChannelSender {
   constructor(
     private readonly settings: SmtpSettings,
     private readonly timeoutMs: number,
+    private readonly attachmentSource: AttachmentSource | null = null,
   ) {
     const server = smtpServer(settings);
     this.transport = nodemailer.createTransport({
@@ -37,6 +51,13 @@ export class EmailSender implements ChannelSender {
 
   async send(delivery: ClaimedDelivery): Promise<SendOutcome> {
     const { subject, text } = messageText(delivery.payload);
+    let attachments: MailAttachment[];
+    try {
+      attachments = await this.attachmentsOf(delivery);
+    } catch (error) {
+      // Made from the database: a failure here is ours, not the mail server's; it is retried.
+      return { ok: false, statusCode: null, error: `attachment: ${(error as Error).message}`, bug: error };
+    }
     let timer: NodeJS.Timeout | undefined;
     try {
       const deadline = new Promise<never>((_, reject) => {
@@ -48,6 +69,7 @@ export class EmailSender implements ChannelSender {
           to: delivery.target,
           subject,
           text,
+          attachments,
           // The same id on every retry, so a mailbox can tell a repeat from a new event.
           messageId: `<${delivery.messageId}@lokator>`,
           headers: { 'X-Lokator-Message-Id': delivery.messageId },
@@ -65,6 +87,15 @@ export class EmailSender implements ChannelSender {
 
   async close(): Promise<void> {
     this.transport.close();
+  }
+
+  private async attachmentsOf(delivery: ClaimedDelivery): Promise<MailAttachment[]> {
+    const specs = attachmentSpecs(delivery.payload);
+    if (specs.length === 0) return [];
+    if (!this.attachmentSource) throw new Error('no attachment source is configured');
+    const made: MailAttachment[] = [];
+    for (const spec of specs) made.push(await this.attachmentSource(delivery.accountId, spec));
+    return made;
   }
 }
 
@@ -96,4 +127,13 @@ function failure(error: unknown, timeoutMs: number): SendOutcome {
     return { ok: false, statusCode: null, error: `SMTP: ${smtp.message ?? smtp.code}` };
   }
   return { ok: false, statusCode: null, error: `internal error: ${smtp.message ?? String(error)}`, bug: error };
+}
+
+function attachmentSpecs(payloadJson: string): unknown[] {
+  try {
+    const payload = JSON.parse(payloadJson) as { attachments?: unknown };
+    return Array.isArray(payload?.attachments) ? payload.attachments : [];
+  } catch {
+    return [];
+  }
 }

@@ -30,6 +30,8 @@ export function messageText(payloadJson: string): MessageText {
   } catch {
     return { subject: 'Lokator event', text: payloadJson };
   }
+  // A message composed by its writer (a scheduled report) says what it says.
+  if (isObject(payload) && typeof payload.subject === 'string' && typeof payload.text === 'string') return { subject: payload.subject, text: payload.text };
   const { eventName, kind, body } = (isObject(payload) ? payload : {}) as { eventName?: unknown; kind?: unknown; body?: unknown };
   const name = typeof eventName === 'string' && eventName ? eventName : 'Lokator event';
   const element = isObject(body) ? body : {};

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { sql } from 'kysely';
-import { BulkWriter, type Column } from '../store/bulk-writer.js';
+import { BulkWriter, bulkInsert } from '../store/bulk-writer.js';
 import type { Database, Tx } from '../store/database.js';
+import type { DeliveriesTable } from '../store/schema.js';
+import { notifyWorkers } from './delivery-log-store.js';
 
 export type Channel = 'webhook' | 'email' | 'sms' | 'messenger' | 'messenger2';
 
@@ -16,19 +17,24 @@ export interface OutgoingMessage {
   payload: unknown;
 }
 
-const COLUMNS: Column[] = [
-  { name: 'account_id', pgType: 'bigint' },
-  { name: 'event_rule_id', pgType: 'bigint' },
-  { name: 'channel', pgType: 'text' },
-  { name: 'target', pgType: 'text' },
-  { name: 'message_id', pgType: 'text' },
-  { name: 'payload', pgType: 'text' },
-  { name: 'status', pgType: 'text' },
-  { name: 'next_attempt_at', pgType: 'bigint' },
-  { name: 'created_at', pgType: 'bigint' },
-];
+/** A new outbox row. */
+type DeliveryInsert = Pick<DeliveriesTable, 'account_id' | 'event_rule_id' | 'channel' | 'target' | 'message_id' | 'payload' | 'status' | 'next_attempt_at' | 'created_at'>;
 
-/** The PostgreSQL channel a commit with new deliveries notifies (delivery-nudges.ts listens). */
+const INSERT_DELIVERIES = bulkInsert<'deliveries', DeliveryInsert>({
+  table: 'deliveries',
+  columns: {
+    account_id: 'bigint',
+    event_rule_id: 'bigint',
+    channel: 'text',
+    target: 'text',
+    message_id: 'text',
+    payload: 'text',
+    status: 'text',
+    next_attempt_at: 'bigint',
+    created_at: 'bigint',
+  },
+});
+
 export const DELIVERIES_CHANNEL = 'lokator_deliveries';
 
 /**
@@ -49,10 +55,18 @@ export class Outbox {
   async enqueue(tx: Tx, messages: OutgoingMessage[]): Promise<void> {
     if (messages.length === 0) return;
     const now = this.clock();
-    const rows = messages.map((m) => [
-      m.accountId, m.eventRuleId, m.channel, m.target, newMessageId(), JSON.stringify(m.payload), 'pending', now, now,
-    ]);
-    await this.bulk.upsert(tx, 'deliveries', COLUMNS, [], [], rows);
+    const rows = messages.map((m): DeliveryInsert => ({
+      account_id: m.accountId,
+      event_rule_id: m.eventRuleId,
+      channel: m.channel,
+      target: m.target,
+      message_id: newMessageId(),
+      payload: JSON.stringify(m.payload),
+      status: 'pending',
+      next_attempt_at: now,
+      created_at: now,
+    }));
+    await this.bulk.insert(tx, INSERT_DELIVERIES, rows);
     await this.nudge(tx);
   }
 
@@ -72,7 +86,7 @@ export class Outbox {
    */
   private async nudge(tx: Tx): Promise<void> {
     if (this.database.dialect === 'postgres') {
-      await sql`SELECT pg_notify(${DELIVERIES_CHANNEL}, '')`.execute(tx);
+      await notifyWorkers(tx, DELIVERIES_CHANNEL);
       return;
     }
     for (const listener of this.listeners) listener();

@@ -1,6 +1,6 @@
-import { sql } from 'kysely';
 import type { Database } from '../store/database.js';
 import { newSigningSecret, signingKey } from './signing.js';
+import { expireCurrentSecret, findCurrentSecret, insertCurrentSecret, liveSecrets } from './signing-secret-store.js';
 
 /** A rotated-out secret keeps signing this long, so receivers can switch without losing a call. */
 export const ROTATION_OVERLAP_MS = 24 * 3_600_000;
@@ -24,9 +24,7 @@ export class SigningSecrets {
     const existing = await this.readCurrent(accountId);
     if (existing) return existing;
     // Two servers may get here at once; the unique index on the current secret keeps one.
-    await sql`INSERT INTO signing_secrets (account_id, secret, created_at, expires_at)
-              VALUES (${accountId}, ${newSigningSecret()}, ${this.clock()}, NULL)
-              ON CONFLICT (account_id) WHERE expires_at IS NULL DO NOTHING`.execute(this.database.db);
+    await insertCurrentSecret(this.database.db, accountId, newSigningSecret(), this.clock());
     return (await this.readCurrent(accountId))!;
   }
 
@@ -36,15 +34,8 @@ export class SigningSecrets {
     const now = this.clock();
     const secret = newSigningSecret();
     await this.database.transaction(async (tx) => {
-      await tx
-        .updateTable('signing_secrets')
-        .set({ expires_at: now + ROTATION_OVERLAP_MS })
-        .where('account_id', '=', accountId)
-        .where('expires_at', 'is', null)
-        .execute();
-      await sql`INSERT INTO signing_secrets (account_id, secret, created_at, expires_at)
-                VALUES (${accountId}, ${secret}, ${now}, NULL)
-                ON CONFLICT (account_id) WHERE expires_at IS NULL DO NOTHING`.execute(tx);
+      await expireCurrentSecret(tx, accountId, now + ROTATION_OVERLAP_MS);
+      await insertCurrentSecret(tx, accountId, secret, now);
     });
     this.cache.delete(accountId);
     return (await this.readCurrent(accountId))!;
@@ -56,13 +47,7 @@ export class SigningSecrets {
     const cached = this.cache.get(accountId);
     if (cached && now < cached.until) return cached.keys;
     await this.current(accountId);
-    const rows = await this.database.db
-      .selectFrom('signing_secrets')
-      .select(['secret', 'expires_at'])
-      .where('account_id', '=', accountId)
-      .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
-      .orderBy('id', 'desc')
-      .execute();
+    const rows = await liveSecrets(this.database.db, accountId, now);
     rows.sort((a, b) => (a.expires_at === null ? -1 : b.expires_at === null ? 1 : 0));
     const keys = rows.map((row) => signingKey(row.secret));
     // Reread when a rotated-out secret ends, too, so it stops signing on time.
@@ -72,12 +57,6 @@ export class SigningSecrets {
   }
 
   private async readCurrent(accountId: number): Promise<string | undefined> {
-    const row = await this.database.db
-      .selectFrom('signing_secrets')
-      .select('secret')
-      .where('account_id', '=', accountId)
-      .where('expires_at', 'is', null)
-      .executeTakeFirst();
-    return row?.secret;
+    return (await findCurrentSecret(this.database.db, accountId)) ?? undefined;
   }
 }

@@ -3,6 +3,7 @@ import type { Database, Tx } from '../store/database.js';
 import { fromRow } from './employee-rows.js';
 import { PRESENCE_AGENT_ID } from '../events/events.js';
 import { entityIdOf, type EmployeeChange, type EmployeeChanges } from './employee-changes.js';
+import { presenceToFlip, silentOnline, touchSeenAt, writeOnline } from './employee-store.js';
 
 export interface PresenceOptions {
   /** ONLINE_TIMEOUT: isOnline turns false when no fix arrived for this long. */
@@ -56,16 +57,8 @@ export class EmployeePresence {
     const offline = rows.filter((r) => r.is_online === 0).map((r) => r.id);
     const stale = rows.filter((r) => r.is_online === 1 && (r.seen_at ?? 0) < atMs - this.seenGranularityMs).map((r) => r.id);
     if (stale.length > 0) {
-      const updated = await tx
-        .updateTable('subscribers')
-        .set({ seen_at: atMs })
-        .where('account_id', '=', account.id)
-        .where('id', 'in', stale)
-        .where('is_online', '=', 1)
-        .returning('id')
-        .execute();
       // Not updated: the sweeper turned it offline since the read above; it is back online now.
-      const kept = new Set(updated.map((r) => r.id));
+      const kept = new Set(await touchSeenAt(tx, account.id, stale, atMs));
       offline.push(...stale.filter((id) => !kept.has(id)));
     }
     if (offline.length > 0) await this.setOnline(tx, account, offline, { online: true, atMs });
@@ -82,16 +75,7 @@ export class EmployeePresence {
     for (;;) {
       const now = this.clock();
       const cutoff = now - this.onlineTimeoutMs - this.seenGranularityMs;
-      const candidates = await this.database.db
-        .selectFrom('subscribers')
-        .select(['account_id', 'id'])
-        .where('is_online', '=', 1)
-        .where('seen_at', '<=', cutoff)
-        .where('deleted_at', 'is', null)
-        .orderBy('account_id')
-        .orderBy('id')
-        .limit(SWEEP_BATCH)
-        .execute();
+      const candidates = await silentOnline(this.database.db, cutoff, SWEEP_BATCH);
       const byAccount = new Map<number, number[]>();
       for (const c of candidates) byAccount.set(c.account_id, [...(byAccount.get(c.account_id) ?? []), c.id]);
       let round = 0;
@@ -117,20 +101,18 @@ export class EmployeePresence {
     ids: number[],
     flip: { online: true; atMs: number } | { online: false; cutoff: number; nowMs: number },
   ): Promise<number> {
-    let select = tx
-      .selectFrom('subscribers')
-      .selectAll()
-      .where('account_id', '=', account.id)
-      .where('id', 'in', ids)
-      .where('deleted_at', 'is', null)
-      .where('is_online', '=', flip.online ? 0 : 1)
-      .orderBy('id');
-    if (!flip.online) select = select.where('seen_at', '<=', flip.cutoff);
-    if (this.database.dialect === 'postgres') select = select.forUpdate();
-    const rows = await select.execute();
+    const rows = await presenceToFlip(tx, account.id, ids, {
+      online: flip.online,
+      silentSince: flip.online ? null : flip.cutoff,
+      forUpdate: this.database.dialect === 'postgres',
+    });
     if (rows.length === 0) return 0;
-    const update = tx.updateTable('subscribers').where('account_id', '=', account.id).where('id', 'in', rows.map((r) => r.id));
-    await (flip.online ? update.set({ is_online: 1, seen_at: flip.atMs }) : update.set({ is_online: 0 })).execute();
+    await writeOnline(
+      tx,
+      account.id,
+      rows.map((r) => r.id),
+      flip.online ? { atMs: flip.atMs } : null,
+    );
     const seenAt = new Map(rows.map((r) => [r.id, r.seen_at ?? 0]));
     const timing = (change: EmployeeChange) =>
       flip.online

@@ -8,6 +8,7 @@ import { EmployeeChanges } from './employee-changes.js';
 import { EmployeePresence, type PresenceOptions, type PresenceRow } from './employee-presence.js';
 import { buildEmployee, fromRow, patchEmployee, toRow } from './employee-rows.js';
 import type { Employee, EmployeeListQuery, EmployeePatch, EmployeeWrite, VehicleSettings } from './employee-schema.js';
+import * as store from './employee-store.js';
 import { SubscriberGroupService } from './subscriber-group-service.js';
 
 export type { CarriedEmployee, EmployeeChange } from './employee-changes.js';
@@ -71,43 +72,28 @@ export class EmployeeService {
   }
 
   async list(account: Account, query: EmployeeListQuery): Promise<Employee[]> {
-    let select = this.database.db
-      .selectFrom('subscribers')
-      .selectAll()
-      .where('account_id', '=', account.id)
-      .where('deleted_at', 'is', null);
-    if (query.isActive !== undefined) select = select.where('is_active', '=', query.isActive ? 1 : 0);
-    if (query.subscriberIDs?.length) select = select.where('id', 'in', query.subscriberIDs);
-    if (query.subscriberGroupIDs?.length) select = select.where('group_id', 'in', query.subscriberGroupIDs);
     // Without `count`, every employee (SQLite takes OFFSET only after a LIMIT; -1 is its "no limit").
-    if (query.count !== undefined || query.offset) select = select.limit(query.count ?? (this.database.dialect === 'sqlite' ? -1 : Number.MAX_SAFE_INTEGER));
-    if (query.offset) select = select.offset(query.offset);
-    const rows = await select.orderBy('id').execute();
+    const limit = query.count !== undefined || query.offset ? (query.count ?? (this.database.dialect === 'sqlite' ? -1 : Number.MAX_SAFE_INTEGER)) : null;
+    const rows = await store.listEmployees(this.database.db, account.id, {
+      isActive: query.isActive,
+      ids: query.subscriberIDs,
+      groupIds: query.subscriberGroupIDs,
+      limit,
+      offset: query.offset ?? 0,
+    });
     const employees = rows.map(fromRow);
     if (query.withCustomTemplateItems === false) for (const e of employees) delete e.customFieldFormItems;
     return employees;
   }
 
   async get(account: Account, subscriberID: number): Promise<Employee> {
-    const row = await this.database.db
-      .selectFrom('subscribers')
-      .selectAll()
-      .where('account_id', '=', account.id)
-      .where('id', '=', subscriberID)
-      .where('deleted_at', 'is', null)
-      .executeTakeFirst();
+    const row = await store.findEmployee(this.database.db, account.id, subscriberID);
     if (!row) throw notFound(subscriberID);
     return fromRow(row);
   }
 
   async getByExternalId(account: Account, externalID: string): Promise<Employee> {
-    const row = await this.database.db
-      .selectFrom('subscribers')
-      .selectAll()
-      .where('account_id', '=', account.id)
-      .where('external_id', '=', externalID)
-      .where('deleted_at', 'is', null)
-      .executeTakeFirst();
+    const row = await store.findEmployeeByExternalId(this.database.db, account.id, externalID);
     if (!row) throw notFound(externalID);
     return fromRow(row);
   }
@@ -118,14 +104,8 @@ export class EmployeeService {
       const draft = buildEmployee(0, input, null);
       await this.checkReferences(tx, account, draft, null);
       const now = this.clock();
-      const inserted = await this.writeGuarded(() =>
-        tx
-          .insertInto('subscribers')
-          .values({ ...toRow(draft), account_id: account.id, created_at: now, updated_at: now, deleted_at: null })
-          .returning('id')
-          .executeTakeFirstOrThrow(),
-      );
-      const after = { ...draft, subscriberID: inserted.id };
+      const id = await this.writeGuarded(() => store.insertEmployee(tx, account.id, toRow(draft), now));
+      const after = { ...draft, subscriberID: id };
       await this.changes.commit(tx, account, [{ type: 'add', after }], { userID: principal.userID });
       return after;
     });
@@ -143,12 +123,7 @@ export class EmployeeService {
     const account = principal.account;
     await this.database.transaction(async (tx) => {
       const before = await this.lockLiving(tx, account, subscriberID);
-      await tx
-        .updateTable('subscribers')
-        .set({ deleted_at: this.clock(), device_key: null, external_id: null })
-        .where('account_id', '=', account.id)
-        .where('id', '=', subscriberID)
-        .execute();
+      await store.markEmployeeDeleted(tx, account.id, subscriberID, this.clock());
       await this.changes.commit(tx, account, [{ type: 'delete', before }], { userID: principal.userID });
     });
   }
@@ -159,13 +134,7 @@ export class EmployeeService {
    */
   async vehicleSettingsOf(executor: Db, accountId: number, ids: number[]): Promise<Map<number, VehicleSettings>> {
     if (ids.length === 0) return new Map();
-    const rows = await executor
-      .selectFrom('subscribers')
-      .select(['id', 'vehicle_settings'])
-      .where('account_id', '=', accountId)
-      .where('id', 'in', ids)
-      .where('deleted_at', 'is', null)
-      .execute();
+    const rows = await store.vehicleSettingsRows(executor, accountId, ids);
     return new Map(rows.map((r) => [r.id, JSON.parse(r.vehicle_settings) as VehicleSettings]));
   }
 
@@ -176,13 +145,7 @@ export class EmployeeService {
    */
   async ingestTargetsOf(tx: Tx, accountId: number, ids: number[]): Promise<Map<number, IngestTarget>> {
     if (ids.length === 0) return new Map();
-    const rows = await tx
-      .selectFrom('subscribers')
-      .select(['id', 'vehicle_settings', 'is_online', 'seen_at', 'device_key'])
-      .where('account_id', '=', accountId)
-      .where('id', 'in', ids)
-      .where('deleted_at', 'is', null)
-      .execute();
+    const rows = await store.ingestTargetRows(tx, accountId, ids);
     return new Map(
       rows.map((r) => [
         r.id,
@@ -191,35 +154,23 @@ export class EmployeeService {
     );
   }
 
+  /** The account's living employees, ascending, or those of `ids` that are living. */
+  livingIds(executor: Db, accountId: number, ids?: readonly number[]): Promise<number[]> {
+    return store.livingIds(executor, accountId, ids);
+  }
+
   /**
    * Name and external id of the account's employees among `ids`, read in the caller's transaction;
    * `living` is false for a deleted one (it keeps its name; its external id is freed).
    */
-  /** The account's living employees, ascending, or those of `ids` that are living. */
-  async livingIds(executor: Db, accountId: number, ids?: readonly number[]): Promise<number[]> {
-    let select = executor.selectFrom('subscribers').select('id').where('account_id', '=', accountId).where('deleted_at', 'is', null);
-    if (ids?.length) select = select.where('id', 'in', [...ids]);
-    return (await select.orderBy('id').execute()).map((r) => r.id);
-  }
-
   async identitiesOf(executor: Db, accountId: number, ids: number[]): Promise<Map<number, EmployeeIdentity>> {
     if (ids.length === 0) return new Map();
-    const rows = await executor
-      .selectFrom('subscribers')
-      .select(['id', 'name', 'external_id', 'deleted_at'])
-      .where('account_id', '=', accountId)
-      .where('id', 'in', ids)
-      .execute();
+    const rows = await store.identityRows(executor, accountId, ids);
     return new Map(rows.map((r) => [r.id, { name: r.name, externalSubscriberID: r.external_id, living: r.deleted_at === null }]));
   }
 
   async findByDeviceKey(deviceKey: string): Promise<DeviceOwner | null> {
-    const row = await this.database.db
-      .selectFrom('subscribers')
-      .select(['account_id', 'id', 'vehicle_settings'])
-      .where('device_key', '=', deviceKey)
-      .where('deleted_at', 'is', null)
-      .executeTakeFirst();
+    const row = await store.findByDeviceKey(this.database.db, deviceKey);
     if (!row) return null;
     const { readingMap } = JSON.parse(row.vehicle_settings) as VehicleSettings;
     return { accountId: row.account_id, subscriberId: row.id, readingMap: readingMap ?? null };
@@ -254,14 +205,7 @@ export class EmployeeService {
       const before = await this.lockLiving(tx, account, subscriberID);
       const after = change(before);
       await this.checkReferences(tx, account, after, before);
-      await this.writeGuarded(() =>
-        tx
-          .updateTable('subscribers')
-          .set({ ...toRow(after), updated_at: this.clock() })
-          .where('account_id', '=', account.id)
-          .where('id', '=', subscriberID)
-          .execute(),
-      );
+      await this.writeGuarded(() => store.updateEmployee(tx, account.id, subscriberID, toRow(after), this.clock()));
       await this.changes.commit(tx, account, [{ type: 'edit', before, after }], { userID: principal.userID });
     });
   }
@@ -276,14 +220,7 @@ export class EmployeeService {
   }
 
   private async lockLiving(tx: Tx, account: Account, subscriberID: number): Promise<Employee> {
-    let select = tx
-      .selectFrom('subscribers')
-      .selectAll()
-      .where('account_id', '=', account.id)
-      .where('id', '=', subscriberID)
-      .where('deleted_at', 'is', null);
-    if (this.database.dialect === 'postgres') select = select.forUpdate();
-    const row = await select.executeTakeFirst();
+    const row = await store.findEmployee(tx, account.id, subscriberID, this.database.dialect === 'postgres');
     if (!row) throw notFound(subscriberID);
     return fromRow(row);
   }

@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import type { Account } from '../accounts/accounts.js';
 import type { Tx } from '../store/database.js';
 
@@ -36,4 +37,18 @@ export type Feed = 'task' | 'employee';
 /** Writes the events of these changes in the caller's transaction, so an event exists exactly when its change does. */
 export interface ChangeRecorder {
   record<T extends object>(tx: Tx, account: Account, feed: Feed, changes: EntityChange<T>[]): Promise<void>;
+}
+
+/**
+ * The previous values of the fields that differ (compared deeply), and only those: the
+ * `changedValues` of interface 6.4 and 6.5, and what a task's history keeps.
+ */
+export function changedValues(before: object, after: object): Record<string, unknown> {
+  const previous = before as Record<string, unknown>;
+  const next = after as Record<string, unknown>;
+  const changed: Record<string, unknown> = {};
+  for (const key of new Set([...Object.keys(previous), ...Object.keys(next)])) {
+    if (!isDeepStrictEqual(previous[key], next[key])) changed[key] = previous[key] ?? null;
+  }
+  return changed;
 }

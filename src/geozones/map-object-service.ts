@@ -1,15 +1,12 @@
-import { sql } from 'kysely';
 import type { Account } from '../accounts/accounts.js';
 import { ApiError } from '../http/errors.js';
 import { haversineMetres } from '../geo/geo.js';
 import type { Database, Db } from '../store/database.js';
-import type { MapObjectsTable } from '../store/schema.js';
 import type { MapObject, MapObjectListQuery, MapObjectPatch, MapObjectWrite } from './map-object-schema.js';
+import { deleteMapObject, findMapObject, insertMapObject, listMapObjects, mapObjectsInBoxes, updateMapObject, type MapObjectColumns } from './map-object-store.js';
 
 const notFound = (mapObjectID: number) => new ApiError('MAP_OBJECT_NOT_FOUND', `no map object ${mapObjectID}`);
-const columns = ['id', 'name', 'address', 'latitude', 'longitude', 'external_id', 'comment', 'group_id'] as const;
-
-type Columns = Pick<MapObjectsTable, 'name' | 'address' | 'latitude' | 'longitude' | 'external_id' | 'comment'> & { group_id: number | null };
+type Columns = MapObjectColumns;
 
 /** Map objects (CONTRACT §3, an extension the zone lookup by mapObjectID needs). */
 export class MapObjectService {
@@ -20,24 +17,12 @@ export class MapObjectService {
 
   /** `address`: the objects whose address contains the text, ignoring case (as clients search by street). */
   async list(account: Account, query: MapObjectListQuery = {}): Promise<MapObject[]> {
-    let select = this.database.db.selectFrom('map_objects').select(columns).where('account_id', '=', account.id);
-    if (query.address) {
-      const pattern = `%${query.address.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-      select = select.where(sql<boolean>`lower(address) like ${pattern} escape '\\'`);
-    }
-    if (query.mapObjectIDs?.length) select = select.where('id', 'in', query.mapObjectIDs);
-    if (query.mapObjectGroupIDs?.length) select = select.where('group_id', 'in', query.mapObjectGroupIDs);
-    const rows = await select.orderBy('id').execute();
+    const rows = await listMapObjects(this.database.db, account.id, { addressContains: query.address, ids: query.mapObjectIDs, groupIds: query.mapObjectGroupIDs });
     return rows.map(fromRow);
   }
 
   async get(account: Account, mapObjectID: number): Promise<MapObject> {
-    const row = await this.database.db
-      .selectFrom('map_objects')
-      .select(columns)
-      .where('account_id', '=', account.id)
-      .where('id', '=', mapObjectID)
-      .executeTakeFirst();
+    const row = await findMapObject(this.database.db, account.id, mapObjectID);
     if (!row) throw notFound(mapObjectID);
     return fromRow(row);
   }
@@ -57,21 +42,7 @@ export class MapObjectService {
       return { minLat: latitude - dLat, maxLat: latitude + dLat, minLon: longitude - dLon, maxLon: longitude + dLon };
     });
     const candidates: { name: string; latitude: number; longitude: number }[] = [];
-    for (let i = 0; i < boxes.length; i += 100) {
-      const rows = await executor
-        .selectFrom('map_objects')
-        .select(['name', 'latitude', 'longitude'])
-        .where('account_id', '=', accountId)
-        .where((eb) =>
-          eb.or(
-            boxes.slice(i, i + 100).map((box) =>
-              eb.and([eb('latitude', '>=', box.minLat), eb('latitude', '<=', box.maxLat), eb('longitude', '>=', box.minLon), eb('longitude', '<=', box.maxLon)]),
-            ),
-          ),
-        )
-        .execute();
-      candidates.push(...rows);
-    }
+    for (let i = 0; i < boxes.length; i += 100) candidates.push(...(await mapObjectsInBoxes(executor, accountId, boxes.slice(i, i + 100))));
     return points.map(({ latitude, longitude }) => {
       let best: { name: string; metres: number } | null = null;
       for (const row of candidates) {
@@ -85,11 +56,7 @@ export class MapObjectService {
   async create(account: Account, input: MapObjectWrite): Promise<MapObject> {
     const object = build(0, input);
     const now = this.clock();
-    const { id } = await this.database.db
-      .insertInto('map_objects')
-      .values({ ...toColumns(object), account_id: account.id, created_at: now, updated_at: now })
-      .returning('id')
-      .executeTakeFirstOrThrow();
+    const id = await insertMapObject(this.database.db, account.id, toColumns(object), now);
     return { ...object, mapObjectID: id };
   }
 
@@ -111,18 +78,11 @@ export class MapObjectService {
   }
 
   async delete(account: Account, mapObjectID: number): Promise<void> {
-    const result = await this.database.db.deleteFrom('map_objects').where('account_id', '=', account.id).where('id', '=', mapObjectID).executeTakeFirst();
-    if (Number(result.numDeletedRows) === 0) throw notFound(mapObjectID);
+    if (!(await deleteMapObject(this.database.db, account.id, mapObjectID))) throw notFound(mapObjectID);
   }
 
   private async write(account: Account, mapObjectID: number, columns: Partial<Columns>): Promise<void> {
-    const result = await this.database.db
-      .updateTable('map_objects')
-      .set({ ...columns, updated_at: this.clock() })
-      .where('account_id', '=', account.id)
-      .where('id', '=', mapObjectID)
-      .executeTakeFirst();
-    if (Number(result.numUpdatedRows) === 0) throw notFound(mapObjectID);
+    if (!(await updateMapObject(this.database.db, account.id, mapObjectID, columns, this.clock()))) throw notFound(mapObjectID);
   }
 }
 

@@ -2,10 +2,11 @@ import type { Account } from '../accounts/accounts.js';
 import { ApiError, invalidField } from '../http/errors.js';
 import type { Database, Db, Tx } from '../store/database.js';
 import type { ZoneGroup, ZoneGroupPatch, ZoneGroupWrite } from './zone-group-schema.js';
+import { deleteZoneGroup, findZoneGroup, groupHasChildren, insertZoneGroup, listZoneGroups, updateZoneGroup, type ZoneGroupRow } from './zone-group-store.js';
+import { groupHasZones } from './zone-store.js';
 import { lockZoneWrites } from './zone-version-store.js';
 
 const notFound = (zoneGroupID: number) => new ApiError('ZONE_GROUP_NOT_FOUND', `no zone group ${zoneGroupID}`);
-const columns = ['id', 'name', 'parent_id', 'region_id'] as const;
 
 /** Zone groups (routes 16-21 of interface 4.3) with the decisions of CONTRACT §3. */
 export class ZoneGroupService {
@@ -15,8 +16,7 @@ export class ZoneGroupService {
   ) {}
 
   async list(account: Account): Promise<ZoneGroup[]> {
-    const rows = await this.database.db.selectFrom('zone_groups').select(columns).where('account_id', '=', account.id).orderBy('id').execute();
-    return rows.map(fromRow);
+    return (await listZoneGroups(this.database.db, account.id)).map(fromRow);
   }
 
   async get(account: Account, zoneGroupID: number): Promise<ZoneGroup> {
@@ -29,11 +29,7 @@ export class ZoneGroupService {
       const group: ZoneGroup = { zoneGroupID: 0, name: input.name, parentID: input.parentID ?? null, regionID: input.regionID ?? null };
       if (group.parentID !== null) await this.checkParent(tx, account, group.parentID, null);
       const now = this.clock();
-      const { id } = await tx
-        .insertInto('zone_groups')
-        .values({ account_id: account.id, name: group.name, parent_id: group.parentID, region_id: group.regionID, created_at: now, updated_at: now })
-        .returning('id')
-        .executeTakeFirstOrThrow();
+      const id = await insertZoneGroup(tx, account.id, { name: group.name, parent_id: group.parentID, region_id: group.regionID }, now);
       return { ...group, zoneGroupID: id };
     });
   }
@@ -61,12 +57,12 @@ export class ZoneGroupService {
     await this.database.transaction(async (tx) => {
       await lockZoneWrites(tx, account.id);
       await this.read(tx, account, zoneGroupID);
-      const zone = await tx.selectFrom('zones').select('id').where('account_id', '=', account.id).where('zone_group_id', '=', zoneGroupID).limit(1).executeTakeFirst();
-      const child = await tx.selectFrom('zone_groups').select('id').where('account_id', '=', account.id).where('parent_id', '=', zoneGroupID).limit(1).executeTakeFirst();
+      const zone = await groupHasZones(tx, account.id, zoneGroupID);
+      const child = await groupHasChildren(tx, account.id, zoneGroupID);
       if (zone || child) {
         throw new ApiError('ZONE_GROUP_NOT_EMPTY', `zone group ${zoneGroupID} still has ${zone ? 'zones' : 'child groups'}; nothing was deleted`);
       }
-      await tx.deleteFrom('zone_groups').where('account_id', '=', account.id).where('id', '=', zoneGroupID).execute();
+      await deleteZoneGroup(tx, account.id, zoneGroupID);
     });
   }
 
@@ -76,12 +72,7 @@ export class ZoneGroupService {
       const before = await this.read(tx, account, zoneGroupID);
       const after = change(before);
       if (after.parentID !== null && after.parentID !== before.parentID) await this.checkParent(tx, account, after.parentID, zoneGroupID);
-      await tx
-        .updateTable('zone_groups')
-        .set({ name: after.name, parent_id: after.parentID, region_id: after.regionID, updated_at: this.clock() })
-        .where('account_id', '=', account.id)
-        .where('id', '=', zoneGroupID)
-        .execute();
+      await updateZoneGroup(tx, account.id, zoneGroupID, { name: after.name, parent_id: after.parentID, region_id: after.regionID }, this.clock());
     });
   }
 
@@ -92,12 +83,7 @@ export class ZoneGroupService {
     while (current !== null && !seen.has(current)) {
       if (current === self) throw invalidField('parentID', `group ${parentID} is group ${self} or one of its descendants: that would make a cycle`);
       seen.add(current);
-      const row: { parent_id: number | null } | undefined = await tx
-        .selectFrom('zone_groups')
-        .select('parent_id')
-        .where('account_id', '=', account.id)
-        .where('id', '=', current)
-        .executeTakeFirst();
+      const row = await findZoneGroup(tx, account.id, current);
       if (!row) {
         if (current === parentID) throw invalidField('parentID', `no zone group ${parentID}`);
         break;
@@ -107,17 +93,12 @@ export class ZoneGroupService {
   }
 
   private async read(executor: Db | Tx, account: Account, zoneGroupID: number): Promise<ZoneGroup> {
-    const row = await executor
-      .selectFrom('zone_groups')
-      .select(columns)
-      .where('account_id', '=', account.id)
-      .where('id', '=', zoneGroupID)
-      .executeTakeFirst();
+    const row = await findZoneGroup(executor, account.id, zoneGroupID);
     if (!row) throw notFound(zoneGroupID);
     return fromRow(row);
   }
 }
 
-function fromRow(row: { id: number; name: string; parent_id: number | null; region_id: number | null }): ZoneGroup {
+function fromRow(row: ZoneGroupRow): ZoneGroup {
   return { zoneGroupID: row.id, name: row.name, parentID: row.parent_id, regionID: row.region_id };
 }

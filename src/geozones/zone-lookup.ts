@@ -1,7 +1,7 @@
 import type { Database, Db, Tx } from '../store/database.js';
 import { PolygonRing } from './polygon-ring.js';
 import { ZoneIndex, type IndexedZone, type ZoneReference } from './zone-index.js';
-import { parseBounds } from './zone-store.js';
+import { parseBounds, zonesForIndex, zoneVersions, type IndexedZoneRow } from './zone-store.js';
 import { ZoneVersionReader } from './zone-version-store.js';
 
 /** A zone as the index last saw it: reused while its version is unchanged. */
@@ -80,7 +80,7 @@ export class ZoneLookup {
   private async build(accountId: number, state: AccountState, executor: Db | Tx): Promise<Snapshot> {
     // The version is read before the zones: the rows are at least that new, never older.
     const version = await this.versions.read(accountId, executor);
-    const rows = await executor.selectFrom('zones').select(['id', 'version']).where('account_id', '=', accountId).execute();
+    const rows = await zoneVersions(executor, accountId);
     const seen = new Map<number, SeenZone>();
     const stale: number[] = [];
     for (const row of rows) {
@@ -89,12 +89,7 @@ export class ZoneLookup {
       else stale.push(row.id);
     }
     for (let i = 0; i < stale.length; i += FETCH_CHUNK) {
-      const changed = await executor
-        .selectFrom('zones')
-        .select(['id', 'version', 'name', 'enabled', 'zone_group_id', 'bounds'])
-        .where('account_id', '=', accountId)
-        .where('id', 'in', stale.slice(i, i + FETCH_CHUNK))
-        .execute();
+      const changed = await zonesForIndex(executor, accountId, stale.slice(i, i + FETCH_CHUNK));
       for (const row of changed) seen.set(row.id, { version: row.version, indexed: toIndexedZone(row) });
     }
     const indexed: IndexedZone[] = [];
@@ -109,7 +104,7 @@ export class ZoneLookup {
 }
 
 /** Only enabled zones with an outline take part in lookups; an empty outline contains nothing. */
-function toIndexedZone(row: { id: number; name: string; enabled: number; zone_group_id: number | null; bounds: string }): IndexedZone | null {
+function toIndexedZone(row: IndexedZoneRow): IndexedZone | null {
   if (row.enabled !== 1) return null;
   const points = parseBounds(row.bounds);
   if (points.length === 0) return null;

@@ -6,7 +6,8 @@ import type { MapObjectService } from './map-object-service.js';
 import type { ZoneReference } from './zone-index.js';
 import type { ZoneLookup } from './zone-lookup.js';
 import { customFieldTypes, type Zone, type ZoneLookupQuery, type ZonePatch, type ZoneWrite } from './zone-schema.js';
-import { fromZoneRow, toZoneColumns, zoneColumns } from './zone-store.js';
+import { findZoneGroup } from './zone-group-store.js';
+import { deleteZone, findZone, fromZoneRow, insertZone, listZones, toZoneColumns, updateZone } from './zone-store.js';
 import { bumpZoneVersion } from './zone-version-store.js';
 
 const notFound = (zoneID: number) => new ApiError('ZONE_NOT_FOUND', `no zone ${zoneID}`);
@@ -22,8 +23,7 @@ export class ZoneService {
   ) {}
 
   async list(account: Account, withCustomTemplateItems: boolean): Promise<Zone[]> {
-    const rows = await this.database.db.selectFrom('zones').select(zoneColumns).where('account_id', '=', account.id).orderBy('id').execute();
-    const zones = rows.map(fromZoneRow);
+    const zones = (await listZones(this.database.db, account.id)).map(fromZoneRow);
     if (!withCustomTemplateItems) for (const zone of zones) delete zone.customFieldFormItems;
     return zones;
   }
@@ -39,11 +39,7 @@ export class ZoneService {
       await checkGroup(tx, account, zone.zoneGroupID);
       await this.templates?.checkUse(tx, account.id, templateUse(zone), null);
       const now = this.clock();
-      const { id } = await tx
-        .insertInto('zones')
-        .values({ ...toZoneColumns(zone), account_id: account.id, version, created_at: now, updated_at: now })
-        .returning('id')
-        .executeTakeFirstOrThrow();
+      const id = await insertZone(tx, account.id, toZoneColumns(zone), version, now);
       return { ...zone, zoneID: id };
     });
   }
@@ -62,9 +58,8 @@ export class ZoneService {
   async delete(account: Account, zoneID: number): Promise<void> {
     await this.database.transaction(async (tx) => {
       await bumpZoneVersion(tx, account.id);
-      const result = await tx.deleteFrom('zones').where('account_id', '=', account.id).where('id', '=', zoneID).executeTakeFirst();
       // Throwing rolls the version bump back with the rest.
-      if (Number(result.numDeletedRows) === 0) throw notFound(zoneID);
+      if (!(await deleteZone(tx, account.id, zoneID))) throw notFound(zoneID);
     });
   }
 
@@ -104,22 +99,12 @@ export class ZoneService {
       const after = change(before);
       if (after.zoneGroupID !== before.zoneGroupID) await checkGroup(tx, account, after.zoneGroupID);
       await this.templates?.checkUse(tx, account.id, templateUse(after), templateUse(before));
-      await tx
-        .updateTable('zones')
-        .set({ ...toZoneColumns(after), version, updated_at: this.clock() })
-        .where('account_id', '=', account.id)
-        .where('id', '=', zoneID)
-        .execute();
+      await updateZone(tx, account.id, zoneID, toZoneColumns(after), version, this.clock());
     });
   }
 
   private async read(executor: Db | Tx, account: Account, zoneID: number): Promise<Zone> {
-    const row = await executor
-      .selectFrom('zones')
-      .select(zoneColumns)
-      .where('account_id', '=', account.id)
-      .where('id', '=', zoneID)
-      .executeTakeFirst();
+    const row = await findZone(executor, account.id, zoneID);
     if (!row) throw notFound(zoneID);
     return fromZoneRow(row);
   }
@@ -185,11 +170,5 @@ async function checkGroup(tx: Tx, account: Account, zoneGroupID: number | null):
 }
 
 async function groupExists(executor: Db | Tx, account: Account, zoneGroupID: number): Promise<boolean> {
-  const row = await executor
-    .selectFrom('zone_groups')
-    .select('id')
-    .where('account_id', '=', account.id)
-    .where('id', '=', zoneGroupID)
-    .executeTakeFirst();
-  return row !== undefined;
+  return (await findZoneGroup(executor, account.id, zoneGroupID)) !== null;
 }

@@ -1,3 +1,4 @@
+import type { Db, Tx } from '../store/database.js';
 import type { ZonesTable } from '../store/schema.js';
 import type { LonLat } from './polygon-ring.js';
 import type { CustomFieldItem, Zone } from './zone-schema.js';
@@ -50,4 +51,59 @@ export function fromZoneRow(row: ZoneColumns & { id: number }): Zone {
 
 export function parseBounds(bounds: string): LonLat[] {
   return JSON.parse(bounds) as LonLat[];
+}
+
+/* The statements of zones. */
+
+export type ZoneRow = ZoneColumns & { id: number };
+
+export async function listZones(db: Db, accountId: number): Promise<ZoneRow[]> {
+  return db.selectFrom('zones').select(zoneColumns).where('account_id', '=', accountId).orderBy('id').execute();
+}
+
+export async function findZone(executor: Db, accountId: number, id: number): Promise<ZoneRow | null> {
+  const row = await executor.selectFrom('zones').select(zoneColumns).where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
+  return row ?? null;
+}
+
+/** `version`: the account's zone version this change wrote (the indexes reuse zones that kept theirs). */
+export async function insertZone(tx: Tx, accountId: number, zone: ZoneColumns, version: number, now: number): Promise<number> {
+  const { id } = await tx
+    .insertInto('zones')
+    .values({ ...zone, account_id: accountId, version, created_at: now, updated_at: now })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return id;
+}
+
+export async function updateZone(tx: Tx, accountId: number, id: number, zone: ZoneColumns, version: number, now: number): Promise<void> {
+  await tx.updateTable('zones').set({ ...zone, version, updated_at: now }).where('account_id', '=', accountId).where('id', '=', id).execute();
+}
+
+export async function deleteZone(tx: Tx, accountId: number, id: number): Promise<boolean> {
+  const result = await tx.deleteFrom('zones').where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
+/** Whether a zone of the account is in the group. */
+export async function groupHasZones(tx: Tx, accountId: number, zoneGroupId: number): Promise<boolean> {
+  const row = await tx.selectFrom('zones').select('id').where('account_id', '=', accountId).where('zone_group_id', '=', zoneGroupId).limit(1).executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Every zone's id and the version that last wrote it: an index rebuild reads again only the zones whose version moved. */
+export async function zoneVersions(executor: Db, accountId: number): Promise<{ id: number; version: number }[]> {
+  return executor.selectFrom('zones').select(['id', 'version']).where('account_id', '=', accountId).execute();
+}
+
+export type IndexedZoneRow = { id: number; version: number; name: string; enabled: number; zone_group_id: number | null; bounds: string };
+
+/** What the spatial index needs of these zones. */
+export async function zonesForIndex(executor: Db, accountId: number, ids: number[]): Promise<IndexedZoneRow[]> {
+  return executor
+    .selectFrom('zones')
+    .select(['id', 'version', 'name', 'enabled', 'zone_group_id', 'bounds'])
+    .where('account_id', '=', accountId)
+    .where('id', 'in', ids)
+    .execute();
 }

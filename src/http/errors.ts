@@ -44,6 +44,8 @@ export const errorKinds = {
   CUSTOM_FIELD_TEMPLATE_NOT_FOUND: { code: 1020, status: 404 },
   FORM_NOT_FOUND: { code: 1021, status: 404 },
   SUBSCRIBER_REQUEST_NOT_FOUND: { code: 1022, status: 404 },
+  // Not in the contract's list: the report schedules of issue 17 (README, Reports).
+  REPORT_SCHEDULE_NOT_FOUND: { code: 1023, status: 404 },
 } as const satisfies Record<string, { code: number; status: number }>;
 
 export type ErrorKind = keyof typeof errorKinds;

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Database } from '../store/database.js';
 import { ApiError, invalidField } from './errors.js';
+import { claimKey, deleteKey, deleteStaleKey, findKey, storeAnswer } from './idempotency-store.js';
 
 const KEY_LIFETIME_MS = 24 * 3_600_000;
 /** A claim whose request never finished (the connection dropped, the server died) is abandoned after this. */
@@ -32,33 +33,13 @@ export function registerIdempotency(app: FastifyInstance, database: Database, cl
     const now = clock();
     const { db } = database;
 
-    await db
-      .deleteFrom('idempotency_keys')
-      .where('account_id', '=', accountId)
-      .where('key', '=', key)
-      .where((eb) =>
-        eb.or([
-          eb('created_at', '<', now - KEY_LIFETIME_MS),
-          eb.and([eb('status_code', 'is', null), eb('created_at', '<', now - ABANDONED_AFTER_MS)]),
-        ]),
-      )
-      .execute();
-    const claimed = await db
-      .insertInto('idempotency_keys')
-      .values({ account_id: accountId, key, fingerprint, status_code: null, response_body: null, response_headers: null, created_at: now })
-      .onConflict((oc) => oc.columns(['account_id', 'key']).doNothing())
-      .executeTakeFirst();
-    if (Number(claimed.numInsertedOrUpdatedRows ?? 0) === 1) {
+    await deleteStaleKey(db, accountId, key, now - KEY_LIFETIME_MS, now - ABANDONED_AFTER_MS);
+    if (await claimKey(db, accountId, key, fingerprint, now)) {
       request.idempotencyKey = key;
       return;
     }
 
-    const stored = await db
-      .selectFrom('idempotency_keys')
-      .selectAll()
-      .where('account_id', '=', accountId)
-      .where('key', '=', key)
-      .executeTakeFirst();
+    const stored = await findKey(db, accountId, key);
     if (!stored) throw new ApiError('CONFLICT', 'a request with this Idempotency-Key is in progress');
     if (stored.fingerprint !== fingerprint) {
       throw invalidField('Idempotency-Key', 'was used before with a different request');
@@ -73,20 +54,15 @@ export function registerIdempotency(app: FastifyInstance, database: Database, cl
     const accountId = request.principal.account.id;
     if (reply.statusCode >= 500) {
       // The request may run again: a failure is not a result to replay.
-      await database.db.deleteFrom('idempotency_keys').where('account_id', '=', accountId).where('key', '=', key).execute();
+      await deleteKey(database.db, accountId, key);
       return payload;
     }
     const headers = Object.fromEntries(REPLAYED_HEADERS.flatMap((h) => (reply.hasHeader(h) ? [[h, String(reply.getHeader(h))]] : [])));
-    await database.db
-      .updateTable('idempotency_keys')
-      .set({
-        status_code: reply.statusCode,
-        response_body: typeof payload === 'string' ? payload : payload === null || payload === undefined ? '' : String(payload),
-        response_headers: JSON.stringify(headers),
-      })
-      .where('account_id', '=', accountId)
-      .where('key', '=', key)
-      .execute();
+    await storeAnswer(database.db, accountId, key, {
+      statusCode: reply.statusCode,
+      body: typeof payload === 'string' ? payload : payload === null || payload === undefined ? '' : String(payload),
+      headers: JSON.stringify(headers),
+    });
     return payload;
   });
 }

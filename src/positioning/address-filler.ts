@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../store/database.js';
 import { GeocoderError, type Geocoder } from './geocoder.js';
+import { nameTrackEnds, unnamedTracks } from './track-store.js';
 
 const BATCH = 20;
 const MAX_BACKOFF_MS = 5 * 60_000;
@@ -37,28 +38,11 @@ export class AddressFiller {
 
   /** One round: names up to BATCH finished tracks; true when there may be more to do. */
   async fillOnce(): Promise<boolean> {
-    const rows = await this.database.db
-      .selectFrom('tracks')
-      .select(['id', 'start_lat', 'start_lon', 'finish_lat', 'finish_lon', 'start_geocoded', 'finish_geocoded'])
-      .where('is_open', '=', 0)
-      .where((eb) => eb.or([eb('start_geocoded', '=', 0), eb('finish_geocoded', '=', 0)]))
-      .orderBy('id')
-      .limit(BATCH)
-      .execute();
+    const rows = await unnamedTracks(this.database.db, BATCH);
     for (const row of rows) {
       const start = row.start_geocoded ? null : await this.geocoder.reverse(row.start_lat, row.start_lon);
       const finish = row.finish_geocoded ? null : await this.geocoder.reverse(row.finish_lat, row.finish_lon);
-      await this.database.db
-        .updateTable('tracks')
-        .set({
-          start_geocoded: 1,
-          finish_geocoded: 1,
-          // Where the geocoder knows no address, the fallback name stays.
-          ...(start ? { start_address: start } : {}),
-          ...(finish ? { finish_address: finish } : {}),
-        })
-        .where('id', '=', row.id)
-        .execute();
+      await nameTrackEnds(this.database.db, row.account_id, row.id, { start, finish });
     }
     return rows.length === BATCH;
   }

@@ -13,6 +13,11 @@ export const pointKey = (latitude: number, longitude: number) => `${latitude},${
 export class AddressResolver {
   constructor(private readonly geozones: Pick<Geozones, 'lookup' | 'mapObjects'>) {}
 
+  /** The zone lookup the names come from; the pipeline asks it for zone visits too. */
+  get zones(): Geozones['lookup'] {
+    return this.geozones.lookup;
+  }
+
   async names(executor: Db, accountId: number, points: { latitude: number; longitude: number }[]): Promise<Map<string, string>> {
     const names = new Map<string, string>();
     if (points.length === 0) return names;

@@ -21,9 +21,10 @@ export interface Frame {
 
 /**
  * Commits the frames in one transaction, except those it refuses without writing them (each with
- * its error): the others are committed when it resolves. Throwing means nothing was committed.
+ * its error). It resolves once the transaction's commit is visible; `durable` resolves once it is
+ * on disk, and only then are the frames answered. Throwing means nothing was committed.
  */
-export type CommitGroup = (frames: Frame[]) => Promise<Map<Frame, Error>>;
+export type CommitGroup = (frames: Frame[]) => Promise<{ refused: Map<Frame, Error>; durable: Promise<void> }>;
 
 interface Waiting {
   frame: Frame;
@@ -38,21 +39,30 @@ const MAX_GROUP_FIXES = 10_000;
  * Group commit for the device paths (DESIGN: one ingest queue per process). The first frame to
  * arrive on an idle queue is committed at once, alone: light traffic waits for nothing. Frames
  * that arrive while a transaction runs wait and are all taken into the next one, so a fleet's
- * thousands of single fixes cost a few transactions, one disk sync each. Each frame is answered
- * only after the transaction holding it committed. One transaction at a time, frames in arrival
- * order: a device's fixes are stored in the order they came.
+ * thousands of single fixes cost a few transactions. Each frame is answered only after the
+ * transaction holding it is durable; the next transaction does not wait for that (on SQLite it
+ * runs while the write-ahead log of the last one is synced).
+ *
+ * `lanes` transactions may run at once (PostgreSQL, where a commit is a round trip to a server
+ * that waits for its own disk); a subscriber is in one running transaction at most, and its frames
+ * are taken in arrival order, so a device's fixes are stored in the order they came.
  */
 export class IngestQueue {
   private waiting: Waiting[] = [];
-  private draining = false;
+  private running = 0;
+  /** Subscribers of the transactions running now. */
+  private readonly busy = new Set<number>();
 
-  constructor(private readonly commitGroup: CommitGroup) {}
+  constructor(
+    private readonly commitGroup: CommitGroup,
+    private readonly lanes = 1,
+  ) {}
 
-  /** Resolves once the frame's fixes are committed; rejects with the frame's own error. */
+  /** Resolves once the frame's fixes are committed and durable; rejects with the frame's own error. */
   submit(frame: Frame): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       this.waiting.push({ frame, resolve, reject });
-      if (!this.draining) void this.drain();
+      if (this.running < this.lanes) void this.drain();
     });
   }
 
@@ -62,34 +72,57 @@ export class IngestQueue {
   }
 
   private async drain(): Promise<void> {
-    this.draining = true;
+    this.running++;
     try {
       // better-sqlite3 runs a whole transaction without returning to the event loop: the requests
       // that came in meanwhile are read only once it is given back, so each round first lets the
       // current I/O phase finish (setImmediate, no timer: a lone fix waits for nothing else).
-      do {
+      for (;;) {
         await yieldToIo();
-        await this.commit(this.take());
-      } while (this.waiting.length > 0);
+        const group = this.take();
+        if (group.length === 0) return;
+        const subscribers = subscribersOf(group);
+        for (const id of subscribers) this.busy.add(id);
+        try {
+          await this.commit(group);
+        } finally {
+          for (const id of subscribers) this.busy.delete(id);
+        }
+      }
     } finally {
-      this.draining = false;
+      this.running--;
     }
   }
 
+  /**
+   * The next group, in arrival order: frames of a subscriber that a running transaction holds stay
+   * waiting, and so does every later frame of the subscribers of a frame left waiting.
+   */
   private take(): Waiting[] {
+    const taken: Waiting[] = [];
+    const left: Waiting[] = [];
+    const held = new Set(this.busy);
     let fixes = 0;
-    let count = 0;
-    while (count < this.waiting.length && (count === 0 || fixes + this.waiting[count]!.frame.fixes.length <= MAX_GROUP_FIXES)) {
-      fixes += this.waiting[count]!.frame.fixes.length;
-      count++;
+    for (const waiting of this.waiting) {
+      const ids = waiting.frame.fixes.map((fix) => fix.subscriberId);
+      const full = taken.length > 0 && fixes + ids.length > MAX_GROUP_FIXES;
+      if (full || ids.some((id) => held.has(id))) {
+        for (const id of ids) held.add(id);
+        left.push(waiting);
+        continue;
+      }
+      taken.push(waiting);
+      fixes += ids.length;
     }
-    return this.waiting.splice(0, count);
+    this.waiting = left;
+    return taken;
   }
 
+  /** Resolves once the group's commit is visible (or has failed); its frames are answered later, once durable. */
   private async commit(group: Waiting[]): Promise<void> {
-    let refused: Map<Frame, Error>;
+    let outcome: Awaited<ReturnType<CommitGroup>>;
     try {
-      refused = await this.commitGroup(group.map((w) => w.frame));
+      outcome = await this.commitGroup(group.map((w) => w.frame));
     } catch (error) {
       if (group.length === 1) {
         group[0]!.reject(error);
@@ -100,10 +133,22 @@ export class IngestQueue {
       for (const waiting of group) await this.commit([waiting]);
       return;
     }
-    for (const waiting of group) {
-      const error = refused.get(waiting.frame);
-      if (error) waiting.reject(error);
-      else waiting.resolve();
-    }
+    const { refused, durable } = outcome;
+    durable.then(
+      () => {
+        for (const waiting of group) {
+          const error = refused.get(waiting.frame);
+          if (error) waiting.reject(error);
+          else waiting.resolve();
+        }
+      },
+      (error: unknown) => {
+        for (const waiting of group) waiting.reject(error);
+      },
+    );
   }
+}
+
+function subscribersOf(group: Waiting[]): Set<number> {
+  return new Set(group.flatMap((waiting) => waiting.frame.fixes.map((fix) => fix.subscriberId)));
 }

@@ -11,13 +11,15 @@ import { IngestQueue, type FixSource, type Frame } from './ingest-queue.js';
 import type { Location, LocationInput, LocationListQuery } from './location-schema.js';
 import type { PipelineSignals } from './pipeline/pipeline-signals.js';
 import { PipelineRunner } from './pipeline/pipeline-runner.js';
-import { latestFixes, listLocations } from './location-store.js';
+import { findLocation, latestFixes, listLocations } from './location-store.js';
 import { PipelineStore } from './pipeline/pipeline-store.js';
 import { trackSettingsOf } from './pipeline/pipeline-types.js';
 
 /** A fix dated further ahead than this is a broken clock, not a position. */
 const MAX_FUTURE_MS = 24 * 3_600_000;
 const MAX_LISTED_ERRORS = 20;
+/** Group transactions running at once on PostgreSQL (of the pool's 10 connections). */
+const POSTGRES_INGEST_LANES = 4;
 
 export type { FixSource } from './ingest-queue.js';
 
@@ -39,7 +41,7 @@ export class LocationService {
   private readonly pipeline: PipelineRunner;
   private readonly committedListeners = new Set<CommittedFixesListener>();
   /** The device paths' group commit (DESIGN): one queue per process. */
-  private readonly queue = new IngestQueue((frames) => this.commitGroup(frames));
+  private readonly queue: IngestQueue;
 
   constructor(
     private readonly database: Database,
@@ -51,7 +53,9 @@ export class LocationService {
     signals: PipelineSignals | null = null,
     signalMaxAgeMs = DEFAULT_SIGNAL_MAX_AGE_MS,
   ) {
-    this.pipeline = new PipelineRunner(new PipelineStore(database), addresses, signals, signalMaxAgeMs);
+    this.pipeline = new PipelineRunner(new PipelineStore(database), addresses, signals, signalMaxAgeMs, addresses.zones);
+    // SQLite has one writer; PostgreSQL overlaps a few groups' round trips and commits.
+    this.queue = new IngestQueue((frames) => this.commitGroup(frames), database.dialect === 'postgres' ? POSTGRES_INGEST_LANES : 1);
   }
 
   /**
@@ -130,7 +134,7 @@ export class LocationService {
    * naming an employee that is gone (or a device key that is no longer the employee's) is refused
    * before anything of it is written; the others go on.
    */
-  private async commitGroup(frames: Frame[]): Promise<Map<Frame, Error>> {
+  private async commitGroup(frames: Frame[]): Promise<{ refused: Map<Frame, Error>; durable: Promise<void> }> {
     const receivedAt = this.clock();
     const refused = new Map<Frame, Error>();
     const byAccount = new Map<number, Frame[]>();
@@ -150,7 +154,7 @@ export class LocationService {
       else for (const frame of list) refused.set(frame, frame.unknown());
     }
     const committed: Frame[] = [];
-    await this.database.transaction(async (tx) => {
+    const { durable } = await this.database.visibleTransaction(async (tx) => {
       for (const [account, list] of accounts) {
         const targets = await this.employees.ingestTargetsOf(tx, account.id, [...new Set(list.flatMap((f) => f.fixes.map((fix) => fix.subscriberId)))]);
         const kept = list.filter((frame) => {
@@ -169,8 +173,10 @@ export class LocationService {
         committed.push(...kept);
       }
     });
-    for (const frame of committed) this.committed(accountOf.get(frame.accountId)!, frame.fixes, frame.source);
-    return refused;
+    void durable.then(() => {
+      for (const frame of committed) this.committed(accountOf.get(frame.accountId)!, frame.fixes, frame.source);
+    }, () => {});
+    return { refused, durable };
   }
 
   /** The pipeline and isOnline for fixes of known employees, in the caller's transaction. */
@@ -195,23 +201,20 @@ export class LocationService {
   /** `offset` (the mobile positioning list's) skips that many after the other filters. */
   async list(account: Account, query: LocationListQuery & { offset?: number }): Promise<Location[]> {
     const period = resolvePeriod(query, { from: 'dateFrom', to: 'dateTo' }, account.timeZone, this.clock());
+    // Newest first; a client pages by passing the last id it saw (CONTRACT §1, real API).
     const rows = await listLocations(this.database.db, account.id, {
-      ...period,
+      fromMs: period.fromMs,
+      toMs: period.toMs,
       subscriberIds: query.subscriberIDs,
       beforeId: query.lastLocationID,
       count: query.count ?? 1000,
       offset: query.offset ?? 0,
-    }).execute();
+    });
     return rows.map((row) => toLocation(row, account.timeZone));
   }
 
   async get(account: Account, locationID: number): Promise<Location> {
-    const row = await this.database.db
-      .selectFrom('locations')
-      .select(['id', 'subscriber_id', 'location_date', 'is_valid', 'latitude', 'longitude', 'angle', 'velocity'])
-      .where('account_id', '=', account.id)
-      .where('id', '=', locationID)
-      .executeTakeFirst();
+    const row = await findLocation(this.database.db, account.id, locationID);
     if (!row) throw new ApiError('LOCATION_NOT_FOUND', `no location ${locationID}`);
     return toLocation(row, account.timeZone);
   }

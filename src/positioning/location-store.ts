@@ -1,47 +1,72 @@
-import { sql } from 'kysely';
-import { BulkWriter, type Column } from '../store/bulk-writer.js';
+import { sql, type Selectable } from 'kysely';
+import { BulkWriter, bulkInsert, bulkUpdate } from '../store/bulk-writer.js';
 import type { Database, Db, Tx } from '../store/database.js';
+import type { LocationsTable } from '../store/schema.js';
 import type { Fix } from './fix.js';
 import { LocationPartitions } from './location-partitions.js';
 import type { FixMetrics } from './pipeline/pipeline-types.js';
 
-const FIX_COLUMNS: Column[] = [
-  { name: 'account_id', pgType: 'bigint' },
-  { name: 'subscriber_id', pgType: 'bigint' },
-  { name: 'location_date', pgType: 'bigint' },
-  { name: 'received_at', pgType: 'bigint' },
-  { name: 'is_valid', pgType: 'integer' },
-  { name: 'latitude', pgType: 'double precision' },
-  { name: 'longitude', pgType: 'double precision' },
-  { name: 'angle', pgType: 'integer' },
-  { name: 'velocity', pgType: 'double precision' },
-  { name: 'fuel_level', pgType: 'double precision' },
-  { name: 'ignition', pgType: 'integer' },
-  { name: 'external_power', pgType: 'integer' },
-  { name: 'odometer', pgType: 'double precision' },
-  { name: 'engine_hours', pgType: 'double precision' },
-  { name: 'sensors', pgType: 'text' },
-];
+/** The running totals the pipeline keeps on each fix (FixMetrics), as columns. */
+export type MetricColumns = Pick<
+  LocationsTable,
+  'cum_distance_m' | 'cum_track_m' | 'cum_engine_s' | 'fuel_smoothed' | 'odo_anchor_km' | 'odo_anchor_cum_m' | 'odo_anchor_track_m'
+>;
 
-/** The running totals the pipeline keeps on each fix (FixMetrics), in column order. */
-export const METRIC_COLUMNS: Column[] = [
-  { name: 'cum_distance_m', pgType: 'double precision' },
-  { name: 'cum_track_m', pgType: 'double precision' },
-  { name: 'cum_engine_s', pgType: 'double precision' },
-  { name: 'fuel_smoothed', pgType: 'double precision' },
-  { name: 'odo_anchor_km', pgType: 'double precision' },
-  { name: 'odo_anchor_cum_m', pgType: 'double precision' },
-  { name: 'odo_anchor_track_m', pgType: 'double precision' },
-];
+/** A fix as ingestion stores it. */
+export type LocationInsert = Omit<Selectable<LocationsTable>, 'id'>;
+/** New running totals of one stored fix of the account. */
+export type LocationMetricsUpdate = MetricColumns & { account_id: number; id: number };
+
+const METRIC_TYPES = {
+  cum_distance_m: 'double precision',
+  cum_track_m: 'double precision',
+  cum_engine_s: 'double precision',
+  fuel_smoothed: 'double precision',
+  odo_anchor_km: 'double precision',
+  odo_anchor_cum_m: 'double precision',
+  odo_anchor_track_m: 'double precision',
+} as const;
+
+const INSERT_LOCATIONS = bulkInsert<'locations', LocationInsert>({
+  table: 'locations',
+  columns: {
+    account_id: 'bigint',
+    subscriber_id: 'bigint',
+    location_date: 'bigint',
+    received_at: 'bigint',
+    is_valid: 'integer',
+    latitude: 'double precision',
+    longitude: 'double precision',
+    angle: 'integer',
+    velocity: 'double precision',
+    fuel_level: 'double precision',
+    ignition: 'integer',
+    external_power: 'integer',
+    odometer: 'double precision',
+    engine_hours: 'double precision',
+    sensors: 'text',
+    ...METRIC_TYPES,
+  },
+});
+
+const UPDATE_METRICS = bulkUpdate<'locations', LocationMetricsUpdate>({
+  table: 'locations',
+  key: ['account_id', 'id'],
+  columns: { account_id: 'bigint', id: 'bigint', ...METRIC_TYPES },
+});
 
 const flag = (value: boolean | null) => (value === null ? null : value ? 1 : 0);
 
-export function metricValues(metrics: FixMetrics | null): unknown[] {
-  if (!metrics) return [null, null, null, null, null, null, null];
-  return [
-    metrics.cumDistanceM, metrics.cumTrackM, metrics.cumEngineS, metrics.fuelSmoothed,
-    metrics.odoAnchorKm, metrics.odoAnchorCumM, metrics.odoAnchorTrackM,
-  ];
+export function metricColumns(metrics: FixMetrics | null): MetricColumns {
+  return {
+    cum_distance_m: metrics?.cumDistanceM ?? null,
+    cum_track_m: metrics?.cumTrackM ?? null,
+    cum_engine_s: metrics?.cumEngineS ?? null,
+    fuel_smoothed: metrics?.fuelSmoothed ?? null,
+    odo_anchor_km: metrics?.odoAnchorKm ?? null,
+    odo_anchor_cum_m: metrics?.odoAnchorCumM ?? null,
+    odo_anchor_track_m: metrics?.odoAnchorTrackM ?? null,
+  };
 }
 
 /** Stores fixes, with the pipeline's metrics when already known, inside the caller's transaction. */
@@ -54,27 +79,37 @@ export class LocationStore {
     this.partitions = new LocationPartitions(database);
   }
 
+  /** The batch's fixes: many rows per statement (SQLite) or one statement (PostgreSQL). */
   async insert(tx: Tx, accountId: number, receivedAt: number, fixes: Fix[], metrics: (FixMetrics | null)[]): Promise<void> {
     if (fixes.length === 0) return;
     await this.partitions.cover(tx, fixes.reduce((newest, fix) => Math.max(newest, fix.locationDateMs), Number.NEGATIVE_INFINITY));
-    const rows = fixes.map((fix, i) => [
-      accountId, fix.subscriberId, fix.locationDateMs, receivedAt, fix.isValid ? 1 : 0, fix.latitude, fix.longitude, fix.angle,
-      fix.velocityKmh, fix.fuelLevel, flag(fix.ignition), flag(fix.externalPower), fix.odometer, fix.engineHours,
-      fix.sensors ? JSON.stringify(fix.sensors) : null,
-      ...metricValues(metrics[i] ?? null),
-    ]);
-    await this.bulk.upsert(tx, 'locations', [...FIX_COLUMNS, ...METRIC_COLUMNS], [], [], rows);
+    const rows = fixes.map((fix, i): LocationInsert => ({
+      account_id: accountId,
+      subscriber_id: fix.subscriberId,
+      location_date: fix.locationDateMs,
+      received_at: receivedAt,
+      is_valid: fix.isValid ? 1 : 0,
+      latitude: fix.latitude,
+      longitude: fix.longitude,
+      angle: fix.angle,
+      velocity: fix.velocityKmh,
+      fuel_level: fix.fuelLevel,
+      ignition: flag(fix.ignition),
+      external_power: flag(fix.externalPower),
+      odometer: fix.odometer,
+      engine_hours: fix.engineHours,
+      sensors: fix.sensors ? JSON.stringify(fix.sensors) : null,
+      ...metricColumns(metrics[i] ?? null),
+    }));
+    await this.bulk.insert(tx, INSERT_LOCATIONS, rows);
   }
 
   /**
-   * New running totals for fixes a replay went over: rows of `[locationID, ...metricValues]`, all
-   * of the account and dated `fromMs` or later (on PostgreSQL only the partitions from there on are searched).
+   * New running totals for fixes a replay went over, all dated `fromMs` or later (on PostgreSQL
+   * only the weekly partitions from there on are searched).
    */
-  async updateMetrics(tx: Tx, accountId: number, fromMs: number, rows: unknown[][]): Promise<void> {
-    await this.bulk.updateByKey(tx, 'locations', { name: 'id', pgType: 'bigint' }, METRIC_COLUMNS, rows, [
-      { column: 'account_id', op: '=', value: accountId },
-      { column: 'location_date', op: '>=', value: fromMs },
-    ]);
+  async updateMetrics(tx: Tx, fromMs: number, rows: LocationMetricsUpdate[]): Promise<void> {
+    await this.bulk.update(tx, UPDATE_METRICS, rows, [{ column: 'location_date', op: '>=', value: fromMs }]);
   }
 }
 
@@ -90,19 +125,26 @@ export interface LocationRow {
   velocity: number;
 }
 
+const listed = ['id', 'subscriber_id', 'location_date', 'is_valid', 'latitude', 'longitude', 'angle', 'velocity'] as const;
+
+export interface LocationFilter {
+  fromMs: number;
+  toMs: number;
+  subscriberIds?: number[] | undefined;
+  /** Pages go newest first: ids below the last one a client saw. */
+  beforeId?: number | undefined;
+  count: number;
+  offset: number;
+}
+
 /**
- * A page of the account's fixes of a period, newest first by id; a client pages by passing the
- * last id it saw (CONTRACT §1, real API). The period bounds the weekly partitions searched on
- * PostgreSQL; one vehicle's day is read through (account, subscriber, time).
+ * The account's fixes dated in the period, newest (by id) first. The period bounds the weekly
+ * partitions searched on PostgreSQL; one vehicle's day is read through (account, subscriber, time).
  */
-export function listLocations(
-  db: Db,
-  accountId: number,
-  filter: { fromMs: number; toMs: number; subscriberIds?: readonly number[]; beforeId?: number; count: number; offset: number },
-) {
+export async function listLocations(db: Db, accountId: number, filter: LocationFilter): Promise<LocationRow[]> {
   let select = db
     .selectFrom('locations')
-    .select(['id', 'subscriber_id', 'location_date', 'is_valid', 'latitude', 'longitude', 'angle', 'velocity'])
+    .select(listed)
     .where('account_id', '=', accountId)
     .where('location_date', '>=', filter.fromMs)
     .where('location_date', '<=', filter.toMs);
@@ -113,11 +155,31 @@ export function listLocations(
     const id = sql<number>`+${sql.ref('id')}`;
     select = select.where('subscriber_id', 'in', filter.subscriberIds);
     if (filter.beforeId !== undefined) select = select.where(id, '<', filter.beforeId);
-    return select.orderBy(id, 'desc').limit(filter.count).offset(filter.offset);
+    return select.orderBy(id, 'desc').limit(filter.count).offset(filter.offset).execute();
   }
   // The account's newest: backwards through (account, id), stopping at the page's end.
   if (filter.beforeId !== undefined) select = select.where('id', '<', filter.beforeId);
-  return select.orderBy('id', 'desc').limit(filter.count).offset(filter.offset);
+  return select.orderBy('id', 'desc').limit(filter.count).offset(filter.offset).execute();
+}
+
+export async function findLocation(db: Db, accountId: number, id: number): Promise<LocationRow | null> {
+  const row = await db.selectFrom('locations').select(listed).where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
+  return row ?? null;
+}
+
+/** The valid fixes of one subscriber of the account from `fromMs` to `toMs`, oldest first (a track's). */
+export async function validFixesBetween(db: Db, accountId: number, subscriberId: number, fromMs: number, toMs: number): Promise<LocationRow[]> {
+  return db
+    .selectFrom('locations')
+    .select(listed)
+    .where('account_id', '=', accountId)
+    .where('subscriber_id', '=', subscriberId)
+    .where('location_date', '>=', fromMs)
+    .where('location_date', '<=', toMs)
+    .where('is_valid', '=', 1)
+    .orderBy('location_date')
+    .orderBy('id')
+    .execute();
 }
 
 /**

@@ -8,7 +8,7 @@ import { loadPipelineStates } from './pipeline/pipeline-store.js';
 import type { FixMetrics } from './pipeline/pipeline-types.js';
 import { BUCKET_MS, type BucketRecord } from './pipeline/statistics-accumulator.js';
 import { removedBefore } from './retention-store.js';
-import { bucketEdges, periodEdges } from './statistics-store.js';
+import { bucketEdges, bucketRows, fuelFillings, periodEdges, processedFixes } from './statistics-store.js';
 import type { StatisticsQuery, StatisticsRecord } from './track-schema.js';
 import { groupBySubscriber } from './vehicle-event-service.js';
 
@@ -97,14 +97,7 @@ export class StatisticsService {
   private async hourly(account: Account, ids: number[], period: Period, fills: FillIndex): Promise<Reading[]> {
     const firstBucketMs = Math.floor(period.fromMs / BUCKET_MS) * BUCKET_MS;
     const inPeriod = (bucketMs: number) => bucketMs >= firstBucketMs && bucketMs <= period.toMs;
-    const rows = await this.database.db
-      .selectFrom('statistics_buckets')
-      .select(['subscriber_id', 'bucket_ms', 'last_fix_ms', 'metrics_before', 'first_fuel', 'metrics_end'])
-      .where('account_id', '=', account.id)
-      .where('subscriber_id', 'in', ids)
-      .where('bucket_ms', '>=', firstBucketMs)
-      .where('bucket_ms', '<=', period.toMs)
-      .execute();
+    const rows = await bucketRows(this.database.db, account.id, ids, firstBucketMs, period.toMs);
     const buckets: (BucketRecord & { subscriberId: number })[] = rows.map((r) => ({
       subscriberId: r.subscriber_id,
       bucketMs: r.bucket_ms,
@@ -150,16 +143,7 @@ export class StatisticsService {
 
   /** interval=3: one record per valid fix, with the values from the start of the period to that fix. */
   private async perFix(account: Account, ids: number[], period: Period, fills: FillIndex, query: StatisticsQuery): Promise<Reading[]> {
-    const rows = await this.metricsQuery(account)
-      .where('subscriber_id', 'in', ids)
-      .where('location_date', '>=', period.fromMs)
-      .where('location_date', '<=', period.toMs)
-      .orderBy('subscriber_id')
-      .orderBy('location_date')
-      .orderBy('id')
-      .limit(query.count ?? 1000)
-      .offset(query.offset ?? 0)
-      .execute();
+    const rows = await processedFixes(this.database.db, account.id, ids, { fromMs: period.fromMs, toMs: period.toMs, count: query.count ?? 1000, offset: query.offset ?? 0 });
     // The baseline of each vehicle on the page: its last fix before the period and its first in it.
     const edges = await periodEdges(this.database, this.database.db, account.id, [...new Set(rows.map((r) => r.subscriber_id))], period.fromMs, period.toMs);
     const readings: Reading[] = [];
@@ -178,29 +162,8 @@ export class StatisticsService {
     return readings;
   }
 
-  private metricsQuery(account: Account) {
-    return this.database.db
-      .selectFrom('locations')
-      .select([
-        'subscriber_id', 'location_date', 'cum_distance_m', 'cum_track_m', 'cum_engine_s', 'fuel_smoothed',
-        'odo_anchor_km', 'odo_anchor_cum_m', 'odo_anchor_track_m',
-      ])
-      .where('account_id', '=', account.id)
-      // Running totals exist only on valid fixes the pipeline has processed.
-      .where('cum_distance_m', 'is not', null);
-  }
-
   private async fills(account: Account, ids: number[], period: Period): Promise<FillIndex> {
-    const rows = await this.database.db
-      .selectFrom('vehicle_events')
-      .select(['subscriber_id', 'event_ms', 'value'])
-      .where('account_id', '=', account.id)
-      .where('subscriber_id', 'in', ids)
-      .where('type', '=', 1)
-      .where('event_ms', '>=', period.fromMs)
-      .where('event_ms', '<=', period.toMs)
-      .execute();
-    return new FillIndex(rows);
+    return new FillIndex(await fuelFillings(this.database.db, account.id, ids, period.fromMs, period.toMs));
   }
 }
 

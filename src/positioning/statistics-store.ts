@@ -126,3 +126,109 @@ export async function bucketEdges(database: Database, executor: Db, accountId: n
   }
   return found;
 }
+
+/** The quarter-hour buckets of these subscribers from `fromMs` to `toMs` (the bucket being filled is in the pipeline's state). */
+export async function bucketRows(db: Db, accountId: number, subscriberIds: number[], fromMs: number, toMs: number) {
+  return db
+    .selectFrom('statistics_buckets')
+    .select(['subscriber_id', 'bucket_ms', 'last_fix_ms', 'metrics_before', 'first_fuel', 'metrics_end'])
+    .where('account_id', '=', accountId)
+    .where('subscriber_id', 'in', subscriberIds)
+    .where('bucket_ms', '>=', fromMs)
+    .where('bucket_ms', '<=', toMs)
+    .execute();
+}
+
+/** A page of the processed valid fixes of these subscribers in the period, by subscriber, then time (interval 3). */
+export async function processedFixes(db: Db, accountId: number, subscriberIds: number[], period: { fromMs: number; toMs: number; count: number; offset: number }): Promise<Omit<MetricRow, 'id'>[]> {
+  return (
+    db
+      .selectFrom('locations')
+      .select(['subscriber_id', 'location_date', 'cum_distance_m', 'cum_track_m', 'cum_engine_s', 'fuel_smoothed', 'odo_anchor_km', 'odo_anchor_cum_m', 'odo_anchor_track_m'])
+      .where('account_id', '=', accountId)
+      // Running totals exist only on valid fixes the pipeline has processed.
+      .where('cum_distance_m', 'is not', null)
+      .where('subscriber_id', 'in', subscriberIds)
+      .where('location_date', '>=', period.fromMs)
+      .where('location_date', '<=', period.toMs)
+      .orderBy('subscriber_id')
+      .orderBy('location_date')
+      .orderBy('id')
+      .limit(period.count)
+      .offset(period.offset)
+      .execute()
+  );
+}
+
+/** Fuel fillings (vehicle events of type 1) of these subscribers in the period. */
+export async function fuelFillings(db: Db, accountId: number, subscriberIds: number[], fromMs: number, toMs: number): Promise<{ subscriber_id: number; event_ms: number; value: number }[]> {
+  return db
+    .selectFrom('vehicle_events')
+    .select(['subscriber_id', 'event_ms', 'value'])
+    .where('account_id', '=', accountId)
+    .where('subscriber_id', 'in', subscriberIds)
+    .where('type', '=', 1)
+    .where('event_ms', '>=', fromMs)
+    .where('event_ms', '<=', toMs)
+    .execute();
+}
+
+/** Per subscriber and window, the bucket values at the window's edges; a window without buckets has nulls. */
+export interface WindowEdgeRow {
+  subscriber_id: number;
+  /** Index of the window in the windows asked for. */
+  day: number;
+  /** The running totals before the first bucket's first fix (JSON of `FixMetrics`). */
+  first_before: string | null;
+  first_fuel: number | null;
+  /** The running totals at the last bucket's last fix (JSON of `FixMetrics`). */
+  last_end: string | null;
+  last_fix_ms: number | null;
+}
+
+/**
+ * For each subscriber and each window `[fromMs, toMs)` (whole quarter hours: the reports' local
+ * days), the first and the last bucket's edge values: four index seeks per subscriber and window
+ * into (account, subscriber, bucket), whatever the vehicle did in it.
+ */
+export async function windowEdges(database: Database, executor: Db, accountId: number, subscriberIds: readonly number[], windows: readonly { fromMs: number; toMs: number }[]): Promise<WindowEdgeRow[]> {
+  const edge = (column: string, direction: 'ASC' | 'DESC') => sql`(
+      SELECT b.${sql.raw(column)} FROM statistics_buckets b
+      WHERE b.subscriber_id = s.id AND b.account_id = ${accountId} AND b.bucket_ms >= d.from_ms AND b.bucket_ms < d.to_ms
+      ORDER BY b.bucket_ms ${sql.raw(direction)} LIMIT 1)`;
+  const { rows } = await sql<{ [K in keyof WindowEdgeRow]: WindowEdgeRow[K] | string }>`
+      SELECT s.id AS subscriber_id, d.n AS day,
+        ${edge('metrics_before', 'ASC')} AS first_before, ${edge('first_fuel', 'ASC')} AS first_fuel,
+        ${edge('metrics_end', 'DESC')} AS last_end, ${edge('last_fix_ms', 'DESC')} AS last_fix_ms
+      FROM ${idTable(database, subscriberIds)} AS s CROSS JOIN ${windowTable(database, windows)} AS d`.execute(executor);
+  // pg answers bigint columns as text.
+  return rows.map((r) => ({
+    subscriber_id: Number(r.subscriber_id),
+    day: Number(r.day),
+    first_before: r.first_before as string | null,
+    first_fuel: r.first_fuel as number | null,
+    last_end: r.last_end as string | null,
+    last_fix_ms: r.last_fix_ms === null ? null : Number(r.last_fix_ms),
+  }));
+}
+
+/** `(from_ms, to_ms, n)` rows of the windows, as a table both stores can join: one parameter per column. */
+function windowTable(database: Database, windows: readonly { fromMs: number; toMs: number }[]) {
+  if (database.dialect === 'postgres') {
+    return sql`(SELECT w.from_ms, w.to_ms, w.n - 1 AS n FROM unnest(${windows.map((w) => w.fromMs)}::bigint[], ${windows.map((w) => w.toMs)}::bigint[]) WITH ORDINALITY AS w(from_ms, to_ms, n))`;
+  }
+  const json = JSON.stringify(windows.map((w) => [w.fromMs, w.toMs]));
+  return sql`(SELECT json_extract(value, '$[0]') AS from_ms, json_extract(value, '$[1]') AS to_ms, key AS n FROM json_each(${json}))`;
+}
+
+/** The running engine total on the subscriber's processed fixes at these times (the stops' idling: up to a few hundred times a call). */
+export async function engineTotalsAt(db: Db, accountId: number, subscriberId: number, timesMs: readonly number[]): Promise<{ location_date: number; cum_engine_s: number | null }[]> {
+  return db
+    .selectFrom('locations')
+    .select(['location_date', 'cum_engine_s'])
+    .where('account_id', '=', accountId)
+    .where('subscriber_id', '=', subscriberId)
+    .where('location_date', 'in', [...timesMs])
+    .where('cum_engine_s', 'is not', null)
+    .execute();
+}

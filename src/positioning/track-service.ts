@@ -4,17 +4,15 @@ import { formatDateTime } from '../http/datetime.js';
 import { ApiError } from '../http/errors.js';
 import { resolvePeriod } from '../http/list-params.js';
 import type { Database } from '../store/database.js';
-import type { TracksTable } from '../store/schema.js';
 import { pointKey, type AddressResolver } from './address-resolver.js';
 import { coordinatesText } from '../geo/geo.js';
 import type { Location } from './location-schema.js';
 import { toLocation } from './location-service.js';
 import { subscribersWithData } from './location-store.js';
 import { loadPipelineStates } from './pipeline/pipeline-store.js';
-import { tracksRunningAt } from './track-store.js';
 import type { Track, TrackListQuery } from './track-schema.js';
-
-type TrackRow = Omit<TracksTable, 'id' | 'start_geocoded' | 'finish_geocoded'> & { id: number };
+import { findTrack, listTracks, tracksRunningAt, type TrackRow } from './track-store.js';
+import { validFixesBetween } from './location-store.js';
 
 /** Routes 3-5 of interface 4.1: tracks are derived by the pipeline, read here. */
 export class TrackService {
@@ -34,24 +32,16 @@ export class TrackService {
     const period = resolvePeriod(query, { from: 'dateFrom', to: 'dateTo' }, account.timeZone, this.clock());
     const { db } = this.database;
     const subscriberIds = query.subscriberIDs?.length ? query.subscriberIDs : await subscribersWithData(db, account.id);
-    const running = await tracksRunningAt(this.database, db, account.id, subscriberIds, period.fromMs);
-    const starting = query.subscriberIDs?.length
-      ? this.selectTracks(account, 'by subscriber').where('subscriber_id', 'in', query.subscriberIDs).where('start_ms', '>=', period.fromMs).where('start_ms', '<=', period.toMs)
-      : this.selectTracks(account).where('start_ms', '>=', period.fromMs).where('start_ms', '<=', period.toMs);
-    // An open track's row holds an old finish; its current one is checked below.
-    const before = this.selectTracks(account)
-      .where('id', 'in', running.length ? running : [0])
-      .where((eb) => eb.or([eb('finish_ms', '>=', period.fromMs), eb('is_open', '=', 1)]));
-    let select = db.selectFrom(starting.unionAll(before).as('t')).selectAll();
-    // `+id`: SQLite pushes this into both branches, where a bare `id >` would have it walk the
-    // account's tracks by id from there instead of seeking the period's.
-    if (query.lastTrackID !== undefined) select = select.where(sql<number>`+${sql.ref('id')}`, '>', query.lastTrackID);
-    const rows = await select
-      .orderBy('id')
-      .limit(query.count ?? 1000)
-      .offset(query.offset ?? 0)
-      .execute();
-    const current = await this.withOpenTracksCurrent(rows);
+    const rows = await listTracks(db, account.id, {
+      fromMs: period.fromMs,
+      toMs: period.toMs,
+      subscriberIds: query.subscriberIDs,
+      running: await tracksRunningAt(this.database, db, account.id, subscriberIds, period.fromMs),
+      afterId: query.lastTrackID,
+      count: query.count ?? 1000,
+      offset: query.offset ?? 0,
+    });
+    const current = await this.current(rows);
     return current.filter((row) => row.finish_ms >= period.fromMs).map((row) => toTrack(row, account.timeZone));
   }
 
@@ -62,24 +52,14 @@ export class TrackService {
   /** The valid fixes of the track, oldest first. */
   async locations(account: Account, trackID: number): Promise<Location[]> {
     const track = await this.row(account, trackID);
-    const rows = await this.database.db
-      .selectFrom('locations')
-      .select(['id', 'subscriber_id', 'location_date', 'is_valid', 'latitude', 'longitude', 'angle', 'velocity'])
-      .where('account_id', '=', account.id)
-      .where('subscriber_id', '=', track.subscriber_id)
-      .where('location_date', '>=', track.start_ms)
-      .where('location_date', '<=', track.finish_ms)
-      .where('is_valid', '=', 1)
-      .orderBy('location_date')
-      .orderBy('id')
-      .execute();
+    const rows = await validFixesBetween(this.database.db, account.id, track.subscriber_id, track.start_ms, track.finish_ms);
     return rows.map((row) => toLocation(row, account.timeZone));
   }
 
   private async row(account: Account, trackID: number): Promise<TrackRow> {
-    const row = await this.selectTracks(account).where('id', '=', trackID).executeTakeFirst();
+    const row = await findTrack(this.database.db, account.id, trackID);
     if (!row) throw new ApiError('TRACK_NOT_FOUND', `no track ${trackID}`);
-    const [current] = await this.withOpenTracksCurrent([row]);
+    const [current] = await this.current([row]);
     return current!;
   }
 
@@ -88,7 +68,7 @@ export class TrackService {
    * in the pipeline's state (a write per batch spared), so they are taken from there (CONTRACT §2:
    * listed with the latest fix as its finish).
    */
-  private async withOpenTracksCurrent(rows: TrackRow[]): Promise<TrackRow[]> {
+  async current(rows: TrackRow[]): Promise<TrackRow[]> {
     const open = rows.filter((r) => r.is_open === 1);
     if (open.length === 0) return rows;
     const states = await loadPipelineStates(this.database.db, open[0]!.account_id, [...new Set(open.map((r) => r.subscriber_id))]);
@@ -107,25 +87,10 @@ export class TrackService {
         finish_lat: last.lat,
         finish_lon: last.lon,
         distance_m: track.distanceM,
+        max_speed_kmh: track.maxKmh ?? row.max_speed_kmh,
         finish_address: names.get(pointKey(last.lat, last.lon)) ?? coordinatesText(last.lat, last.lon),
       };
     });
-  }
-
-  /**
-   * The account's tracks. 'by subscriber': the caller names the vehicles, whose tracks are then
-   * sought through (subscriber, start); `+account_id` keeps SQLite from taking the (account, start)
-   * index instead, which would read every vehicle's tracks of the period.
-   */
-  private selectTracks(account: Account, by?: 'by subscriber') {
-    const accountId = by ? sql<number>`+${sql.ref('account_id')}` : sql.ref('account_id');
-    return this.database.db
-      .selectFrom('tracks')
-      .select([
-        'id', 'account_id', 'subscriber_id', 'start_ms', 'finish_ms', 'start_lat', 'start_lon', 'finish_lat', 'finish_lon',
-        'distance_m', 'is_open', 'start_address', 'finish_address',
-      ])
-      .where(accountId, '=', account.id);
   }
 }
 

@@ -3,6 +3,7 @@ import { formatDateTime } from '../http/datetime.js';
 import { resolvePeriod } from '../http/list-params.js';
 import type { Database } from '../store/database.js';
 import type { EventListQuery } from './track-schema.js';
+import { listVehicleEvents } from './vehicle-event-store.js';
 
 export interface VehicleEventsAnswer {
   data: { subscriberID: number; events: { type: number; latitude: number; longitude: number; value: number; eventDate: string }[] }[];
@@ -18,20 +19,13 @@ export class VehicleEventService {
   /** Records by (subscriber, date); `count`/`offset` apply to records before grouping (CONTRACT §1). */
   async list(account: Account, query: EventListQuery): Promise<VehicleEventsAnswer> {
     const period = resolvePeriod(query, { from: 'startDate', to: 'finishDate' }, account.timeZone, this.clock());
-    const rows = await this.database.db
-      .selectFrom('vehicle_events')
-      .select(['subscriber_id', 'type', 'event_ms', 'latitude', 'longitude', 'value'])
-      .where('account_id', '=', account.id)
-      .where('subscriber_id', 'in', query.subscriberIDs)
-      .where('event_ms', '>=', period.fromMs)
-      .where('event_ms', '<=', period.toMs)
-      .orderBy('subscriber_id')
-      .orderBy('event_ms')
-      .orderBy('type')
-      .orderBy('detail')
-      .limit(query.count ?? 1000)
-      .offset(query.offset ?? 0)
-      .execute();
+    const rows = await listVehicleEvents(this.database.db, account.id, {
+      subscriberIds: query.subscriberIDs,
+      fromMs: period.fromMs,
+      toMs: period.toMs,
+      count: query.count ?? 1000,
+      offset: query.offset ?? 0,
+    });
     return {
       data: groupBySubscriber(rows, (r) => ({
         type: r.type,

@@ -1,11 +1,10 @@
-import { isDeepStrictEqual } from 'node:util';
 import type { Account } from '../accounts/accounts.js';
 import { formatUtc } from '../http/datetime.js';
 import type { StoredRule } from './event-rule-schema.js';
 import { activeRules } from './event-rule-store.js';
 import type { Occurrence, SignalDispatcher } from './signal-dispatcher.js';
 import type { Tx } from '../store/database.js';
-import type { ChangeRecorder, EntityChange, Feed } from '../events/events.js';
+import { changedValues, type ChangeRecorder, type EntityChange, type Feed } from '../events/events.js';
 import { allocateSignalIds } from './signal-ids.js';
 
 const feeds = {
@@ -85,15 +84,4 @@ function element<T extends object>(feed: Feed, entry: EntityChange<T>, signalID:
     case 'delete':
       return { signalMetadataInfo };
   }
-}
-
-/** The previous values of the fields that differ (compared deeply), and only those. */
-export function changedValues(before: object, after: object): Record<string, unknown> {
-  const previous = before as Record<string, unknown>;
-  const next = after as Record<string, unknown>;
-  const changed: Record<string, unknown> = {};
-  for (const key of new Set([...Object.keys(previous), ...Object.keys(next)])) {
-    if (!isDeepStrictEqual(previous[key], next[key])) changed[key] = previous[key] ?? null;
-  }
-  return changed;
 }

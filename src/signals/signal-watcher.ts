@@ -1,6 +1,6 @@
 import type { ZoneIndex } from '../geozones/geozones.js';
 import { LIVE_WINDOW_MS, type FixSignals } from '../positioning/positioning.js';
-import type { PipelineFix, TrackRecord, TrackSettings } from '../positioning/positioning.js';
+import type { FixZones, PipelineFix, TrackRecord, TrackSettings } from '../positioning/positioning.js';
 import type { TaskDestination } from '../tasks/tasks.js';
 import type { ArrivalEstimator } from './arrival-estimator.js';
 import { ArrivalSignal, type ArrivalSignalState } from './detectors/arrival-signal.js';
@@ -122,12 +122,13 @@ export class SignalWatcher implements FixSignals {
   }
 
   /** One valid fix; `ended` is the track this fix ended, `stopAtMs` where the open track's stop began. */
-  step(fix: PipelineFix, live: boolean, ended: TrackRecord | null, stopAtMs: number | null): void {
+  step(fix: PipelineFix, live: boolean, ended: TrackRecord | null, stopAtMs: number | null, zones: FixZones | null = null): void {
     this.live = live;
     this.fixMs = fix.timeMs;
     const emit = this.emit;
     this.speed?.step(fix, emit);
-    this.zones?.step(fix, emit);
+    // The pipeline's lookup is of the same index (the account's as of the batch): asked once per fix.
+    this.zones?.step(fix, emit, zones?.index === this.context.zoneIndex ? zones : null);
     this.stops?.step(fix, emit);
     this.power?.step(fix, emit);
     this.loading?.step(fix, emit);

@@ -1,6 +1,7 @@
 import type BetterSqlite3 from 'better-sqlite3';
-import { sql } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import type { Database, Tx } from './database.js';
+import type { Schema } from './schema.js';
 
 const SQLITE_ROWS_PER_STATEMENT = 64;
 const SQLITE_MAX_PARAMETERS = 32_766;
@@ -12,63 +13,100 @@ export interface Condition {
   value: number;
 }
 
-export interface Column {
-  name: string;
-  /** The PostgreSQL array element type the values are sent as. */
-  pgType: 'bigint' | 'integer' | 'double precision' | 'text';
+/** The PostgreSQL array element type a column's values are sent as. */
+export type PgType = 'bigint' | 'integer' | 'double precision' | 'text';
+
+/** A row of table T as a bulk statement writes it: some of its columns, typed as the schema has them. */
+type RowOf<T extends keyof Schema> = Partial<Selectable<Schema[T]>>;
+
+/**
+ * One multi-row INSERT: the table, the columns written (in this order) with their PostgreSQL
+ * types, and what a conflict on `conflict` does: update `update`, or nothing.
+ */
+export interface BulkInsert<T extends keyof Schema, Row extends RowOf<T>> {
+  readonly table: T;
+  readonly columns: { readonly [K in keyof Row]-?: PgType };
+  readonly conflict?: readonly (keyof Row & string)[];
+  readonly update?: readonly (keyof Row & string)[];
 }
+
+/** One UPDATE of many rows, each found by its `key` columns (the account's id among them). */
+export interface BulkUpdate<T extends keyof Schema, Row extends RowOf<T>> {
+  readonly table: T;
+  readonly key: readonly (keyof Row & string)[];
+  readonly columns: { readonly [K in keyof Row]-?: PgType };
+}
+
+/** Declares a bulk INSERT; the row type ties its columns to the schema. */
+export function bulkInsert<T extends keyof Schema, Row extends RowOf<T>>(shape: BulkInsert<T, Row>): BulkInsert<T, Row> {
+  return shape;
+}
+
+/** Declares a bulk UPDATE by key. */
+export function bulkUpdate<T extends keyof Schema, Row extends RowOf<T>>(shape: BulkUpdate<T, Row>): BulkUpdate<T, Row> {
+  return shape;
+}
+
+const namesOf = <Row>(columns: { readonly [K in keyof Row]-?: PgType }) => Object.keys(columns) as (keyof Row & string)[];
 
 /**
  * Many rows in one go, for the ingestion hot path. SQLite reuses one prepared statement per shape
- * and runs it per row (microseconds each, no round trips); PostgreSQL gets the rows as column
- * arrays in one statement (`unnest`), so a batch is one round trip whatever its size. Both run
- * on the caller's transaction.
+ * and chunk size (many rows per statement: one step into SQLite per chunk instead of per row, no
+ * round trips); PostgreSQL gets the rows as column arrays in one statement (`unnest`), so a batch
+ * is one round trip whatever its size. Both run on the caller's transaction. Rows are typed
+ * objects; they become positional values only here.
  */
 export class BulkWriter {
   private readonly statements = new Map<string, BetterSqlite3.Statement>();
 
   constructor(private readonly database: Database) {}
 
-  /** INSERT … ON CONFLICT (conflict) DO UPDATE SET update = excluded.update (or DO NOTHING). */
-  async upsert(tx: Tx, table: string, columns: Column[], conflict: string[], update: string[], rows: unknown[][]): Promise<void> {
+  /** INSERT … ON CONFLICT (conflict) DO UPDATE SET update = excluded.update (or DO NOTHING, or no clause). */
+  async insert<T extends keyof Schema, Row extends RowOf<T>>(tx: Tx, shape: BulkInsert<T, Row>, rows: readonly Row[]): Promise<void> {
     if (rows.length === 0) return;
-    const names = columns.map((c) => c.name).join(', ');
-    const action = update.length ? `DO UPDATE SET ${update.map((c) => `${c} = excluded.${c}`).join(', ')}` : 'DO NOTHING';
-    const onConflict = conflict.length ? ` ON CONFLICT (${conflict.join(', ')}) ${action}` : '';
+    const names = namesOf<Row>(shape.columns);
+    const columns = names.join(', ');
+    const update = shape.update ?? [];
+    // A conflicting row of another account is never overwritten (ids are unique across accounts; this makes it certain).
+    const sameAccount = 'account_id' in shape.columns ? ` WHERE ${shape.table}.account_id = excluded.account_id` : '';
+    const action = update.length ? `DO UPDATE SET ${update.map((c) => `${c} = excluded.${c}`).join(', ')}${sameAccount}` : 'DO NOTHING';
+    const onConflict = shape.conflict?.length ? ` ON CONFLICT (${shape.conflict.join(', ')}) ${action}` : '';
     if (this.database.sqlite) {
-      // Many rows per statement: one step into SQLite per chunk instead of per row.
-      const chunk = Math.max(1, Math.min(SQLITE_ROWS_PER_STATEMENT, Math.floor(SQLITE_MAX_PARAMETERS / columns.length)));
-      const tuple = `(${columns.map(() => '?').join(', ')})`;
+      const chunk = Math.max(1, Math.min(SQLITE_ROWS_PER_STATEMENT, Math.floor(SQLITE_MAX_PARAMETERS / names.length)));
+      const tuple = `(${names.map(() => '?').join(', ')})`;
       for (let i = 0; i < rows.length; i += chunk) {
         const part = rows.slice(i, i + chunk);
-        const statement = this.prepare(`INSERT INTO ${table} (${names}) VALUES ${Array(part.length).fill(tuple).join(', ')}${onConflict}`);
-        statement.run(part.flat());
+        const statement = this.prepare(`INSERT INTO ${shape.table} (${columns}) VALUES ${Array(part.length).fill(tuple).join(', ')}${onConflict}`);
+        statement.run(flatValues(part, names));
       }
       return;
     }
-    await sql`INSERT INTO ${sql.raw(table)} (${sql.raw(names)}) SELECT * FROM unnest(${this.arrays(columns, rows)})${sql.raw(onConflict)}`.execute(tx);
+    await sql`INSERT INTO ${sql.raw(shape.table)} (${sql.raw(columns)}) SELECT * FROM unnest(${this.arrays(shape.columns, names, rows)})${sql.raw(onConflict)}`.execute(tx);
   }
 
   /**
-   * UPDATE table SET columns… WHERE key = row[0], for each row `[key, ...values]`, and every
-   * condition of `where` (the account; on a partitioned table, a bound on the partition key so
-   * that only the partitions it can touch are planned).
+   * UPDATE table SET columns… WHERE key = the row's key, for each row, and every condition of
+   * `where` (on a partitioned table, a bound on the partition key, so that only the partitions it
+   * can touch are planned).
    */
-  async updateByKey(tx: Tx, table: string, key: Column, columns: Column[], rows: unknown[][], where: Condition[] = []): Promise<void> {
+  async update<T extends keyof Schema, Row extends RowOf<T>>(tx: Tx, shape: BulkUpdate<T, Row>, rows: readonly Row[], where: readonly Condition[] = []): Promise<void> {
     if (rows.length === 0) return;
-    const conditions = where.map((c) => ` AND ${c.column} ${c.op} ?`).join('');
+    const names = namesOf<Row>(shape.columns);
+    const set = names.filter((n) => !shape.key.includes(n));
     if (this.database.sqlite) {
-      const statement = this.prepare(`UPDATE ${table} SET ${columns.map((c) => `${c.name} = ?`).join(', ')} WHERE ${key.name} = ?${conditions}`);
+      const conditions = where.map((c) => ` AND ${c.column} ${c.op} ?`).join('');
+      const statement = this.prepare(
+        `UPDATE ${shape.table} SET ${set.map((c) => `${c} = ?`).join(', ')} WHERE ${shape.key.map((k) => `${k} = ?`).join(' AND ')}${conditions}`,
+      );
+      const order = [...set, ...shape.key];
       const bound = where.map((c) => c.value);
-      for (const [k, ...values] of rows) statement.run([...values, k, ...bound]);
+      for (const row of rows) statement.run([...order.map((n) => row[n]), ...bound]);
       return;
     }
-    const all = [key, ...columns];
-    const set = columns.map((c) => `${c.name} = u.${c.name}`).join(', ');
     const extra = where.map((c) => sql` AND t.${sql.raw(c.column)} ${sql.raw(c.op)} ${c.value}`);
-    await sql`UPDATE ${sql.raw(table)} AS t SET ${sql.raw(set)}
-              FROM unnest(${this.arrays(all, rows)}) AS u(${sql.raw(all.map((c) => c.name).join(', '))})
-              WHERE t.${sql.raw(key.name)} = u.${sql.raw(key.name)}${sql.join(extra, sql``)}`.execute(tx);
+    await sql`UPDATE ${sql.raw(shape.table)} AS t SET ${sql.raw(set.map((c) => `${c} = u.${c}`).join(', '))}
+              FROM unnest(${this.arrays(shape.columns, names, rows)}) AS u(${sql.raw(names.join(', '))})
+              WHERE ${sql.raw(shape.key.map((k) => `t.${k} = u.${k}`).join(' AND '))}${sql.join(extra, sql``)}`.execute(tx);
   }
 
   private prepare(text: string): BetterSqlite3.Statement {
@@ -80,7 +118,15 @@ export class BulkWriter {
     return statement;
   }
 
-  private arrays(columns: Column[], rows: unknown[][]) {
-    return sql.join(columns.map((column, i) => sql`${rows.map((row) => row[i])}::${sql.raw(column.pgType)}[]`));
+  private arrays<Row>(types: { readonly [K in keyof Row]-?: PgType }, names: (keyof Row & string)[], rows: readonly Row[]) {
+    return sql.join(names.map((name) => sql`${rows.map((row) => row[name])}::${sql.raw(types[name])}[]`));
   }
+}
+
+/** The rows' values in column order, one flat list (SQLite's positional parameters). */
+function flatValues<Row>(rows: readonly Row[], names: readonly (keyof Row)[]): unknown[] {
+  const values = new Array<unknown>(rows.length * names.length);
+  let k = 0;
+  for (const row of rows) for (const name of names) values[k++] = row[name];
+  return values;
 }

@@ -20,8 +20,14 @@ export interface Database {
   /** Runs `fn` in one transaction; the result is acknowledged only after the commit returned. */
   transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
   /**
+   * `transaction`, resolved as soon as the commit is visible, with `durable` resolving once it is on
+   * disk: the ingest queue starts its next transaction while the disk syncs this one, and answers
+   * the senders of this one only after `durable`. (On PostgreSQL a commit returns once durable.)
+   */
+  visibleTransaction<T>(fn: (tx: Tx) => Promise<T>): Promise<{ result: T; durable: Promise<void> }>;
+  /**
    * Resolves once everything committed so far is on disk. On SQLite a commit is visible a moment
-   * before its log is synced (see `syncedTransaction`); what acts on committed rows outside the
+   * before its log is synced (see `unsyncedTransaction`); what acts on committed rows outside the
    * database (the delivery worker sending an outbox row) waits for this first.
    */
   durable(): Promise<void>;
@@ -80,7 +86,15 @@ function openSqlite(path: string): Database {
   const wal = new WalSync(`${path}-wal`);
   return {
     ...database,
-    transaction: (fn) => syncedTransaction(db, sqlite, wal, fn),
+    transaction: async (fn) => {
+      const result = await unsyncedTransaction(db, sqlite, fn);
+      await wal.sync();
+      return result;
+    },
+    visibleTransaction: async (fn) => {
+      const result = await unsyncedTransaction(db, sqlite, fn);
+      return { result, durable: wal.sync() };
+    },
     durable: () => wal.sync(),
     close: async () => {
       await db.destroy();
@@ -95,14 +109,15 @@ function openSqlite(path: string): Database {
  * write-ahead log (3-20 ms on the machines we measured), and no request is read meanwhile. So the
  * commit is made with synchronous=NORMAL (the WAL is written, not synced; the connection is held,
  * so nothing else commits that way), and the WAL file is then synced on libuv's thread pool before
- * the caller is answered: what FULL does at every commit (SQLite docs: "the WAL file is synced
+ * the caller is answered (`transaction` waits for it; `visibleTransaction` hands it over as
+ * `durable`, so the next transaction runs while the disk syncs): what FULL does at every commit (SQLite docs: "the WAL file is synced
  * after each transaction commit"), done off the thread. Statements outside `transaction` keep FULL.
  * Other readers may see the commit during the sync (PostgreSQL shows it only after); a crash of the
  * process loses nothing then, only a crash of the machine could, so the delivery worker waits for
  * `durable()` before it sends anything.
  */
-async function syncedTransaction<T>(db: Db, sqlite: BetterSqlite3.Database, wal: WalSync, fn: (tx: Tx) => Promise<T>): Promise<T> {
-  const result = await db.connection().execute(async (connection) => {
+function unsyncedTransaction<T>(db: Db, sqlite: BetterSqlite3.Database, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  return db.connection().execute(async (connection) => {
     sqlite.pragma('synchronous = NORMAL');
     try {
       return await connection.transaction().execute(fn);
@@ -110,8 +125,6 @@ async function syncedTransaction<T>(db: Db, sqlite: BetterSqlite3.Database, wal:
       sqlite.pragma('synchronous = FULL');
     }
   });
-  await wal.sync();
-  return result;
 }
 
 /**
@@ -199,6 +212,7 @@ function wrap(db: Db, dialect: Dialect, sqlite: BetterSqlite3.Database | null): 
     sqlite,
     replica: null,
     transaction: (fn) => db.transaction().execute(fn),
+    visibleTransaction: async (fn) => ({ result: await db.transaction().execute(fn), durable: Promise.resolve() }),
     durable: () => Promise.resolve(),
     async ping() {
       await db.selectFrom('accounts').select((eb) => eb.lit(1).as('one')).limit(1).execute();

@@ -30,6 +30,11 @@ export interface Schema {
   subscriber_groups: SubscriberGroupsTable;
   custom_field_templates: CustomFieldTemplatesTable;
   subscriber_requests: SubscriberRequestsTable;
+  sign_in_attempts: SignInAttemptsTable;
+  task_changes: TaskChangesTable;
+  zone_visits: ZoneVisitsTable;
+  report_schedules: ReportSchedulesTable;
+  report_runs: ReportRunsTable;
   location_retention: LocationRetentionTable;
 }
 
@@ -133,6 +138,7 @@ export interface PipelineStatesTable {
 }
 
 export interface PipelineCheckpointsTable {
+  account_id: number;
   subscriber_id: number;
   at_ms: number;
   state: string;
@@ -154,6 +160,8 @@ export interface TracksTable {
   finish_address: string;
   start_geocoded: Generated<number>;
   finish_geocoded: Generated<number>;
+  /** The highest speed of the track's fixes (km/h); null on tracks derived before it was kept. */
+  max_speed_kmh: number | null;
 }
 
 export interface VehicleEventsTable {
@@ -312,6 +320,7 @@ export interface SignalIdsTable {
 /** A signed-in workspace user; the cookie holds the token, the table only its SHA-256. */
 export interface WorkspaceSessionsTable {
   token_hash: string;
+  account_id: number;
   user_id: number;
   created_at: number;
   /** Sliding: moved forward as the session is used. */
@@ -352,6 +361,83 @@ export interface SubscriberRequestsTable {
   /** The fix that answered it, for result 0. */
   location_id: number | null;
   message: string;
+}
+
+/**
+ * Password tries counted per login and client, or per user (password changes), shared by every
+ * server; the key is a digest of that text. `since` is when the counting window began.
+ */
+export interface SignInAttemptsTable {
+  key_digest: string;
+  tries: number;
+  since: number;
+}
+
+/** One change of a task, for its history (the tasks module's `task-history.ts`). */
+export interface TaskChangesTable {
+  id: Generated<number>;
+  account_id: number;
+  task_id: number;
+  changed_at: number;
+  /** signalTypeID of interface 2.10: 1 added, 2 changed, 3 deleted. */
+  change_type: number;
+  /** `userID`, `subscriberID` or `agentID` (interface 2.10); null for a creation from before the history was kept. */
+  initiator_kind: string | null;
+  initiator_id: number | null;
+  /** The changed fields' values before and after the change, as JSON objects. */
+  previous_values: string;
+  new_values: string;
+}
+
+/** A vehicle's stay in a zone (the pipeline's zone visits): from the first fix inside to the first fix clear of it. */
+export interface ZoneVisitsTable {
+  id: Generated<number>;
+  account_id: number;
+  subscriber_id: number;
+  zone_id: number;
+  /** The zone's name when the visit began (the zone may be renamed or deleted since). */
+  zone_name: string;
+  entered_ms: number;
+  /** Null while the vehicle is inside. */
+  left_ms: number | null;
+  latitude: number;
+  longitude: number;
+}
+
+/** A report e-mailed on a schedule: what, to whom, when (in the account's time zone). */
+export interface ReportSchedulesTable {
+  id: Generated<number>;
+  account_id: number;
+  name: string;
+  /** trips, stops, fuel, zoneVisits, speeding or summary. */
+  report: string;
+  /** JSON arrays of ids: the employees, and the groups whose employees, the report covers (both empty: all). */
+  subscriber_ids: string;
+  subscriber_group_ids: string;
+  /** JSON array of e-mail addresses. */
+  recipients: string;
+  /** daily, weekly or monthly. */
+  frequency: string;
+  /** ISO weekday 1-7 (weekly), day of the month 1-28 (monthly); null otherwise. */
+  weekday: number | null;
+  month_day: number | null;
+  /** HH:mm in the account's time zone. */
+  time_of_day: string;
+  enabled: number;
+  /** The next send's instant (UTC ms): the scheduler looks for rows at or before now. */
+  next_run_ms: number;
+  created_at: number;
+  updated_at: number;
+}
+
+/** One due occurrence of a schedule, claimed once: its unique key is what keeps a send from being doubled. */
+export interface ReportRunsTable {
+  id: Generated<number>;
+  account_id: number;
+  schedule_id: number;
+  period_from_ms: number;
+  period_to_ms: number;
+  created_at: number;
 }
 
 /** Per account, the instant below which its fixes have been removed by retention (none before the first run). */

@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import { Id } from '../http/list-params.js';
 import { ErrorBody, NoContent, type Api } from '../http/route-types.js';
-import { Task, TaskListQuery, TaskWrite } from './task-schema.js';
+import { Task, TaskChange, TaskListQuery, TaskWrite } from './task-schema.js';
 import type { TaskService } from './task-service.js';
 
 const tags = ['tasks'];
@@ -21,6 +21,19 @@ export function taskRoutes(tasks: TaskService) {
 
     api.get(`${base}/:taskID`, { schema: { tags, summary: 'One task', params: ById, response: { 200: Task, ...errors } } }, async (request) =>
       tasks.get(request.principal.account, request.params.taskID),
+    );
+
+    api.get(
+      `${base}/:taskID/history`,
+      {
+        schema: {
+          tags,
+          summary: 'The task’s changes, oldest first: who changed which fields, from what to what (ours)',
+          params: ById,
+          response: { 200: Type.Array(TaskChange), ...errors },
+        },
+      },
+      async (request) => tasks.history(request.principal.account, request.params.taskID),
     );
 
     api.post(

@@ -227,3 +227,16 @@ export const StatusChange = Type.Object(
   { additionalProperties: false },
 );
 export type StatusChange = Static<typeof StatusChange>;
+
+/** One entry of a task's history (`GET …/tasks/{taskID}/history`, ours; see task-history.ts). */
+export const TaskChange = Type.Object({
+  changeID: Type.Integer(),
+  changeDate: Type.String({ description: 'when the change was made, in the account’s time zone' }),
+  changeTypeID: Type.Integer({ description: '1 created, 2 changed, 3 deleted (signalTypeID of interface 2.10)' }),
+  userID: Type.Optional(Type.Integer({ description: 'the initiator, one of userID, subscriberID (the employee’s phone), agentID (the service); none for a creation older than the history' })),
+  subscriberID: Type.Optional(Type.Integer()),
+  agentID: Type.Optional(Type.Integer()),
+  changedValues: Type.Record(Type.String(), Type.Unknown(), { description: 'the changed fields as they were before (interface 6.4’s changedValues)' }),
+  newValues: Type.Record(Type.String(), Type.Unknown(), { description: 'the same fields as the change left them' }),
+});
+export type TaskChange = Static<typeof TaskChange>;

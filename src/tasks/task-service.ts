@@ -6,10 +6,11 @@ import type { CustomFieldService } from '../customfields/customfields.js';
 import { ApiError, invalidField, type ValidationErrors } from '../http/errors.js';
 import type { Database, Db, Tx } from '../store/database.js';
 import { fillForm, fromRow, taskFromBody, taskWithStatus, toRow, toView, workOrderEmployees, type StoredTask } from './task-model.js';
-import type { StatusChange, Task, TaskListQuery, TaskWrite } from './task-schema.js';
+import * as store from './task-store.js';
+import { recordTaskChange, taskChanges } from './task-history.js';
+import type { StatusChange, Task, TaskChange, TaskListQuery, TaskWrite } from './task-schema.js';
 
 const notFound = (id: number) => new ApiError('TASK_NOT_FOUND', `no task ${id}`);
-const columns = ['id', 'subscriber_id', 'external_id', 'status', 'start_ms', 'deadline_ms', 'document', 'created_at'] as const;
 
 /**
  * Tasks (CONTRACT §5, interface 2.8) and their change events (interface 6.4): every change is
@@ -33,33 +34,27 @@ export class TaskService {
    */
   async list(account: Account, query: TaskListQuery): Promise<Task[]> {
     const { fromMs, toMs } = resolveBounds(query, { from: 'dateFrom', to: 'dateTo' }, account.timeZone);
-    let select = this.database.db.selectFrom('tasks').select(columns).where('account_id', '=', account.id).where('deleted_at', 'is', null);
-    if (fromMs !== null || toMs !== null) {
-      const from = fromMs ?? Number.MIN_SAFE_INTEGER;
-      const to = toMs ?? Number.MAX_SAFE_INTEGER;
-      select = select.where((eb) =>
-        eb.or([
-          eb.and([eb('start_ms', '<=', to), eb(eb.fn.coalesce('deadline_ms', 'start_ms'), '>=', from)]),
-          eb.and([eb('updated_at', '>=', from), eb('updated_at', '<=', to)]),
-          eb.and([eb('created_at', '>=', from), eb('created_at', '<=', to)]),
-        ]),
-      );
-    }
-    if (query.subscriberIDs?.length) select = select.where('subscriber_id', 'in', query.subscriberIDs);
-    if (query.statuses?.length) select = select.where('status', 'in', query.statuses);
-    if (query.taskTypeIDs?.length) select = select.where('task_type_id', 'in', query.taskTypeIDs);
-    const rows = await select
-      .orderBy('start_ms')
-      .orderBy('id')
-      .limit(query.count ?? 1000)
-      .offset(query.offset ?? 0)
-      .execute();
+    const rows = await store.listTasks(this.database.db, account.id, {
+      fromMs,
+      toMs,
+      subscriberIds: query.subscriberIDs,
+      statuses: query.statuses,
+      taskTypeIds: query.taskTypeIDs,
+      count: query.count ?? 1000,
+      offset: query.offset ?? 0,
+    });
     return this.views(this.database.db, account, rows.map((row) => ({ id: row.id, task: fromRow(row) })));
   }
 
   async get(account: Account, taskID: number): Promise<Task> {
     const row = await this.find(this.database.db, account, taskID, null, false);
     return (await this.views(this.database.db, account, [row]))[0]!;
+  }
+
+  /** The task's changes, oldest first; a deleted task, or another account's, is a 404 code 18. */
+  async history(account: Account, taskID: number): Promise<TaskChange[]> {
+    await this.find(this.database.db, account, taskID, null, false);
+    return taskChanges(this.database.db, account.id, taskID, account.timeZone);
   }
 
   async create(principal: Principal, input: TaskWrite): Promise<Task> {
@@ -69,11 +64,7 @@ export class TaskService {
       const task = taskFromBody(input, account.timeZone, null, true, now);
       await this.checkEmployees(tx, account, task);
       await this.templates?.checkUse(tx, account.id, templateUse(task), null);
-      const { id } = await tx
-        .insertInto('tasks')
-        .values({ ...toRow(task), account_id: account.id, created_at: task.creationMs, updated_at: now, deleted_at: null })
-        .returning('id')
-        .executeTakeFirstOrThrow();
+      const id = await store.insertTask(tx, account.id, toRow(task), task.creationMs, now);
       const [after] = await this.views(tx, account, [{ id, task }]);
       await this.commit(tx, account, id, { type: 'add', after: after! }, { userID: principal.userID }, now);
       return after!;
@@ -97,7 +88,7 @@ export class TaskService {
     await this.database.transaction(async (tx) => {
       const row = await this.find(tx, account, taskID, null, true);
       const now = this.clock();
-      await tx.updateTable('tasks').set({ deleted_at: now, updated_at: now }).where('account_id', '=', account.id).where('id', '=', taskID).execute();
+      await store.markTaskDeleted(tx, account.id, taskID, now);
       const [before] = await this.views(tx, account, [row]);
       await this.commit(tx, account, taskID, { type: 'delete', before: before! }, { userID: principal.userID }, now);
     });
@@ -125,14 +116,7 @@ export class TaskService {
   /** The account's living tasks among `ids`, by id; for forms (`formManagement`). */
   async listByIds(account: Account, ids: number[]): Promise<Task[]> {
     if (ids.length === 0) return [];
-    const rows = await this.database.db
-      .selectFrom('tasks')
-      .select(columns)
-      .where('account_id', '=', account.id)
-      .where('id', 'in', ids)
-      .where('deleted_at', 'is', null)
-      .orderBy('id')
-      .execute();
+    const rows = await store.tasksByIds(this.database.db, account.id, ids);
     return this.views(this.database.db, account, rows.map((row) => ({ id: row.id, task: fromRow(row) })));
   }
 
@@ -150,12 +134,7 @@ export class TaskService {
       // Employees are checked when they are named anew (a PATCH or status change that leaves them keeps the same array).
       if (task.subscriberID !== row.task.subscriberID || task.workOrders !== row.task.workOrders) await this.checkEmployees(tx, account, task);
       await this.templates?.checkUse(tx, account.id, templateUse(task), templateUse(row.task));
-      await tx
-        .updateTable('tasks')
-        .set({ ...toRow(task), updated_at: now })
-        .where('account_id', '=', account.id)
-        .where('id', '=', taskID)
-        .execute();
+      await store.updateTask(tx, account.id, taskID, toRow(task), now);
       const [before, after] = await this.views(tx, account, [row, { id: taskID, task }]);
       await this.commit(tx, account, taskID, { type: 'edit', before: before!, after: after! }, initiator, now);
       return after!;
@@ -164,10 +143,7 @@ export class TaskService {
 
   /** A living task of the account (and of `assignee`, when given); locked on PostgreSQL when about to change. */
   private async find(executor: Db, account: Account, taskID: number, assignee: number | null, forUpdate: boolean) {
-    let select = executor.selectFrom('tasks').select(columns).where('account_id', '=', account.id).where('id', '=', taskID).where('deleted_at', 'is', null);
-    if (assignee !== null) select = select.where('subscriber_id', '=', assignee);
-    if (forUpdate && this.database.dialect === 'postgres') select = select.forUpdate();
-    const row = await select.executeTakeFirst();
+    const row = await store.findTask(executor, account.id, taskID, assignee, forUpdate && this.database.dialect === 'postgres');
     if (!row) throw notFound(taskID);
     return { id: row.id, task: fromRow(row) };
   }
@@ -190,8 +166,9 @@ export class TaskService {
     return rows.map(({ id, task }) => toView(id, task, account.timeZone, employees));
   }
 
-  /** The change event of interface 6.4, for the rules of the employees assigned before and after. */
+  /** The task's history, and the change event of interface 6.4 for the rules of the employees assigned before and after. */
   private async commit(tx: Tx, account: Account, taskID: number, change: Change<Task>, initiator: Initiator, now: number): Promise<void> {
+    await recordTaskChange(tx, account.id, taskID, change, initiator, now);
     const assignees = [change.type === 'add' ? null : change.before.subscriberID, change.type === 'delete' ? null : change.after.subscriberID];
     await this.events.record(tx, account, 'task', [{ change, entityId: taskID, subscriberIds: assignees, initiator, atMs: now, firedMs: now }]);
   }

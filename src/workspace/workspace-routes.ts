@@ -13,12 +13,31 @@ export interface MapSettings {
   attribution: string;
 }
 
+/** Where phones and trackers report, for the connection settings the Employees tab shows; 0 is a listener switched off. */
+export interface DevicePorts {
+  /** OSMAND_PORT: Traccar Client and OsmAnd (HTTP). */
+  osmand: number;
+  /** EGTS_PORT, WIALON_IPS_PORT, TELTONIKA_PORT: vehicle trackers (TCP). */
+  egts: number;
+  wialonIps: number;
+  teltonika: number;
+}
+
+/** What the workspace is told about this server's settings with the session. */
+export interface WorkspaceSettings {
+  map: MapSettings;
+  devices: DevicePorts;
+}
+
+const Port = Type.Integer({ minimum: 0, maximum: 65535, description: '0: the listener is switched off' });
+
 const SessionView = Type.Object({
   login: Type.String(),
   userID: Type.Integer(),
   account: Type.Object({ accountID: Type.Integer(), name: Type.String(), timeZone: Type.String(), smsEnabled: Type.Boolean() }),
   csrfToken: Type.String({ description: `send it in the ${CSRF_HEADER} header with every change made with the session cookie` }),
   map: Type.Object({ tileUrl: Type.Union([Type.String(), Type.Null()]), attribution: Type.String() }),
+  devices: Type.Object({ osmand: Port, egts: Port, wialonIps: Port, teltonika: Port }, { description: 'the ports phones and trackers report to' }),
 });
 const tags = ['workspace'];
 /** A comment line keeps proxies from closing an idle live stream. */
@@ -28,18 +47,13 @@ const HEARTBEAT_MS = 25_000;
  * The workspace's own routes: sign-in and sign-out with a session cookie, and the live positions
  * stream of the map. Everything else the workspace does goes through /v6/api with the cookie.
  */
-export function workspaceRoutes(sessions: SessionService, live: LiveFeed, map: MapSettings) {
+export function workspaceRoutes(sessions: SessionService, live: LiveFeed, settings: WorkspaceSettings) {
   const view = (session: Session) => {
     const { account, userID } = session.principal;
-    return { login: session.login, userID, account: accountView(account), csrfToken: session.csrfToken, map };
+    return { login: session.login, userID, account: accountView(account), csrfToken: session.csrfToken, ...settings };
   };
 
-  const current = async (request: FastifyRequest): Promise<{ token: string; session: Session }> => {
-    const token = request.cookies[SESSION_COOKIE];
-    const session = token ? await sessions.authenticate(token) : null;
-    if (!token || !session) throw new ApiError('USER_UNAUTHORIZED', 'not signed in');
-    return { token, session };
-  };
+  const current = (request: FastifyRequest) => currentSession(sessions, request);
 
   return async (api: Api) => {
     // Open live streams, each with its session's token. They would hold the server open on close; end them first.
@@ -141,7 +155,7 @@ export function workspaceRoutes(sessions: SessionService, live: LiveFeed, map: M
         const { currentPassword, newPassword } = request.body;
         const weak = passwordProblem(newPassword);
         if (weak) throw invalidField('newPassword', weak);
-        const changed = await sessions.changePassword(token, session.principal.userID, currentPassword, newPassword);
+        const changed = await sessions.changePassword(token, session.principal, currentPassword, newPassword);
         if (changed === 'wrong') throw invalidField('currentPassword', 'is not the current password');
         if (changed !== 'changed') {
           throw new ApiError('RATE_LIMITED', 'too many wrong current passwords; try again later', undefined, {
@@ -207,6 +221,14 @@ export function workspaceRoutes(sessions: SessionService, live: LiveFeed, map: M
       },
     );
   };
+}
+
+/** The session the request's cookie names, or 401 code 1. */
+export async function currentSession(sessions: SessionService, request: FastifyRequest): Promise<{ token: string; session: Session }> {
+  const token = request.cookies[SESSION_COOKIE];
+  const session = token ? await sessions.authenticate(token) : null;
+  if (!token || !session) throw new ApiError('USER_UNAUTHORIZED', 'not signed in');
+  return { token, session };
 }
 
 function setSessionCookie(request: FastifyRequest, reply: FastifyReply, token: string): void {

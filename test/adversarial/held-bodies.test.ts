@@ -113,17 +113,19 @@ function track<T>(promise: Promise<T>): { done: boolean; value?: T } {
 for (const dialect of dialects) {
   describe(`held bodies against a server process on ${dialect}`, () => {
     let server: RunningProcess;
-    let database: TestDatabase | null = null;
-    let dataDir: string | null = null;
     const auth = { authorization: `Bearer ${TOKEN}` };
 
-    before(async () => {
+    const started: Array<{ server: RunningProcess; database: TestDatabase | null; dataDir: string | null }> = [];
+    /** `npm start` on a database of its own, with these limits. */
+    async function startServer(requestTimeoutMs: number): Promise<RunningProcess> {
       const env: Record<string, string> = {
         LOKATOR_BOOTSTRAP_TOKEN: TOKEN,
-        REQUEST_TIMEOUT: `${REQUEST_TIMEOUT_MS}ms`,
+        REQUEST_TIMEOUT: `${requestTimeoutMs}ms`,
         MAX_REQUESTS_IN_FLIGHT: String(MAX_IN_FLIGHT),
         LOG_LEVEL: 'error',
       };
+      let database: TestDatabase | null = null;
+      let dataDir: string | null = null;
       if (dialect === 'postgres') {
         database = await freshDatabase('postgres');
         env.DATABASE_URL = database.url;
@@ -131,13 +133,21 @@ for (const dialect of dialects) {
         dataDir = mkdtempSync(join(tmpdir(), 'lokator-held-'));
         env.DATA_DIR = dataDir;
       }
-      server = await startProcess(env);
+      const running = await startProcess(env);
+      started.push({ server: running, database, dataDir });
+      return running;
+    }
+
+    before(async () => {
+      server = await startServer(REQUEST_TIMEOUT_MS);
     });
     after(async () => {
-      server?.child.kill('SIGKILL');
-      await server?.exited;
-      await database?.drop();
-      if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+      for (const { server: running, database, dataDir } of started) {
+        running.child.kill('SIGKILL');
+        await running.exited;
+        await database?.drop();
+        if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+      }
     });
 
     it('cuts a body that trickles in and never completes at REQUEST_TIMEOUT, with a 408 envelope', async () => {
@@ -204,6 +214,9 @@ for (const dialect of dialects) {
     });
 
     it(`refuses a token's request over MAX_REQUESTS_IN_FLIGHT with 429 code 1012 and Retry-After, and lets it in again once they end`, async () => {
+      // A server of its own whose deadline outlasts the test: with REQUEST_TIMEOUT's 1.5 s the held
+      // requests could be cut before a busy machine had polled the refusal.
+      const server = await startServer(60_000);
       const held = Array.from({ length: MAX_IN_FLIGHT }, () => holdRequest(server.port, LOCATIONS, auth, ANNOUNCED_BYTES, 64 * 1024));
       await Promise.all(held.map((r) => r.sent));
       // Once the held ones are past authentication (their bodies being read), more are refused.

@@ -193,6 +193,11 @@ export async function createTenant(baseUrl: string, tag: string): Promise<Tenant
   // A change of the employee the rule watches writes a delivery (the worker is not running: it stays pending).
   await ok(api.patch(`${SUBSCRIBERS}/${subscriberID}`, { phone: '+49301234568' }), 204, 'employee change');
 
+  const schedule = await ok(
+    api.post('/v6/api/reports/schedules', { name: `${marker} weekly`, report: 'summary', subscriberIDs: [subscriberID], recipients: ['fleet@example.test'], frequency: 'weekly', weekday: 1, time: '08:00' }),
+    201,
+    'report schedule',
+  );
   const locations = await ok(api.get(`${LOCATIONS}?subscriberIDs=${subscriberID}&count=1`), 200, 'locations');
   const tracks = await ok(api.get(`${TRACKS}?subscriberIDs=${subscriberID}`), 200, 'tracks');
   const deliveries = await ok(api.get(DELIVERIES), 200, 'deliveries');
@@ -214,6 +219,7 @@ export async function createTenant(baseUrl: string, tag: string): Promise<Tenant
     customFieldsFormTemplateID: String(template.customFieldsFormTemplateID),
     formID: String(task.taskID),
     requestID: String(locate.requestID),
+    reportScheduleID: String(schedule.reportScheduleID),
   };
   return tenant;
 }
@@ -254,4 +260,5 @@ export const GHOST_IDS: Record<string, string> = {
   customFieldsFormTemplateID: '999999833',
   formID: '999999829',
   requestID: '999999827',
+  reportScheduleID: '999999821',
 };

@@ -2,6 +2,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import type { Dialect } from '../../src/store/database.js';
+import type { AppConfig, ServiceOptions } from '../../src/app.js';
 import { startServer, type TestServer } from './server.js';
 
 /**
@@ -44,12 +45,23 @@ export interface Workspace {
  * off (`MAP_TILE_URL=none`): tests run offline, and the map must work without them.
  */
 export async function openWorkspace(
-  options: { dialect?: Dialect; timeZone?: string; viewport?: { width: number; height: number }; signIn?: boolean } = {},
+  options: {
+    dialect?: Dialect;
+    timeZone?: string;
+    viewport?: { width: number; height: number };
+    signIn?: boolean;
+    config?: Partial<AppConfig>;
+    /** The server's clock, frozen (it moves with `server.setNow`). */
+    now?: number;
+    delivery?: ServiceOptions['delivery'];
+  } = {},
 ): Promise<Workspace> {
   const server = await startServer(options.dialect ?? 'sqlite', {
     timeZone: options.timeZone ?? 'UTC',
+    now: options.now,
+    delivery: options.delivery,
     // WORKSPACE_DIR: a build of the workspace other than web/dist (parallel work builds its own).
-    config: { MAP_TILE_URL: 'none', ...(process.env.WORKSPACE_DIR ? { workspaceDir: process.env.WORKSPACE_DIR } : {}) },
+    config: { MAP_TILE_URL: 'none', ...(process.env.WORKSPACE_DIR ? { workspaceDir: process.env.WORKSPACE_DIR } : {}), ...options.config },
   });
   await server.services.sessions.createUser(server.account.id, COORDINATOR.login, COORDINATOR.password);
   const browser = await chromium.launch({

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { connect, type AddressInfo } from 'node:net';
+import { connect, createServer, type AddressInfo } from 'node:net';
 import type { Services } from '../../src/app.js';
 import { buildOsmAndServer, type OsmAndOptions } from '../../src/mobile/osmand-server.js';
 
@@ -47,14 +47,15 @@ export interface OsmAndListener {
 export async function startOsmAnd(
   services: Services,
   clock?: () => number,
-  options: Pick<OsmAndOptions, 'logger' | 'keyGuessLimits' | 'requestTimeoutMs'> = {},
+  options: Pick<OsmAndOptions, 'logger' | 'keyGuessLimits' | 'requestTimeoutMs'> & { port?: number } = {},
 ): Promise<OsmAndListener> {
+  const { port: wanted = 0, ...osmand } = options;
   const app = await buildOsmAndServer({
     locations: services.locations,
     ...(clock ? { clock } : {}),
-    ...options,
+    ...osmand,
   });
-  await app.listen({ port: 0, host: '127.0.0.1' });
+  await app.listen({ port: wanted, host: '127.0.0.1' });
   const { port } = app.server.address() as AddressInfo;
   const host = '127.0.0.1';
   const baseUrl = `http://${host}:${port}`;
@@ -123,5 +124,17 @@ function rawRequest(host: string, port: number, request: string): Promise<OsmAnd
       reject(new Error(`connection closed before a complete response: ${received.toString('latin1')}`));
     });
     socket.write(request);
+  });
+}
+
+/** A TCP port free on loopback now, for a listener whose port must be known before it starts. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
   });
 }

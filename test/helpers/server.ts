@@ -82,14 +82,14 @@ export interface TestServer {
 /** A fresh database and a listening API server on it; one per test file or suite. */
 export async function startServer(
   dialect: Dialect,
-  options: { timeZone?: string; now?: number; config?: Partial<AppConfig>; services?: ServiceOptions; database?: TestDatabase } = {},
+  options: { timeZone?: string; now?: number; config?: Partial<AppConfig>; delivery?: ServiceOptions['delivery']; services?: ServiceOptions; database?: TestDatabase } = {},
 ): Promise<TestServer> {
   const { database, drop } = options.database ?? (await freshDatabase(dialect));
   let now = options.now ?? Date.now();
   let frozen = options.now !== undefined;
   const clock = () => (frozen ? now : Date.now());
   // Receivers in tests listen on loopback (WEBHOOK_ALLOW_PRIVATE=true).
-  const services = createServices(database, clock, { allowPrivateAddresses: true, ...options.services });
+  const services = createServices(database, clock, { allowPrivateAddresses: true, delivery: options.delivery, ...options.services });
   const app = await buildApp({
     database,
     services,

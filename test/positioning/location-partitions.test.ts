@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { CompiledQuery, sql } from 'kysely';
+import { CompiledQuery, createQueryId, sql, type RootOperationNode } from 'kysely';
 import { listLocations } from '../../src/positioning/location-store.js';
 import { listTimePartitions } from '../../src/store/time-partitions.js';
 import { WEEK_MS, weekPartitionName, weekStartMs } from '../../src/store/weeks.js';
@@ -32,7 +32,11 @@ for (const dialect of dialects) {
     let vehicle: number;
 
     const plannedPartitions = async (filter: Parameters<typeof listLocations>[2]) => {
-      const compiled = listLocations(server.database.db, server.account.id, filter).compile();
+      // The store runs its statement; a plugin keeps it, and it is planned again under EXPLAIN.
+      let node: RootOperationNode | undefined;
+      const keep = server.database.db.withPlugin({ transformQuery: (args) => (node ??= args.node), transformResult: async (args) => args.result });
+      await listLocations(keep, server.account.id, filter);
+      const compiled = server.database.db.getExecutor().compileQuery(node!, createQueryId());
       const { rows } = await server.database.db.executeQuery<{ 'QUERY PLAN': unknown }>(
         CompiledQuery.raw(`EXPLAIN (FORMAT JSON) ${compiled.sql}`, [...compiled.parameters]),
       );

@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { needsBrowser, openWorkspace, type Workspace } from '../helpers/browser.js';
 import { createEmployee, LOCATIONS } from '../helpers/server.js';
 
-const TABS = ['Map', 'Events', 'Zones', 'Tracks', 'Deliveries', 'Settings'];
+const TABS = ['Map', 'Employees', 'Tasks', 'Map objects', 'Events', 'Zones', 'Tracks', 'Reports', 'Deliveries', 'Settings'];
 
 /**
  * Runs in the page: every visible control without an accessible name (aria-label, aria-labelledby,
@@ -45,12 +45,39 @@ describe('workspace accessibility: names, keyboard, phone width', needsBrowser, 
   for (const tab of TABS) {
     test(`${tab}: every control has an accessible name and the page fits 375 px`, async () => {
       const { page } = workspace;
-      await page.getByRole('navigation', { name: 'Workspace' }).getByRole('link', { name: tab }).click();
+      await page.getByRole('navigation', { name: 'Workspace' }).getByRole('link', { name: tab, exact: true }).click();
       await page.getByRole('heading', { level: 1 }).first().waitFor();
       await page.waitForLoadState('networkidle').catch(() => {});
       assert.deepEqual(await page.evaluate(UNNAMED_CONTROLS), [], `${tab}: controls without a name`);
       assert.ok((await page.evaluate<number>(SIDEWAYS_OVERFLOW)) <= 0, `${tab}: the page scrolls sideways at 375 px`);
-      await workspace.screenshot(`phone-${tab.toLowerCase()}`);
+      await workspace.screenshot(`phone-${tab.toLowerCase().replace(' ', '-')}`);
+    });
+  }
+
+  // The forms of the fleet's tabs, open, with every part unfolded.
+  const FORMS: [string, string, (page: Workspace['page']) => Promise<void>][] = [
+    ['employee form', '/#/employees/new', async (page) => {
+      await page.getByText('Vehicle settings').click();
+      await page.getByRole('button', { name: 'Add sensor limit' }).click();
+      await page.getByRole('button', { name: 'Add sensor input' }).click();
+      await page.getByRole('radio', { name: 'Vehicle tracker' }).check();
+    }],
+    ['task form', '/#/tasks', async (page) => {
+      await page.getByRole('button', { name: 'New task' }).click();
+      await page.getByText('Client and details').click();
+    }],
+    ['map object form', '/#/objects', (page) => page.getByRole('button', { name: 'Add map object' }).click()],
+  ];
+  for (const [name, path, open] of FORMS) {
+    test(`the ${name}: every control has an accessible name and the page fits 375 px`, async () => {
+      const { page } = workspace;
+      await page.goto(path);
+      await page.getByRole('heading', { level: 1 }).first().waitFor();
+      await open(page);
+      await page.waitForLoadState('networkidle').catch(() => {});
+      assert.deepEqual(await page.evaluate(UNNAMED_CONTROLS), [], `${name}: controls without a name`);
+      assert.ok((await page.evaluate<number>(SIDEWAYS_OVERFLOW)) <= 0, `${name}: the page scrolls sideways at 375 px`);
+      await workspace.screenshot(`phone-${name.replaceAll(' ', '-')}`);
     });
   }
 
@@ -66,12 +93,12 @@ describe('workspace accessibility: names, keyboard, phone width', needsBrowser, 
     assert.equal(await page.evaluate('document.activeElement.textContent.trim()'), 'Map');
     await page.keyboard.press('Tab');
     await page.keyboard.press('Enter');
-    await page.getByRole('heading', { name: 'Events' }).waitFor();
-    assert.equal(await page.evaluate('location.hash'), '#/events');
+    await page.getByRole('heading', { name: 'Employees', level: 1 }).waitFor();
+    assert.equal(await page.evaluate('location.hash'), '#/employees');
     await page.getByRole('link', { name: 'Skip to content' }).focus();
     await page.keyboard.press('Enter');
     assert.equal(await page.evaluate('document.activeElement.id'), 'main');
-    assert.equal(await page.evaluate('location.hash'), '#/events');
+    assert.equal(await page.evaluate('location.hash'), '#/employees');
     assert.deepEqual(workspace.pageErrors, []);
   });
 });

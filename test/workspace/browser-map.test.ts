@@ -180,3 +180,56 @@ describe('workspace in the browser: the live map', needsBrowser, () => {
     assert.deepEqual(workspace.pageErrors, []);
   });
 });
+
+describe('workspace in the browser: the map without its tile server', needsBrowser, () => {
+  let workspace: Workspace;
+  before(async () => {
+    // Nothing listens on port 9 of loopback: every tile fails, as offline.
+    workspace = await openWorkspace({ config: { MAP_TILE_URL: 'http://127.0.0.1:9/{z}/{x}/{y}.png' } });
+  });
+  after(() => workspace?.close());
+
+  test('tiles that fail leave a plain background, no broken images, and the page says so', async () => {
+    const { page } = workspace;
+    await page.goto('/#/map');
+    await page.getByRole('status').filter({ hasText: 'Map tiles could not be loaded: a plain background is shown.' }).waitFor();
+    const tiles = page.locator('.leaflet-tile');
+    await until(async () => (await tiles.count()) > 0, 'the tiles were asked for');
+    // A failed tile shows a transparent pixel, not the browser's broken-image box.
+    await until(async () => (await page.locator('.leaflet-tile').evaluateAll((all) => all.every((img) => (img as unknown as { src: string }).src.startsWith('data:')))), 'every failed tile is blank');
+    assert.deepEqual(workspace.pageErrors, []);
+  });
+});
+
+describe('workspace in the browser: a big fleet on the live map', needsBrowser, () => {
+  let workspace: Workspace;
+  const FLEET = 320;
+  before(async () => {
+    workspace = await openWorkspace();
+    const { api } = workspace.server;
+    const ids: number[] = [];
+    // The API takes 16 requests of one user at a time.
+    for (let i = 0; i < FLEET; i += 16) {
+      ids.push(...(await Promise.all(Array.from({ length: Math.min(16, FLEET - i) }, (_, j) => createEmployee(api, { name: `Driver ${String(i + j + 1).padStart(3, '0')}` })))));
+    }
+    const at = new Date(Date.now() - 60_000).toISOString();
+    const fixes = await api.post(LOCATIONS, ids.map((subscriberID, i) => ({ subscriberID, locationDate: at, latitude: 55.7 + (i % 20) * 0.005, longitude: 37.5 + Math.floor(i / 20) * 0.008, velocity: 30, angle: (i * 37) % 360 })));
+    assert.equal(fixes.status, 201, fixes.text);
+  });
+  after(() => workspace?.close());
+
+  test('more than 300 employees are drawn on a canvas; the list still finds one and opens its tooltip', async () => {
+    const { page } = workspace;
+    await page.goto('/#/map');
+    await page.reload();
+    const list = page.getByRole('complementary', { name: 'Employees' });
+    await list.getByText(`${FLEET} employees (the first 200 listed: find one by name)`).waitFor();
+    await until(async () => (await page.locator('.leaflet-overlay-pane canvas').count()) === 1, 'the fleet is drawn on a canvas');
+    assert.equal(await page.locator('.employee-marker').count(), 0, 'no DOM marker per employee');
+    await page.getByLabel('Find employee').fill('Driver 317');
+    await list.getByRole('button', { name: /Driver 317/ }).click();
+    await page.locator('.leaflet-tooltip').filter({ hasText: 'Driver 317' }).waitFor();
+    assert.match((await page.locator('.leaflet-tooltip').textContent()) ?? '', /30 km\/h/);
+    assert.deepEqual(workspace.pageErrors, []);
+  });
+});

@@ -42,8 +42,8 @@ describe('workspace in the browser: sign-in and the shell', needsBrowser, () => 
     await page.getByLabel('Password').fill(COORDINATOR.password);
     await page.keyboard.press('Enter');
     const nav = page.getByRole('navigation', { name: 'Workspace' });
-    for (const tab of ['Map', 'Events', 'Zones', 'Tracks', 'Deliveries', 'Settings']) {
-      await nav.getByRole('link', { name: tab }).waitFor();
+    for (const tab of ['Map', 'Employees', 'Tasks', 'Map objects', 'Events', 'Zones', 'Tracks', 'Reports', 'Deliveries', 'Settings']) {
+      await nav.getByRole('link', { name: tab, exact: true }).waitFor();
     }
     const cookies = await page.context().cookies();
     const session = cookies.find((c) => c.name === 'lokator_session');

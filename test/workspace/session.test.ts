@@ -30,6 +30,8 @@ for (const dialect of dialects) {
       assert.equal(body.login, 'coordinator');
       assert.deepEqual(body.account, { accountID: server.account.id, name: 'Test account', timeZone: 'UTC', smsEnabled: false });
       assert.equal(body.map.tileUrl, 'https://tile.openstreetmap.org/{z}/{x}/{y}.png');
+      // Where phones and trackers report, for the connection settings of the Employees tab: the defaults here.
+      assert.deepEqual(body.devices, { osmand: 5055, egts: 5162, wialonIps: 5039, teltonika: 5027 });
     });
 
     test('a wrong password or an unknown login is a 401 envelope and sets no cookie', async () => {

@@ -28,6 +28,8 @@ export interface SessionInfo {
   account: { accountID: number; name: string; timeZone: string; smsEnabled: boolean };
   csrfToken: string;
   map: { tileUrl: string | null; attribution: string };
+  /** The ports phones (OsmAnd) and trackers report to; 0: that listener is off. */
+  devices: { osmand: number; egts: number; wialonIps: number; teltonika: number };
 }
 
 let csrfToken = '';

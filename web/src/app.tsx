@@ -10,15 +10,24 @@ import { useRoute } from './router';
 import { SessionContext } from './session';
 import { ErrorAlert } from './ui/messages';
 
-// The zone editor (Leaflet-Geoman) and the track view (uPlot) are loaded when first opened.
+// The zone editor (Leaflet-Geoman) and the track view (uPlot) are loaded when first opened, as
+// are the pages of the fleet's day (employees with their QR codes, tasks, map objects).
 const ZonesPage = lazy(() => import('./pages/zones').then((m) => m.ZonesPage));
 const TracksPage = lazy(() => import('./pages/tracks').then((m) => m.TracksPage));
+const EmployeesPage = lazy(() => import('./pages/employees').then((m) => m.EmployeesPage));
+const TasksPage = lazy(() => import('./pages/tasks').then((m) => m.TasksPage));
+const MapObjectsPage = lazy(() => import('./pages/map-objects').then((m) => m.MapObjectsPage));
+const ReportsPage = lazy(() => import('./pages/reports').then((m) => m.ReportsPage));
 
 const tabs = [
   { path: 'map', label: 'Map' },
+  { path: 'employees', label: 'Employees' },
+  { path: 'tasks', label: 'Tasks' },
+  { path: 'objects', label: 'Map objects' },
   { path: 'events', label: 'Events' },
   { path: 'zones', label: 'Zones' },
   { path: 'tracks', label: 'Tracks' },
+  { path: 'reports', label: 'Reports' },
   { path: 'deliveries', label: 'Deliveries' },
   { path: 'settings', label: 'Settings' },
 ] as const;
@@ -115,6 +124,10 @@ export function App() {
         <Suspense fallback={<p class="loading">Loading…</p>}>
           {tab === 'zones' && <ZonesPage />}
           {tab === 'tracks' && <TracksPage />}
+          {tab === 'employees' && <EmployeesPage route={route.slice(1)} />}
+          {tab === 'tasks' && <TasksPage />}
+          {tab === 'objects' && <MapObjectsPage />}
+          {tab === 'reports' && <ReportsPage />}
         </Suspense>
         {tab === 'deliveries' && <DeliveriesPage />}
         {tab === 'settings' && <SettingsPage />}

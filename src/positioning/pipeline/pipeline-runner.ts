@@ -1,4 +1,5 @@
 import type { VehicleSettings } from '../../employees/employees.js';
+import type { ZoneIndex } from '../../geozones/geozones.js';
 import type { Tx } from '../../store/database.js';
 import type { AddressResolver } from '../address-resolver.js';
 import type { Fix } from '../fix.js';
@@ -34,6 +35,8 @@ export class PipelineRunner {
     private readonly signals: PipelineSignals | null = null,
     /** SIGNAL_MAX_AGE: fixes dated longer than this before their arrival fire nothing. */
     private readonly signalMaxAgeMs = Number.POSITIVE_INFINITY,
+    /** The accounts' zone indexes (zone visits); without it no visits are kept. */
+    private readonly zones: ZoneSource | null = null,
   ) {}
 
   /**
@@ -51,6 +54,8 @@ export class PipelineRunner {
     await this.store.lock(tx, subscriberIds);
     const states = await this.store.loadStates(tx, context.accountId, subscriberIds);
     const signals = this.signals ? await this.signals.begin(tx, context, subscriberIds) : null;
+    // One version read per batch; the index itself is rebuilt only when a zone changed.
+    const zones = this.zones ? await this.zones.indexFor(context.accountId, tx) : null;
 
     const metrics: (FixMetrics | null)[] = new Array(fixes.length).fill(null);
     // A fix sent again (a tracker resending its buffer after a lost answer) is acknowledged, not stored twice.
@@ -74,7 +79,7 @@ export class PipelineRunner {
       markResent(fixes, indexes, lastValid, resent);
       const out = new SubscriberWrites(subscriberId);
       const watcher = signals?.watch(subscriberId, state, null) ?? forgetSignals(state);
-      const pipeline = new SubscriberPipeline(state, { track: context.trackSettings, vehicle: this.vehicle(context, subscriberId) }, watcher);
+      const pipeline = new SubscriberPipeline(state, { track: context.trackSettings, vehicle: this.vehicle(context, subscriberId) }, watcher, zones);
       for (const index of indexes) {
         if (resent.has(index)) continue;
         const fix = fixes[index]!;
@@ -90,10 +95,11 @@ export class PipelineRunner {
     const removedBeforeMs = late.length > 0 ? await this.store.removedBefore(tx, context.accountId) : null;
     for (const { subscriberId, earliestMs, state, live } of late) {
       const fromMs = Math.max(earliestMs, (state.lastFixMs ?? 0) - REPLAY_HORIZON_MS);
-      const replayed = await this.replay(tx, context, subscriberId, fromMs, removedBeforeMs, signals, state, live);
+      const replayed = await this.replay(tx, context, subscriberId, fromMs, removedBeforeMs, signals, state, live, zones);
       if (replayed) writes.push(replayed);
     }
     await this.store.apply(tx, context.accountId, writes, await this.addressesOf(tx, context.accountId, writes));
+    await this.store.applyZoneVisits(tx, context.accountId, writes);
     await signals?.flush(tx);
   }
 
@@ -150,17 +156,18 @@ export class PipelineRunner {
     signals: BatchSignals | null,
     replaced: SubscriberState,
     live: Set<string>,
+    zones: ZoneIndex | null,
   ): Promise<SubscriberWrites | null> {
-    const checkpoint = await this.store.loadCheckpoint(tx, subscriberId, fromMs);
+    const checkpoint = await this.store.loadCheckpoint(tx, context.accountId, subscriberId, fromMs);
     if (removedBeforeMs !== null && (checkpoint?.atMs ?? Number.NEGATIVE_INFINITY) < removedBeforeMs) return null;
     const windowStart = checkpoint?.atMs ?? Number.MIN_SAFE_INTEGER;
     const state = checkpoint?.state ?? initialState();
     const fixes = await this.store.loadFixes(tx, context.accountId, subscriberId, windowStart);
-    const before = await this.store.derivedKeysFrom(tx, subscriberId, windowStart);
+    const before = await this.store.derivedKeysFrom(tx, context.accountId, subscriberId, windowStart);
 
     const out = new SubscriberWrites(subscriberId);
     const watcher = signals?.watch(subscriberId, state, replaced) ?? forgetSignals(state);
-    const pipeline = new SubscriberPipeline(state, { track: context.trackSettings, vehicle: this.vehicle(context, subscriberId) }, watcher);
+    const pipeline = new SubscriberPipeline(state, { track: context.trackSettings, vehicle: this.vehicle(context, subscriberId) }, watcher, zones);
     for (const fix of fixes) {
       const isLive = live.size > 0 && live.has(fixKey(fix.timeMs, fix.latitude, fix.longitude));
       out.metrics.push([fix.id, pipeline.process(fix, out, isLive)]);
@@ -183,6 +190,11 @@ export class PipelineRunner {
     if (!settings) throw new Error(`no vehicle settings for subscriber ${subscriberId}`);
     return settings;
   }
+}
+
+/** Where the runner finds an account's enabled zones (geozones' lookup). */
+export interface ZoneSource {
+  indexFor(accountId: number, tx: Tx): Promise<ZoneIndex>;
 }
 
 /** No signal rule applies: the signal state goes, so a rule made later starts afresh. */

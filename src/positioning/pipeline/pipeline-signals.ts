@@ -1,5 +1,6 @@
 import type { Tx } from '../../store/database.js';
 import type { PipelineFix, TrackRecord, TrackSettings } from './pipeline-types.js';
+import type { FixZones } from './zone-visit-detector.js';
 
 /** CONTRACT §2: signals fire only for fixes newer than the subscriber's latest fix stored before their batch minus this. */
 export const LIVE_WINDOW_MS = 5 * 60_000;
@@ -24,9 +25,11 @@ export interface FixSignals {
    * `live`: the fix may fire signals (CONTRACT §2: new in this batch, newer than the latest fix
    * stored before its batch or frame minus five minutes, and not older than SIGNAL_MAX_AGE; never
    * a replayed one). `ended`: the track this fix ended;
-   * `stopAtMs`: the fix where the open track's current stop began, if it stands.
+   * `stopAtMs`: the fix where the open track's current stop began, if it stands. `zones`: the
+   * enabled zones containing the fix, as the pipeline looked them up (null when the account has
+   * none, or the pipeline was given no zone index).
    */
-  step(fix: PipelineFix, live: boolean, ended: TrackRecord | null, stopAtMs: number | null): void;
+  step(fix: PipelineFix, live: boolean, ended: TrackRecord | null, stopAtMs: number | null, zones?: FixZones | null): void;
 }
 
 /** The signal detectors of one batch, in its transaction. */

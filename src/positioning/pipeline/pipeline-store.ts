@@ -1,33 +1,84 @@
-import { sql } from 'kysely';
-import { BulkWriter, type Column } from '../../store/bulk-writer.js';
+import { sql, type Selectable } from 'kysely';
+import { BulkWriter, bulkInsert } from '../../store/bulk-writer.js';
 import type { Database, Db, Tx } from '../../store/database.js';
+import type { PipelineCheckpointsTable, PipelineStatesTable, StatisticsBucketsTable, TracksTable, VehicleEventsTable, ZoneVisitsTable } from '../../store/schema.js';
 import { pointKey } from '../address-resolver.js';
 import { coordinatesText } from '../../geo/geo.js';
-import { LocationStore, metricValues } from '../location-store.js';
+import { LocationStore, metricColumns, type LocationMetricsUpdate } from '../location-store.js';
 import { removedBefore } from '../retention-store.js';
 import type { PipelineFix } from './pipeline-types.js';
 import { eventKey, fixKey, type SubscriberWrites } from './pipeline-writes.js';
 import type { SubscriberState } from './subscriber-pipeline.js';
 
 const CHECKPOINT_RETENTION_MS = 8 * 24 * 3_600_000;
+const FIX_TIMES_PER_STATEMENT = 500;
 
-const c = (name: string, pgType: Column['pgType']): Column => ({ name, pgType });
-const STATE_COLUMNS = [c('subscriber_id', 'bigint'), c('account_id', 'bigint'), c('last_fix_ms', 'bigint'), c('state', 'text')];
-const CHECKPOINT_COLUMNS = [c('subscriber_id', 'bigint'), c('at_ms', 'bigint'), c('state', 'text')];
-const TRACK_COLUMNS = [
-  c('account_id', 'bigint'), c('subscriber_id', 'bigint'), c('start_ms', 'bigint'), c('finish_ms', 'bigint'),
-  c('start_lat', 'double precision'), c('start_lon', 'double precision'), c('finish_lat', 'double precision'),
-  c('finish_lon', 'double precision'), c('distance_m', 'double precision'), c('is_open', 'integer'),
-  c('start_address', 'text'), c('finish_address', 'text'),
-];
-const EVENT_COLUMNS = [
-  c('account_id', 'bigint'), c('subscriber_id', 'bigint'), c('type', 'integer'), c('event_ms', 'bigint'), c('detail', 'bigint'),
-  c('latitude', 'double precision'), c('longitude', 'double precision'), c('value', 'double precision'),
-];
-const BUCKET_COLUMNS = [
-  c('subscriber_id', 'bigint'), c('bucket_ms', 'bigint'), c('account_id', 'bigint'), c('first_fix_ms', 'bigint'),
-  c('last_fix_ms', 'bigint'), c('fix_count', 'integer'), c('metrics_before', 'text'), c('first_fuel', 'double precision'), c('metrics_end', 'text'),
-];
+/** The rows the pipeline writes, typed as the schema has them. */
+export type StateWrite = Selectable<PipelineStatesTable>;
+export type CheckpointWrite = Selectable<PipelineCheckpointsTable>;
+export type TrackWrite = Omit<Selectable<TracksTable>, 'id' | 'start_geocoded' | 'finish_geocoded'>;
+export type EventWrite = Omit<Selectable<VehicleEventsTable>, 'id'>;
+export type BucketWrite = Selectable<StatisticsBucketsTable>;
+export type VisitWrite = Omit<Selectable<ZoneVisitsTable>, 'id'>;
+
+/** Each batch's state of every subscriber it moved. */
+const UPSERT_STATES = bulkInsert<'pipeline_states', StateWrite>({
+  table: 'pipeline_states',
+  columns: { account_id: 'bigint', subscriber_id: 'bigint', last_fix_ms: 'bigint', state: 'text' },
+  conflict: ['subscriber_id'],
+  update: ['last_fix_ms', 'state'],
+});
+
+/** A checkpoint per hour boundary crossed (a replay writes its window's again). */
+const UPSERT_CHECKPOINTS = bulkInsert<'pipeline_checkpoints', CheckpointWrite>({
+  table: 'pipeline_checkpoints',
+  columns: { account_id: 'bigint', subscriber_id: 'bigint', at_ms: 'bigint', state: 'text' },
+  conflict: ['account_id', 'subscriber_id', 'at_ms'],
+  update: ['state'],
+});
+
+/** A track is known by its start: a replay updates it in place and its id stays. The start address stays as first named (the geocoder may have improved it since). */
+const UPSERT_TRACKS = bulkInsert<'tracks', TrackWrite>({
+  table: 'tracks',
+  columns: {
+    account_id: 'bigint', subscriber_id: 'bigint', start_ms: 'bigint', finish_ms: 'bigint',
+    start_lat: 'double precision', start_lon: 'double precision', finish_lat: 'double precision', finish_lon: 'double precision',
+    distance_m: 'double precision', is_open: 'integer', start_address: 'text', finish_address: 'text', max_speed_kmh: 'double precision',
+  },
+  conflict: ['subscriber_id', 'start_ms'],
+  update: ['finish_ms', 'finish_lat', 'finish_lon', 'distance_m', 'is_open', 'finish_address', 'max_speed_kmh'],
+});
+
+const UPSERT_EVENTS = bulkInsert<'vehicle_events', EventWrite>({
+  table: 'vehicle_events',
+  columns: {
+    account_id: 'bigint', subscriber_id: 'bigint', type: 'integer', event_ms: 'bigint', detail: 'bigint',
+    latitude: 'double precision', longitude: 'double precision', value: 'double precision',
+  },
+  conflict: ['subscriber_id', 'event_ms', 'type', 'detail'],
+  update: ['latitude', 'longitude', 'value'],
+});
+
+const UPSERT_BUCKETS = bulkInsert<'statistics_buckets', BucketWrite>({
+  table: 'statistics_buckets',
+  columns: {
+    account_id: 'bigint', subscriber_id: 'bigint', bucket_ms: 'bigint', first_fix_ms: 'bigint', last_fix_ms: 'bigint',
+    fix_count: 'integer', metrics_before: 'text', first_fuel: 'double precision', metrics_end: 'text',
+  },
+  conflict: ['subscriber_id', 'bucket_ms'],
+  update: ['first_fix_ms', 'last_fix_ms', 'fix_count', 'metrics_before', 'first_fuel', 'metrics_end'],
+});
+
+/** A zone visit is known by its entry: its exit updates it; the zone's name stays as it was when entered. */
+const UPSERT_VISITS = bulkInsert<'zone_visits', VisitWrite>({
+  table: 'zone_visits',
+  columns: {
+    account_id: 'bigint', subscriber_id: 'bigint', zone_id: 'bigint', zone_name: 'text', entered_ms: 'bigint',
+    left_ms: 'bigint', latitude: 'double precision', longitude: 'double precision',
+  },
+  conflict: ['subscriber_id', 'zone_id', 'entered_ms'],
+  update: ['left_ms'],
+});
 
 /**
  * The pipeline's state of each subscriber: the open track and the statistics bucket being filled
@@ -44,6 +95,132 @@ export async function loadPipelineStates(executor: Db, accountId: number, subscr
   return new Map(rows.map((r) => [r.subscriber_id, JSON.parse(r.state) as SubscriberState]));
 }
 
+/**
+ * One writer per subscriber at a time, for as long as the transaction lasts, so that two servers
+ * on one PostgreSQL never process the same subscriber's fixes at once (subscriber ids are unique
+ * across accounts). Sorted, so two transactions always take their locks in the same order and
+ * never deadlock.
+ */
+export async function lockSubscribers(tx: Tx, subscriberIds: number[]): Promise<void> {
+  const sorted = [...subscriberIds].sort((a, b) => a - b);
+  await sql`SELECT pg_advisory_xact_lock(id) FROM (SELECT unnest(${sorted}::bigint[]) AS id ORDER BY 1) AS ids`.execute(tx);
+}
+
+/** The latest checkpoint taken at or before `atOrBeforeMs`. */
+export async function loadCheckpoint(tx: Tx, accountId: number, subscriberId: number, atOrBeforeMs: number): Promise<{ atMs: number; state: SubscriberState } | null> {
+  const row = await tx
+    .selectFrom('pipeline_checkpoints')
+    .select(['at_ms', 'state'])
+    .where('account_id', '=', accountId)
+    .where('subscriber_id', '=', subscriberId)
+    .where('at_ms', '<=', atOrBeforeMs)
+    .orderBy('at_ms', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return row ? { atMs: row.at_ms, state: JSON.parse(row.state) as SubscriberState } : null;
+}
+
+/** Every stored fix of the subscriber from `fromMs` on, in processing order. */
+export async function loadFixes(tx: Tx, accountId: number, subscriberId: number, fromMs: number): Promise<PipelineFix[]> {
+  const rows = await tx
+    .selectFrom('locations')
+    .select(['id', 'location_date', 'is_valid', 'latitude', 'longitude', 'velocity', 'fuel_level', 'ignition', 'external_power', 'odometer', 'engine_hours', 'sensors'])
+    .where('account_id', '=', accountId)
+    .where('subscriber_id', '=', subscriberId)
+    .where('location_date', '>=', fromMs)
+    .orderBy('location_date')
+    .orderBy('id')
+    .execute();
+  const bool = (v: number | null) => (v === null ? null : v === 1);
+  return rows.map((r) => ({
+    id: r.id,
+    timeMs: r.location_date,
+    isValid: r.is_valid === 1,
+    latitude: r.latitude,
+    longitude: r.longitude,
+    velocityKmh: r.velocity,
+    fuelLevel: r.fuel_level,
+    ignition: bool(r.ignition),
+    externalPower: bool(r.external_power),
+    odometer: r.odometer,
+    engineHours: r.engine_hours,
+    sensors: r.sensors ? (JSON.parse(r.sensors) as PipelineFix['sensors']) : null,
+  }));
+}
+
+/** Keys (time, latitude, longitude) of the subscriber's stored fixes at these instants (at most FIX_TIMES_PER_STATEMENT). */
+export async function fixKeysAt(tx: Tx, accountId: number, subscriberId: number, timesMs: number[]): Promise<string[]> {
+  const rows = await tx
+    .selectFrom('locations')
+    .select(['location_date', 'latitude', 'longitude'])
+    .where('account_id', '=', accountId)
+    .where('subscriber_id', '=', subscriberId)
+    .where('location_date', 'in', timesMs)
+    .execute();
+  return rows.map((r) => fixKey(r.location_date, r.latitude, r.longitude));
+}
+
+/** Starts of the subscriber's tracks from `fromMs` on. */
+export async function trackStartsFrom(tx: Tx, accountId: number, subscriberId: number, fromMs: number): Promise<number[]> {
+  const rows = await tx
+    .selectFrom('tracks')
+    .select('start_ms')
+    .where('account_id', '=', accountId)
+    .where('subscriber_id', '=', subscriberId)
+    .where('start_ms', '>=', fromMs)
+    .execute();
+  return rows.map((r) => r.start_ms);
+}
+
+/** Keys (eventKey) of the subscriber's vehicle events from `fromMs` on. */
+export async function eventKeysFrom(tx: Tx, accountId: number, subscriberId: number, fromMs: number): Promise<string[]> {
+  const rows = await tx
+    .selectFrom('vehicle_events')
+    .select(['type', 'event_ms', 'detail'])
+    .where('account_id', '=', accountId)
+    .where('subscriber_id', '=', subscriberId)
+    .where('event_ms', '>=', fromMs)
+    .execute();
+  return rows.map((e) => eventKey({ type: e.type, eventMs: e.event_ms, detail: e.detail }));
+}
+
+export async function deleteTracksStartingAt(tx: Tx, accountId: number, subscriberId: number, startsMs: number[]): Promise<void> {
+  await tx.deleteFrom('tracks').where('account_id', '=', accountId).where('subscriber_id', '=', subscriberId).where('start_ms', 'in', startsMs).execute();
+}
+
+export async function deleteEvent(tx: Tx, accountId: number, subscriberId: number, key: { eventMs: number; type: number; detail: number }): Promise<void> {
+  await tx
+    .deleteFrom('vehicle_events')
+    .where('account_id', '=', accountId)
+    .where('subscriber_id', '=', subscriberId)
+    .where('event_ms', '=', key.eventMs)
+    .where('type', '=', key.type)
+    .where('detail', '=', key.detail)
+    .execute();
+}
+
+/** A replay's window: the visits entered in it are derived again. */
+export async function deleteVisitsEnteredFrom(tx: Tx, accountId: number, subscriberId: number, fromMs: number): Promise<void> {
+  await tx.deleteFrom('zone_visits').where('account_id', '=', accountId).where('subscriber_id', '=', subscriberId).where('entered_ms', '>=', fromMs).execute();
+}
+
+/** A replay's window: the visits left in it are open again until the replay says when they ended. */
+export async function reopenVisitsLeftFrom(tx: Tx, accountId: number, subscriberId: number, fromMs: number): Promise<void> {
+  await tx.updateTable('zone_visits').set({ left_ms: null }).where('account_id', '=', accountId).where('subscriber_id', '=', subscriberId).where('left_ms', '>=', fromMs).execute();
+}
+
+export async function deleteBucketsFrom(tx: Tx, accountId: number, subscriberId: number, fromMs: number): Promise<void> {
+  await tx.deleteFrom('statistics_buckets').where('account_id', '=', accountId).where('subscriber_id', '=', subscriberId).where('bucket_ms', '>=', fromMs).execute();
+}
+
+export async function deleteCheckpointsAfter(tx: Tx, accountId: number, subscriberId: number, afterMs: number): Promise<void> {
+  await tx.deleteFrom('pipeline_checkpoints').where('account_id', '=', accountId).where('subscriber_id', '=', subscriberId).where('at_ms', '>', afterMs).execute();
+}
+
+export async function deleteCheckpointsBefore(tx: Tx, accountId: number, subscriberId: number, beforeMs: number): Promise<void> {
+  await tx.deleteFrom('pipeline_checkpoints').where('account_id', '=', accountId).where('subscriber_id', '=', subscriberId).where('at_ms', '<', beforeMs).execute();
+}
+
 /** The pipeline's reads and writes: its state, checkpoints and derived rows, all in the ingest transaction. */
 export class PipelineStore {
   private readonly bulk: BulkWriter;
@@ -54,15 +231,10 @@ export class PipelineStore {
     this.locations = new LocationStore(database);
   }
 
-  /**
-   * One writer per subscriber at a time, for as long as the transaction lasts, so that two servers
-   * on one PostgreSQL never process the same subscriber's fixes at once. SQLite has one writer anyway.
-   */
+  /** See `lockSubscribers`; SQLite has one writer anyway. */
   async lock(tx: Tx, subscriberIds: number[]): Promise<void> {
     if (this.database.dialect !== 'postgres' || subscriberIds.length === 0) return;
-    // Sorted, so two transactions always take their locks in the same order and never deadlock.
-    const sorted = [...subscriberIds].sort((a, b) => a - b);
-    await sql`SELECT pg_advisory_xact_lock(id) FROM (SELECT unnest(${sorted}::bigint[]) AS id ORDER BY 1) AS ids`.execute(tx);
+    await lockSubscribers(tx, subscriberIds);
   }
 
   loadStates(tx: Tx, accountId: number, subscriberIds: number[]): Promise<Map<number, SubscriberState>> {
@@ -74,141 +246,115 @@ export class PipelineStore {
     return removedBefore(tx, accountId);
   }
 
-  /** The latest checkpoint taken at or before `atOrBeforeMs`. */
-  async loadCheckpoint(tx: Tx, subscriberId: number, atOrBeforeMs: number): Promise<{ atMs: number; state: SubscriberState } | null> {
-    const row = await tx
-      .selectFrom('pipeline_checkpoints')
-      .select(['at_ms', 'state'])
-      .where('subscriber_id', '=', subscriberId)
-      .where('at_ms', '<=', atOrBeforeMs)
-      .orderBy('at_ms', 'desc')
-      .limit(1)
-      .executeTakeFirst();
-    return row ? { atMs: row.at_ms, state: JSON.parse(row.state) as SubscriberState } : null;
+  loadCheckpoint(tx: Tx, accountId: number, subscriberId: number, atOrBeforeMs: number): Promise<{ atMs: number; state: SubscriberState } | null> {
+    return loadCheckpoint(tx, accountId, subscriberId, atOrBeforeMs);
   }
 
-  /** Every stored fix of the subscriber from `fromMs` on, in processing order. */
-  async loadFixes(tx: Tx, accountId: number, subscriberId: number, fromMs: number): Promise<PipelineFix[]> {
-    const rows = await tx
-      .selectFrom('locations')
-      .select(['id', 'location_date', 'is_valid', 'latitude', 'longitude', 'velocity', 'fuel_level', 'ignition', 'external_power', 'odometer', 'engine_hours', 'sensors'])
-      .where('account_id', '=', accountId)
-      .where('subscriber_id', '=', subscriberId)
-      .where('location_date', '>=', fromMs)
-      .orderBy('location_date')
-      .orderBy('id')
-      .execute();
-    const bool = (v: number | null) => (v === null ? null : v === 1);
-    return rows.map((r) => ({
-      id: r.id,
-      timeMs: r.location_date,
-      isValid: r.is_valid === 1,
-      latitude: r.latitude,
-      longitude: r.longitude,
-      velocityKmh: r.velocity,
-      fuelLevel: r.fuel_level,
-      ignition: bool(r.ignition),
-      externalPower: bool(r.external_power),
-      odometer: r.odometer,
-      engineHours: r.engine_hours,
-      sensors: r.sensors ? (JSON.parse(r.sensors) as PipelineFix['sensors']) : null,
-    }));
+  loadFixes(tx: Tx, accountId: number, subscriberId: number, fromMs: number): Promise<PipelineFix[]> {
+    return loadFixes(tx, accountId, subscriberId, fromMs);
   }
 
   /** Keys (time, latitude, longitude) of the subscriber's stored fixes at these instants. */
   async storedFixKeys(tx: Tx, accountId: number, subscriberId: number, timesMs: number[]): Promise<Set<string>> {
     const keys = new Set<string>();
     const unique = [...new Set(timesMs)];
-    for (let i = 0; i < unique.length; i += 500) {
-      const rows = await tx
-        .selectFrom('locations')
-        .select(['location_date', 'latitude', 'longitude'])
-        .where('account_id', '=', accountId)
-        .where('subscriber_id', '=', subscriberId)
-        .where('location_date', 'in', unique.slice(i, i + 500))
-        .execute();
-      for (const r of rows) keys.add(fixKey(r.location_date, r.latitude, r.longitude));
+    for (let i = 0; i < unique.length; i += FIX_TIMES_PER_STATEMENT) {
+      for (const key of await fixKeysAt(tx, accountId, subscriberId, unique.slice(i, i + FIX_TIMES_PER_STATEMENT))) keys.add(key);
     }
     return keys;
   }
 
   /** Keys of the derived rows from `fromMs` on: a replay deletes those it does not produce again. */
-  async derivedKeysFrom(tx: Tx, subscriberId: number, fromMs: number): Promise<{ trackStarts: number[]; eventKeys: string[] }> {
-    const tracks = await tx.selectFrom('tracks').select('start_ms').where('subscriber_id', '=', subscriberId).where('start_ms', '>=', fromMs).execute();
-    const events = await tx
-      .selectFrom('vehicle_events')
-      .select(['type', 'event_ms', 'detail'])
-      .where('subscriber_id', '=', subscriberId)
-      .where('event_ms', '>=', fromMs)
-      .execute();
-    return {
-      trackStarts: tracks.map((t) => t.start_ms),
-      eventKeys: events.map((e) => eventKey({ type: e.type, eventMs: e.event_ms, detail: e.detail })),
-    };
+  async derivedKeysFrom(tx: Tx, accountId: number, subscriberId: number, fromMs: number): Promise<{ trackStarts: number[]; eventKeys: string[] }> {
+    return { trackStarts: await trackStartsFrom(tx, accountId, subscriberId, fromMs), eventKeys: await eventKeysFrom(tx, accountId, subscriberId, fromMs) };
   }
 
-  /** Writes everything the runs of one batch produced. */
+  /** Writes everything the runs of one batch produced: one statement per table (SQLite: per chunk of rows). */
   async apply(tx: Tx, accountId: number, all: SubscriberWrites[], addresses: Map<string, string>): Promise<void> {
-    for (const w of all) if (w.replay) await this.clearReplayWindow(tx, w);
+    for (const w of all) if (w.replay) await this.clearReplayWindow(tx, accountId, w);
 
-    const states: unknown[][] = [];
-    const checkpoints: unknown[][] = [];
-    const tracks: unknown[][] = [];
-    const events: unknown[][] = [];
-    const buckets: unknown[][] = [];
-    const metrics: unknown[][] = [];
-    const drops: [number, number][] = [];
+    const states: StateWrite[] = [];
+    const checkpoints: CheckpointWrite[] = [];
+    const tracks: TrackWrite[] = [];
+    const events: EventWrite[] = [];
+    const buckets: BucketWrite[] = [];
+    const metrics: LocationMetricsUpdate[] = [];
+    const drops = new Map<number, number[]>();
+    const place = (lat: number, lon: number) => addresses.get(pointKey(lat, lon)) ?? coordinatesText(lat, lon);
     for (const w of all) {
       const sub = w.subscriberId;
-      if (w.state) states.push([sub, accountId, w.state.lastFixMs, JSON.stringify(w.state)]);
-      for (const [atMs, state] of w.checkpoints) checkpoints.push([sub, atMs, state]);
+      if (w.state) states.push({ account_id: accountId, subscriber_id: sub, last_fix_ms: w.state.lastFixMs, state: JSON.stringify(w.state) });
+      for (const [atMs, state] of w.checkpoints) checkpoints.push({ account_id: accountId, subscriber_id: sub, at_ms: atMs, state });
       for (const [startMs, t] of w.tracks) {
-        if (t === 'drop') drops.push([sub, startMs]);
+        if (t === 'drop') drops.set(sub, [...(drops.get(sub) ?? []), startMs]);
         else {
-          const start = addresses.get(pointKey(t.startLat, t.startLon)) ?? coordinatesText(t.startLat, t.startLon);
-          const finish = addresses.get(pointKey(t.finishLat, t.finishLon)) ?? coordinatesText(t.finishLat, t.finishLon);
-          tracks.push([accountId, sub, t.startMs, t.finishMs, t.startLat, t.startLon, t.finishLat, t.finishLon, t.distanceM, t.isOpen ? 1 : 0, start, finish]);
+          tracks.push({
+            account_id: accountId, subscriber_id: sub, start_ms: t.startMs, finish_ms: t.finishMs,
+            start_lat: t.startLat, start_lon: t.startLon, finish_lat: t.finishLat, finish_lon: t.finishLon,
+            distance_m: t.distanceM, is_open: t.isOpen ? 1 : 0, start_address: place(t.startLat, t.startLon), finish_address: place(t.finishLat, t.finishLon),
+            max_speed_kmh: t.maxSpeedKmh,
+          });
         }
       }
-      for (const e of w.events.values()) events.push([accountId, sub, e.type, e.eventMs, e.detail, e.latitude, e.longitude, e.value]);
-      for (const b of w.buckets.values()) {
-        buckets.push([sub, b.bucketMs, accountId, b.firstFixMs, b.lastFixMs, b.fixCount, JSON.stringify(b.before), b.firstFuel, JSON.stringify(b.end)]);
+      for (const e of w.events.values()) {
+        events.push({ account_id: accountId, subscriber_id: sub, type: e.type, event_ms: e.eventMs, detail: e.detail, latitude: e.latitude, longitude: e.longitude, value: e.value });
       }
-      for (const [id, m] of w.metrics) metrics.push([id, ...metricValues(m)]);
+      for (const b of w.buckets.values()) {
+        buckets.push({
+          account_id: accountId, subscriber_id: sub, bucket_ms: b.bucketMs, first_fix_ms: b.firstFixMs, last_fix_ms: b.lastFixMs,
+          fix_count: b.fixCount, metrics_before: JSON.stringify(b.before), first_fuel: b.firstFuel, metrics_end: JSON.stringify(b.end),
+        });
+      }
+      for (const [id, m] of w.metrics) metrics.push({ account_id: accountId, id, ...metricColumns(m) });
     }
 
-    await this.bulk.upsert(tx, 'pipeline_states', STATE_COLUMNS, ['subscriber_id'], ['last_fix_ms', 'state'], states);
-    await this.bulk.upsert(tx, 'pipeline_checkpoints', CHECKPOINT_COLUMNS, ['subscriber_id', 'at_ms'], ['state'], checkpoints);
-    // The start address stays as first named (the geocoder may have improved it since).
-    await this.bulk.upsert(tx, 'tracks', TRACK_COLUMNS, ['subscriber_id', 'start_ms'],
-      ['finish_ms', 'finish_lat', 'finish_lon', 'distance_m', 'is_open', 'finish_address'], tracks);
-    for (const [sub, startMs] of drops) await tx.deleteFrom('tracks').where('subscriber_id', '=', sub).where('start_ms', '=', startMs).execute();
-    await this.bulk.upsert(tx, 'vehicle_events', EVENT_COLUMNS, ['subscriber_id', 'event_ms', 'type', 'detail'], ['latitude', 'longitude', 'value'], events);
-    await this.bulk.upsert(tx, 'statistics_buckets', BUCKET_COLUMNS, ['subscriber_id', 'bucket_ms'],
-      ['first_fix_ms', 'last_fix_ms', 'fix_count', 'metrics_before', 'first_fuel', 'metrics_end'], buckets);
+    await this.bulk.insert(tx, UPSERT_STATES, states);
+    await this.bulk.insert(tx, UPSERT_CHECKPOINTS, checkpoints);
+    await this.bulk.insert(tx, UPSERT_TRACKS, tracks);
+    for (const [sub, startsMs] of drops) await deleteTracksStartingAt(tx, accountId, sub, startsMs);
+    await this.bulk.insert(tx, UPSERT_EVENTS, events);
+    await this.bulk.insert(tx, UPSERT_BUCKETS, buckets);
     // A replay's fixes all lie in its window: the earliest window bounds the partitions searched.
     const replayedFromMs = Math.min(...all.flatMap((w) => (w.replay ? [w.replay.fromMs] : [])));
-    await this.locations.updateMetrics(tx, accountId, Number.isFinite(replayedFromMs) ? replayedFromMs : Number.MIN_SAFE_INTEGER, metrics);
+    await this.locations.updateMetrics(tx, Number.isFinite(replayedFromMs) ? replayedFromMs : Number.MIN_SAFE_INTEGER, metrics);
 
     for (const w of all) {
       const newest = Math.max(...w.checkpoints.keys());
-      if (Number.isFinite(newest)) {
-        await tx.deleteFrom('pipeline_checkpoints').where('subscriber_id', '=', w.subscriberId).where('at_ms', '<', newest - CHECKPOINT_RETENTION_MS).execute();
-      }
+      if (Number.isFinite(newest)) await deleteCheckpointsBefore(tx, accountId, w.subscriberId, newest - CHECKPOINT_RETENTION_MS);
     }
   }
 
-  private async clearReplayWindow(tx: Tx, w: SubscriberWrites): Promise<void> {
+  /**
+   * Zone visits the runs of one batch entered or left. A replay first takes back what it derives
+   * again: visits entered in its window go, and visits left in it are open again until the replay
+   * says when they ended (the checkpoint it starts from holds them as in progress).
+   */
+  async applyZoneVisits(tx: Tx, accountId: number, all: SubscriberWrites[]): Promise<void> {
+    const rows: VisitWrite[] = [];
+    for (const w of all) {
+      if (w.replay) {
+        await deleteVisitsEnteredFrom(tx, accountId, w.subscriberId, w.replay.fromMs);
+        await reopenVisitsLeftFrom(tx, accountId, w.subscriberId, w.replay.fromMs);
+      }
+      for (const v of w.visits.values()) {
+        rows.push({
+          account_id: accountId, subscriber_id: w.subscriberId, zone_id: v.zoneId, zone_name: v.zoneName,
+          entered_ms: v.enteredMs, left_ms: v.leftMs, latitude: v.latitude, longitude: v.longitude,
+        });
+      }
+    }
+    await this.bulk.insert(tx, UPSERT_VISITS, rows);
+  }
+
+  private async clearReplayWindow(tx: Tx, accountId: number, w: SubscriberWrites): Promise<void> {
     const { fromMs, staleTrackStarts, staleEventKeys } = w.replay!;
     const sub = w.subscriberId;
-    if (staleTrackStarts.length) {
-      await tx.deleteFrom('tracks').where('subscriber_id', '=', sub).where('start_ms', 'in', staleTrackStarts).execute();
-    }
+    if (staleTrackStarts.length) await deleteTracksStartingAt(tx, accountId, sub, staleTrackStarts);
     for (const key of staleEventKeys) {
       const [eventMs, type, detail] = key.split(':').map(Number) as [number, number, number];
-      await tx.deleteFrom('vehicle_events').where('subscriber_id', '=', sub).where('event_ms', '=', eventMs).where('type', '=', type).where('detail', '=', detail).execute();
+      await deleteEvent(tx, accountId, sub, { eventMs, type, detail });
     }
-    await tx.deleteFrom('statistics_buckets').where('subscriber_id', '=', sub).where('bucket_ms', '>=', fromMs).execute();
-    await tx.deleteFrom('pipeline_checkpoints').where('subscriber_id', '=', sub).where('at_ms', '>', fromMs).execute();
+    await deleteBucketsFrom(tx, accountId, sub, fromMs);
+    await deleteCheckpointsAfter(tx, accountId, sub, fromMs);
   }
 }

@@ -24,6 +24,11 @@ export interface FixMetrics {
   cumDistanceM: number;
   cumTrackM: number;
   cumEngineS: number;
+  /**
+   * Engine seconds inside tracks, released as `cumTrackM` is: engine time minus this is idling (the
+   * engine on while parked). Absent in metrics written before it was kept (read it as 0).
+   */
+  cumTrackEngineS?: number;
   fuelSmoothed: number | null;
   /** The last odometer reading at or before this fix, and the cumulative distances at that reading. */
   odoAnchorKm: number | null;
@@ -73,6 +78,8 @@ export interface TrackRecord {
   finishLat: number;
   finishLon: number;
   distanceM: number;
+  /** The highest speed of the track's fixes, km/h. */
+  maxSpeedKmh: number;
   isOpen: boolean;
 }
 

@@ -1,6 +1,7 @@
 import type { FixMetrics, TrackRecord, VehicleEventRecord } from './pipeline-types.js';
 import type { BucketRecord } from './statistics-accumulator.js';
 import type { Checkpoint, PipelineOutput, SubscriberState } from './subscriber-pipeline.js';
+import type { ZoneVisitRecord } from './zone-visit-detector.js';
 
 /** Derived rows from `fromMs` on that a replay found no more: they are deleted. */
 export interface ReplayWindow {
@@ -15,6 +16,8 @@ export class SubscriberWrites implements PipelineOutput {
   readonly events = new Map<string, VehicleEventRecord>();
   readonly buckets = new Map<number, BucketRecord>();
   readonly checkpoints = new Map<number, string>();
+  /** Zone visits entered or left, by `zoneId:enteredMs`. */
+  readonly visits = new Map<string, ZoneVisitRecord>();
   /** `[locationID, metrics]` of fixes whose running totals a replay recomputed. */
   readonly metrics: [number, FixMetrics | null][] = [];
   state: SubscriberState | null = null;
@@ -36,6 +39,12 @@ export class SubscriberWrites implements PipelineOutput {
   }
   checkpoint(checkpoint: Checkpoint): void {
     this.checkpoints.set(checkpoint.atMs, checkpoint.state);
+  }
+  /** A visit entered and left in one run keeps what its entry said (name, place). */
+  zoneVisit(record: ZoneVisitRecord): void {
+    const key = `${record.zoneId}:${record.enteredMs}`;
+    const entered = this.visits.get(key);
+    this.visits.set(key, entered ? { ...entered, leftMs: record.leftMs } : record);
   }
 }
 

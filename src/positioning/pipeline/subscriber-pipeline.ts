@@ -1,4 +1,5 @@
 import { haversineMetres } from '../../geo/geo.js';
+import type { ZoneIndex } from '../../geozones/geozones.js';
 import { FuelDetector, type FuelDetectorState } from './fuel-detector.js';
 import type { DetectorState, FixSignals } from './pipeline-signals.js';
 import type { FixMetrics, PipelineFix, PipelineSettings, PipelineSink } from './pipeline-types.js';
@@ -6,6 +7,7 @@ import { SensorDetector, type SensorDetectorState } from './sensor-detector.js';
 import { SpeedDetector, type SpeedDetectorState } from './speed-detector.js';
 import { StatisticsAccumulator, type BucketRecord, type StatisticsState } from './statistics-accumulator.js';
 import { TrackBuilder, type TrackBuilderState } from './track-builder.js';
+import { FixZones, ZoneVisitDetector, type ZoneVisitRecord, type ZoneVisitState } from './zone-visit-detector.js';
 
 const HOUR_MS = 3_600_000;
 
@@ -22,13 +24,15 @@ export interface SubscriberState {
   statistics: StatisticsState;
   /** The signal detectors' state, while the account has signal rules for this subscriber. */
   signals?: DetectorState;
+  /** Zone visits in progress (absent in states written before visits were kept, and while none is). */
+  visits?: ZoneVisitState;
 }
 
 export function initialState(): SubscriberState {
   return {
     lastFixMs: null,
     lastValid: null,
-    metrics: { cumDistanceM: 0, cumTrackM: 0, cumEngineS: 0, fuelSmoothed: null, odoAnchorKm: null, odoAnchorCumM: 0, odoAnchorTrackM: 0 },
+    metrics: { cumDistanceM: 0, cumTrackM: 0, cumEngineS: 0, cumTrackEngineS: 0, fuelSmoothed: null, odoAnchorKm: null, odoAnchorCumM: 0, odoAnchorTrackM: 0 },
     track: TrackBuilder.initialState(),
     fuel: FuelDetector.initialState(),
     speed: SpeedDetector.initialState(),
@@ -46,6 +50,7 @@ export interface Checkpoint {
 export interface PipelineOutput extends PipelineSink {
   bucket(record: BucketRecord): void;
   checkpoint(checkpoint: Checkpoint): void;
+  zoneVisit(record: ZoneVisitRecord): void;
 }
 
 /**
@@ -65,6 +70,8 @@ export class SubscriberPipeline {
     readonly state: SubscriberState,
     private readonly settings: PipelineSettings,
     private readonly signals: FixSignals | null = null,
+    /** The account's enabled zones as of the batch: zone visits, and the zone signals' membership. */
+    private readonly zones: ZoneIndex | null = null,
   ) {
     const { vehicle, track } = settings;
     this.tracks = new TrackBuilder(state.track, track);
@@ -96,11 +103,13 @@ export class SubscriberPipeline {
     const before = { ...state.metrics };
     const metrics = state.metrics;
     const previous = state.lastValid;
+    const engineS = previous ? this.engineSeconds(previous, fix) : 0;
     if (previous) {
       metrics.cumDistanceM += haversineMetres(previous.lat, previous.lon, fix.latitude, fix.longitude);
-      metrics.cumEngineS += this.engineSeconds(previous, fix);
+      metrics.cumEngineS += engineS;
     }
-    metrics.cumTrackM += this.tracks.step(fix, out);
+    metrics.cumTrackM += this.tracks.step(fix, out, engineS);
+    metrics.cumTrackEngineS = (metrics.cumTrackEngineS ?? 0) + this.tracks.releasedEngineS;
     if (fix.fuelLevel !== null) metrics.fuelSmoothed = this.fuel.step(point, fix.fuelLevel, out);
     if (fix.odometer !== null) {
       metrics.odoAnchorKm = fix.odometer;
@@ -110,9 +119,19 @@ export class SubscriberPipeline {
     this.speed.step(point, fix.velocityKmh, out);
     if (fix.sensors) this.sensors.step(point, fix.sensors, out);
     this.statistics.add(fix.timeMs, before, metrics, out);
-    this.signals?.step(fix, live, this.tracks.ended, state.track.track?.stop?.at.t ?? null);
+    const zones = this.zonesAt(fix);
+    if (zones) new ZoneVisitDetector((state.visits ??= ZoneVisitDetector.initialState())).step(point, zones, out);
+    if (state.visits?.inside.length === 0) delete state.visits;
+    this.signals?.step(fix, live, this.tracks.ended, state.track.track?.stop?.at.t ?? null, zones);
     state.lastValid = { ...point, ignition: fix.ignition, engineHours: fix.engineHours };
     return { ...metrics };
+  }
+
+  /** The zones containing the fix: asked of the index only when the account has zones or a visit is in progress. */
+  private zonesAt(fix: PipelineFix): FixZones | null {
+    const index = this.zones;
+    if (!index || (index.size === 0 && !this.state.visits)) return null;
+    return FixZones.at(index, fix.latitude, fix.longitude);
   }
 
   /** Engine time between two fixes: the tracker's engine-hour counter when both carry it, else time with ignition on. */

@@ -5,6 +5,8 @@ export interface TrackBuilderState {
   /** Where the subscriber last stood still: movement is measured from here. */
   anchor: Point | null;
   last: Point | null;
+  /** Speed at `last` (a trip that starts there counts it). Absent in states written before it was kept. */
+  lastKmh?: number;
   track: OpenTrack | null;
 }
 
@@ -17,7 +19,12 @@ interface OpenTrack {
   /** Set once the track passed the minimums and was reported; a later drop must then be reported too. */
   reported: boolean;
   /** The subscriber has stood still since this fix; if that lasts `stopSeconds`, the track ends here. */
-  stop: { at: Point; distanceM: number } | null;
+  stop: { at: Point; distanceM: number; engineS?: number; maxKmh?: number } | null;
+  /** Engine seconds inside the track, and how much of them was released (as `distanceM`, `countedM`). */
+  engineS?: number;
+  countedEngineS?: number;
+  /** The highest speed of the track's fixes. */
+  maxKmh?: number;
 }
 
 /**
@@ -31,6 +38,12 @@ interface OpenTrack {
 export class TrackBuilder {
   /** The track the last `step` ended, if any (the trip-end signal's hook); a dropped track is not ended. */
   ended: TrackRecord | null = null;
+  /**
+   * Engine seconds inside tracks that the last `step` made certain, released exactly as distance is
+   * (held back before a track qualifies and while it stands): the idling figure of the reports is
+   * engine time minus this.
+   */
+  releasedEngineS = 0;
 
   constructor(
     readonly state: TrackBuilderState,
@@ -48,18 +61,21 @@ export class TrackBuilder {
    * at the next moving fix of a qualified track, or, up to the stop point, when the track ends. So
    * the running total never counts distance it must take back, and never goes down.
    */
-  step(fix: PipelineFix, sink: PipelineSink): number {
+  step(fix: PipelineFix, sink: PipelineSink, engineS = 0): number {
     const point: Point = { t: fix.timeMs, lat: fix.latitude, lon: fix.longitude };
     const { settings, state } = this;
     this.ended = null;
+    this.releasedEngineS = 0;
     const last = state.last;
+    const lastKmh = state.lastKmh ?? 0;
     state.last = point;
+    state.lastKmh = fix.velocityKmh;
     let releasedM = 0;
 
     if (last && point.t - last.t > settings.gapSeconds * 1000 && state.track) {
       // Silence ends a track at its last moving fix; the next movement starts a new one.
-      const { stop, last: lastInTrack, distanceM } = state.track;
-      releasedM += this.close(stop?.at ?? lastInTrack, stop?.distanceM ?? distanceM, sink);
+      const { stop, last: lastInTrack } = state.track;
+      releasedM += this.close(stop?.at ?? lastInTrack, stop ?? state.track, sink);
       state.anchor = stop?.at ?? lastInTrack;
     }
     if (!state.anchor) {
@@ -72,14 +88,18 @@ export class TrackBuilder {
       const moved = fix.velocityKmh > settings.moveSpeedKmh || haversineMetres(state.anchor.lat, state.anchor.lon, point.lat, point.lon) > settings.moveDistanceM;
       if (!moved) return releasedM;
       // The trip starts from the last fix where it stood, when that fix is recent.
-      const start = last && point.t - last.t <= settings.gapSeconds * 1000 ? last : point;
+      const fromLast = last !== null && point.t - last.t <= settings.gapSeconds * 1000;
+      const start = fromLast ? last : point;
       const distanceM = haversineMetres(start.lat, start.lon, point.lat, point.lon);
-      state.track = { start, last: point, distanceM, countedM: 0, reported: false, stop: null };
+      const maxKmh = fromLast ? Math.max(lastKmh, fix.velocityKmh) : fix.velocityKmh;
+      state.track = { start, last: point, distanceM, countedM: 0, reported: false, stop: null, engineS: fromLast ? engineS : 0, countedEngineS: 0, maxKmh };
       this.report(state.track, sink);
       return releasedM + this.release(state.track);
     }
 
     track.distanceM += haversineMetres(track.last.lat, track.last.lon, point.lat, point.lon);
+    track.engineS = (track.engineS ?? 0) + engineS;
+    track.maxKmh = Math.max(track.maxKmh ?? 0, fix.velocityKmh);
     track.last = point;
     const still =
       fix.velocityKmh <= settings.moveSpeedKmh &&
@@ -91,12 +111,12 @@ export class TrackBuilder {
     }
     if (!track.stop) {
       // Arriving where it stops is still part of the trip; what follows while standing is held back.
-      track.stop = { at: point, distanceM: track.distanceM };
+      track.stop = { at: point, distanceM: track.distanceM, engineS: track.engineS, maxKmh: track.maxKmh };
       this.report(track, sink);
       return releasedM + this.release(track);
     } else if (point.t - track.stop.at.t >= settings.stopSeconds * 1000) {
-      const { at, distanceM } = track.stop;
-      releasedM += this.close(at, distanceM, sink);
+      const { at } = track.stop;
+      releasedM += this.close(at, track.stop, sink);
       state.anchor = at;
       return releasedM;
     }
@@ -109,6 +129,8 @@ export class TrackBuilder {
     if (!this.qualifies(track.start, track.last, track.distanceM)) return 0;
     const releasedM = track.distanceM - track.countedM;
     track.countedM = track.distanceM;
+    this.releasedEngineS += (track.engineS ?? 0) - (track.countedEngineS ?? 0);
+    track.countedEngineS = track.engineS ?? 0;
     return releasedM;
   }
 
@@ -128,15 +150,20 @@ export class TrackBuilder {
       finishLat: track.last.lat,
       finishLon: track.last.lon,
       distanceM: track.distanceM,
+      maxSpeedKmh: track.maxKmh ?? 0,
       isOpen: true,
     });
   }
 
-  /** Ends the open track; returns the part of its distance not yet counted (none for a dropped track). */
-  private close(finish: Point, distanceM: number, sink: PipelineSink): number {
+  /**
+   * Ends the open track at `finish`, with the totals `upTo` it (the stop's snapshot, or the track's
+   * own); returns the part of its distance not yet counted (none for a dropped track).
+   */
+  private close(finish: Point, upTo: { distanceM: number; engineS?: number; maxKmh?: number }, sink: PipelineSink): number {
     const track = this.state.track;
     this.state.track = null;
     if (!track) return 0;
+    const { distanceM } = upTo;
     if (this.qualifies(track.start, finish, distanceM)) {
       this.ended = {
         startMs: track.start.t,
@@ -146,9 +173,11 @@ export class TrackBuilder {
         finishLat: finish.lat,
         finishLon: finish.lon,
         distanceM,
+        maxSpeedKmh: upTo.maxKmh ?? 0,
         isOpen: false,
       };
       sink.track(this.ended);
+      this.releasedEngineS += (upTo.engineS ?? 0) - (track.countedEngineS ?? 0);
       return distanceM - track.countedM;
     }
     if (track.reported) sink.dropTrack(track.start.t);

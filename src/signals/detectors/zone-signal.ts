@@ -1,12 +1,10 @@
 import type { ZoneIndex, ZoneReference } from '../../geozones/geozones.js';
+import { FixZones } from '../../positioning/positioning.js';
 import { derivedFrom, type ZoneRule } from '../signal-rules.js';
 import { at, type Emit, type SignalFix } from '../signal-types.js';
 
 /** How far outside a zone a fix must be before it counts as having left it (GPS jitter of a parked vehicle is less). */
-export const EXIT_MARGIN_M = 50;
-/** Checked at these distances in the eight compass directions around the fix. */
-const PROBE_DISTANCES_M = [EXIT_MARGIN_M / 2, EXIT_MARGIN_M];
-const METRES_PER_DEGREE = 111_320;
+export { EXIT_MARGIN_M } from '../../positioning/positioning.js';
 
 export interface ZoneSignalState {
   /** What the rules watched when membership was last taken (a hash): a change re-takes it without signals. */
@@ -54,9 +52,11 @@ export class ZoneSignal {
     return { scope: '', inside: [] };
   }
 
-  step(fix: SignalFix, emit: Emit): void {
+  /** `shared`: the fix's zones as the pipeline looked them up (the same index); looked up here without it. */
+  step(fix: SignalFix, emit: Emit, shared: FixZones | null = null): void {
     const { state } = this;
-    const hits = this.index.findZonesContaining(fix.latitude, fix.longitude).filter((zone) => this.watched(zone));
+    const zones = shared ?? FixZones.at(this.index, fix.latitude, fix.longitude);
+    const hits = zones.hits.filter((zone) => this.watched(zone));
     if (state.scope !== this.scope) {
       state.scope = this.scope;
       state.inside = hits.map((zone) => [zone.zoneID, fix.latitude, fix.longitude]);
@@ -68,7 +68,7 @@ export class ZoneSignal {
       if (hits.some((zone) => zone.zoneID === zoneID)) continue;
       const zone = this.zoneAt(zoneID, lat, lon);
       if (!zone) continue;
-      if (this.clearOf(zoneID, fix)) this.report(zone, 2, fix, emit);
+      if (zones.clearOf(zoneID)) this.report(zone, 2, fix, emit);
       else inside.push(entry);
     }
     for (const zone of hits) {
@@ -100,21 +100,6 @@ export class ZoneSignal {
   private zoneAt(zoneID: number, latitude: number, longitude: number): ZoneReference | null {
     const zone = this.index.findZonesContaining(latitude, longitude).find((z) => z.zoneID === zoneID);
     return zone && this.watched(zone) ? zone : null;
-  }
-
-  private clearOf(zoneID: number, fix: SignalFix): boolean {
-    const metresPerDegreeLon = METRES_PER_DEGREE * Math.max(Math.cos((fix.latitude * Math.PI) / 180), 1e-6);
-    for (const distanceM of PROBE_DISTANCES_M) {
-      for (let k = 0; k < 8; k++) {
-        const angle = (k * Math.PI) / 4;
-        const lat = fix.latitude + (distanceM * Math.cos(angle)) / METRES_PER_DEGREE;
-        let lon = fix.longitude + (distanceM * Math.sin(angle)) / metresPerDegreeLon;
-        if (lon > 180) lon -= 360;
-        else if (lon < -180) lon += 360;
-        if (this.index.findZonesContaining(Math.max(-90, Math.min(90, lat)), lon).some((z) => z.zoneID === zoneID)) return false;
-      }
-    }
-    return true;
   }
 }
 

@@ -6,7 +6,10 @@ import { geozones } from './0003-geozones.js';
 import { outgoing } from './0004-outgoing.js';
 import { workspace } from './0005-workspace.js';
 import { clients } from './0006-clients.js';
+import { boundaries } from './0007-boundaries.js';
 import { growth } from './0008-growth.js';
+import { reports } from './0009-reports.js';
+import { taskHistory } from './0010-task-history.js';
 import type { MigrationFactory } from './migration-helpers.js';
 
 /** Every migration, in order. Names sort by their number prefix; never rename a shipped one. */
@@ -17,7 +20,10 @@ const migrations: Record<string, MigrationFactory> = {
   '0004-outgoing': outgoing,
   '0005-workspace': workspace,
   '0006-clients': clients,
+  '0007-boundaries': boundaries,
   '0008-growth': growth,
+  '0009-reports': reports,
+  '0010-task-history': taskHistory,
 };
 
 export function migrationProvider(dialect: Dialect): MigrationProvider {

@@ -11,6 +11,7 @@ import {
 } from '../../../src/positioning/pipeline/pipeline-types.js';
 import type { BucketRecord } from '../../../src/positioning/pipeline/statistics-accumulator.js';
 import type { Checkpoint, PipelineOutput } from '../../../src/positioning/pipeline/subscriber-pipeline.js';
+import type { ZoneVisitRecord } from '../../../src/positioning/pipeline/zone-visit-detector.js';
 
 /** Red Square, give or take. */
 export const MOSCOW: LatLon = { lat: 55.75, lon: 37.61 };
@@ -217,6 +218,13 @@ export class RecordingSink implements PipelineOutput {
   checkpoint(checkpoint: Checkpoint): void {
     this.checkpoints.push({ ...checkpoint });
     this.calls.push({ kind: 'checkpoint', checkpoint: { ...checkpoint }, step: this.step });
+  }
+
+  /** Zone visits by `zoneId:enteredMs`, the latest record of each. */
+  readonly visits = new Map<string, ZoneVisitRecord>();
+
+  zoneVisit(record: ZoneVisitRecord): void {
+    this.visits.set(`${record.zoneId}:${record.enteredMs}`, structuredClone(record));
   }
 
   /** Tracks as the store lists them, oldest first. */

@@ -119,6 +119,8 @@ describe('track builder', () => {
         finishLat: stop.latitude,
         finishLon: stop.longitude,
         distanceM: sink.tracks.get(start.timeMs)!.distanceM,
+        // The highest speed of the track's fixes, from the fix where it stood to the one where it stopped.
+        maxSpeedKmh: Math.max(...route.fixes.slice(startIndex, stopIndex + 1).map((f) => f.velocityKmh)),
         isOpen: false,
       },
     ]);

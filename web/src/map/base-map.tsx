@@ -1,7 +1,13 @@
 import L from 'leaflet';
-import { useEffect, useRef } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { useSessionInfo } from '../session';
 import type { Zone } from '../types';
+
+/** A transparent pixel in place of a tile that failed, so no broken-image box covers the background. */
+const NO_TILE = 'data:image/gif;base64,R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7';
+
+/** A map's container carries its Leaflet map, so browser tests can turn pixels into coordinates. */
+export type MapContainer = HTMLElement & { leafletMap?: L.Map };
 
 /** Where a map starts before it has anything to show. */
 const START: L.LatLngExpression = [55.75, 37.62];
@@ -15,13 +21,23 @@ const START_ZOOM = 10;
 export function MapView({ label, onReady }: { label: string; onReady: (map: L.Map) => (() => void) | void }) {
   const { map: settings } = useSessionInfo();
   const container = useRef<HTMLDivElement>(null);
+  const [tilesDown, setTilesDown] = useState(false);
 
   useEffect(() => {
     const element = container.current;
     if (!element) return;
     const map = L.map(element, { center: START, zoom: START_ZOOM, preferCanvas: false, keyboard: true });
     map.attributionControl.setPrefix(false);
-    if (settings.tileUrl) L.tileLayer(settings.tileUrl, { attribution: settings.attribution, maxZoom: 19 }).addTo(map);
+    (element as MapContainer).leafletMap = map;
+    if (settings.tileUrl) {
+      const tiles = L.tileLayer(settings.tileUrl, { attribution: settings.attribution, maxZoom: 19, errorTileUrl: NO_TILE }).addTo(map);
+      // Offline, or the tile server down: the plain background stays, and the page says why; a tile
+      // that loads later (the network is back) takes the note away.
+      tiles.on('tileerror', () => setTilesDown(true));
+      tiles.on('tileload', (event: L.TileEvent) => {
+        if (event.tile.src !== NO_TILE) setTilesDown(false);
+      });
+    }
     const cleanup = onReady(map);
     return () => {
       cleanup?.();
@@ -32,7 +48,16 @@ export function MapView({ label, onReady }: { label: string; onReady: (map: L.Ma
     };
   }, []);
 
-  return <div ref={container} class="map" role="region" aria-label={label} tabIndex={0} />;
+  return (
+    <div class="map-frame">
+      <div ref={container} class="map" role="region" aria-label={label} tabIndex={0} />
+      {tilesDown && (
+        <p class="map-note" role="status">
+          Map tiles could not be loaded: a plain background is shown.
+        </p>
+      )}
+    </div>
+  );
 }
 
 /** A zone's colour (an integer 0xRRGGBB in the interface) as CSS; a default for none. */

@@ -2,12 +2,13 @@ import L from 'leaflet';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { api, describe, query } from '../api';
 import { MapView } from '../map/base-map';
+import { mapObjectLayer } from '../map/map-object-layer';
 import { addZoneLayers } from '../map/zone-layers';
 import { useSessionInfo } from '../session';
-import type { Zone, ZoneGroup } from '../types';
+import type { MapObject, Zone, ZoneGroup } from '../types';
 import { ErrorAlert, StatusLine } from '../ui/messages';
 import { EmployeeList } from './map/employee-list';
-import { EmployeeMarkers } from './map/employee-markers';
+import { FleetLayer } from './map/fleet-layer';
 import { fitClearOfControls } from './map/fit-clear';
 import { fixTimeFormatter } from './map/fix-format';
 import { useLivePositions, type LiveStatus } from './map/live-positions';
@@ -21,7 +22,7 @@ const MAX_OPEN_GROUPS = 8;
 
 interface Drawn {
   map: L.Map;
-  markers: EmployeeMarkers;
+  markers: FleetLayer;
 }
 
 /**
@@ -42,19 +43,24 @@ export function MapPage() {
   const fitted = useRef<'nothing' | 'zones' | 'positions'>('nothing');
 
   const ready = useCallback((map: L.Map) => {
-    const markers = new EmployeeMarkers(map, formatTime, setSelected);
+    const markers = new FleetLayer(map, formatTime, setSelected);
     let zones: { remove(): void } | null = null;
     let gone = false;
+    // Map objects are a layer of their own, switched in the zones' control; without them the map still works.
+    const objects = api.get<MapObject[]>('/v6/api/mapObjectManagement/mapObjects').catch(() => [] as MapObject[]);
     Promise.all([
       api.get<Zone[]>(`/v6/api/zoneManagement/zones${query({ withCustomTemplateItems: false })}`),
       api.get<ZoneGroup[]>('/v6/api/zoneManagement/zoneGroups'),
+      objects,
     ])
-      .then(([zoneList, groups]) => {
+      .then(([zoneList, groups, objectList]) => {
         if (gone) return;
         // Open, the control is the easiest to use by keyboard; on a phone or with many groups it would cover the map.
         const collapsed = groups.length > MAX_OPEN_GROUPS || matchMedia('(max-width: 720px)').matches;
         const layers = addZoneLayers(map, zoneList, groups, { collapsed });
-        zones = layers;
+        const objectLayer = mapObjectLayer(objectList).layer.addTo(map);
+        layers.control.addOverlay(objectLayer, 'Map objects');
+        zones = { remove: () => (layers.remove(), objectLayer.remove()) };
         setZoneBounds(layers.bounds());
       })
       .catch((failure: unknown) => {

@@ -5,10 +5,12 @@ import { MapView } from '../map/base-map';
 import type { Zone, ZoneGroup } from '../types';
 import { ErrorAlert, StatusLine } from '../ui/messages';
 import { ZoneEditor, ZONES } from './zones/zone-editor';
-import { ZoneGroups, ZONE_GROUPS } from './zones/zone-groups';
+import { GroupManager } from '../ui/group-manager';
 import { ZoneList } from './zones/zone-list';
 import { ZoneMap } from './zones/zone-map';
 import './zones.css';
+
+export const ZONE_GROUPS = '/v6/api/zoneManagement/zoneGroups';
 
 /** What the side panel shows: nothing, the drawing hint, a new zone's form, or a zone's form. */
 type Editor =
@@ -17,8 +19,7 @@ type Editor =
   | { kind: 'new'; key: number; coordinates: boolean }
   | { kind: 'zone'; zoneID: number };
 
-/** The map's container carries the Leaflet map, so browser tests can turn pixels into coordinates. */
-export type ZoneMapContainer = HTMLElement & { leafletMap?: L.Map };
+const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
 
 export function ZonesPage() {
   const [zones, setZones] = useState<Zone[] | null>(null);
@@ -110,7 +111,6 @@ export function ZonesPage() {
   };
 
   const onMapReady = (map: L.Map) => {
-    (map.getContainer() as ZoneMapContainer).leafletMap = map;
     const controller = new ZoneMap(map, (zoneID) => selectFromMap.current(zoneID));
     zoneMap.current = controller;
     if (loaded.current) controller.showZones(loaded.current.zones, loaded.current.groups);
@@ -162,7 +162,13 @@ export function ZonesPage() {
           ) : (
             <ZoneList zones={zones} groups={groups} selected={selectedZone?.zoneID ?? null} onSelect={selectZone} />
           )}
-          <ZoneGroups groups={groups} zones={zones ?? []} onChanged={groupsChanged} />
+          <GroupManager
+            title="Zone groups"
+            path={ZONE_GROUPS}
+            idField="zoneGroupID"
+            groups={groups.map((g) => ({ id: g.zoneGroupID, name: g.name, members: count((zones ?? []).filter((z) => z.zoneGroupID === g.zoneGroupID).length, 'zone') }))}
+            onChanged={groupsChanged}
+          />
         </div>
       </div>
     </section>

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { api } from '../../api';
 import type { Employee, Location, SubscriberGroup } from '../../types';
 import { formatSpeed } from './fix-format';
@@ -10,6 +10,9 @@ interface Props {
   selected: number | null;
   onSelect: (subscriberID: number) => void;
 }
+
+/** More rows than this are not drawn (the search and the group narrow a big fleet down): the list is redrawn with every batch of positions. */
+const MAX_ROWS = 200;
 
 /** The side list: each employee with a position is a button that centres the map on them. */
 export function EmployeeList({ employees, positions, formatTime, selected, onSelect }: Props) {
@@ -33,7 +36,8 @@ export function EmployeeList({ employees, positions, formatTime, selected, onSel
     list.current?.querySelector(`[data-subscriber-id="${selected}"]`)?.scrollIntoView({ block: 'nearest' });
   }, [selected]);
 
-  const all = employees ? [...employees.values()].sort((a, b) => a.name.localeCompare(b.name)) : [];
+  // Sorted when the employees change, not with every batch of positions.
+  const all = useMemo(() => (employees ? [...employees.values()].sort((a, b) => a.name.localeCompare(b.name)) : []), [employees]);
   const needle = filter.trim().toLocaleLowerCase();
   const inGroup = groupFilter ? all.filter((employee) => String(employee.subscriberGroupID) === groupFilter) : all;
   const matching = needle ? inGroup.filter((employee) => employee.name.toLocaleLowerCase().includes(needle)) : inGroup;
@@ -64,10 +68,11 @@ export function EmployeeList({ employees, positions, formatTime, selected, onSel
       ) : (
         <p class="muted" aria-live="polite">
           {filtered ? `${matching.length} of ${all.length} employees` : `${all.length} employees`}
+          {matching.length > MAX_ROWS && ` (the first ${MAX_ROWS} listed: find one by name)`}
         </p>
       )}
       <ul class="employee-list" ref={list}>
-        {matching.map((employee) => {
+        {matching.slice(0, MAX_ROWS).map((employee) => {
           const position = positions.get(employee.subscriberID);
           return (
             <li key={employee.subscriberID} data-subscriber-id={employee.subscriberID}>

@@ -6,6 +6,19 @@ import { formatSpeed, initials } from './fix-format';
 /** Centring on an employee zooms in at least this far, so the street is readable. */
 const FOCUS_ZOOM = 15;
 
+/** How the live map draws employees: a marker each (a small fleet) or one canvas (a big one). */
+export interface EmployeeLayer {
+  /** Draws the positions of known employees; a marker already there moves, others come and go. */
+  show(employees: ReadonlyMap<number, Employee>, positions: ReadonlyMap<number, Location>): void;
+  /** The area holding every marker (not valid when there are none). */
+  bounds(): L.LatLngBounds;
+  /** Centres the map on an employee, marks them and shows their tooltip. */
+  focus(subscriberID: number): void;
+  /** Marks the selected employee (none: null). */
+  mark(subscriberID: number | null): void;
+  remove(): void;
+}
+
 interface Shown {
   marker: L.Marker;
   employee: Employee;
@@ -14,10 +27,11 @@ interface Shown {
 
 /**
  * One marker per employee with a position: a round badge with the initials (a divIcon, so no
- * image files), its tooltip the name, the fix's time in the account's zone and the speed.
- * Markers are Leaflet's keyboard markers: focusable, Enter selects, focus shows the tooltip.
+ * image files) and an arrow for the heading while moving, its tooltip the name, the fix's time in
+ * the account's zone and the speed. Markers are Leaflet's keyboard markers: focusable, Enter
+ * selects, focus shows the tooltip. For a small fleet; a big one is drawn by FleetCanvas.
  */
-export class EmployeeMarkers {
+export class EmployeeMarkers implements EmployeeLayer {
   private readonly layer: L.LayerGroup;
   private readonly shown = new Map<number, Shown>();
   private selected: number | null = null;
@@ -49,6 +63,7 @@ export class EmployeeMarkers {
       held.marker.setLatLng([position.latitude, position.longitude]);
       held.marker.setTooltipContent(this.details(employee, position));
       this.label(held.marker, employee);
+      this.point(held.marker, position);
       held.employee = employee;
       held.position = position;
     }
@@ -100,6 +115,7 @@ export class EmployeeMarkers {
     marker.on('click', () => this.onSelect(employee.subscriberID));
     marker.addTo(this.layer);
     this.label(marker, employee);
+    this.point(marker, position);
     if (this.selected === employee.subscriberID) this.mark(employee.subscriberID);
     return marker;
   }
@@ -111,6 +127,21 @@ export class EmployeeMarkers {
     element.setAttribute('aria-label', employee.name);
     element.dataset.subscriberId = String(employee.subscriberID);
     element.classList.toggle('is-offline', employee.isOnline === false);
+  }
+
+  /** The heading arrow, turned to the fix's angle (degrees clockwise from north); none while standing. */
+  private point(marker: L.Marker, position: Location): void {
+    const element = marker.getElement();
+    if (!element) return;
+    let arrow = element.querySelector<HTMLElement>('.heading');
+    if (!arrow) {
+      arrow = document.createElement('span');
+      arrow.className = 'heading';
+      arrow.setAttribute('aria-hidden', 'true');
+      element.append(arrow);
+    }
+    arrow.hidden = position.velocity <= 0;
+    arrow.style.transform = `rotate(${position.angle}deg)`;
   }
 
   private details(employee: Employee, position: Location): HTMLElement {

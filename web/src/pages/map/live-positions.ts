@@ -29,14 +29,24 @@ export function useLivePositions(onLost: () => void): LivePositions {
   useEffect(() => {
     let source: EventSource | null = null;
     let reopen: ReturnType<typeof setTimeout> | undefined;
+    // Batches that arrive within one frame are drawn together: a fleet reporting all the time
+    // sends many small batches, and each drawing redraws the map and the list.
+    let pending: Location[] = [];
+    let frame = 0;
+    const flush = () => {
+      frame = 0;
+      const batch = pending;
+      pending = [];
+      setPositions((current) => withNewer(current, batch));
+      setLoaded(true);
+    };
     const open = () => {
       const stream = new EventSource('/workspace/api/live');
       source = stream;
       stream.onopen = () => setStatus('live');
       stream.addEventListener('positions', (event) => {
-        const batch = JSON.parse((event as MessageEvent<string>).data) as Location[];
-        setPositions((current) => withNewer(current, batch));
-        setLoaded(true);
+        pending.push(...(JSON.parse((event as MessageEvent<string>).data) as Location[]));
+        frame ||= requestAnimationFrame(flush);
         setStatus('live');
       });
       stream.onerror = () => {
@@ -52,6 +62,7 @@ export function useLivePositions(onLost: () => void): LivePositions {
     open();
     return () => {
       clearTimeout(reopen);
+      cancelAnimationFrame(frame);
       source?.close();
     };
   }, []);

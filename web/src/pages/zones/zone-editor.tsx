@@ -6,7 +6,7 @@ import { formatCoordinates, parseCoordinates, type Bounds } from './coordinates'
 import { ConfirmStep, useConfirmStep } from '../../ui/confirm';
 import { Field, FieldError, fieldAria } from '../../ui/field';
 import { ErrorAlert } from '../../ui/messages';
-import { formErrors, NO_ERRORS, type FormErrors } from './form-errors';
+import { formErrors, NO_ERRORS, type FormErrors } from '../../ui/form-errors';
 import { ShapeTools, type ShapeMode } from './shape-tools';
 import type { ZoneMap } from './zone-map';
 

@@ -1,4 +1,4 @@
-import { ApiFailure, describe } from '../../api';
+import { ApiFailure, describe } from '../api';
 
 /** A failed save as the form shows it: messages per field (the envelope's validationErrors) and one line for the rest. */
 export interface FormErrors {

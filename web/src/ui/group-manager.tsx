@@ -1,15 +1,33 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { api } from '../../api';
-import type { Zone, ZoneGroup } from '../../types';
-import { ConfirmStep, useConfirmStep } from '../../ui/confirm';
-import { Field } from '../../ui/field';
-import { ErrorAlert } from '../../ui/messages';
+import { api } from '../api';
+import { ConfirmStep, useConfirmStep } from './confirm';
+import { Field } from './field';
+import { ErrorAlert } from './messages';
 import { formErrors, NO_ERRORS, type FormErrors } from './form-errors';
+import './group-manager.css';
 
-export const ZONE_GROUPS = '/v6/api/zoneManagement/zoneGroups';
+/** A group as the manager shows it: zone groups and employee groups alike. */
+export interface Group {
+  id: number;
+  name: string;
+  /** What it holds, in words ("3 zones"). */
+  members: string;
+}
 
-/** Creating, renaming and deleting zone groups; the server keeps a group that still has zones (409). */
-export function ZoneGroups({ groups, zones, onChanged }: { groups: ZoneGroup[]; zones: Zone[]; onChanged: (message: string) => Promise<void> }) {
+interface Props {
+  /** The heading: "Zone groups", "Employee groups". */
+  title: string;
+  /** The groups' route (POST to it; PATCH and DELETE to `<path>/<id>`). */
+  path: string;
+  /** The id field of a created group in the answer (`zoneGroupID`, `subscriberGroupID`). */
+  idField: string;
+  groups: Group[];
+  onChanged: (message: string, createdID?: number) => Promise<void>;
+}
+
+/** Creating, renaming and deleting groups; the server keeps a group that still has members (409), and says so. */
+export function GroupManager({ title, path, idField, groups, onChanged }: Props) {
+  const titleId = `${idField}-groups-title`;
   const [name, setName] = useState('');
   const [errors, setErrors] = useState<FormErrors>(NO_ERRORS);
   const [busy, setBusy] = useState(false);
@@ -19,9 +37,9 @@ export function ZoneGroups({ groups, zones, onChanged }: { groups: ZoneGroup[]; 
     setBusy(true);
     setErrors(NO_ERRORS);
     try {
-      const created = await api.post<ZoneGroup>(ZONE_GROUPS, { name: name.trim() });
+      const created = await api.post<Record<string, unknown> & { name: string }>(path, { name: name.trim() });
       setName('');
-      await onChanged(`Group “${created.name}” created.`);
+      await onChanged(`Group “${created.name}” created.`, Number(created[idField]));
     } catch (error) {
       setErrors(formErrors(error, ['name']));
     } finally {
@@ -31,16 +49,16 @@ export function ZoneGroups({ groups, zones, onChanged }: { groups: ZoneGroup[]; 
 
   const sorted = [...groups].sort((a, b) => a.name.localeCompare(b.name));
   return (
-    <div class="zone-groups" role="region" aria-labelledby="zone-groups-title">
-      <h2 id="zone-groups-title">Zone groups</h2>
+    <div class="group-manager" role="region" aria-labelledby={titleId}>
+      <h2 id={titleId}>{title}</h2>
       {sorted.length === 0 && <p class="muted">No groups yet.</p>}
       <ul>
         {sorted.map((group) => (
-          <GroupRow key={group.zoneGroupID} group={group} zoneCount={zones.filter((z) => z.zoneGroupID === group.zoneGroupID).length} onChanged={onChanged} />
+          <GroupRow key={group.id} group={group} path={path} onChanged={onChanged} />
         ))}
       </ul>
       <form onSubmit={create} class="new-group" noValidate>
-        <Field id="new-group" label="New group name" error={errors.fields.name}>
+        <Field id={`new-${idField}`} label="New group name" error={errors.fields.name}>
           {(control) => <input {...control} value={name} maxLength={200} onInput={(e) => setName(e.currentTarget.value)} />}
         </Field>
         <ErrorAlert message={errors.message} />
@@ -52,7 +70,7 @@ export function ZoneGroups({ groups, zones, onChanged }: { groups: ZoneGroup[]; 
   );
 }
 
-function GroupRow({ group, zoneCount, onChanged }: { group: ZoneGroup; zoneCount: number; onChanged: (message: string) => Promise<void> }) {
+function GroupRow({ group, path, onChanged }: { group: Group; path: string; onChanged: (message: string) => Promise<void> }) {
   const [renaming, setRenaming] = useState(false);
   const deleting = useConfirmStep();
   const [name, setName] = useState(group.name);
@@ -81,15 +99,15 @@ function GroupRow({ group, zoneCount, onChanged }: { group: ZoneGroup; zoneCount
   const rename = (event: Event) => {
     event.preventDefault();
     void run(async () => {
-      await api.patch(`${ZONE_GROUPS}/${group.zoneGroupID}`, { name: name.trim() });
+      await api.patch(`${path}/${group.id}`, { name: name.trim() });
       return `Group renamed to “${name.trim()}”.`;
     });
   };
 
-  // The server's answer (409 for a group with zones) is shown under the group.
+  // The server's answer (409 for a group that still has members) is shown under the group.
   const remove = () =>
     run(async () => {
-      await api.delete(`${ZONE_GROUPS}/${group.zoneGroupID}`);
+      await api.delete(`${path}/${group.id}`);
       return `Group “${group.name}” deleted.`;
     }).finally(deleting.end);
 
@@ -108,12 +126,11 @@ function GroupRow({ group, zoneCount, onChanged }: { group: ZoneGroup; zoneCount
     deleting.ask();
   };
 
-  const zonesText = zoneCount === 1 ? '1 zone' : `${zoneCount} zones`;
   return (
     <li class="group-row">
       {renaming ? (
         <form onSubmit={rename} noValidate>
-          <Field id={`group-${group.zoneGroupID}`} label={`Name of group “${group.name}”`} error={errors.fields.name}>
+          <Field id={`group-${path.split('/').pop()}-${group.id}`} label={`Name of group “${group.name}”`} error={errors.fields.name}>
             {(control) => <input {...control} ref={nameInput} value={name} maxLength={200} onInput={(e) => setName(e.currentTarget.value)} />}
           </Field>
           <button type="submit" disabled={busy}>
@@ -126,7 +143,7 @@ function GroupRow({ group, zoneCount, onChanged }: { group: ZoneGroup; zoneCount
       ) : (
         <div class="group-line">
           <span>
-            {group.name} <span class="muted">({zonesText})</span>
+            {group.name} <span class="muted">({group.members})</span>
           </span>
           <span class="group-actions">
             <button type="button" class="link" aria-label={`Rename group ${group.name}`} onClick={startRenaming}>

@@ -1,0 +1,58 @@
+import type { Db, Tx } from '../store/database.js';
+
+/** The statements of accounts and their API tokens. An account's own row is found by its id, the account's id. */
+
+export type AccountRow = { id: number; name: string; time_zone: string; sms_enabled: number; settings: string; retention_days: number | null };
+const accountColumns = ['id', 'name', 'time_zone', 'sms_enabled', 'settings', 'retention_days'] as const;
+
+/** The account and user of a live API token, by the token's digest (the token finds the account). */
+export async function findTokenPrincipal(db: Db, tokenHash: string): Promise<(AccountRow & { user_id: number }) | null> {
+  const row = await db
+    .selectFrom('api_tokens as t')
+    .innerJoin('accounts as a', 'a.id', 't.account_id')
+    .select(['a.id', 'a.name', 'a.time_zone', 'a.sms_enabled', 'a.settings', 'a.retention_days', 't.user_id'])
+    .where('t.token_hash', '=', tokenHash)
+    .where('t.revoked_at', 'is', null)
+    .executeTakeFirst();
+  return row ?? null;
+}
+
+export async function findAccount(db: Db, accountId: number): Promise<AccountRow | null> {
+  const row = await db.selectFrom('accounts').select(accountColumns).where('id', '=', accountId).executeTakeFirst();
+  return row ?? null;
+}
+
+/** The operator's change: the paid SMS option and the days of fixes kept; fields left out stay (at least one is given). */
+export async function changeAccount(db: Db, accountId: number, change: { smsEnabled?: boolean; retentionDays?: number | null }): Promise<void> {
+  const set = {
+    ...(change.smsEnabled === undefined ? {} : { sms_enabled: change.smsEnabled ? 1 : 0 }),
+    ...(change.retentionDays === undefined ? {} : { retention_days: change.retentionDays }),
+  };
+  await db.updateTable('accounts').set(set).where('id', '=', accountId).execute();
+}
+
+/** Whether any account exists (the first start creates one). */
+export async function anyAccount(db: Db): Promise<boolean> {
+  const row = await db.selectFrom('accounts').select('id').limit(1).executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Every account, for the operator. */
+export async function listAccounts(db: Db): Promise<AccountRow[]> {
+  return db.selectFrom('accounts').select(accountColumns).orderBy('id').execute();
+}
+
+export async function insertAccount(tx: Tx, account: { name: string; timeZone: string }, now: number): Promise<AccountRow> {
+  return tx
+    .insertInto('accounts')
+    .values({ name: account.name, time_zone: account.timeZone, sms_enabled: 0, created_at: now })
+    .returning(accountColumns)
+    .executeTakeFirstOrThrow();
+}
+
+export async function insertToken(tx: Tx, token: { accountId: number; userId: number; tokenHash: string; label: string }, now: number): Promise<void> {
+  await tx
+    .insertInto('api_tokens')
+    .values({ account_id: token.accountId, user_id: token.userId, token_hash: token.tokenHash, label: token.label, created_at: now })
+    .execute();
+}

@@ -1,0 +1,129 @@
+import type { Db, Tx } from '../store/database.js';
+
+/**
+ * The statements of workspace sign-in: users, sessions and counted password tries. Sessions and
+ * users are found by a credential (a login, a token's digest) before the account is known; every
+ * other statement names the account.
+ */
+
+export interface UserRow {
+  id: number;
+  account_id: number;
+  login: string;
+  password_hash: string;
+}
+
+/** The session's user and expiry, with its account's columns (`id` is the account's). */
+export interface SessionRow {
+  id: number;
+  name: string;
+  time_zone: string;
+  sms_enabled: number;
+  settings: string;
+  retention_days: number | null;
+  user_id: number;
+  expires_at: number;
+  login: string;
+};
+
+/** The user a sign-in names (logins are unique across accounts). */
+export async function findUserByLogin(db: Db, login: string): Promise<UserRow | null> {
+  const row = await db.selectFrom('users').select(['id', 'account_id', 'login', 'password_hash']).where('login', '=', login).executeTakeFirst();
+  return row ?? null;
+}
+
+export async function insertUser(db: Db, accountId: number, login: string, passwordHash: string, now: number): Promise<number> {
+  const row = await db
+    .insertInto('users')
+    .values({ account_id: accountId, login, password_hash: passwordHash, created_at: now })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export async function findPasswordHash(db: Db, accountId: number, userId: number): Promise<string | null> {
+  const row = await db.selectFrom('users').select('password_hash').where('account_id', '=', accountId).where('id', '=', userId).executeTakeFirst();
+  return row?.password_hash ?? null;
+}
+
+export async function setPasswordHash(tx: Tx, accountId: number, userId: number, passwordHash: string): Promise<void> {
+  await tx.updateTable('users').set({ password_hash: passwordHash }).where('account_id', '=', accountId).where('id', '=', userId).execute();
+}
+
+/** Ended sessions of every account are forgotten as new ones begin (and by retention, hourly); the number removed. */
+export async function deleteEndedSessions(executor: Db | Tx, now: number): Promise<number> {
+  const result = await executor.deleteFrom('workspace_sessions').where('expires_at', '<=', now).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+export async function insertSession(tx: Tx, row: { tokenHash: string; accountId: number; userId: number; createdAt: number; expiresAt: number }): Promise<void> {
+  await tx
+    .insertInto('workspace_sessions')
+    .values({ token_hash: row.tokenHash, account_id: row.accountId, user_id: row.userId, created_at: row.createdAt, expires_at: row.expiresAt })
+    .execute();
+}
+
+/** A cookie's session with its user's login and account, by the token's digest. */
+export async function findSession(db: Db, tokenHash: string): Promise<SessionRow | null> {
+  const row = await db
+    .selectFrom('workspace_sessions as s')
+    .innerJoin('users as u', (join) => join.onRef('u.id', '=', 's.user_id').onRef('u.account_id', '=', 's.account_id'))
+    .innerJoin('accounts as a', 'a.id', 's.account_id')
+    .select(['s.user_id', 's.expires_at', 'u.login', 'a.id', 'a.name', 'a.time_zone', 'a.sms_enabled', 'a.settings', 'a.retention_days'])
+    .where('s.token_hash', '=', tokenHash)
+    .executeTakeFirst();
+  return row ?? null;
+}
+
+/** Moves a used session's end forward (sliding expiry). */
+export async function extendSession(db: Db, accountId: number, tokenHash: string, expiresAt: number): Promise<void> {
+  await db.updateTable('workspace_sessions').set({ expires_at: expiresAt }).where('account_id', '=', accountId).where('token_hash', '=', tokenHash).execute();
+}
+
+export async function deleteSession(db: Db, tokenHash: string): Promise<void> {
+  await db.deleteFrom('workspace_sessions').where('token_hash', '=', tokenHash).execute();
+}
+
+/** Every session of the user but the one kept (after a password change). */
+export async function deleteOtherSessions(tx: Tx, accountId: number, userId: number, keptTokenHash: string): Promise<void> {
+  await tx
+    .deleteFrom('workspace_sessions')
+    .where('account_id', '=', accountId)
+    .where('user_id', '=', userId)
+    .where('token_hash', '!=', keptTokenHash)
+    .execute();
+}
+
+/**
+ * Counts one password try under the key in a single statement, so tries sent at once to several
+ * servers are each counted (the row is locked while it is updated): a window whose time has
+ * passed starts again at 1. Returns the tries counted in the window, this one included, and when
+ * the window began.
+ */
+export async function countTry(db: Db, keyDigest: string, now: number, windowMs: number): Promise<{ tries: number; since: number }> {
+  return db
+    .insertInto('sign_in_attempts')
+    .values({ key_digest: keyDigest, tries: 1, since: now })
+    .onConflict((oc) =>
+      oc.column('key_digest').doUpdateSet((eb) => {
+        const expired = eb('sign_in_attempts.since', '<=', now - windowMs);
+        return {
+          tries: eb.case().when(expired).then(1).else(eb('sign_in_attempts.tries', '+', 1)).end(),
+          since: eb.case().when(expired).then(now).else(eb.ref('sign_in_attempts.since')).end(),
+        };
+      }),
+    )
+    .returning(['tries', 'since'])
+    .executeTakeFirstOrThrow();
+}
+
+/** A right password clears the key's tries. */
+export async function clearTries(db: Db, keyDigest: string): Promise<void> {
+  await db.deleteFrom('sign_in_attempts').where('key_digest', '=', keyDigest).execute();
+}
+
+/** Tries whose window began at or before `beforeMs` lock nothing any more. */
+export async function deleteTriesBefore(db: Db, beforeMs: number): Promise<number> {
+  const result = await db.deleteFrom('sign_in_attempts').where('since', '<=', beforeMs).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

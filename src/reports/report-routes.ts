@@ -1,0 +1,61 @@
+import { PassThrough } from 'node:stream';
+import { ErrorBody, type Api } from '../http/route-types.js';
+import { localDate } from './report-days.js';
+import { reportCsv, reportFileName, writeReportXlsx } from './report-files.js';
+import { recordSchemas, reportAnswer, ReportQuery, reportKinds, type ReportKind } from './report-schema.js';
+import type { ReportService } from './report-service.js';
+
+const tags = ['reports'];
+const errors = { 400: ErrorBody, 401: ErrorBody };
+const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
+const summaries: Record<ReportKind, string> = {
+  trips: 'Trips: the tracks of route 3 in the period, with highest and average speeds',
+  stops: 'Stops between tracks, with idling (engine on while parked)',
+  fuel: 'Fuel per employee and day: levels, fillings, drains, consumption (route 7 per day)',
+  zoneVisits: 'Zone visits: entered, left, time inside',
+  speeding: 'Speeding episodes (route 6 types 4 and 5)',
+  summary: 'Summary per employee and day: mileage, trips, driving, engine, idling, fuel, speedings, zone visits',
+};
+
+/** `GET /v6/api/reports/{kind}`: a page in JSON, or the whole report as CSV or XLSX. */
+export function reportRoutes(reports: ReportService) {
+  return async (api: Api) => {
+    for (const kind of reportKinds) {
+      api.get(
+        `/reports/${kind}`,
+        {
+          schema: {
+            tags,
+            summary: summaries[kind],
+            description:
+              'Employees: `subscriberIDs` and/or `subscriberGroupIDs` (either counts; neither: all). JSON is paged by `count` and `offset` ' +
+              '(records across the answer, before grouping); `format=csv` (text/csv, RFC 4180) and `format=xlsx` answer the whole report as a file.',
+            querystring: ReportQuery,
+            response: { 200: reportAnswer(recordSchemas[kind]), ...errors },
+          },
+        },
+        async (request, reply) => {
+          const { account } = request.principal;
+          const { query } = request;
+          if (!query.format || query.format === 'json') return reports.answer(account, kind, query);
+          const period = reports.period(account, query);
+          const subjects = await reports.subjects(account, query.subscriberIDs, query.subscriberGroupIDs);
+          const rows = await reports.rows(account, { kind, period }, subjects.ids, null);
+          const name = reportFileName(kind, localDate(period.fromMs, account.timeZone), localDate(period.toMs, account.timeZone), query.format);
+          reply.header('content-disposition', `attachment; filename="${name}"`);
+          // A file is not the JSON answer the schema describes: sent as it is, past the serializer.
+          const raw = reply as unknown as { type(type: string): { send(payload: unknown): void } };
+          if (query.format === 'csv') {
+            raw.type('text/csv; charset=utf-8').send(reportCsv(kind, rows, subjects.names));
+            return reply;
+          }
+          const body = new PassThrough();
+          writeReportXlsx(kind, rows, subjects.names, body).catch((error: unknown) => body.destroy(error as Error));
+          raw.type(XLSX_TYPE).send(body);
+          return reply;
+        },
+      );
+    }
+  };
+}

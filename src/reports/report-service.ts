@@ -1,0 +1,108 @@
+import type { Account } from '../accounts/accounts.js';
+import type { EmployeeService } from '../employees/employees.js';
+import { resolvePeriod, type Period } from '../http/list-params.js';
+import type { ReportData } from '../positioning/positioning.js';
+import type { Database } from '../store/database.js';
+import { fuelRows, summaryRows } from './daily-report.js';
+import { speedingRows, zoneVisitRows } from './event-report.js';
+import type { ReportAnswer, ReportKind, ReportQuery, ReportRow } from './report-schema.js';
+import { stopRows, tripRows, type Page } from './trip-report.js';
+
+/** Whose report: the employees chosen, with their names. */
+export interface ReportSubjects {
+  ids: number[];
+  names: Map<number, string>;
+}
+
+/** What a report is asked for, once resolved: the same for the routes and the schedules. */
+export interface ReportRequest {
+  kind: ReportKind;
+  period: Period;
+  subscriberIDs?: number[];
+  subscriberGroupIDs?: number[];
+}
+
+/**
+ * The reports (issue 17), made of what the pipeline keeps: tracks, vehicle events, the statistics
+ * buckets and zone visits, read through positioning's face. Each figure is one the v6 routes give
+ * (a trip is a track of route 3, a filling an event of route 6, a day's mileage is route 7's).
+ */
+export class ReportService {
+  constructor(
+    private readonly database: Database,
+    private readonly employees: EmployeeService,
+    private readonly data: ReportData,
+    private readonly clock: () => number = Date.now,
+  ) {}
+
+  /** The request's period (CONTRACT §1: the account's zone, 72 hours before dateTo by default). */
+  period(account: Account, query: ReportQuery): Period {
+    return resolvePeriod(query, { from: 'dateFrom', to: 'dateTo' }, account.timeZone, this.clock());
+  }
+
+  /**
+   * The account's living employees among `subscriberIDs` or in `subscriberGroupIDs` (either
+   * counts), all of them when both are empty; ids of other accounts are none of them.
+   */
+  async chosenIds(account: Account, subscriberIDs: readonly number[] = [], subscriberGroupIDs: readonly number[] = []): Promise<number[]> {
+    const db = this.database.db;
+    const all = subscriberIDs.length === 0 && subscriberGroupIDs.length === 0;
+    // Ids first (an indexed read, not the employees' documents): every JSON page asks again.
+    const chosen = new Set(all ? await this.employees.livingIds(db, account.id) : subscriberIDs.length ? await this.employees.livingIds(db, account.id, subscriberIDs) : []);
+    if (subscriberGroupIDs.length) {
+      for (const e of await this.employees.list(account, { subscriberGroupIDs: [...subscriberGroupIDs], withCustomTemplateItems: false })) chosen.add(e.subscriberID);
+    }
+    return [...chosen].sort((a, b) => a - b);
+  }
+
+  /** The chosen employees with their names (a file names every one of them). */
+  async subjects(account: Account, subscriberIDs: readonly number[] = [], subscriberGroupIDs: readonly number[] = []): Promise<ReportSubjects> {
+    const ids = await this.chosenIds(account, subscriberIDs, subscriberGroupIDs);
+    return { ids, names: await this.names(account, ids) };
+  }
+
+  private async names(account: Account, ids: number[]): Promise<Map<number, string>> {
+    const identities = await this.employees.identitiesOf(this.database.db, account.id, ids);
+    return new Map(ids.map((id) => [id, identities.get(id)?.name ?? '']));
+  }
+
+  /** The records of a report, in order (by employee, then time); `page` cuts a run of them. */
+  async rows(account: Account, request: ReportRequest, ids: number[], page: Page | null): Promise<ReportRow<ReportKind>[]> {
+    const { period } = request;
+    switch (request.kind) {
+      case 'trips':
+        return tripRows(this.data, account, ids, period, page);
+      case 'stops':
+        return slice(await stopRows(this.data, account, ids, period), page);
+      case 'fuel':
+        return fuelRows(this.data, account, ids, period, page);
+      case 'zoneVisits':
+        return zoneVisitRows(this.data, account, ids, period, page);
+      case 'speeding':
+        return speedingRows(this.data, account, ids, period, await this.employees.vehicleSettingsOf(this.database.db, account.id, ids), page);
+      case 'summary':
+        return summaryRows(this.data, account, ids, period, page);
+    }
+  }
+
+  /** A page of a report in JSON: records grouped per employee (route 6's shape). */
+  async answer(account: Account, kind: ReportKind, query: ReportQuery): Promise<ReportAnswer<ReportKind>> {
+    const period = this.period(account, query);
+    const ids = await this.chosenIds(account, query.subscriberIDs, query.subscriberGroupIDs);
+    const rows = await this.rows(account, { kind, period }, ids, { limit: query.count ?? 1000, offset: query.offset ?? 0 });
+    const data: ReportAnswer<ReportKind>['data'] = [];
+    for (const { subscriberId, record } of rows) {
+      const last = data.at(-1);
+      if (last?.subscriberID === subscriberId) last.records.push(record);
+      else data.push({ subscriberID: subscriberId, name: '', records: [record] });
+    }
+    // Names of the page's employees only: a page holds a few of a fleet's hundreds.
+    const names = await this.names(account, data.map((group) => group.subscriberID));
+    for (const group of data) group.name = names.get(group.subscriberID) ?? '';
+    return { data };
+  }
+}
+
+function slice<T>(rows: T[], page: Page | null): T[] {
+  return page ? rows.slice(page.offset, page.offset + page.limit) : rows;
+}

@@ -1,0 +1,48 @@
+import { Type, type Static } from 'typebox';
+import type { Account, SessionService } from '../accounts/accounts.js';
+import { IdList } from '../http/list-params.js';
+import { ErrorBody, type Api } from '../http/route-types.js';
+import { currentSession } from './workspace-routes.js';
+
+const TaskArrival = Type.Object({
+  taskID: Type.Integer(),
+  subscriberID: Type.Integer({ description: 'the assignee' }),
+  estimatedArrivalDate: Type.String({ description: 'the latest fix’s time plus the travel time from it, in the account’s time zone' }),
+  travelSeconds: Type.Integer(),
+  latitude: Type.Number({ description: 'where the estimate starts: the assignee’s latest fix' }),
+  longitude: Type.Number(),
+  locationDate: Type.String(),
+});
+type TaskArrival = Static<typeof TaskArrival>;
+
+/** Estimated arrival of tasks' assignees (the signals module's, composed in app.ts). */
+export interface ArrivalEstimates {
+  estimate(account: Account, taskIDs: number[]): Promise<TaskArrival[]>;
+}
+
+/**
+ * `GET /workspace/api/arrivals?taskIDs=…`: for the Tasks tab's map, when each task's assignee is
+ * expected at its point. A workspace route, not /v6/api: the interface has estimated arrival only
+ * as signal 24, and this answer is for the map, not for integrators.
+ */
+export function arrivalRoutes(sessions: SessionService, arrivals: ArrivalEstimates) {
+  return async (api: Api) => {
+    api.get(
+      '/workspace/api/arrivals',
+      {
+        schema: {
+          tags: ['workspace'],
+          summary: 'Estimated arrival of the assignees of these tasks',
+          description:
+            'Open, assigned tasks with a point whose assignee has a fix; others are left out. The estimate is the one of signal 24 (ROUTER_URL when set, else the straight line at the employee’s speed, at least 15 km/h); none beyond 12 hours of travel.',
+          querystring: Type.Object({ taskIDs: IdList }),
+          response: { 200: Type.Array(TaskArrival), 400: ErrorBody, 401: ErrorBody },
+        },
+      },
+      async (request) => {
+        const { session } = await currentSession(sessions, request);
+        return arrivals.estimate(session.principal.account, request.query.taskIDs);
+      },
+    );
+  };
+}

@@ -1,0 +1,151 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { renderSVG } from 'uqr';
+import { needsBrowser, openWorkspace, type Workspace } from '../helpers/browser.js';
+import { freePort, startOsmAnd, type OsmAndListener } from '../helpers/osmand.js';
+import { createEmployee, SUBSCRIBERS } from '../helpers/server.js';
+import { dialects } from '../helpers/stores.js';
+
+const GROUPS = '/v6/api/subscriberManagement/subscriberGroups';
+
+/** Polls `check` until it holds (the page updates on its own: live stream, reloads). */
+async function until(check: () => Promise<boolean>, what: string, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) assert.fail(`timed out waiting until ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/**
+ * Issue 18: a coordinator sets up an employee with a phone in the workspace (the key shown once,
+ * with Traccar Client's settings as text and QR code), the phone reports over the OsmAnd port and
+ * the employee appears on the live map; groups are made, assigned and used as a filter.
+ */
+for (const dialect of dialects) {
+  describe(`workspace in the browser: employees (${dialect})`, needsBrowser, () => {
+    let workspace: Workspace;
+    let osmand: OsmAndListener;
+
+    before(async () => {
+      // The OsmAnd listener's port is the one the workspace tells phones: known before the server starts.
+      const port = await freePort();
+      workspace = await openWorkspace({ dialect, config: { OSMAND_PORT: port, TELTONIKA_PORT: 5027 } });
+      osmand = await startOsmAnd(workspace.server.services, undefined, { port });
+      await createEmployee(workspace.server.api, { name: 'Boris Tracker' });
+    });
+    after(async () => {
+      await osmand?.close();
+      await workspace?.close();
+    });
+
+    test('an employee added with a generated key, its QR code shown once, reports from a phone and appears live on the map', async () => {
+      const { page } = workspace;
+      await page.goto('/#/employees');
+      await page.getByRole('heading', { name: 'Employees', level: 1 }).waitFor();
+      await page.getByRole('button', { name: 'New employee' }).click();
+      await page.getByLabel('Name').fill('Anna Phone');
+      await page.getByLabel('Phone', { exact: true }).fill('+7 900 000-00-01');
+      assert.equal(await page.getByRole('radio', { name: 'Phone with Traccar Client' }).isChecked(), true);
+      assert.equal(await page.getByRole('radio', { name: 'Generate a key' }).isChecked(), true);
+      await page.getByRole('button', { name: 'Add employee' }).click();
+
+      const settings = page.getByRole('region', { name: /Connection settings for Anna Phone/ }).or(page.locator('section.connection-settings'));
+      await settings.first().waitFor();
+      const deviceKey = ((await page.locator('.device-key').textContent()) ?? '').trim();
+      assert.match(deviceKey, /^[a-z2-9]{12}$/);
+      const serverUrl = `http://127.0.0.1:${osmand.port}`;
+      assert.equal(((await page.getByText(serverUrl, { exact: true }).textContent()) ?? '').trim(), serverUrl);
+      // The QR code is Traccar Client's configuration URL: the server, and the key as `id`.
+      const qr = page.getByRole('img', { name: /QR code/ });
+      const drawn = await qr.locator('svg path').getAttribute('d');
+      const expected = /\bd="([^"]+)"/.exec(renderSVG(`${serverUrl}?id=${deviceKey}`))?.[1];
+      assert.ok(drawn === expected, 'the QR code encodes the server URL with the key as id');
+      await workspace.screenshot(`employee-connection-${dialect}`);
+
+      // Reads never show the key again: only its last four characters.
+      const stored = await workspace.server.api.get(`${SUBSCRIBERS}?withCustomTemplateItems=false`);
+      const anna = stored.body.find((e: any) => e.name === 'Anna Phone');
+      assert.equal(anna.deviceKeyHint, `…${deviceKey.slice(-4)}`);
+      await page.getByRole('button', { name: 'Done' }).click();
+      const row = page.locator(`tr[data-subscriber-id="${anna.subscriberID}"]`);
+      await row.waitFor();
+      assert.doesNotMatch((await row.textContent()) ?? '', new RegExp(deviceKey));
+
+      // The phone, as Traccar Client sends a fix (speed in knots).
+      await page.getByRole('link', { name: 'Map', exact: true }).click();
+      await page.getByRole('status').filter({ hasText: 'Live' }).waitFor();
+      const now = Math.floor(Date.now() / 1000);
+      const sent = await osmand.send('POST', `/?id=${deviceKey}&lat=55.7558&lon=37.6173&timestamp=${now}&speed=10&bearing=90`);
+      assert.equal(sent.status, 200, sent.text);
+      const marker = page.getByRole('button', { name: 'Anna Phone', exact: true });
+      await marker.waitFor({ timeout: 15_000 });
+      const listRow = page.getByRole('complementary', { name: 'Employees' }).getByRole('button', { name: /Anna Phone/ });
+      await until(async () => /19 km\/h/.test((await listRow.textContent()) ?? ''), 'the list shows the phone’s speed (10 knots)');
+      assert.deepEqual(workspace.pageErrors, []);
+    });
+
+    test('a tracker’s connection settings name its protocol, port and IMEI', async () => {
+      const { page } = workspace;
+      await page.goto('/#/employees/new');
+      await page.getByLabel('Name').fill('Truck 7');
+      await page.getByRole('radio', { name: 'Vehicle tracker' }).check();
+      await page.getByLabel('Protocol', { exact: true }).selectOption({ label: 'Teltonika' });
+      await page.getByRole('textbox', { name: 'IMEI' }).fill('356307042441013');
+      await page.getByText('Vehicle settings').click();
+      await page.getByLabel('Speed limit (km/h)').fill('80');
+      await page.getByLabel('Filling of at least (litres)').fill('15');
+      const fuel = page.getByRole('group', { name: 'Fuel level (litres)' });
+      await fuel.getByRole('combobox', { name: 'Fuel level (litres)' }).selectOption('input');
+      await fuel.getByRole('textbox', { name: 'Input' }).fill('io84');
+      await fuel.getByRole('spinbutton', { name: 'Scale' }).fill('0.1');
+      await page.getByRole('button', { name: 'Add employee' }).click();
+      await page.locator('section.connection-settings').waitFor();
+      const text = (await page.locator('section.connection-settings').textContent()) ?? '';
+      assert.match(text, /Teltonika/);
+      assert.match(text, /127\.0\.0\.1:5027/);
+      assert.match(text, /356307042441013/);
+      const truck = (await workspace.server.api.get(`${SUBSCRIBERS}?withCustomTemplateItems=false`)).body.find((e: any) => e.name === 'Truck 7');
+      assert.equal(truck.vehicleSettings.speedLimit, 80);
+      assert.equal(truck.vehicleSettings.fuelFillThreshold, 15);
+      assert.deepEqual(truck.vehicleSettings.readingMap, { fuelLevel: { input: 'io84', scale: 0.1 } });
+      await page.getByRole('button', { name: 'Done' }).click();
+    });
+
+    test('a group is made, an employee put in it, and the list filtered by it; a deactivated employee leaves the list', async () => {
+      const { page } = workspace;
+      await page.goto('/#/employees');
+      const groups = page.getByRole('region', { name: 'Employee groups' });
+      await groups.getByLabel('New group name').fill('Couriers');
+      await groups.getByRole('button', { name: 'Create group' }).click();
+      await groups.getByText(/Couriers/).waitFor();
+      const created = (await workspace.server.api.get(GROUPS)).body.find((g: any) => g.name === 'Couriers');
+      assert.ok(created, 'the group exists on the server');
+
+      await page.getByRole('link', { name: 'Anna Phone' }).click();
+      await page.getByRole('heading', { name: 'Employee: Anna Phone' }).waitFor();
+      await page.getByLabel('Group').selectOption({ label: 'Couriers' });
+      await page.getByRole('button', { name: 'Save employee' }).click();
+      await page.getByRole('status').filter({ hasText: 'Saved “Anna Phone”.' }).first().waitFor();
+      await page.getByRole('link', { name: 'Back to employees' }).click();
+
+      const table = page.locator('table.cards tbody tr');
+      await until(async () => (await table.count()) === 3, 'all three employees are listed');
+      await page.getByRole('search', { name: 'Filter employees' }).getByLabel('Group').selectOption({ label: 'Couriers' });
+      await until(async () => (await table.count()) === 1, 'the group filter leaves one');
+      assert.match((await table.first().textContent()) ?? '', /Anna Phone.*Couriers/);
+      assert.match((await groups.textContent()) ?? '', /Couriers \(1 employee\)/);
+
+      await page.getByRole('search', { name: 'Filter employees' }).getByLabel('Group').selectOption({ label: 'All groups' });
+      await page.getByRole('link', { name: 'Boris Tracker' }).click();
+      await page.getByRole('button', { name: 'Deactivate' }).click();
+      await page.getByRole('button', { name: 'Reactivate' }).waitFor();
+      await page.getByRole('link', { name: 'Back to employees' }).click();
+      await until(async () => (await table.count()) === 2, 'the deactivated employee is left out');
+      await page.getByLabel('Show deactivated').check();
+      await until(async () => (await table.count()) === 3, 'shown again on request');
+      await workspace.screenshot(`employees-${dialect}`);
+      assert.deepEqual(workspace.pageErrors, []);
+    });
+  });
+}

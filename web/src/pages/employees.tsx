@@ -1,0 +1,88 @@
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { api, describe, query } from '../api';
+import { navigate } from '../router';
+import type { Employee, SubscriberGroup } from '../types';
+import { GroupManager } from '../ui/group-manager';
+import { ErrorAlert, StatusLine } from '../ui/messages';
+import { ConnectionSettings, type NewKey } from './employees/connection-settings';
+import { EmployeeForm } from './employees/employee-form';
+import { EMPLOYEE_GROUPS, EMPLOYEES, EmployeeTable } from './employees/employee-table';
+import './employees.css';
+
+const count = (n: number) => (n === 1 ? '1 employee' : `${n} employees`);
+
+/**
+ * The Employees tab: `#/employees` the list and the groups, `#/employees/new` and
+ * `#/employees/<id>` the form. A key set by a save is shown here, once, with the connection
+ * settings; the page keeps it only until the coordinator moves on.
+ */
+export function EmployeesPage({ route }: { route: string[] }) {
+  const [view] = route;
+  const [employees, setEmployees] = useState<Employee[] | null>(null);
+  const [groups, setGroups] = useState<SubscriberGroup[]>([]);
+  const [loadError, setLoadError] = useState('');
+  const [status, setStatus] = useState('');
+  const [newKey, setNewKey] = useState<NewKey | null>(null);
+  const heading = useRef<HTMLHeadingElement>(null);
+
+  const load = async () => {
+    const [list, groupList] = await Promise.all([
+      api.get<Employee[]>(`${EMPLOYEES}${query({ withCustomTemplateItems: false })}`),
+      api.get<SubscriberGroup[]>(EMPLOYEE_GROUPS),
+    ]);
+    setEmployees(list);
+    setGroups([...groupList].sort((a, b) => a.name.localeCompare(b.name)));
+    setLoadError('');
+  };
+  const reload = () => load().catch((error: unknown) => setLoadError(`Employees could not be loaded: ${describe(error)}`));
+  useEffect(() => {
+    void reload();
+  }, [view]);
+  useLayoutEffect(() => {
+    if (view === undefined && !newKey) heading.current?.focus();
+  }, [view, newKey]);
+
+  const keyed = (key: NewKey) => {
+    setNewKey(key);
+    navigate('employees', key.subscriberID);
+  };
+  const done = () => {
+    setNewKey(null);
+    navigate('employees');
+  };
+
+  if (newKey && view === String(newKey.subscriberID)) return <ConnectionSettings shown={newKey} onDone={done} />;
+  if (view === 'new' || (view !== undefined && /^\d+$/.test(view))) {
+    return <EmployeeForm key={view} subscriberID={view === 'new' ? null : Number(view)} groups={groups} onKeyed={keyed} onChanged={setStatus} />;
+  }
+
+  const members = (groupID: number) => count((employees ?? []).filter((e) => e.subscriberGroupID === groupID).length);
+  const groupsChanged = async (message: string) => {
+    await reload();
+    setStatus(message);
+  };
+  return (
+    <section class="employees-page" aria-labelledby="employees-title">
+      <div class="list-head">
+        <h1 id="employees-title" tabIndex={-1} ref={heading}>
+          Employees
+        </h1>
+        <button type="button" onClick={() => navigate('employees', 'new')}>
+          New employee
+        </button>
+      </div>
+      <StatusLine class="ok" message={status} />
+      <ErrorAlert message={loadError} />
+      <div class="employees-layout">
+        <EmployeeTable employees={employees} groups={groups} />
+        <GroupManager
+          title="Employee groups"
+          path={EMPLOYEE_GROUPS}
+          idField="subscriberGroupID"
+          groups={groups.map((g) => ({ id: g.subscriberGroupID, name: g.name, members: members(g.subscriberGroupID) }))}
+          onChanged={groupsChanged}
+        />
+      </div>
+    </section>
+  );
+}

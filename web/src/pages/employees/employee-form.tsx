@@ -1,0 +1,188 @@
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { api, describe } from '../../api';
+import { navigate } from '../../router';
+import type { CreatedEmployee, Employee, SubscriberGroup } from '../../types';
+import { ConfirmStep, useConfirmStep } from '../../ui/confirm';
+import { Field } from '../../ui/field';
+import { formErrors, NO_ERRORS, type FormErrors } from '../../ui/form-errors';
+import { ErrorAlert, StatusLine } from '../../ui/messages';
+import type { NewKey } from './connection-settings';
+import { DeviceFields, initialKeyMode, newDeviceKey, type DeviceDraft } from './device-fields';
+import { EMPLOYEES } from './employee-table';
+import { vehicleDraft, vehicleSettingsOf, type VehicleDraft } from './vehicle-model';
+import { VEHICLE_FIELDS, VehicleSettingsForm } from './vehicle-settings-form';
+
+const FIELDS = ['name', 'phone', 'externalSubscriberID', 'subscriberGroupID', 'deviceKey', ...VEHICLE_FIELDS];
+
+interface Props {
+  /** null: a new employee. */
+  subscriberID: number | null;
+  groups: SubscriberGroup[];
+  /** A key was set: the page shows the connection settings once. */
+  onKeyed: (key: NewKey) => void;
+  onChanged: (message: string) => void;
+}
+
+/** `#/employees/new` and `#/employees/<id>`: an employee's fields, device and vehicle settings; deactivating and deleting. */
+export function EmployeeForm({ subscriberID, groups, onKeyed, onChanged }: Props) {
+  const isNew = subscriberID === null;
+  const [employee, setEmployee] = useState<Employee | null>(null);
+  const [loadError, setLoadError] = useState('');
+  const [name, setName] = useState('');
+  const [phone, setPhone] = useState('');
+  const [externalID, setExternalID] = useState('');
+  const [groupID, setGroupID] = useState('');
+  const [device, setDevice] = useState<DeviceDraft>({ device: 'phone', protocol: 'teltonika', keyMode: initialKeyMode(true, null), typedKey: '' });
+  const [vehicle, setVehicle] = useState<VehicleDraft>(() => vehicleDraft(null));
+  const [errors, setErrors] = useState<FormErrors>(NO_ERRORS);
+  const [status, setStatus] = useState('');
+  const [busy, setBusy] = useState(false);
+  const deleting = useConfirmStep();
+  const heading = useRef<HTMLHeadingElement>(null);
+
+  const fill = (e: Employee) => {
+    setEmployee(e);
+    setName(e.name);
+    setPhone(e.phone);
+    setExternalID(e.externalSubscriberID ?? '');
+    setGroupID(e.subscriberGroupID === null ? '' : String(e.subscriberGroupID));
+    setDevice((d) => ({ ...d, keyMode: initialKeyMode(false, e.deviceKeyHint), typedKey: '' }));
+    setVehicle(vehicleDraft(e.vehicleSettings));
+  };
+  useEffect(() => {
+    if (subscriberID === null) return;
+    api
+      .get<Employee>(`${EMPLOYEES}/${subscriberID}`)
+      .then(fill)
+      .catch((error: unknown) => setLoadError(`The employee could not be loaded: ${describe(error)}`));
+  }, [subscriberID]);
+  useLayoutEffect(() => heading.current?.focus(), []);
+
+  const run = async (action: () => Promise<void>) => {
+    setBusy(true);
+    setErrors(NO_ERRORS);
+    setStatus('');
+    try {
+      await action();
+    } catch (error) {
+      setErrors(formErrors(error, FIELDS));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const save = (event: Event) => {
+    event.preventDefault();
+    void run(async () => {
+      const key = device.keyMode === 'generate' && !isNew ? newDeviceKey() : device.keyMode === 'type' ? device.typedKey.trim() : undefined;
+      const body: Record<string, unknown> = {
+        name: name.trim(),
+        phone: phone.trim(),
+        externalSubscriberID: externalID.trim() === '' ? null : externalID.trim(),
+        subscriberGroupID: groupID === '' ? null : Number(groupID),
+        vehicleSettings: vehicleSettingsOf(vehicle),
+        ...(key !== undefined ? { deviceKey: key } : device.keyMode === 'none' ? { deviceKey: null } : {}),
+      };
+      if (isNew) {
+        const created = await api.post<CreatedEmployee>(EMPLOYEES, body);
+        onChanged(`Employee “${created.name}” added.`);
+        if (created.deviceKey) onKeyed({ subscriberID: created.subscriberID, name: created.name, deviceKey: created.deviceKey, device: device.device, protocol: device.protocol });
+        else navigate('employees');
+        return;
+      }
+      await api.patch(`${EMPLOYEES}/${subscriberID}`, body);
+      fill(await api.get<Employee>(`${EMPLOYEES}/${subscriberID}`));
+      setStatus(`Saved “${name.trim()}”.`);
+      onChanged(`Saved “${name.trim()}”.`);
+      if (key) onKeyed({ subscriberID: subscriberID!, name: name.trim(), deviceKey: key, device: device.device, protocol: device.protocol });
+    });
+  };
+
+  const setActive = (active: boolean) =>
+    run(async () => {
+      await api.patch(`${EMPLOYEES}/${subscriberID}`, { isActive: active });
+      fill(await api.get<Employee>(`${EMPLOYEES}/${subscriberID}`));
+      setStatus(active ? `“${name}” is active again.` : `“${name}” is deactivated.`);
+      onChanged('');
+    });
+
+  const remove = () =>
+    run(async () => {
+      await api.delete(`${EMPLOYEES}/${subscriberID}`);
+      onChanged(`Employee “${employee?.name ?? name}” deleted.`);
+      navigate('employees');
+    }).finally(deleting.end);
+
+  const f = errors.fields;
+  const title = isNew ? 'New employee' : `Employee: ${employee?.name ?? '…'}`;
+  return (
+    <section class="employee-form" aria-labelledby="employee-form-title">
+      <h1 id="employee-form-title" tabIndex={-1} ref={heading}>
+        {title}
+      </h1>
+      <p>
+        <a href="#/employees">Back to employees</a>
+      </p>
+      <ErrorAlert message={loadError} />
+      {!isNew && employee && !employee.isActive && <p class="muted">Deactivated: kept with its history, left out of the lists of active employees.</p>}
+      <form onSubmit={save} noValidate aria-labelledby="employee-form-title">
+        <Field id="employee-name" label="Name" error={f.name}>
+          {(control) => <input {...control} value={name} aria-required="true" maxLength={200} autocomplete="off" onInput={(e) => setName(e.currentTarget.value)} />}
+        </Field>
+        <div class="field-grid">
+          <Field id="employee-phone" label="Phone" error={f.phone}>
+            {(control) => <input {...control} type="tel" value={phone} maxLength={50} onInput={(e) => setPhone(e.currentTarget.value)} />}
+          </Field>
+          <Field id="employee-externalSubscriberID" label="External id" error={f.externalSubscriberID}>
+            {(control) => <input {...control} value={externalID} maxLength={200} autocomplete="off" onInput={(e) => setExternalID(e.currentTarget.value)} />}
+          </Field>
+          <Field id="employee-group" label="Group" error={f.subscriberGroupID}>
+            {(control) => (
+              <select {...control} value={groupID} onChange={(e) => setGroupID(e.currentTarget.value)}>
+                <option value="">No group</option>
+                {groups.map((g) => (
+                  <option key={g.subscriberGroupID} value={String(g.subscriberGroupID)}>
+                    {g.name}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+        </div>
+        <DeviceFields draft={device} hint={employee?.deviceKeyHint ?? null} isNew={isNew} error={f.deviceKey} onChange={setDevice} />
+        <VehicleSettingsForm draft={vehicle} errors={f} onChange={setVehicle} />
+        <ErrorAlert message={errors.message} />
+        <StatusLine class="ok" message={status} />
+        <div class="actions">
+          <button type="submit" disabled={busy || (!isNew && !employee)}>
+            {isNew ? 'Add employee' : 'Save employee'}
+          </button>
+          <a href="#/employees" class="button secondary">
+            Cancel
+          </a>
+        </div>
+      </form>
+      {!isNew && employee && (
+        <div class="actions danger-zone">
+          <button type="button" class="secondary" disabled={busy} onClick={() => void setActive(!employee.isActive)}>
+            {employee.isActive ? 'Deactivate' : 'Reactivate'}
+          </button>
+          {deleting.asking ? (
+            <ConfirmStep
+              question={`Delete “${employee.name}”? Their fixes stay in the history; the device key stops working.`}
+              confirm="Yes, delete employee"
+              cancel="No, keep them"
+              busy={busy}
+              onConfirm={() => void remove()}
+              onCancel={deleting.cancel}
+            />
+          ) : (
+            <button type="button" class="danger" ref={deleting.askButton} onClick={deleting.ask}>
+              Delete employee
+            </button>
+          )}
+        </div>
+      )}
+    </section>
+  );
+}

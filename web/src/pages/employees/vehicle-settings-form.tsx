@@ -1,0 +1,140 @@
+import { Field, FieldError } from '../../ui/field';
+import { READINGS, type ReadingDraft, type ReadingKey, type VehicleDraft } from './vehicle-model';
+
+/** The server's names of the fields this part shows, so its validation errors land under them. */
+export const VEHICLE_FIELDS = [
+  'vehicleSettings.speedLimit',
+  'vehicleSettings.prolongedSpeedSeconds',
+  'vehicleSettings.fuelFillThreshold',
+  'vehicleSettings.fuelDrainThreshold',
+  'vehicleSettings.initialOdometer',
+  'vehicleSettings.sensorLimits',
+  'vehicleSettings.readingMap',
+];
+
+interface Props {
+  draft: VehicleDraft;
+  errors: Record<string, string>;
+  onChange: (draft: VehicleDraft) => void;
+}
+
+type NumberKey = 'speedLimit' | 'prolongedSpeedSeconds' | 'fuelFillThreshold' | 'fuelDrainThreshold' | 'initialOdometer';
+
+/**
+ * Vehicle settings (CONTRACT §2): the thresholds of vehicle events, the fuel tank's filling and
+ * drain thresholds, sensor limits, and how a tracker's inputs become readings (the reading map:
+ * each reading from the protocol's default input, switched off, or from a named input).
+ */
+export function VehicleSettingsForm({ draft, errors, onChange }: Props) {
+  const set = (patch: Partial<VehicleDraft>) => onChange({ ...draft, ...patch });
+  const number = (key: NumberKey, label: string, hint?: string) => (
+    <Field id={`vehicle-${key}`} label={label} hint={hint} error={errors[`vehicleSettings.${key}`]}>
+      {(control) => <input {...control} type="number" inputMode="decimal" step="any" value={draft[key]} onInput={(e) => set({ [key]: e.currentTarget.value })} />}
+    </Field>
+  );
+  const setReading = (key: ReadingKey, patch: Partial<ReadingDraft>) => set({ readings: { ...draft.readings, [key]: { ...draft.readings[key], ...patch } } });
+
+  return (
+    <details class="vehicle-settings">
+      <summary>Vehicle settings</summary>
+      <div class="field-grid">
+        {number('speedLimit', 'Speed limit (km/h)', 'Default 90')}
+        {number('prolongedSpeedSeconds', 'Prolonged speeding after (s)', 'Default 60')}
+        {number('initialOdometer', 'Odometer at start (km)')}
+      </div>
+      <fieldset>
+        <legend>Fuel tank</legend>
+        <div class="field-grid">
+          {number('fuelFillThreshold', 'Filling of at least (litres)', 'Default 10')}
+          {number('fuelDrainThreshold', 'Drain of at least (litres)', 'Default 10')}
+        </div>
+      </fieldset>
+
+      <fieldset>
+        <legend>Sensor limits</legend>
+        <FieldError id="vehicle-sensorLimits" message={errors['vehicleSettings.sensorLimits']} />
+        {draft.sensorLimits.map((limit, index) => {
+          const update = (patch: Partial<typeof limit>) => set({ sensorLimits: draft.sensorLimits.map((l, i) => (i === index ? { ...l, ...patch } : l)) });
+          return (
+            <div class="row-fields" key={index} role="group" aria-label={`Sensor limit ${index + 1}`}>
+              <Field id={`limit-${index}-sensor`} label="Sensor">
+                {(control) => <input {...control} type="number" inputMode="numeric" value={limit.sensorID} onInput={(e) => update({ sensorID: e.currentTarget.value })} />}
+              </Field>
+              <Field id={`limit-${index}-min`} label="Min">
+                {(control) => <input {...control} type="number" step="any" value={limit.min} onInput={(e) => update({ min: e.currentTarget.value })} />}
+              </Field>
+              <Field id={`limit-${index}-max`} label="Max">
+                {(control) => <input {...control} type="number" step="any" value={limit.max} onInput={(e) => update({ max: e.currentTarget.value })} />}
+              </Field>
+              <button type="button" class="link" aria-label={`Remove sensor limit ${index + 1}`} onClick={() => set({ sensorLimits: draft.sensorLimits.filter((_, i) => i !== index) })}>
+                Remove
+              </button>
+            </div>
+          );
+        })}
+        <button type="button" class="secondary" onClick={() => set({ sensorLimits: [...draft.sensorLimits, { sensorID: '', min: '', max: '' }] })}>
+          Add sensor limit
+        </button>
+      </fieldset>
+
+      <fieldset>
+        <legend>Reading map (trackers)</legend>
+        <p class="hint">Which input of the tracker gives each reading; the protocol's defaults are in the README (Vehicle trackers).</p>
+        <FieldError id="vehicle-readingMap" message={errors['vehicleSettings.readingMap']} />
+        {READINGS.map(({ key, label, switch: isSwitch }) => {
+          const reading = draft.readings[key];
+          return (
+            <div class="row-fields" key={key} role="group" aria-label={label}>
+              <Field id={`reading-${key}`} label={label}>
+                {(control) => (
+                  <select {...control} value={reading.mode} onChange={(e) => setReading(key, { mode: e.currentTarget.value as ReadingDraft['mode'] })}>
+                    <option value="default">Protocol default</option>
+                    <option value="off">Off</option>
+                    <option value="input">From input</option>
+                  </select>
+                )}
+              </Field>
+              {reading.mode === 'input' && (
+                <>
+                  <Field id={`reading-${key}-input`} label="Input">
+                    {(control) => <input {...control} value={reading.input} placeholder="io239" autocomplete="off" onInput={(e) => setReading(key, { input: e.currentTarget.value })} />}
+                  </Field>
+                  <Field id={`reading-${key}-scale`} label="Scale">
+                    {(control) => <input {...control} type="number" step="any" value={reading.scale} placeholder="1" onInput={(e) => setReading(key, { scale: e.currentTarget.value })} />}
+                  </Field>
+                  {isSwitch && (
+                    <Field id={`reading-${key}-above`} label="On above">
+                      {(control) => <input {...control} type="number" step="any" value={reading.above} placeholder="0" onInput={(e) => setReading(key, { above: e.currentTarget.value })} />}
+                    </Field>
+                  )}
+                </>
+              )}
+            </div>
+          );
+        })}
+        {draft.sensorInputs.map((sensor, index) => {
+          const update = (patch: Partial<typeof sensor>) => set({ sensorInputs: draft.sensorInputs.map((s, i) => (i === index ? { ...s, ...patch } : s)) });
+          return (
+            <div class="row-fields" key={`sensor-${index}`} role="group" aria-label={`Sensor input ${index + 1}`}>
+              <Field id={`sensor-${index}-id`} label="Sensor">
+                {(control) => <input {...control} type="number" inputMode="numeric" value={sensor.sensorID} onInput={(e) => update({ sensorID: e.currentTarget.value })} />}
+              </Field>
+              <Field id={`sensor-${index}-input`} label="Input">
+                {(control) => <input {...control} value={sensor.input} autocomplete="off" onInput={(e) => update({ input: e.currentTarget.value })} />}
+              </Field>
+              <Field id={`sensor-${index}-scale`} label="Scale">
+                {(control) => <input {...control} type="number" step="any" value={sensor.scale} placeholder="1" onInput={(e) => update({ scale: e.currentTarget.value })} />}
+              </Field>
+              <button type="button" class="link" aria-label={`Remove sensor input ${index + 1}`} onClick={() => set({ sensorInputs: draft.sensorInputs.filter((_, i) => i !== index) })}>
+                Remove
+              </button>
+            </div>
+          );
+        })}
+        <button type="button" class="secondary" onClick={() => set({ sensorInputs: [...draft.sensorInputs, { sensorID: '', input: '', scale: '' }] })}>
+          Add sensor input
+        </button>
+      </fieldset>
+    </details>
+  );
+}

@@ -1,0 +1,63 @@
+import { api, query } from '../../api';
+import type { RecordOf, ReportKind } from '../../types';
+
+export const REPORTS: { kind: ReportKind; label: string }[] = [
+  { kind: 'summary', label: 'Summary' },
+  { kind: 'trips', label: 'Trips' },
+  { kind: 'stops', label: 'Stops and idling' },
+  { kind: 'fuel', label: 'Fuel' },
+  { kind: 'zoneVisits', label: 'Zone visits' },
+  { kind: 'speeding', label: 'Speeding' },
+];
+
+/** Whose report: everyone, one group (`g:<id>`) or one employee (`e:<id>`). */
+export type Whose = string;
+
+export function whoseParams(whose: Whose): { subscriberIDs?: number[]; subscriberGroupIDs?: number[] } {
+  const [type, id] = whose.split(':');
+  if (type === 'g') return { subscriberGroupIDs: [Number(id)] };
+  if (type === 'e') return { subscriberIDs: [Number(id)] };
+  return {};
+}
+
+/** A record with its employee, as the table and chart use it. */
+export type Row<K extends ReportKind = ReportKind> = RecordOf[K] & { subscriberID: number; name: string };
+
+export interface ReportChoice {
+  kind: ReportKind;
+  whose: Whose;
+  /** YYYY-MM-DD, days of the account's zone. */
+  from: string;
+  to: string;
+}
+
+/** The report's address: whole days from `from` to `to` in the account's zone. */
+export function reportPath(choice: ReportChoice, format?: 'csv' | 'xlsx', page?: { count: number; offset: number }): string {
+  return `/v6/api/reports/${choice.kind}${query({
+    dateFrom: `${choice.from}T00:00:00`,
+    dateTo: `${choice.to}T23:59:59`,
+    ...whoseParams(choice.whose),
+    ...(page ?? {}),
+    format,
+  })}`;
+}
+
+const PAGE = 1000;
+/** Pages read at most for the screen (the files hold everything). */
+const MAX_PAGES = 20;
+
+interface Answer {
+  data: { subscriberID: number; name: string; records: RecordOf[ReportKind][] }[];
+}
+
+/** Every record of the report, page by page. */
+export async function loadReport(choice: ReportChoice): Promise<{ rows: Row[]; complete: boolean }> {
+  const rows: Row[] = [];
+  for (let page = 0; page < MAX_PAGES; page++) {
+    const answer = await api.get<Answer>(reportPath(choice, undefined, { count: PAGE, offset: page * PAGE }));
+    const records = answer.data.flatMap((group) => group.records.map((record) => ({ ...record, subscriberID: group.subscriberID, name: group.name }) as Row));
+    rows.push(...records);
+    if (records.length < PAGE) return { rows, complete: true };
+  }
+  return { rows, complete: false };
+}
