@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Database } from '../store/database.js';
 import { ApiError, invalidField } from './errors.js';
-import { claimKey, deleteKey, deleteStaleKey, findKey, storeAnswer } from './idempotency-store.js';
+import { claimKey, deleteExpiredKeys, deleteKey, deleteStaleKey, findKey, storeAnswer } from './idempotency-store.js';
 
 const KEY_LIFETIME_MS = 24 * 3_600_000;
 /** A claim whose request never finished (the connection dropped, the server died) is abandoned after this. */
@@ -72,16 +72,7 @@ export function registerIdempotency(app: FastifyInstance, database: Database, cl
  * before, a key was removed only when the same key came again); the number removed.
  */
 export async function deleteExpiredIdempotencyKeys(database: Database, accountId: number, nowMs: number, limit: number): Promise<number> {
-  const beforeMs = nowMs - KEY_LIFETIME_MS;
-  const result = await database.db
-    .deleteFrom('idempotency_keys')
-    .where('account_id', '=', accountId)
-    .where('created_at', '<', beforeMs)
-    .where('key', 'in', (eb) =>
-      eb.selectFrom('idempotency_keys').select('key').where('account_id', '=', accountId).where('created_at', '<', beforeMs).limit(limit),
-    )
-    .executeTakeFirst();
-  return Number(result.numDeletedRows);
+  return deleteExpiredKeys(database.db, accountId, nowMs - KEY_LIFETIME_MS, limit);
 }
 
 function fingerprintOf(request: FastifyRequest): string {

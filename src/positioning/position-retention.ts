@@ -3,11 +3,15 @@ import type { Database, Tx } from '../store/database.js';
 import { LocationPartitions } from './location-partitions.js';
 import {
   deleteCheckpointsBefore,
-  deleteOldestOfSubscriber,
-  deleteOldestTracks,
+  deleteOfSubscriberUpTo,
   deleteRequestsBefore,
+  deleteTracksUpTo,
   markRemovedBefore,
+  nthOldestOfSubscriber,
+  nthOldestTrackStart,
   subscribersWithRowsBefore,
+  type SlicedTable,
+  type TimedTable,
 } from './retention-store.js';
 import { subscribersWithData } from './location-store.js';
 
@@ -47,7 +51,7 @@ export class PositionRetention {
     await markRemovedBefore(this.database.db, accountId, beforeMs);
     let removed = 0;
     for (const subscriberId of await this.withRowsBefore('pipeline_checkpoints', accountId, beforeMs)) {
-      removed += await this.database.transaction((tx) => deleteCheckpointsBefore(tx, subscriberId, beforeMs));
+      removed += await this.database.transaction((tx) => deleteCheckpointsBefore(tx, accountId, subscriberId, beforeMs));
     }
     return removed;
   }
@@ -61,7 +65,7 @@ export class PositionRetention {
   async removeFixes(accountId: number, beforeMs: number): Promise<{ fixes: BatchCount; requests: number }> {
     let fixes = NO_ROWS;
     for (const subscriberId of await this.withRowsBefore('locations', accountId, beforeMs)) {
-      fixes = addCounts(fixes, await this.inBatches((tx) => deleteOldestOfSubscriber(tx, 'locations', accountId, subscriberId, beforeMs, this.batchRows)));
+      fixes = addCounts(fixes, await this.oldestOfSubscriber('locations', accountId, subscriberId, beforeMs));
     }
     let requests = 0;
     for (const subscriberId of await this.withRowsBefore('subscriber_requests', accountId, beforeMs)) {
@@ -72,20 +76,31 @@ export class PositionRetention {
 
   /** The account's closed tracks, vehicle events and statistics buckets before `beforeMs`. */
   async removeDerived(accountId: number, beforeMs: number): Promise<DerivedRemoved> {
-    const tracks = await this.inBatches((tx) => deleteOldestTracks(tx, accountId, beforeMs, this.batchRows));
+    const tracks = await this.inBatches(async (tx) => deleteTracksUpTo(tx, accountId, beforeMs, await nthOldestTrackStart(tx, accountId, beforeMs, this.batchRows)));
     let events = NO_ROWS;
     for (const subscriberId of await this.withRowsBefore('vehicle_events', accountId, beforeMs)) {
-      events = addCounts(events, await this.inBatches((tx) => deleteOldestOfSubscriber(tx, 'vehicle_events', accountId, subscriberId, beforeMs, this.batchRows)));
+      events = addCounts(events, await this.oldestOfSubscriber('vehicle_events', accountId, subscriberId, beforeMs));
     }
     let buckets = NO_ROWS;
     for (const subscriberId of await this.withRowsBefore('statistics_buckets', accountId, beforeMs)) {
-      buckets = addCounts(buckets, await this.inBatches((tx) => deleteOldestOfSubscriber(tx, 'statistics_buckets', accountId, subscriberId, beforeMs, this.batchRows)));
+      buckets = addCounts(buckets, await this.oldestOfSubscriber('statistics_buckets', accountId, subscriberId, beforeMs));
     }
     return { tracks, events, buckets };
   }
 
+  /**
+   * The subscriber's rows of `table` before `beforeMs`, about `batchRows` a transaction, oldest
+   * first: each removes up to the `batchRows`-th oldest row's time (a few more when several share
+   * that instant), so fewer than `batchRows` means none are left.
+   */
+  private oldestOfSubscriber(table: SlicedTable, accountId: number, subscriberId: number, beforeMs: number): Promise<BatchCount> {
+    return this.inBatches(async (tx) =>
+      deleteOfSubscriberUpTo(tx, table, accountId, subscriberId, beforeMs, await nthOldestOfSubscriber(tx, table, accountId, subscriberId, beforeMs, this.batchRows)),
+    );
+  }
+
   /** The account's vehicles with rows of `table` before `beforeMs` (a read: nothing is opened for the others). */
-  private async withRowsBefore(table: Parameters<typeof subscribersWithRowsBefore>[1], accountId: number, beforeMs: number): Promise<number[]> {
+  private async withRowsBefore(table: TimedTable, accountId: number, beforeMs: number): Promise<number[]> {
     return subscribersWithRowsBefore(this.database, table, accountId, await subscribersWithData(this.database.db, accountId), beforeMs);
   }
 

@@ -5,9 +5,9 @@ import { idTable } from './location-store.js';
 /**
  * Retention's statements on the positioning tables (README, "Retention"). Old rows go oldest
  * first in slices of about `limit`: the `limit`-th oldest row's time is found through the
- * table's (…, time) index, then everything up to it is deleted by the same index range, so a
- * slice costs what its rows cost however much is left (and on PostgreSQL touches only the weeks
- * it lies in). No statement reads a row of another account.
+ * table's (…, time) index (`nthOldest…`), then everything up to it is deleted by the same index
+ * range (`delete…UpTo`), so a slice costs what its rows cost however much is left (and on
+ * PostgreSQL touches only the weeks it lies in). Every statement names the account.
  */
 
 /** The instant below which the account's fixes were removed, or null when none ever were. */
@@ -25,7 +25,7 @@ export async function markRemovedBefore(executor: Db, accountId: number, beforeM
     .execute();
 }
 
-/** Per table, the time column its oldest rows are found and sliced by, through an index led by (account or subscriber, time). */
+/** Per table, the time column its oldest rows are found and sliced by, through an index led by (account, subscriber, time). */
 const SLICED = {
   locations: 'location_date',
   vehicle_events: 'event_ms',
@@ -33,49 +33,62 @@ const SLICED = {
 } as const;
 const TIMED = { ...SLICED, subscriber_requests: 'requested_at', pipeline_checkpoints: 'at_ms' } as const;
 
+export type SlicedTable = keyof typeof SLICED;
+export type TimedTable = keyof typeof TIMED;
+
 /**
  * Which of the account's `subscriberIds` have a row of `table` dated before `beforeMs`: one seek
  * each, one statement, so that an hourly run opens no transaction for a vehicle with nothing to remove.
- * (pipeline_checkpoints carries no account yet: the ids are the account's own.)
  */
-export async function subscribersWithRowsBefore(
-  database: Database,
-  table: keyof typeof TIMED,
-  accountId: number,
-  subscriberIds: readonly number[],
-  beforeMs: number,
-): Promise<number[]> {
+export async function subscribersWithRowsBefore(database: Database, table: TimedTable, accountId: number, subscriberIds: readonly number[], beforeMs: number): Promise<number[]> {
   if (subscriberIds.length === 0) return [];
   const time = sql.ref(`x.${TIMED[table]}`);
-  const account = table === 'pipeline_checkpoints' ? sql`` : sql`x.account_id = ${accountId} AND `;
   const { rows } = await sql<{ id: number }>`
     SELECT s.id FROM ${idTable(database, subscriberIds)} AS s
-    WHERE EXISTS (SELECT 1 FROM ${sql.table(table)} x WHERE ${account}x.subscriber_id = s.id AND ${time} < ${beforeMs})`.execute(database.db);
+    WHERE EXISTS (SELECT 1 FROM ${sql.table(table)} x WHERE x.account_id = ${accountId} AND x.subscriber_id = s.id AND ${time} < ${beforeMs})`.execute(database.db);
   return rows.map((r) => Number(r.id));
 }
 
-/**
- * Removes the subscriber's oldest rows of `table` dated before `beforeMs`, about `limit` of them
- * (a few more when several share the last instant); the number removed. Fewer than `limit`
- * means none are left.
- */
-export async function deleteOldestOfSubscriber(tx: Tx, table: keyof typeof SLICED, accountId: number, subscriberId: number, beforeMs: number, limit: number): Promise<number> {
+/** The time of the subscriber's `n`-th oldest row of `table` before `beforeMs`, or null when it has fewer. */
+export async function nthOldestOfSubscriber(tx: Tx, table: SlicedTable, accountId: number, subscriberId: number, beforeMs: number, n: number): Promise<number | null> {
   const time = sql.ref(SLICED[table]);
-  const scope = sql`account_id = ${accountId} AND subscriber_id = ${subscriberId} AND ${time} < ${beforeMs}`;
   const { rows } = await sql<{ at: number }>`
-    SELECT ${time} AS at FROM ${sql.table(table)} WHERE ${scope} ORDER BY ${time} LIMIT 1 OFFSET ${limit - 1}`.execute(tx);
-  const upTo = rows[0] === undefined ? sql`` : sql` AND ${time} <= ${Number(rows[0].at)}`;
-  const result = await sql`DELETE FROM ${sql.table(table)} WHERE ${scope}${upTo}`.execute(tx);
+    SELECT ${time} AS at FROM ${sql.table(table)}
+    WHERE account_id = ${accountId} AND subscriber_id = ${subscriberId} AND ${time} < ${beforeMs}
+    ORDER BY ${time} LIMIT 1 OFFSET ${n - 1}`.execute(tx);
+  return rows[0] === undefined ? null : Number(rows[0].at);
+}
+
+/** Removes the subscriber's rows of `table` before `beforeMs` and, when given, at or before `upToMs`; the number removed. */
+export async function deleteOfSubscriberUpTo(tx: Tx, table: SlicedTable, accountId: number, subscriberId: number, beforeMs: number, upToMs: number | null): Promise<number> {
+  const time = sql.ref(SLICED[table]);
+  const upTo = upToMs === null ? sql`` : sql` AND ${time} <= ${upToMs}`;
+  const result = await sql`
+    DELETE FROM ${sql.table(table)}
+    WHERE account_id = ${accountId} AND subscriber_id = ${subscriberId} AND ${time} < ${beforeMs}${upTo}`.execute(tx);
   return Number(result.numAffectedRows ?? 0);
 }
 
-/** Removes the account's oldest closed tracks that ended before `beforeMs`, about `limit` of them, by (account, start). */
-export async function deleteOldestTracks(tx: Tx, accountId: number, beforeMs: number, limit: number): Promise<number> {
-  const scoped = () =>
-    tx.selectFrom('tracks').where('account_id', '=', accountId).where('start_ms', '<', beforeMs).where('finish_ms', '<', beforeMs).where('is_open', '=', 0);
-  const nth = await scoped().select('start_ms').orderBy('start_ms').limit(1).offset(limit - 1).executeTakeFirst();
+/** The start of the account's `n`-th oldest closed track that ended before `beforeMs`, by (account, start); null when fewer. */
+export async function nthOldestTrackStart(tx: Tx, accountId: number, beforeMs: number, n: number): Promise<number | null> {
+  const row = await tx
+    .selectFrom('tracks')
+    .select('start_ms')
+    .where('account_id', '=', accountId)
+    .where('start_ms', '<', beforeMs)
+    .where('finish_ms', '<', beforeMs)
+    .where('is_open', '=', 0)
+    .orderBy('start_ms')
+    .limit(1)
+    .offset(n - 1)
+    .executeTakeFirst();
+  return row?.start_ms ?? null;
+}
+
+/** Removes the account's closed tracks that ended before `beforeMs` and, when given, started at or before `upToMs`; the number removed. */
+export async function deleteTracksUpTo(tx: Tx, accountId: number, beforeMs: number, upToMs: number | null): Promise<number> {
   let remove = tx.deleteFrom('tracks').where('account_id', '=', accountId).where('start_ms', '<', beforeMs).where('finish_ms', '<', beforeMs).where('is_open', '=', 0);
-  if (nth) remove = remove.where('start_ms', '<=', nth.start_ms);
+  if (upToMs !== null) remove = remove.where('start_ms', '<=', upToMs);
   const result = await remove.executeTakeFirst();
   return Number(result.numDeletedRows);
 }
@@ -84,8 +97,13 @@ export async function deleteOldestTracks(tx: Tx, accountId: number, beforeMs: nu
  * The subscriber's checkpoints before `beforeMs`: a replay cannot start there once the fixes
  * after them are gone. A subscriber has at most one an hour for 8 days, so one statement.
  */
-export async function deleteCheckpointsBefore(tx: Tx, subscriberId: number, beforeMs: number): Promise<number> {
-  const result = await tx.deleteFrom('pipeline_checkpoints').where('subscriber_id', '=', subscriberId).where('at_ms', '<', beforeMs).executeTakeFirst();
+export async function deleteCheckpointsBefore(tx: Tx, accountId: number, subscriberId: number, beforeMs: number): Promise<number> {
+  const result = await tx
+    .deleteFrom('pipeline_checkpoints')
+    .where('account_id', '=', accountId)
+    .where('subscriber_id', '=', subscriberId)
+    .where('at_ms', '<', beforeMs)
+    .executeTakeFirst();
   return Number(result.numDeletedRows);
 }
 

@@ -1,11 +1,11 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { sql } from 'kysely';
 import { cutoffMs, DAY_MS, retentionOf, type Account, type AccountService, type SessionService } from '../accounts/accounts.js';
 import { deleteFinishedDeliveries } from '../delivery/delivery.js';
 import { deleteExpiredIdempotencyKeys } from '../http/idempotency.js';
 import type { PositionRetention } from '../positioning/positioning.js';
 import { addCounts, inBatches, NO_ROWS, type BatchCount } from '../store/batches.js';
 import type { Database } from '../store/database.js';
+import { tryLockRun, unlockRun } from './run-lock-store.js';
 
 export interface RetentionSettings {
   /** RETENTION_DAYS: days of fixes an account without its own setting keeps; 0: for ever. */
@@ -36,9 +36,6 @@ export interface RetentionReport {
   idempotencyKeys: BatchCount;
   sessions: number;
 }
-
-/** One run at a time across every server on one PostgreSQL: a session advisory lock on a connection held for the run. */
-const RUN_LOCK = 'lokator:retention';
 
 /**
  * Retention (README, "Retention"): hourly, each account's fixes older than its retention go, and
@@ -104,12 +101,11 @@ export class RetentionJob {
   async runOnce(): Promise<RetentionReport> {
     if (this.database.dialect !== 'postgres') return this.removeAll();
     return this.database.db.connection().execute(async (connection) => {
-      const { rows } = await sql<{ locked: boolean }>`SELECT pg_try_advisory_lock(hashtext(${RUN_LOCK})) AS locked`.execute(connection);
-      if (!rows[0]?.locked) return { ...emptyReport(), skipped: true };
+      if (!(await tryLockRun(connection))) return { ...emptyReport(), skipped: true };
       try {
         return await this.removeAll();
       } finally {
-        await sql`SELECT pg_advisory_unlock(hashtext(${RUN_LOCK}))`.execute(connection);
+        await unlockRun(connection);
       }
     });
   }
