@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import type { Account } from '../accounts/accounts.js';
 import { formatDateTime } from '../http/datetime.js';
 import { ApiError } from '../http/errors.js';
@@ -8,11 +7,10 @@ import { pointKey, type AddressResolver } from './address-resolver.js';
 import { coordinatesText } from '../geo/geo.js';
 import type { Location } from './location-schema.js';
 import { toLocation } from './location-service.js';
-import { subscribersWithData } from './location-store.js';
+import { subscribersWithData, validFixesBetween } from './location-store.js';
 import { loadPipelineStates } from './pipeline/pipeline-store.js';
 import type { Track, TrackListQuery } from './track-schema.js';
 import { findTrack, listTracks, tracksRunningAt, type TrackRow } from './track-store.js';
-import { validFixesBetween } from './location-store.js';
 
 /** Routes 3-5 of interface 4.1: tracks are derived by the pipeline, read here. */
 export class TrackService {
