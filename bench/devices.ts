@@ -10,13 +10,20 @@
  *   npm run bench:devices -- --devices 500 --seconds 10 --connections 32
  *
  * The client (autocannon) is a separate process (bench/devices-client.ts), so the server and the
- * bare reference each have the main thread of this process to themselves. Phases: warm-up of the
- * server (two fixes of every device), then bare, then server, each `--seconds` long. At the end the bench checks that every
- * acknowledged fix is stored.
+ * references each have the main thread of this process to themselves. Phases: warm-up of the
+ * server (two fixes of every device), then bare, then the disk's ceiling, then server, each
+ * `--seconds` long. At the end the bench checks that every acknowledged fix is stored.
+ *
+ * The disk's ceiling (not a target, an explanation): node:http that appends each request to a
+ * file and answers once an fdatasync begun after the append has finished (one per turn of the
+ * event loop, as the server's write-ahead log is synced). No server that answers only what is on
+ * disk can be faster with this many connections on this disk.
  */
 import { spawn } from 'node:child_process';
+import { closeSync, fdatasync, openSync, writeSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
 import { buildOsmAndServer } from '../src/mobile/osmand-server.js';
@@ -69,6 +76,33 @@ async function bareServer(cleanup: Cleanup): Promise<string> {
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
+/** The disk's ceiling (see the top): each request appended to a file, answered after an fdatasync begun since. */
+async function diskBoundServer(dir: string, cleanup: Cleanup): Promise<string> {
+  const fd = openSync(join(dir, 'disk-bound.log'), 'w');
+  cleanup.add(() => closeSync(fd));
+  let offset = 0;
+  let nextSync: Promise<void> | null = null;
+  const synced = () =>
+    (nextSync ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
+      nextSync = null;
+      return new Promise<void>((resolve, reject) => fdatasync(fd, (error) => (error ? reject(error) : resolve())));
+    }));
+  const server = createServer((request, response) => {
+    request.resume();
+    request.on('end', () => {
+      const line = Buffer.from(`${request.url}\n`);
+      offset += writeSync(fd, line, 0, line.length, offset);
+      void synced().then(() => {
+        response.writeHead(200, { 'content-length': '0' });
+        response.end();
+      });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  cleanup.add(() => new Promise((resolve) => server.close(resolve)));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
 const cpuMicros = ({ user, system }: NodeJS.CpuUsage) => user + system;
 
 async function main(): Promise<void> {
@@ -92,11 +126,11 @@ async function main(): Promise<void> {
       }
     };
     await Promise.all(Array.from({ length: 8 }, (_, i) => create(i)));
-    const osmand = await buildOsmAndServer({ locations: server.services.locations });
+    const osmand = buildOsmAndServer({ locations: server.services.locations });
     cleanup.add(() => osmand.close());
-    await osmand.listen({ port: 0, host: '127.0.0.1' });
-    const osmandUrl = `http://127.0.0.1:${(osmand.server.address() as AddressInfo).port}`;
+    const osmandUrl = `http://127.0.0.1:${(await osmand.listen({ port: 0, host: '127.0.0.1' })).port}`;
     const bareUrl = await bareServer(cleanup);
+    const diskUrl = await diskBoundServer(dir, cleanup);
 
     // Fixes dated from two hours ago on, five seconds apart per device: recent, in order, live.
     const startS = Math.floor(Date.now() / 1000) - 7200;
@@ -108,9 +142,11 @@ async function main(): Promise<void> {
     const bare = await runClient(bareUrl, devices, seconds, connections, startS, 0);
     const bareCpuUs = cpuMicros(process.cpuUsage(bareCpu));
     await pause(200);
-    const serverCpu = process.cpuUsage();
+    const disk = await runClient(diskUrl, devices, seconds, connections, startS, 0);
+    await pause(200);
+    const [serverCpu, mainCpu] = [process.cpuUsage(), process.threadCpuUsage()];
     const measured = await runClient(osmandUrl, devices, seconds, connections, startS, warm.next);
-    const serverCpuUs = cpuMicros(process.cpuUsage(serverCpu));
+    const [serverCpuUs, mainCpuUs] = [cpuMicros(process.cpuUsage(serverCpu)), cpuMicros(process.threadCpuUsage(mainCpu))];
 
     const { rows } = await sql<{ n: number | string }>`SELECT count(*) AS n FROM locations`.execute(database.db);
     const stored = Number(rows[0]!.n);
@@ -123,10 +159,14 @@ async function main(): Promise<void> {
     const target = database.dialect === 'postgres' ? TARGET_POSTGRES : TARGET_SQLITE;
     console.log(`devices on ${store}: ${fmt(devices)} devices, one fix per request over the OsmAnd listener, ${connections} connections, ${seconds} s per phase`);
     console.log(`  bare node:http: ${fmt(bare.perSecond)} requests/s · p50 ${bare.p50} ms · p99 ${bare.p99} ms`);
-    console.log(`  server:         ${fmt(measured.perSecond)} fixes/s · p50 ${measured.p50} ms · p99 ${measured.p99} ms (acknowledged after commit)`);
-    // CPU time of this process (both threads' worth) per answer: what the ratio comes to when the
-    // client is not the limit, and steadier than the rates on a busy machine.
-    console.log(`  CPU per answer: bare ${fmt(bareCpuUs / bare.requests)} µs, server ${fmt(serverCpuUs / measured.requests)} µs (ratio ${ratio(bareCpuUs / bare.requests, serverCpuUs / measured.requests)})`);
+    console.log(`  disk's ceiling: ${fmt(disk.perSecond)} requests/s · p50 ${disk.p50} ms · p99 ${disk.p99} ms (node:http answering after an fdatasync; ratio to bare ${ratio(disk.perSecond, bare.perSecond)})`);
+    console.log(`  server:         ${fmt(measured.perSecond)} fixes/s · p50 ${measured.p50} ms · p99 ${measured.p99} ms (acknowledged after commit; ratio to the disk's ceiling ${ratio(measured.perSecond, disk.perSecond)})`);
+    // CPU time of this process (all its threads) per answer: what the ratio comes to when the
+    // client is not the limit, and steadier than the rates on a busy machine. The main thread's
+    // share is what bounds the rate on an idle machine.
+    console.log(
+      `  CPU per answer: bare ${fmt(bareCpuUs / bare.requests)} µs, server ${fmt(serverCpuUs / measured.requests)} µs (ratio ${ratio(bareCpuUs / bare.requests, serverCpuUs / measured.requests)}), of which the main thread ${fmt(mainCpuUs / measured.requests)} µs`,
+    );
     console.log(`  ${check}`);
     console.log(`devices: ${fmt(measured.perSecond)} fixes/s · ratio to bare ${ratio(measured.perSecond, bare.perSecond)} (target ≥ ${target}) · p99 ${measured.p99} ms (target < ${TARGET_P99_MS})`);
   } finally {

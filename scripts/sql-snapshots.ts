@@ -27,7 +27,7 @@ import * as zoneGroups from '../src/geozones/zone-group-store.js';
 import * as zones from '../src/geozones/zone-store.js';
 import { bumpZoneVersion, lockZoneWrites, ZoneVersionReader } from '../src/geozones/zone-version-store.js';
 import { LocationPartitions } from '../src/positioning/location-partitions.js';
-import { findLocation, latestFixes, listLocations, LocationStore, subscribersWithData, validFixesBetween } from '../src/positioning/location-store.js';
+import { findLocation, insertionOf, latestFixes, listLocations, LocationStore, subscribersWithData, validFixesBetween } from '../src/positioning/location-store.js';
 import * as positionRetention from '../src/positioning/retention-store.js';
 import * as pipeline from '../src/positioning/pipeline/pipeline-store.js';
 import { SubscriberWrites } from '../src/positioning/pipeline/pipeline-writes.js';
@@ -175,7 +175,7 @@ export const catalogue: Entry[] = [
   { file: 'employees/employee-store.ts', name: 'updateEmployee', run: ({ tx }) => employees.updateEmployee(tx, ACCOUNT, SUBSCRIBER, employeeRow, T) },
   { file: 'employees/employee-store.ts', name: 'markEmployeeDeleted', run: ({ tx }) => employees.markEmployeeDeleted(tx, ACCOUNT, SUBSCRIBER, T) },
   { file: 'employees/employee-store.ts', name: 'vehicleSettingsRows', run: ({ database }) => employees.vehicleSettingsRows(database.db, ACCOUNT, [SUBSCRIBER, 11]) },
-  { file: 'employees/employee-store.ts', name: 'ingestTargetRows', run: ({ tx }) => employees.ingestTargetRows(tx, ACCOUNT, [SUBSCRIBER, 11]) },
+  { file: 'employees/employee-store.ts', name: 'ingestTargetRows', run: ({ tx, database }) => employees.ingestTargetRows(tx, database, ACCOUNT, [SUBSCRIBER, 11]) },
   { file: 'employees/employee-store.ts', name: 'livingIds', run: ({ database }) => employees.livingIds(database.db, ACCOUNT, [SUBSCRIBER, 11]) },
   { file: 'employees/employee-store.ts', name: 'identityRows', run: ({ database }) => employees.identityRows(database.db, ACCOUNT, [SUBSCRIBER, 11]) },
   { file: 'employees/employee-store.ts', name: 'findByDeviceKey', run: ({ database }) => employees.findByDeviceKey(database.db, 'k3y') },
@@ -226,7 +226,8 @@ export const catalogue: Entry[] = [
   { file: 'http/idempotency-store.ts', name: 'storeAnswer', run: ({ database }) => idempotency.storeAnswer(database.db, ACCOUNT, 'key-1', { statusCode: 201, body: '{}', headers: '{}' }) },
 
   // positioning
-  { file: 'positioning/location-store.ts', name: 'LocationStore.insert (2 fixes)', run: ({ database, tx }) => new LocationStore(database).insert(tx, ACCOUNT, T, [fix, { ...fix, locationDateMs: T + 10_000 }], [null, null]), answers: partitionsCovering },
+  { file: 'positioning/location-store.ts', name: 'LocationStore.insert (2 fixes)', run: ({ database, tx }) => new LocationStore(database).insert(tx, insertionOf(ACCOUNT, T, [fix, { ...fix, locationDateMs: T + 10_000 }], [null, null])) },
+  { file: 'positioning/location-store.ts', name: 'LocationStore.coverWeeksOf (2 fixes)', run: ({ database, tx }) => new LocationStore(database).coverWeeksOf(tx, [fix, { ...fix, locationDateMs: T + 10_000 }]), answers: partitionsCovering, only: 'postgres' },
   { file: 'positioning/location-store.ts', name: 'LocationStore.updateMetrics (2 fixes, after a replay)', run: ({ database, tx }) => new LocationStore(database).updateMetrics(tx, T - 2 * HOUR, [{ account_id: ACCOUNT, id: 1001, ...metricRow }, { account_id: ACCOUNT, id: 1002, ...metricRow }]) },
   { file: 'positioning/location-store.ts', name: 'listLocations', run: ({ database }) => listLocations(database.db, ACCOUNT, { fromMs: T - HOUR, toMs: T, subscriberIds: [SUBSCRIBER], beforeId: 5000, count: 1000, offset: 0 }) },
   { file: 'positioning/location-store.ts', name: 'findLocation', run: ({ database }) => findLocation(database.db, ACCOUNT, 1001) },
@@ -283,6 +284,7 @@ export const catalogue: Entry[] = [
   { file: 'positioning/subscriber-request-store.ts', name: 'listRequests', run: ({ database }) => requests.listRequests(database.db, ACCOUNT, { fromMs: T - HOUR, toMs: T, subscriberIds: [SUBSCRIBER], count: 200, offset: 0 }) },
   { file: 'positioning/subscriber-request-store.ts', name: 'findRequest', run: ({ database }) => requests.findRequest(database.db, ACCOUNT, 8) },
   { file: 'positioning/pipeline/pipeline-store.ts', name: 'loadPipelineStates', run: ({ tx }) => pipeline.loadPipelineStates(tx, ACCOUNT, [SUBSCRIBER, 11]) },
+  { file: 'positioning/pipeline/pipeline-store.ts', name: 'lockPipelineStateTexts', run: ({ database, tx }) => pipeline.lockPipelineStateTexts(tx, database, ACCOUNT, [SUBSCRIBER, 11]) },
   { file: 'positioning/pipeline/pipeline-store.ts', name: 'lockSubscribers', run: ({ tx }) => pipeline.lockSubscribers(tx, [SUBSCRIBER, 11]), only: 'postgres' },
   { file: 'positioning/pipeline/pipeline-store.ts', name: 'loadCheckpoint', run: ({ tx }) => pipeline.loadCheckpoint(tx, ACCOUNT, SUBSCRIBER, T) },
   { file: 'positioning/pipeline/pipeline-store.ts', name: 'loadFixes', run: ({ tx }) => pipeline.loadFixes(tx, ACCOUNT, SUBSCRIBER, T - HOUR) },
@@ -297,6 +299,7 @@ export const catalogue: Entry[] = [
   { file: 'positioning/pipeline/pipeline-store.ts', name: 'deleteCheckpointsAfter', run: ({ tx }) => pipeline.deleteCheckpointsAfter(tx, ACCOUNT, SUBSCRIBER, T) },
   { file: 'positioning/pipeline/pipeline-store.ts', name: 'deleteCheckpointsBefore', run: ({ tx }) => pipeline.deleteCheckpointsBefore(tx, ACCOUNT, SUBSCRIBER, T) },
   { file: 'positioning/pipeline/pipeline-store.ts', name: 'PipelineStore.apply (one row of each kind, after a replay)', run: ({ database, tx }) => new pipeline.PipelineStore(database).apply(tx, ACCOUNT, [everyWrite()], new Map()) },
+  { file: 'positioning/pipeline/pipeline-store.ts', name: 'PipelineStore.apply (with the batch\'s fixes, no replay: one statement on PostgreSQL)', run: ({ database, tx }) => new pipeline.PipelineStore(database).apply(tx, ACCOUNT, [Object.assign(everyWrite(), { replay: null })], new Map(), [insertionOf(ACCOUNT, T, [fix], [null])]) },
   { file: 'positioning/pipeline/pipeline-store.ts', name: 'PipelineStore.applyZoneVisits (after a replay)', run: ({ database, tx }) => new pipeline.PipelineStore(database).applyZoneVisits(tx, ACCOUNT, [everyWrite()]) },
 
   // reports

@@ -42,7 +42,7 @@ async function main(): Promise<void> {
   await services.retention.makePartitionsAhead();
 
   const app = await buildApp({ database, services, config, logger: log });
-  const osmand = await buildOsmAndServer({
+  const osmand = buildOsmAndServer({
     locations: services.locations,
     logger: log.child({ listener: 'osmand' }),
     requestTimeoutMs: config.REQUEST_TIMEOUT,
@@ -88,10 +88,8 @@ async function main(): Promise<void> {
     // A keep-alive
     // connection whose request was in flight when closing began is idle only once it is answered
     // (after its commit is on disk), later than close() looks for idle connections: reap them.
-    const reaper = setInterval(() => {
-      osmand.server.closeIdleConnections();
-      app.server.closeIdleConnections();
-    }, 100);
+    // (The OsmAnd listener's close() reaps its own.)
+    const reaper = setInterval(() => app.server.closeIdleConnections(), 100);
     await osmand.close();
     await app.close();
     clearInterval(reaper);

@@ -145,7 +145,7 @@ export class EmployeeService {
    */
   async ingestTargetsOf(tx: Tx, accountId: number, ids: number[]): Promise<Map<number, IngestTarget>> {
     if (ids.length === 0) return new Map();
-    const rows = await store.ingestTargetRows(tx, accountId, ids);
+    const rows = await store.ingestTargetRows(tx, this.database, accountId, ids);
     return new Map(
       rows.map((r) => [
         r.id,

@@ -1,5 +1,5 @@
 import type { FastifyReply } from 'fastify';
-import { createServer, type RequestListener, type Server } from 'node:http';
+import { createServer, type RequestListener, type Server, type ServerOptions } from 'node:http';
 import { ApiError } from './errors.js';
 
 /**
@@ -26,15 +26,16 @@ const checkIntervalMs = (requestTimeoutMs: number) => Math.max(50, Math.min(1_00
  * closed and the buffered body freed).
  */
 export function serverWithDeadline(requestTimeoutMs: number) {
-  return (handler: RequestListener): Server =>
-    createServer(
-      {
-        requestTimeout: requestTimeoutMs,
-        headersTimeout: Math.min(60_000, requestTimeoutMs),
-        connectionsCheckingInterval: checkIntervalMs(requestTimeoutMs),
-      },
-      handler,
-    );
+  return (handler: RequestListener): Server => createServer(deadlineOptions(requestTimeoutMs), handler);
+}
+
+/** `node:http` server options for that deadline (a 408 comes through the client-error handler). */
+export function deadlineOptions(requestTimeoutMs: number): ServerOptions {
+  return {
+    requestTimeout: requestTimeoutMs,
+    headersTimeout: Math.min(60_000, requestTimeoutMs),
+    connectionsCheckingInterval: checkIntervalMs(requestTimeoutMs),
+  };
 }
 
 /**

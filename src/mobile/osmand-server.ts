@@ -1,18 +1,19 @@
-import formbody from '@fastify/formbody';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import type { AddressInfo } from 'node:net';
 import { parse as parseQueryString } from 'node:querystring';
-import { ApiError } from '../http/errors.js';
-import { clientErrorHandler, frameworkError, sendError } from '../http/conventions.js';
-import { defaultRequestLimits, serverWithDeadline } from '../http/request-limits.js';
+import { Worker } from 'node:worker_threads';
+import { pino, type Logger } from 'pino';
+import { ApiError, toEnvelope } from '../http/errors.js';
+import { defaultRequestLimits } from '../http/request-limits.js';
 import { UnknownDevice, type LocationService } from '../positioning/positioning.js';
 import { defaultKeyGuessLimits, KeyGuessThrottle, keyFingerprint, type KeyGuessLimits } from './key-guess-throttle.js';
-import { decodeOsmAnd, OsmAndError, type DecodedFix } from './osmand-decoder.js';
+import { decodeOsmAnd, OsmAndError } from './osmand-decoder.js';
+import { REQUEST_FIELDS, type FromHttpThread, type OtherAnswer, type ToHttpThread } from './osmand-messages.js';
 
 const MAX_FUTURE_MS = 24 * 3_600_000;
 
 export interface OsmAndOptions {
   locations: LocationService;
-  logger?: FastifyBaseLogger | boolean;
+  logger?: Logger | boolean;
   clock?: () => number;
   /** REQUEST_TIMEOUT: a request must have arrived whole within this. */
   requestTimeoutMs?: number;
@@ -20,78 +21,155 @@ export interface OsmAndOptions {
   keyGuessLimits?: KeyGuessLimits;
 }
 
+/** The listener: `listen` once, `close` to stop taking fixes (requests in flight are answered first). */
+export interface OsmAndListener {
+  /** Resolves with the address it listens on (port 0: a free port). */
+  listen(options: { port: number; host: string }): Promise<AddressInfo>;
+  close(): Promise<void>;
+}
+
 /**
  * The listener phones and trackers report to (OSMAND_PORT). Each request carries one fix and the
  * device key set on its employee. 200 means stored; like Traccar, an unknown device or a bad fix
- * is a 400, which the client logs and does not retry forever.
+ * is a 400, which the client logs and does not retry forever. Every error is the envelope of
+ * CONTRACT §1.
+ *
+ * Plain `node:http` (the protocol is one route with any path; Fastify's per-request work cost as
+ * much as a bare server's whole answer), on a thread of its own (osmand-http-thread.ts): reading
+ * requests and writing answers was a third of the main thread's time at fleet scale, and the main
+ * thread, which runs every transaction, is what limits the rate (issue 13). This side decodes each
+ * request's parameters, applies the key-guess throttle and hands the fix to the ingest queue.
  */
-export async function buildOsmAndServer({
+export function buildOsmAndServer({
   locations,
   logger = false,
   clock = Date.now,
   requestTimeoutMs = defaultRequestLimits.requestTimeoutMs,
   keyGuessLimits = defaultKeyGuessLimits,
-}: OsmAndOptions): Promise<FastifyInstance> {
-  const app = Fastify({
-    ...(typeof logger === 'boolean' ? { logger } : { loggerInstance: logger }),
-    serverFactory: serverWithDeadline(requestTimeoutMs),
-    bodyLimit: 64 * 1024,
-    return503OnClosing: false,
-    // Every request's URL carries the device key (`?id=`), the phone's only credential: no request log.
-    disableRequestLogging: true,
-    frameworkErrors: (error, _request, reply) => sendError(reply, frameworkError(error)),
-    clientErrorHandler,
-  });
+}: OsmAndOptions): OsmAndListener {
+  const log = typeof logger === 'boolean' ? pino({ enabled: logger }) : logger;
   const throttle = new KeyGuessThrottle(keyGuessLimits, clock);
-  await app.register(formbody);
-  // Some trackers post the parameters as a bare body without a form content type.
-  app.addContentTypeParser(['text/plain', '*'], { parseAs: 'string' }, (_request, body, done) => {
-    done(null, parseQueryString(String(body)));
-  });
-  app.setErrorHandler((error: Error & { statusCode?: number }, request, reply) => {
-    if (error instanceof ApiError) return sendError(reply, error);
-    if (error.statusCode === 413) return sendError(reply, new ApiError('PAYLOAD_TOO_LARGE', 'request body is too large'));
-    if (error.statusCode && error.statusCode < 500) return sendError(reply, new ApiError('BAD_REQUEST', error.message));
-    request.log.error({ err: error }, 'osmand request failed');
-    return sendError(reply, new ApiError('INTERNAL_SERVER_ERROR', 'internal server error'));
-  });
+  const http = new Worker(new URL('./osmand-http-thread.js', import.meta.url), { workerData: { requestTimeoutMs } });
+  const send = (message: ToHttpThread) => http.postMessage(message);
+  let onListening: ((message: FromHttpThread) => void) | null = null;
+  let onClosed: (() => void) | null = null;
 
-  const handle = async (request: FastifyRequest, reply: FastifyReply) => {
+  /** One request's answer body, '' for an empty 200 (stored). */
+  const handle = async (method: string, address: string, url: string, contentType: string, text: string): Promise<string> => {
+    const mark = url.indexOf('?');
+    const path = mark < 0 ? url : url.slice(0, mark);
+    if (path === '/health' && method !== 'POST') return JSON.stringify({ status: 'ok' });
+    const body = method === 'POST' ? parseBody(contentType, text) : undefined;
+    // Like Traccar, any path is the protocol: clients are often configured with `/osmand` or similar.
+    const query = mark < 0 ? {} : parseQueryString(url.slice(mark + 1));
     const now = clock();
     let decoded;
     try {
-      decoded = decodeOsmAnd(request.query as Record<string, unknown>, request.body, now);
+      decoded = decodeOsmAnd(query, body, now);
     } catch (error) {
       if (error instanceof OsmAndError) throw new ApiError('BAD_REQUEST', error.message);
       throw error;
     }
     if (decoded.locationDateMs > now + MAX_FUTURE_MS) throw new ApiError('BAD_REQUEST', 'timestamp is more than 24 hours ahead');
     const key = keyFingerprint(decoded.deviceKey);
-    const waitSeconds = throttle.retryAfterSeconds(request.ip, key);
+    const waitSeconds = throttle.retryAfterSeconds(address, key);
     if (waitSeconds > 0) {
       throw new ApiError('RATE_LIMITED', 'too many unknown device keys from this address', undefined, { 'retry-after': String(waitSeconds) });
     }
     // The key's owner is resolved by the ingest queue (cached, checked in the transaction); unknown → 400.
+    // OsmAnd carries no vehicle readings.
     const { deviceKey, ...fix } = decoded;
     try {
-      await ingestFix(deviceKey, fix);
+      await locations.ingestDeviceFix(deviceKey, { ...fix, externalPower: null, odometer: null, engineHours: null, sensors: null });
     } catch (error) {
       if (error instanceof UnknownDevice) {
-        if (throttle.failed(request.ip)) request.log.warn({ address: request.ip }, 'osmand: too many unknown device keys from one address; refusing new keys from it for a while');
-        request.log.debug({ address: request.ip, key }, 'osmand: unknown device key');
+        if (throttle.failed(address)) log.warn({ address }, 'osmand: too many unknown device keys from one address; refusing new keys from it for a while');
+        log.debug({ address, key }, 'osmand: unknown device key');
       }
       throw error;
     }
-    throttle.succeeded(request.ip, key);
-    return reply.code(200).send();
+    throttle.succeeded(address, key);
+    return '';
   };
-  // OsmAnd carries no vehicle readings.
-  const ingestFix = (deviceKey: string, fix: Omit<DecodedFix, 'deviceKey'>) =>
-    locations.ingestDeviceFix(deviceKey, { ...fix, externalPower: null, odometer: null, engineHours: null, sensors: null });
-  app.setNotFoundHandler((request, reply) => sendError(reply, new ApiError('METHOD_NOT_ALLOWED', `${request.method} is not allowed; send GET or POST`, undefined, { allow: 'GET, POST' })));
-  app.get('/health', async () => ({ status: 'ok' }));
-  // Like Traccar, any path is the protocol: clients are often configured with `/osmand` or similar.
-  app.get('/*', handle);
-  app.post('/*', handle);
-  return app;
+
+  // Answers ready in this turn of the event loop go to the HTTP thread together.
+  let ok: number[] = [];
+  let others: OtherAnswer[] = [];
+  const flush = () => {
+    send({ type: 'answers', ok, others });
+    ok = [];
+    others = [];
+  };
+  const reply = (id: number, status: number, body: string, headers: Record<string, string> = {}) => {
+    if (ok.length === 0 && others.length === 0) setImmediate(flush);
+    if (status === 200 && body === '') ok.push(id);
+    else others.push([id, status, body, headers]);
+  };
+  const take = (fields: string[]) => {
+    for (let i = 0; i < fields.length; i += REQUEST_FIELDS) {
+      const id = Number(fields[i]);
+      handle(fields[i + 1]!, fields[i + 2]!, fields[i + 3]!, fields[i + 4]!, fields[i + 5]!).then(
+        (body) => reply(id, 200, body),
+        (error: unknown) => {
+          const apiError = error instanceof ApiError ? error : new ApiError('INTERNAL_SERVER_ERROR', 'internal server error');
+          if (!(error instanceof ApiError)) log.error({ err: error }, 'osmand request failed');
+          reply(id, apiError.status, JSON.stringify(toEnvelope(apiError)), { ...apiError.headers });
+        },
+      );
+    }
+  };
+
+  http.on('message', (message: FromHttpThread) => {
+    switch (message.type) {
+      case 'requests':
+        return take(message.fields);
+      case 'failed':
+        return log.error({ err: message.message }, 'osmand request failed');
+      case 'listening':
+      case 'listen-failed':
+        return onListening?.(message);
+      case 'closed':
+        return onClosed?.();
+    }
+  });
+  http.on('error', (error) => log.error({ err: error }, 'osmand: the HTTP thread failed'));
+
+  return {
+    listen: ({ port, host }) =>
+      new Promise((resolve, reject) => {
+        onListening = (message) => {
+          onListening = null;
+          if (message.type === 'listening') {
+            log.info({ address: message.address }, 'osmand listener is listening');
+            resolve(message.address);
+          } else if (message.type === 'listen-failed') reject(new Error(message.message));
+        };
+        send({ type: 'listen', port, host });
+      }),
+    close: () =>
+      new Promise((resolve) => {
+        onClosed = () => {
+          onClosed = null;
+          void http.terminate().then(() => resolve());
+        };
+        send({ type: 'close' });
+      }),
+  };
+}
+
+/**
+ * A JSON body (Traccar Client 9+) parsed as JSON; anything else (a form, text/plain, a bare body
+ * without a content type, as some trackers send) as a query string.
+ */
+function parseBody(contentType: string, text: string): unknown {
+  const mediaType = contentType.split(';', 1)[0]!.trim().toLowerCase();
+  if (mediaType === 'application/json') {
+    if (text === '') throw new ApiError('BAD_REQUEST', "Body cannot be empty when content-type is set to 'application/json'");
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      throw new ApiError('BAD_REQUEST', 'the body is not valid JSON');
+    }
+  }
+  return text === '' ? undefined : parseQueryString(text);
 }

@@ -1,6 +1,7 @@
 import { sql, type Selectable } from 'kysely';
-import { BulkWriter, bulkInsert, bulkUpdate } from '../store/bulk-writer.js';
+import { BulkWriter, bulkInsert, bulkUpdate, rowsFor, type BulkRows } from '../store/bulk-writer.js';
 import type { Database, Db, Tx } from '../store/database.js';
+import { idTable } from '../store/id-table.js';
 import type { LocationsTable } from '../store/schema.js';
 import type { Fix } from './fix.js';
 import { LocationPartitions } from './location-partitions.js';
@@ -69,6 +70,29 @@ export function metricColumns(metrics: FixMetrics | null): MetricColumns {
   };
 }
 
+/** The insert of these fixes, with the pipeline's metrics when already known, for `BulkWriter.insertAll`. */
+export function insertionOf(accountId: number, receivedAt: number, fixes: Fix[], metrics: (FixMetrics | null)[]): BulkRows {
+  const rows = fixes.map((fix, i): LocationInsert => ({
+    account_id: accountId,
+    subscriber_id: fix.subscriberId,
+    location_date: fix.locationDateMs,
+    received_at: receivedAt,
+    is_valid: fix.isValid ? 1 : 0,
+    latitude: fix.latitude,
+    longitude: fix.longitude,
+    angle: fix.angle,
+    velocity: fix.velocityKmh,
+    fuel_level: fix.fuelLevel,
+    ignition: flag(fix.ignition),
+    external_power: flag(fix.externalPower),
+    odometer: fix.odometer,
+    engine_hours: fix.engineHours,
+    sensors: fix.sensors ? JSON.stringify(fix.sensors) : null,
+    ...metricColumns(metrics[i] ?? null),
+  }));
+  return rowsFor(INSERT_LOCATIONS, rows);
+}
+
 /** Stores fixes, with the pipeline's metrics when already known, inside the caller's transaction. */
 export class LocationStore {
   private readonly bulk: BulkWriter;
@@ -79,29 +103,18 @@ export class LocationStore {
     this.partitions = new LocationPartitions(database);
   }
 
-  /** The batch's fixes: many rows per statement (SQLite) or one statement (PostgreSQL). */
-  async insert(tx: Tx, accountId: number, receivedAt: number, fixes: Fix[], metrics: (FixMetrics | null)[]): Promise<void> {
+  /**
+   * Before the batch's fixes are stored: on PostgreSQL, the weekly partition of the newest exists
+   * (made in this transaction when it is past the newest week made).
+   */
+  async coverWeeksOf(tx: Tx, fixes: readonly Fix[]): Promise<void> {
     if (fixes.length === 0) return;
     await this.partitions.cover(tx, fixes.reduce((newest, fix) => Math.max(newest, fix.locationDateMs), Number.NEGATIVE_INFINITY));
-    const rows = fixes.map((fix, i): LocationInsert => ({
-      account_id: accountId,
-      subscriber_id: fix.subscriberId,
-      location_date: fix.locationDateMs,
-      received_at: receivedAt,
-      is_valid: fix.isValid ? 1 : 0,
-      latitude: fix.latitude,
-      longitude: fix.longitude,
-      angle: fix.angle,
-      velocity: fix.velocityKmh,
-      fuel_level: fix.fuelLevel,
-      ignition: flag(fix.ignition),
-      external_power: flag(fix.externalPower),
-      odometer: fix.odometer,
-      engine_hours: fix.engineHours,
-      sensors: fix.sensors ? JSON.stringify(fix.sensors) : null,
-      ...metricColumns(metrics[i] ?? null),
-    }));
-    await this.bulk.insert(tx, INSERT_LOCATIONS, rows);
+  }
+
+  /** Stores fixes made into an insertion by `insertionOf`. */
+  async insert(tx: Tx, insertion: BulkRows): Promise<void> {
+    await this.bulk.insertAll(tx, [insertion]);
   }
 
   /**
@@ -212,14 +225,4 @@ export async function latestFixes(database: Database, executor: Db, accountId: n
 export async function subscribersWithData(executor: Db, accountId: number): Promise<number[]> {
   const rows = await executor.selectFrom('pipeline_states').select('subscriber_id').where('account_id', '=', accountId).orderBy('subscriber_id').execute();
   return rows.map((r) => r.subscriber_id);
-}
-
-/**
- * A list of ids as a one-column table `(id)` to select from, one parameter whatever its length:
- * an array on PostgreSQL, a JSON text on SQLite.
- */
-export function idTable(database: Database, ids: readonly number[]) {
-  return database.dialect === 'postgres'
-    ? sql`(SELECT unnest(${[...ids]}::bigint[]) AS id)`
-    : sql`(SELECT value AS id FROM json_each(${JSON.stringify(ids)}))`;
 }

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Database, Db, Tx } from '../store/database.js';
-import { idTable } from './location-store.js';
+import { idTable } from '../store/id-table.js';
 
 /**
  * Retention's statements on the positioning tables (README, "Retention"). Old rows go oldest

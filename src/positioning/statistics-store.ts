@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Database, Db } from '../store/database.js';
-import { idTable } from './location-store.js';
+import { idTable } from '../store/id-table.js';
 
 /** A processed valid fix's time and the pipeline's running totals at it. */
 export interface MetricRow {

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Database, Db } from '../store/database.js';
 import type { TracksTable } from '../store/schema.js';
-import { idTable } from './location-store.js';
+import { idTable } from '../store/id-table.js';
 
 /** The statements that read tracks (the pipeline writes them: pipeline/pipeline-store.ts), and name their ends. */
 

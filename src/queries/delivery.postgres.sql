@@ -130,6 +130,7 @@ ORDER BY
   "id" DESC;
 
 -- delivery/outbox.ts: Outbox.enqueue
+/* prepared */
 INSERT INTO
   deliveries (
     account_id,
@@ -373,6 +374,7 @@ WHERE
 SET
   LOCAL synchronous_commit = off;
 
+/* prepared */
 INSERT INTO
   delivery_attempts (delivery_id, account_id, attempted_at, duration_ms, status_code, error)
 SELECT

@@ -106,18 +106,22 @@ WHERE
   AND "deleted_at" IS NULL;
 
 -- employees/employee-store.ts: ingestTargetRows
+/* prepared */
 SELECT
-  "id",
-  "vehicle_settings",
-  "is_online",
-  "seen_at",
-  "device_key"
+  id,
+  vehicle_settings,
+  is_online,
+  seen_at,
+  device_key
 FROM
-  "subscribers"
+  subscribers
 WHERE
-  "account_id" = $1
-  AND "id" IN ($2, $3)
-  AND "deleted_at" IS NULL;
+  account_id = $1
+  AND id IN (
+    SELECT
+      unnest($2::BIGINT[]) AS id
+  )
+  AND deleted_at IS NULL;
 
 -- employees/employee-store.ts: livingIds
 SELECT

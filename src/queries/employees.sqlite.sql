@@ -95,18 +95,24 @@ WHERE
   AND "deleted_at" IS NULL;
 
 -- employees/employee-store.ts: ingestTargetRows
+/* prepared */
 SELECT
-  "id",
-  "vehicle_settings",
-  "is_online",
-  "seen_at",
-  "device_key"
+  id,
+  vehicle_settings,
+  is_online,
+  seen_at,
+  device_key
 FROM
-  "subscribers"
+  subscribers
 WHERE
-  "account_id" = ?
-  AND "id" IN (?, ?)
-  AND "deleted_at" IS NULL;
+  account_id = ?
+  AND id IN (
+    SELECT
+      value AS id
+    FROM
+      json_each(?)
+  )
+  AND deleted_at IS NULL;
 
 -- employees/employee-store.ts: livingIds
 SELECT

@@ -1046,6 +1046,22 @@ WHERE
   "account_id" = ?
   AND "subscriber_id" IN (?, ?);
 
+-- positioning/pipeline/pipeline-store.ts: lockPipelineStateTexts
+/* prepared */
+SELECT
+  subscriber_id,
+  state
+FROM
+  pipeline_states
+WHERE
+  account_id = ?
+  AND subscriber_id IN (
+    SELECT
+      value AS id
+    FROM
+      json_each(?)
+  );
+
 -- positioning/pipeline/pipeline-store.ts: loadCheckpoint
 SELECT
   "at_ms",
@@ -1250,11 +1266,148 @@ SET
 WHERE
   tracks.account_id = excluded.account_id;
 
+INSERT INTO
+  vehicle_events (account_id, subscriber_id, type, event_ms, detail, latitude, longitude, value)
+VALUES
+  (?, ?, ?, ?, ?, ?, ?, ?)
+ON CONFLICT (subscriber_id, event_ms, type, detail) DO UPDATE
+SET
+  latitude = excluded.latitude,
+  longitude = excluded.longitude,
+  value = excluded.value
+WHERE
+  vehicle_events.account_id = excluded.account_id;
+
+INSERT INTO
+  statistics_buckets (
+    account_id,
+    subscriber_id,
+    bucket_ms,
+    first_fix_ms,
+    last_fix_ms,
+    fix_count,
+    metrics_before,
+    first_fuel,
+    metrics_end
+  )
+VALUES
+  (?, ?, ?, ?, ?, ?, ?, ?, ?)
+ON CONFLICT (subscriber_id, bucket_ms) DO UPDATE
+SET
+  first_fix_ms = excluded.first_fix_ms,
+  last_fix_ms = excluded.last_fix_ms,
+  fix_count = excluded.fix_count,
+  metrics_before = excluded.metrics_before,
+  first_fuel = excluded.first_fuel,
+  metrics_end = excluded.metrics_end
+WHERE
+  statistics_buckets.account_id = excluded.account_id;
+
 DELETE FROM "tracks"
 WHERE
   "account_id" = ?
   AND "subscriber_id" = ?
   AND "start_ms" IN (?);
+
+UPDATE locations
+SET
+  cum_distance_m = ?,
+  cum_track_m = ?,
+  cum_engine_s = ?,
+  fuel_smoothed = ?,
+  odo_anchor_km = ?,
+  odo_anchor_cum_m = ?,
+  odo_anchor_track_m = ?
+WHERE
+  account_id = ?
+  AND id = ?
+  AND location_date >= ?;
+
+DELETE FROM "pipeline_checkpoints"
+WHERE
+  "account_id" = ?
+  AND "subscriber_id" = ?
+  AND "at_ms" < ?;
+
+-- positioning/pipeline/pipeline-store.ts: PipelineStore.apply (with the batch's fixes, no replay: one statement on PostgreSQL)
+INSERT INTO
+  locations (
+    account_id,
+    subscriber_id,
+    location_date,
+    received_at,
+    is_valid,
+    latitude,
+    longitude,
+    angle,
+    velocity,
+    fuel_level,
+    ignition,
+    external_power,
+    odometer,
+    engine_hours,
+    sensors,
+    cum_distance_m,
+    cum_track_m,
+    cum_engine_s,
+    fuel_smoothed,
+    odo_anchor_km,
+    odo_anchor_cum_m,
+    odo_anchor_track_m
+  )
+VALUES
+  (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
+
+INSERT INTO
+  pipeline_states (account_id, subscriber_id, last_fix_ms, state)
+VALUES
+  (?, ?, ?, ?)
+ON CONFLICT (subscriber_id) DO UPDATE
+SET
+  last_fix_ms = excluded.last_fix_ms,
+  state = excluded.state
+WHERE
+  pipeline_states.account_id = excluded.account_id;
+
+INSERT INTO
+  pipeline_checkpoints (account_id, subscriber_id, at_ms, state)
+VALUES
+  (?, ?, ?, ?)
+ON CONFLICT (account_id, subscriber_id, at_ms) DO UPDATE
+SET
+  state = excluded.state
+WHERE
+  pipeline_checkpoints.account_id = excluded.account_id;
+
+INSERT INTO
+  tracks (
+    account_id,
+    subscriber_id,
+    start_ms,
+    finish_ms,
+    start_lat,
+    start_lon,
+    finish_lat,
+    finish_lon,
+    distance_m,
+    is_open,
+    start_address,
+    finish_address,
+    max_speed_kmh
+  )
+VALUES
+  (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+ON CONFLICT (subscriber_id, start_ms) DO UPDATE
+SET
+  finish_ms = excluded.finish_ms,
+  finish_lat = excluded.finish_lat,
+  finish_lon = excluded.finish_lon,
+  distance_m = excluded.distance_m,
+  is_open = excluded.is_open,
+  finish_address = excluded.finish_address,
+  max_speed_kmh = excluded.max_speed_kmh
+WHERE
+  tracks.account_id = excluded.account_id;
 
 INSERT INTO
   vehicle_events (account_id, subscriber_id, type, event_ms, detail, latitude, longitude, value)
@@ -1292,6 +1445,12 @@ SET
   metrics_end = excluded.metrics_end
 WHERE
   statistics_buckets.account_id = excluded.account_id;
+
+DELETE FROM "tracks"
+WHERE
+  "account_id" = ?
+  AND "subscriber_id" = ?
+  AND "start_ms" IN (?);
 
 UPDATE locations
 SET

@@ -59,17 +59,18 @@ WHERE
   AND "enabled" = $3;
 
 -- signals/event-rule-store.ts: enabledRuleStamps
+/* prepared */
 SELECT
-  "id",
-  "updated_at"
+  id,
+  updated_at
 FROM
-  "event_rules"
+  event_rules
 WHERE
-  "account_id" = $1
-  AND "kind" IN ($2, $3)
-  AND "enabled" = $4
+  account_id = $1
+  AND kind IN ($2, $3)
+  AND enabled = 1
 ORDER BY
-  "id";
+  id;
 
 -- signals/event-rule-store.ts: enabledRuleRows
 SELECT

@@ -59,17 +59,18 @@ WHERE
   AND "enabled" = ?;
 
 -- signals/event-rule-store.ts: enabledRuleStamps
+/* prepared */
 SELECT
-  "id",
-  "updated_at"
+  id,
+  updated_at
 FROM
-  "event_rules"
+  event_rules
 WHERE
-  "account_id" = ?
-  AND "kind" IN (?, ?)
-  AND "enabled" = ?
+  account_id = ?
+  AND kind IN (?, ?)
+  AND enabled = 1
 ORDER BY
-  "id";
+  id;
 
 -- signals/event-rule-store.ts: enabledRuleRows
 SELECT

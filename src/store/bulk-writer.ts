@@ -1,6 +1,7 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import { sql, type Selectable } from 'kysely';
 import type { Database, Tx } from './database.js';
+import { PREPARED } from './prepared.js';
 import type { Schema } from './schema.js';
 
 const SQLITE_ROWS_PER_STATEMENT = 64;
@@ -47,6 +48,19 @@ export function bulkUpdate<T extends keyof Schema, Row extends RowOf<T>>(shape: 
   return shape;
 }
 
+type AnyRow = Record<string, unknown>;
+
+/** A bulk INSERT with its rows, as `insertAll` takes several at once. */
+export interface BulkRows {
+  readonly shape: BulkInsert<keyof Schema, AnyRow>;
+  readonly rows: readonly AnyRow[];
+}
+
+/** Pairs rows with their statement; the row type ties them to it. */
+export function rowsFor<T extends keyof Schema, Row extends RowOf<T>>(shape: BulkInsert<T, Row>, rows: readonly Row[]): BulkRows {
+  return { shape, rows } as unknown as BulkRows;
+}
+
 const namesOf = <Row>(columns: { readonly [K in keyof Row]-?: PgType }) => Object.keys(columns) as (keyof Row & string)[];
 
 /**
@@ -63,25 +77,41 @@ export class BulkWriter {
 
   /** INSERT … ON CONFLICT (conflict) DO UPDATE SET update = excluded.update (or DO NOTHING, or no clause). */
   async insert<T extends keyof Schema, Row extends RowOf<T>>(tx: Tx, shape: BulkInsert<T, Row>, rows: readonly Row[]): Promise<void> {
-    if (rows.length === 0) return;
-    const names = namesOf<Row>(shape.columns);
-    const columns = names.join(', ');
-    const update = shape.update ?? [];
-    // A conflicting row of another account is never overwritten (ids are unique across accounts; this makes it certain).
-    const sameAccount = 'account_id' in shape.columns ? ` WHERE ${shape.table}.account_id = excluded.account_id` : '';
-    const action = update.length ? `DO UPDATE SET ${update.map((c) => `${c} = excluded.${c}`).join(', ')}${sameAccount}` : 'DO NOTHING';
-    const onConflict = shape.conflict?.length ? ` ON CONFLICT (${shape.conflict.join(', ')}) ${action}` : '';
+    await this.insertAll(tx, [rowsFor(shape, rows)]);
+  }
+
+  /**
+   * Inserts into different tables, in the caller's transaction. On PostgreSQL they go as one
+   * statement, each but the last a data-modifying WITH: one round trip for all of them (each is
+   * applied once, and none sees another's rows, so no two may touch the same table).
+   */
+  async insertAll(tx: Tx, inserts: readonly BulkRows[]): Promise<void> {
+    const writes = inserts.filter((w) => w.rows.length > 0);
+    if (writes.length === 0) return;
     if (this.database.sqlite) {
-      const chunk = Math.max(1, Math.min(SQLITE_ROWS_PER_STATEMENT, Math.floor(SQLITE_MAX_PARAMETERS / names.length)));
-      const tuple = `(${names.map(() => '?').join(', ')})`;
-      for (let i = 0; i < rows.length; i += chunk) {
-        const part = rows.slice(i, i + chunk);
-        const statement = this.prepare(`INSERT INTO ${shape.table} (${columns}) VALUES ${Array(part.length).fill(tuple).join(', ')}${onConflict}`);
-        statement.run(flatValues(part, names));
-      }
+      for (const write of writes) this.sqliteInsert(write);
       return;
     }
-    await sql`INSERT INTO ${sql.raw(shape.table)} (${sql.raw(columns)}) SELECT * FROM unnest(${this.arrays(shape.columns, names, rows)})${sql.raw(onConflict)}`.execute(tx);
+    const last = writes.at(-1)!;
+    const ctes = writes.slice(0, -1).map((write, i) => sql`${sql.raw(`w${i}`)} AS (${this.postgresInsert(write)})`);
+    await (ctes.length > 0 ? sql`${PREPARED}WITH ${sql.join(ctes)} ${this.postgresInsert(last)}` : sql`${PREPARED}${this.postgresInsert(last)}`).execute(tx);
+  }
+
+  private sqliteInsert({ shape, rows }: BulkRows): void {
+    const names = namesOf<AnyRow>(shape.columns);
+    const chunk = Math.max(1, Math.min(SQLITE_ROWS_PER_STATEMENT, Math.floor(SQLITE_MAX_PARAMETERS / names.length)));
+    const tuple = `(${names.map(() => '?').join(', ')})`;
+    for (let i = 0; i < rows.length; i += chunk) {
+      const part = rows.slice(i, i + chunk);
+      const statement = this.prepare(`INSERT INTO ${shape.table} (${names.join(', ')}) VALUES ${Array(part.length).fill(tuple).join(', ')}${onConflict(shape)}`);
+      statement.run(flatValues(part, names));
+    }
+  }
+
+  /** The rows as column arrays, one parameter per column whatever the number of rows. */
+  private postgresInsert({ shape, rows }: BulkRows) {
+    const names = namesOf<AnyRow>(shape.columns);
+    return sql`INSERT INTO ${sql.raw(shape.table)} (${sql.raw(names.join(', '))}) SELECT * FROM unnest(${this.arrays(shape.columns, names, rows)})${sql.raw(onConflict(shape))}`;
   }
 
   /**
@@ -104,7 +134,7 @@ export class BulkWriter {
       return;
     }
     const extra = where.map((c) => sql` AND t.${sql.raw(c.column)} ${sql.raw(c.op)} ${c.value}`);
-    await sql`UPDATE ${sql.raw(shape.table)} AS t SET ${sql.raw(set.map((c) => `${c} = u.${c}`).join(', '))}
+    await sql`${PREPARED}UPDATE ${sql.raw(shape.table)} AS t SET ${sql.raw(set.map((c) => `${c} = u.${c}`).join(', '))}
               FROM unnest(${this.arrays(shape.columns, names, rows)}) AS u(${sql.raw(names.join(', '))})
               WHERE ${sql.raw(shape.key.map((k) => `t.${k} = u.${k}`).join(' AND '))}${sql.join(extra, sql``)}`.execute(tx);
   }
@@ -129,4 +159,13 @@ function flatValues<Row>(rows: readonly Row[], names: readonly (keyof Row)[]): u
   let k = 0;
   for (const row of rows) for (const name of names) values[k++] = row[name];
   return values;
+}
+
+/** ` ON CONFLICT (…) DO UPDATE SET …` (or DO NOTHING), or nothing without a conflict target. */
+function onConflict(shape: BulkInsert<keyof Schema, AnyRow>): string {
+  const update = shape.update ?? [];
+  // A conflicting row of another account is never overwritten (ids are unique across accounts; this makes it certain).
+  const sameAccount = 'account_id' in shape.columns ? ` WHERE ${shape.table}.account_id = excluded.account_id` : '';
+  const action = update.length ? `DO UPDATE SET ${update.map((c) => `${c} = excluded.${c}`).join(', ')}${sameAccount}` : 'DO NOTHING';
+  return shape.conflict?.length ? ` ON CONFLICT (${shape.conflict.join(', ')}) ${action}` : '';
 }

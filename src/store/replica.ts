@@ -21,7 +21,8 @@ export function readFromReplica<T>(fn: () => T): T {
 
 /** Statements a replica can answer: a plain SELECT (or WITH … SELECT) that locks and changes nothing. */
 export function isPlainRead(text: string): boolean {
-  if (!/^\s*(select|with)\b/i.test(text)) return false;
+  // A leading comment (a statement marked PREPARED) says nothing of what it does.
+  if (!/^\s*(\/\*.*?\*\/\s*)?(select|with)\b/i.test(text)) return false;
   return !/\b(insert|update|delete|merge|for\s+(update|share|no\s+key\s+update|key\s+share)|nextval|setval|pg_advisory\w*|pg_try_advisory\w*|pg_notify)\b/i.test(text);
 }
 

@@ -1,7 +1,6 @@
-import type { FastifyInstance } from 'fastify';
 import { connect, createServer, type AddressInfo } from 'node:net';
 import type { Services } from '../../src/app.js';
-import { buildOsmAndServer, type OsmAndOptions } from '../../src/mobile/osmand-server.js';
+import { buildOsmAndServer, type OsmAndListener as Listener, type OsmAndOptions } from '../../src/mobile/osmand-server.js';
 
 /** What Traccar Client (Android <= 8, iOS) and OsmAnd put after `id=…`: speed in knots. */
 export const CLASSIC_QUERY =
@@ -33,7 +32,7 @@ export interface OsmAndResponse {
 
 /** The OsmAnd listener on loopback, and ways to talk to it as phones and trackers do. */
 export interface OsmAndListener {
-  app: FastifyInstance;
+  app: Listener;
   host: string;
   port: number;
   baseUrl: string;
@@ -50,13 +49,12 @@ export async function startOsmAnd(
   options: Pick<OsmAndOptions, 'logger' | 'keyGuessLimits' | 'requestTimeoutMs'> & { port?: number } = {},
 ): Promise<OsmAndListener> {
   const { port: wanted = 0, ...osmand } = options;
-  const app = await buildOsmAndServer({
+  const app = buildOsmAndServer({
     locations: services.locations,
     ...(clock ? { clock } : {}),
     ...osmand,
   });
-  await app.listen({ port: wanted, host: '127.0.0.1' });
-  const { port } = app.server.address() as AddressInfo;
+  const { port } = await app.listen({ port: wanted, host: '127.0.0.1' });
   const host = '127.0.0.1';
   const baseUrl = `http://${host}:${port}`;
   return {

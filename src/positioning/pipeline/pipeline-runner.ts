@@ -2,6 +2,7 @@ import type { VehicleSettings } from '../../employees/employees.js';
 import type { ZoneIndex } from '../../geozones/geozones.js';
 import type { Tx } from '../../store/database.js';
 import type { AddressResolver } from '../address-resolver.js';
+import { insertionOf } from '../location-store.js';
 import type { Fix } from '../fix.js';
 import { LIVE_WINDOW_MS, type BatchSignals, type PipelineSignals } from './pipeline-signals.js';
 import type { PipelineStore } from './pipeline-store.js';
@@ -51,8 +52,7 @@ export class PipelineRunner {
       else bySubscriber.set(fix.subscriberId, [index]);
     });
     const subscriberIds = [...bySubscriber.keys()].sort((a, b) => a - b);
-    await this.store.lock(tx, subscriberIds);
-    const states = await this.store.loadStates(tx, context.accountId, subscriberIds);
+    const states = await this.store.lockStates(tx, context.accountId, subscriberIds);
     const signals = this.signals ? await this.signals.begin(tx, context, subscriberIds) : null;
     // One version read per batch; the index itself is rebuilt only when a zone changed.
     const zones = this.zones ? await this.zones.indexFor(context.accountId, tx) : null;
@@ -90,7 +90,12 @@ export class PipelineRunner {
     }
 
     const keep = (_: unknown, index: number) => !resent.has(index);
-    await this.store.locations.insert(tx, context.accountId, context.receivedAt, fixes.filter(keep), metrics.filter(keep));
+    const kept = fixes.filter(keep);
+    const insertion = insertionOf(context.accountId, context.receivedAt, kept, metrics.filter(keep));
+    await this.store.locations.coverWeeksOf(tx, kept);
+    // A replay reads the stored fixes, this batch's too: then they are stored first. Otherwise they
+    // go with the rest of the batch's writes (one statement on PostgreSQL).
+    if (late.length > 0) await this.store.locations.insert(tx, insertion);
     // Retention may have removed the account's older fixes: no replay starts before that mark.
     const removedBeforeMs = late.length > 0 ? await this.store.removedBefore(tx, context.accountId) : null;
     for (const { subscriberId, earliestMs, state, live } of late) {
@@ -98,7 +103,7 @@ export class PipelineRunner {
       const replayed = await this.replay(tx, context, subscriberId, fromMs, removedBeforeMs, signals, state, live, zones);
       if (replayed) writes.push(replayed);
     }
-    await this.store.apply(tx, context.accountId, writes, await this.addressesOf(tx, context.accountId, writes));
+    await this.store.apply(tx, context.accountId, writes, await this.addressesOf(tx, context.accountId, writes), late.length > 0 ? [] : [insertion]);
     await this.store.applyZoneVisits(tx, context.accountId, writes);
     await signals?.flush(tx);
   }

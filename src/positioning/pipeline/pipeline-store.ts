@@ -1,11 +1,14 @@
 import { sql, type Selectable } from 'kysely';
-import { BulkWriter, bulkInsert } from '../../store/bulk-writer.js';
+import { BulkWriter, bulkInsert, rowsFor, type BulkRows } from '../../store/bulk-writer.js';
 import type { Database, Db, Tx } from '../../store/database.js';
+import { idTable } from '../../store/id-table.js';
+import { PREPARED } from '../../store/prepared.js';
 import type { PipelineCheckpointsTable, PipelineStatesTable, StatisticsBucketsTable, TracksTable, VehicleEventsTable, ZoneVisitsTable } from '../../store/schema.js';
 import { pointKey } from '../address-resolver.js';
 import { coordinatesText } from '../../geo/geo.js';
 import { LocationStore, metricColumns, type LocationMetricsUpdate } from '../location-store.js';
 import { removedBefore } from '../retention-store.js';
+import { PipelineStateCache } from './pipeline-state-cache.js';
 import type { PipelineFix } from './pipeline-types.js';
 import { eventKey, fixKey, type SubscriberWrites } from './pipeline-writes.js';
 import type { SubscriberState } from './subscriber-pipeline.js';
@@ -96,14 +99,23 @@ export async function loadPipelineStates(executor: Db, accountId: number, subscr
 }
 
 /**
- * One writer per subscriber at a time, for as long as the transaction lasts, so that two servers
- * on one PostgreSQL never process the same subscriber's fixes at once (subscriber ids are unique
- * across accounts). Sorted, so two transactions always take their locks in the same order and
- * never deadlock.
+ * The stored text of each subscriber's pipeline state, for the ingest transaction (see
+ * PipelineStateCache); on PostgreSQL each row locked (in subscriber order, so two transactions
+ * never deadlock) and read as last committed, whatever the statement's snapshot.
  */
+export async function lockPipelineStateTexts(tx: Tx, database: Database, accountId: number, subscriberIds: number[]): Promise<Map<number, string>> {
+  if (subscriberIds.length === 0) return new Map();
+  const lock = database.dialect === 'postgres' ? sql`ORDER BY subscriber_id FOR UPDATE` : sql``;
+  const { rows } = await sql<{ subscriber_id: number; state: string }>`${PREPARED}
+    SELECT subscriber_id, state FROM pipeline_states
+    WHERE account_id = ${accountId} AND subscriber_id IN ${idTable(database, subscriberIds)} ${lock}`.execute(tx);
+  return new Map(rows.map((r) => [Number(r.subscriber_id), r.state]));
+}
+
+/** A transaction-scoped advisory lock per subscriber, in subscriber order (PostgreSQL). */
 export async function lockSubscribers(tx: Tx, subscriberIds: number[]): Promise<void> {
   const sorted = [...subscriberIds].sort((a, b) => a - b);
-  await sql`SELECT pg_advisory_xact_lock(id) FROM (SELECT unnest(${sorted}::bigint[]) AS id ORDER BY 1) AS ids`.execute(tx);
+  await sql`${PREPARED}SELECT pg_advisory_xact_lock(id) FROM (SELECT unnest(${sorted}::bigint[]) AS id ORDER BY 1) AS ids`.execute(tx);
 }
 
 /** The latest checkpoint taken at or before `atOrBeforeMs`. */
@@ -225,20 +237,28 @@ export async function deleteCheckpointsBefore(tx: Tx, accountId: number, subscri
 export class PipelineStore {
   private readonly bulk: BulkWriter;
   readonly locations: LocationStore;
+  private readonly states = new PipelineStateCache();
 
   constructor(private readonly database: Database) {
     this.bulk = new BulkWriter(database);
     this.locations = new LocationStore(database);
   }
 
-  /** See `lockSubscribers`; SQLite has one writer anyway. */
-  async lock(tx: Tx, subscriberIds: number[]): Promise<void> {
-    if (this.database.dialect !== 'postgres' || subscriberIds.length === 0) return;
-    await lockSubscribers(tx, subscriberIds);
-  }
-
-  loadStates(tx: Tx, accountId: number, subscriberIds: number[]): Promise<Map<number, SubscriberState>> {
-    return loadPipelineStates(tx, accountId, subscriberIds);
+  /**
+   * The subscribers' states, each locked for as long as the transaction lasts: one writer per
+   * subscriber at a time, so that two servers on one PostgreSQL never process the same
+   * subscriber's fixes at once (SQLite has one writer anyway). A subscriber with a state is locked
+   * by its row, in the read itself. One without (its first fixes) takes an advisory lock, then
+   * its state is read again: another server may have written the first one meanwhile.
+   */
+  async lockStates(tx: Tx, accountId: number, subscriberIds: number[]): Promise<Map<number, SubscriberState>> {
+    const texts = await lockPipelineStateTexts(tx, this.database, accountId, subscriberIds);
+    const missing = subscriberIds.filter((id) => !texts.has(id));
+    if (this.database.dialect === 'postgres' && missing.length > 0) {
+      await lockSubscribers(tx, missing);
+      for (const [subscriberId, text] of await lockPipelineStateTexts(tx, this.database, accountId, missing)) texts.set(subscriberId, text);
+    }
+    return new Map([...texts].map(([subscriberId, text]) => [subscriberId, this.states.take(subscriberId, text)]));
   }
 
   /** The instant below which retention removed the account's fixes, or null. */
@@ -269,8 +289,8 @@ export class PipelineStore {
     return { trackStarts: await trackStartsFrom(tx, accountId, subscriberId, fromMs), eventKeys: await eventKeysFrom(tx, accountId, subscriberId, fromMs) };
   }
 
-  /** Writes everything the runs of one batch produced: one statement per table (SQLite: per chunk of rows). */
-  async apply(tx: Tx, accountId: number, all: SubscriberWrites[], addresses: Map<string, string>): Promise<void> {
+  /** Writes everything the runs of one batch produced, and `also` (the batch's fixes) with it. */
+  async apply(tx: Tx, accountId: number, all: SubscriberWrites[], addresses: Map<string, string>, also: BulkRows[] = []): Promise<void> {
     for (const w of all) if (w.replay) await this.clearReplayWindow(tx, accountId, w);
 
     const states: StateWrite[] = [];
@@ -283,7 +303,11 @@ export class PipelineStore {
     const place = (lat: number, lon: number) => addresses.get(pointKey(lat, lon)) ?? coordinatesText(lat, lon);
     for (const w of all) {
       const sub = w.subscriberId;
-      if (w.state) states.push({ account_id: accountId, subscriber_id: sub, last_fix_ms: w.state.lastFixMs, state: JSON.stringify(w.state) });
+      if (w.state) {
+        const text = JSON.stringify(w.state);
+        states.push({ account_id: accountId, subscriber_id: sub, last_fix_ms: w.state.lastFixMs, state: text });
+        this.states.put(sub, text, w.state);
+      }
       for (const [atMs, state] of w.checkpoints) checkpoints.push({ account_id: accountId, subscriber_id: sub, at_ms: atMs, state });
       for (const [startMs, t] of w.tracks) {
         if (t === 'drop') drops.set(sub, [...(drops.get(sub) ?? []), startMs]);
@@ -308,12 +332,16 @@ export class PipelineStore {
       for (const [id, m] of w.metrics) metrics.push({ account_id: accountId, id, ...metricColumns(m) });
     }
 
-    await this.bulk.insert(tx, UPSERT_STATES, states);
-    await this.bulk.insert(tx, UPSERT_CHECKPOINTS, checkpoints);
-    await this.bulk.insert(tx, UPSERT_TRACKS, tracks);
+    // One statement on PostgreSQL (see insertAll): a batch's writes cost one round trip.
+    await this.bulk.insertAll(tx, [
+      ...also,
+      rowsFor(UPSERT_STATES, states),
+      rowsFor(UPSERT_CHECKPOINTS, checkpoints),
+      rowsFor(UPSERT_TRACKS, tracks),
+      rowsFor(UPSERT_EVENTS, events),
+      rowsFor(UPSERT_BUCKETS, buckets),
+    ]);
     for (const [sub, startsMs] of drops) await deleteTracksStartingAt(tx, accountId, sub, startsMs);
-    await this.bulk.insert(tx, UPSERT_EVENTS, events);
-    await this.bulk.insert(tx, UPSERT_BUCKETS, buckets);
     // A replay's fixes all lie in its window: the earliest window bounds the partitions searched.
     const replayedFromMs = Math.min(...all.flatMap((w) => (w.replay ? [w.replay.fromMs] : [])));
     await this.locations.updateMetrics(tx, Number.isFinite(replayedFromMs) ? replayedFromMs : Number.MIN_SAFE_INTEGER, metrics);
