@@ -146,12 +146,16 @@ export interface BenchServer {
   employeeIds: number[];
 }
 
-/** The real server (logger off) on 127.0.0.1, port 0, with one account and `employees` employees created through the API. */
-export async function startServer(database: Database, employees: number, cleanup: Cleanup): Promise<BenchServer> {
-  const services = createServices(database);
+/**
+ * The real server (logger off) on 127.0.0.1, port 0, with one account and `employees` employees
+ * created through the API. `clock`: the server's now (default the real one).
+ */
+export async function startServer(database: Database, employees: number, cleanup: Cleanup, clock: () => number = Date.now): Promise<BenchServer> {
+  const services = createServices(database, clock);
   const app = await buildApp({
     database,
     services,
+    clock,
     logger: false,
     config: { LOKATOR_ADMIN_TOKEN: undefined, INGEST_BODY_LIMIT_BYTES: 16 * 1024 * 1024 },
   });

@@ -9,7 +9,7 @@ export const tableOwners = {
   accounts: ['accounts', 'api_tokens', 'users', 'workspace_sessions', 'sign_in_attempts'],
   employees: ['subscribers', 'subscriber_groups'],
   tasks: ['tasks', 'task_changes'],
-  positioning: ['locations', 'tracks', 'vehicle_events', 'statistics_buckets', 'pipeline_states', 'pipeline_checkpoints', 'subscriber_requests', 'zone_visits'],
+  positioning: ['locations', 'tracks', 'vehicle_events', 'statistics_buckets', 'pipeline_states', 'pipeline_checkpoints', 'subscriber_requests', 'zone_visits', 'location_retention'],
   geozones: ['zones', 'zone_groups', 'zone_versions', 'map_objects'],
   signals: ['event_rules', 'signal_ids', 'ingest_versions'],
   delivery: ['deliveries', 'delivery_attempts', 'signing_secrets'],

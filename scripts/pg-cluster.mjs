@@ -1,15 +1,19 @@
 // A throwaway PostgreSQL cluster for test and benchmark runs: initdb + pg_ctl in a temp folder on a
 // free loopback port, removed again by stop(). Shared by scripts/test.mjs and bench/zones.ts.
+// startReplica adds a streaming replica of such a cluster (pg_basebackup -R, a second server).
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, realpathSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 
-/** The folder of `initdb` and `pg_ctl`: on the PATH, else the newest under /usr/lib/postgresql; null when absent. */
+/**
+ * The folder of `initdb`, `pg_ctl` and `pg_basebackup`: where the `initdb` on the PATH really is (a
+ * link on the PATH may name only a few of them), else the newest under /usr/lib/postgresql; null when absent.
+ */
 export function findPostgresBin() {
   const onPath = spawnSync('sh', ['-c', 'command -v initdb'], { encoding: 'utf8' }).stdout.trim();
-  if (onPath) return onPath.replace(/\/initdb$/, '');
+  if (onPath) return dirname(realpathSync(onPath));
   const base = '/usr/lib/postgresql';
   if (!existsSync(base)) return null;
   const versions = readdirSync(base).filter((v) => existsSync(join(base, v, 'bin', 'initdb'))).sort((a, b) => Number(b) - Number(a));
@@ -33,7 +37,7 @@ function run(command, commandArgs) {
 
 /**
  * initdb + pg_ctl start in a temp folder; as root, through the `postgres` user (initdb refuses root).
- * `settings` are extra `-c` options (the test run passes `fsync=off`). Resolves to `{url, stop()}`
+ * `settings` are extra `-c` options (the test run passes `fsync=off`). Resolves to `{url, port, stop()}`
  * or to `{error}` saying why no cluster could start.
  */
 export async function startCluster(bin, settings = []) {
@@ -45,21 +49,47 @@ export async function startCluster(bin, settings = []) {
   chmodSync(dir, 0o777);
   const dataDir = join(dir, 'data');
   const port = await freePort();
-  const as = (command, commandArgs) =>
-    asRoot ? ['runuser', ['-u', 'postgres', '--', join(bin, command), ...commandArgs]] : [join(bin, command), commandArgs];
-  const [initCmd, initArgs] = as('initdb', ['-D', dataDir, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--no-sync']);
+  const [initCmd, initArgs] = as(bin, 'initdb', ['-D', dataDir, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--no-sync']);
   if (run(initCmd, initArgs) !== 0) {
     rmSync(dir, { recursive: true, force: true });
     return { error: 'initdb failed' };
   }
+  const started = serve(bin, dir, dataDir, port, settings);
+  return started.error ? started : { ...started, port };
+}
+
+/**
+ * A streaming replica of a cluster startCluster made: `pg_basebackup -R` copies it into a second
+ * folder (with standby.signal and the primary's address), and a second server runs it on another
+ * loopback port, read-only, replaying what the primary writes. Resolves to `{url, stop()}` or `{error}`.
+ */
+export async function startReplica(bin, primary, settings = []) {
+  const dir = mkdtempSync(join(tmpdir(), 'lokator-pg-replica-'));
+  chmodSync(dir, 0o777);
+  const dataDir = join(dir, 'data');
+  const [backupCmd, backupArgs] = as(bin, 'pg_basebackup', ['-h', '127.0.0.1', '-p', String(primary.port), '-U', 'postgres', '-D', dataDir, '-R', '-X', 'stream', '-c', 'fast', '--no-sync']);
+  if (run(backupCmd, backupArgs) !== 0) {
+    rmSync(dir, { recursive: true, force: true });
+    return { error: 'pg_basebackup failed' };
+  }
+  return serve(bin, dir, dataDir, await freePort(), settings);
+}
+
+/** A command run as the `postgres` user when we are root (PostgreSQL refuses to run as root). */
+function as(bin, command, commandArgs) {
+  return process.getuid?.() === 0 ? ['runuser', ['-u', 'postgres', '--', join(bin, command), ...commandArgs]] : [join(bin, command), commandArgs];
+}
+
+/** pg_ctl start of `dataDir` on 127.0.0.1:`port`; stop() stops it at once and removes `dir`. */
+function serve(bin, dir, dataDir, port, settings) {
   const extra = settings.map((s) => ` -c ${s}`).join('');
   const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1${extra} -c max_connections=200`;
-  const [ctlCmd, ctlArgs] = as('pg_ctl', ['-D', dataDir, '-o', options, '-l', join(dir, 'log'), '-w', 'start']);
+  const [ctlCmd, ctlArgs] = as(bin, 'pg_ctl', ['-D', dataDir, '-o', options, '-l', join(dir, 'log'), '-w', 'start']);
   if (run(ctlCmd, ctlArgs) !== 0) return { error: `pg_ctl start failed (see ${join(dir, 'log')})` };
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     stop() {
-      const [stopCmd, stopArgs] = as('pg_ctl', ['-D', dataDir, '-m', 'immediate', 'stop']);
+      const [stopCmd, stopArgs] = as(bin, 'pg_ctl', ['-D', dataDir, '-m', 'immediate', 'stop']);
       run(stopCmd, stopArgs);
       rmSync(dir, { recursive: true, force: true });
     },

@@ -47,6 +47,7 @@ export class SqlRecorder {
       durable: () => Promise.resolve(),
       ping: () => Promise.resolve(),
       close: () => db.destroy(),
+      replica: null,
     };
   }
 

@@ -26,16 +26,19 @@ import * as mapObjects from '../src/geozones/map-object-store.js';
 import * as zoneGroups from '../src/geozones/zone-group-store.js';
 import * as zones from '../src/geozones/zone-store.js';
 import { bumpZoneVersion, lockZoneWrites, ZoneVersionReader } from '../src/geozones/zone-version-store.js';
-import { findLocation, insertionOf, latestFixes, listLocations, LocationStore, validFixesBetween } from '../src/positioning/location-store.js';
+import { LocationPartitions } from '../src/positioning/location-partitions.js';
+import { findLocation, insertionOf, latestFixes, listLocations, LocationStore, subscribersWithData, validFixesBetween } from '../src/positioning/location-store.js';
+import * as positionRetention from '../src/positioning/retention-store.js';
 import * as pipeline from '../src/positioning/pipeline/pipeline-store.js';
 import { SubscriberWrites } from '../src/positioning/pipeline/pipeline-writes.js';
 import type { SubscriberState } from '../src/positioning/pipeline/subscriber-pipeline.js';
-import { bucketRows, engineTotalsAt, fuelFillings, periodEdges, processedFixes, windowEdges } from '../src/positioning/statistics-store.js';
+import { bucketEdges, bucketRows, engineTotalsAt, fuelFillings, periodEdges, processedFixes, windowEdges } from '../src/positioning/statistics-store.js';
 import * as tracks from '../src/positioning/track-store.js';
 import { listVehicleEvents } from '../src/positioning/vehicle-event-store.js';
 import * as requests from '../src/positioning/subscriber-request-store.js';
 import { listZoneVisits } from '../src/positioning/zone-visit-store.js';
 import * as schedules from '../src/reports/schedule-store.js';
+import * as runLock from '../src/retention/run-lock-store.js';
 import type { ScheduleFields } from '../src/reports/schedule-store.js';
 import * as rules from '../src/signals/event-rule-store.js';
 import type { StoredRule } from '../src/signals/event-rule-schema.js';
@@ -43,6 +46,7 @@ import { allocateSignalIds } from '../src/signals/signal-ids.js';
 import { openTaskDestinations } from '../src/tasks/task-destinations.js';
 import * as tasks from '../src/tasks/task-store.js';
 import type { Database, Dialect, Tx } from '../src/store/database.js';
+import { weekStartMs } from '../src/store/weeks.js';
 import { SqlRecorder } from './sql-recorder.js';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -63,6 +67,14 @@ const ACCOUNT = 1;
 const SUBSCRIBER = 10;
 const T = Date.parse('2026-06-01T09:00:00Z');
 const HOUR = 3_600_000;
+const WEEK = 7 * 24 * HOUR;
+/** The Monday 00:00 UTC of T's week: weekly partitions start there. */
+const MONDAY = weekStartMs(T);
+
+/** A weekly partition of the locations as PostgreSQL lists it (store/time-partitions.ts reads the bounds back). */
+const partition = (name: string, fromMs: number, toMs: number) => ({ name, bound: `FOR VALUES FROM ('${fromMs}') TO ('${toMs}')`, pending: false });
+/** Before an insert on PostgreSQL: the partition lock, then the partitions (the newest past the fixes: none is made). */
+const partitionsCovering = (dialect: Dialect) => (dialect === 'postgres' ? [[], [partition('locations_w20260601', MONDAY, MONDAY + WEEK)]] : []);
 
 const rule = { id: 3, name: 'Speeding', kind: 1, enabled: true, subscriberIDs: [SUBSCRIBER], parameters: { speedLimit: 90 } } as unknown as StoredRule;
 const delivery = { id: 41, accountId: ACCOUNT, eventRuleId: 3, channel: 'webhook', target: 'https://hooks.example.com/', messageId: 'msg_1', payload: '{}', attemptCount: 0, nextAttemptAt: T, createdAt: T } as const;
@@ -105,7 +117,7 @@ export const catalogue: Entry[] = [
   // accounts
   { file: 'accounts/account-store.ts', name: 'findTokenPrincipal', run: ({ database }) => accounts.findTokenPrincipal(database.db, 'digest') },
   { file: 'accounts/account-store.ts', name: 'findAccount', run: ({ database }) => accounts.findAccount(database.db, ACCOUNT) },
-  { file: 'accounts/account-store.ts', name: 'setSmsEnabled', run: ({ database }) => accounts.setSmsEnabled(database.db, ACCOUNT, true) },
+  { file: 'accounts/account-store.ts', name: 'changeAccount', run: ({ database }) => accounts.changeAccount(database.db, ACCOUNT, { smsEnabled: true, retentionDays: 90 }) },
   { file: 'accounts/account-store.ts', name: 'anyAccount', run: ({ database }) => accounts.anyAccount(database.db) },
   { file: 'accounts/account-store.ts', name: 'listAccounts', run: ({ database }) => accounts.listAccounts(database.db) },
   { file: 'accounts/account-store.ts', name: 'insertAccount', run: ({ tx }) => accounts.insertAccount(tx, { name: 'Fleet', timeZone: 'UTC' }, T) },
@@ -138,6 +150,9 @@ export const catalogue: Entry[] = [
   { file: 'delivery/delivery-log-store.ts', name: 'findDelivery', run: ({ database }) => deliveryLog.findDelivery(database.db, ACCOUNT, 41) },
   { file: 'delivery/delivery-log-store.ts', name: 'requeueDelivery', run: ({ tx }) => deliveryLog.requeueDelivery(tx, ACCOUNT, 41, T) },
   { file: 'delivery/delivery-log-store.ts', name: 'attemptsOf', run: ({ database }) => deliveryLog.attemptsOf(database.db, ACCOUNT, [41, 42]) },
+  { file: 'delivery/delivery-log-store.ts', name: 'finishedDeliveriesBefore', run: ({ tx }) => deliveryLog.finishedDeliveriesBefore(tx, ACCOUNT, T - 30 * 24 * HOUR, 500) },
+  { file: 'delivery/delivery-log-store.ts', name: 'deleteAttemptsOf', run: ({ tx }) => deliveryLog.deleteAttemptsOf(tx, ACCOUNT, [41, 42]) },
+  { file: 'delivery/delivery-log-store.ts', name: 'deleteDeliveries', run: ({ tx }) => deliveryLog.deleteDeliveries(tx, ACCOUNT, [41, 42]) },
   { file: 'delivery/delivery-log-store.ts', name: 'notifyWorkers', run: ({ tx }) => deliveryLog.notifyWorkers(tx, 'lokator_deliveries'), only: 'postgres' },
   { file: 'delivery/signing-secret-store.ts', name: 'insertCurrentSecret', run: ({ database }) => secrets.insertCurrentSecret(database.db, ACCOUNT, 'whsec_…', T) },
   { file: 'delivery/signing-secret-store.ts', name: 'findCurrentSecret', run: ({ database }) => secrets.findCurrentSecret(database.db, ACCOUNT) },
@@ -207,22 +222,51 @@ export const catalogue: Entry[] = [
   { file: 'http/idempotency-store.ts', name: 'claimKey', run: ({ database }) => idempotency.claimKey(database.db, ACCOUNT, 'key-1', 'sha256', T) },
   { file: 'http/idempotency-store.ts', name: 'findKey', run: ({ database }) => idempotency.findKey(database.db, ACCOUNT, 'key-1') },
   { file: 'http/idempotency-store.ts', name: 'deleteKey', run: ({ database }) => idempotency.deleteKey(database.db, ACCOUNT, 'key-1') },
+  { file: 'http/idempotency-store.ts', name: 'deleteExpiredKeys', run: ({ database }) => idempotency.deleteExpiredKeys(database.db, ACCOUNT, T - 24 * HOUR, 500) },
   { file: 'http/idempotency-store.ts', name: 'storeAnswer', run: ({ database }) => idempotency.storeAnswer(database.db, ACCOUNT, 'key-1', { statusCode: 201, body: '{}', headers: '{}' }) },
 
   // positioning
   { file: 'positioning/location-store.ts', name: 'LocationStore.insert (2 fixes)', run: ({ database, tx }) => new LocationStore(database).insert(tx, insertionOf(ACCOUNT, T, [fix, { ...fix, locationDateMs: T + 10_000 }], [null, null])) },
-  { file: 'positioning/location-store.ts', name: 'LocationStore.updateMetrics (2 fixes, after a replay)', run: ({ database, tx }) => new LocationStore(database).updateMetrics(tx, [{ account_id: ACCOUNT, id: 1001, ...metricRow }, { account_id: ACCOUNT, id: 1002, ...metricRow }]) },
+  { file: 'positioning/location-store.ts', name: 'LocationStore.coverWeeksOf (2 fixes)', run: ({ database, tx }) => new LocationStore(database).coverWeeksOf(tx, [fix, { ...fix, locationDateMs: T + 10_000 }]), answers: partitionsCovering, only: 'postgres' },
+  { file: 'positioning/location-store.ts', name: 'LocationStore.updateMetrics (2 fixes, after a replay)', run: ({ database, tx }) => new LocationStore(database).updateMetrics(tx, T - 2 * HOUR, [{ account_id: ACCOUNT, id: 1001, ...metricRow }, { account_id: ACCOUNT, id: 1002, ...metricRow }]) },
   { file: 'positioning/location-store.ts', name: 'listLocations', run: ({ database }) => listLocations(database.db, ACCOUNT, { fromMs: T - HOUR, toMs: T, subscriberIds: [SUBSCRIBER], beforeId: 5000, count: 1000, offset: 0 }) },
   { file: 'positioning/location-store.ts', name: 'findLocation', run: ({ database }) => findLocation(database.db, ACCOUNT, 1001) },
   { file: 'positioning/location-store.ts', name: 'validFixesBetween', run: ({ database }) => validFixesBetween(database.db, ACCOUNT, SUBSCRIBER, T - HOUR, T) },
   { file: 'positioning/location-store.ts', name: 'latestFixes', run: ({ database }) => latestFixes(database, database.db, ACCOUNT, [SUBSCRIBER, 11]) },
+  { file: 'positioning/location-store.ts', name: 'subscribersWithData', run: ({ database }) => subscribersWithData(database.db, ACCOUNT) },
+  {
+    file: 'positioning/location-partitions.ts',
+    name: 'LocationPartitions.makeAhead (one week more)',
+    run: ({ database }) => new LocationPartitions(database).makeAhead(T),
+    answers: [[], [partition('locations_w20260601', MONDAY, MONDAY + 4 * WEEK)]],
+    only: 'postgres',
+  },
+  {
+    file: 'positioning/location-partitions.ts',
+    name: 'LocationPartitions.dropBefore (one week due)',
+    run: ({ database }) => new LocationPartitions(database).dropBefore(MONDAY - WEEK),
+    answers: [[partition('locations_w20260518', MONDAY - 2 * WEEK, MONDAY - WEEK), partition('locations_w20260525', MONDAY - WEEK, MONDAY)], [], [], [], [partition('locations_w20260525', MONDAY - WEEK, MONDAY)]],
+    only: 'postgres',
+  },
+  { file: 'positioning/retention-store.ts', name: 'removedBefore', run: ({ database }) => positionRetention.removedBefore(database.db, ACCOUNT) },
+  { file: 'positioning/retention-store.ts', name: 'markRemovedBefore', run: ({ database }) => positionRetention.markRemovedBefore(database.db, ACCOUNT, T - 30 * 24 * HOUR) },
+  { file: 'positioning/retention-store.ts', name: 'subscribersWithRowsBefore (locations)', run: ({ database }) => positionRetention.subscribersWithRowsBefore(database, 'locations', ACCOUNT, [SUBSCRIBER, 11], T) },
+  { file: 'positioning/retention-store.ts', name: 'nthOldestOfSubscriber (locations)', run: ({ tx }) => positionRetention.nthOldestOfSubscriber(tx, 'locations', ACCOUNT, SUBSCRIBER, T, 500) },
+  { file: 'positioning/retention-store.ts', name: 'deleteOfSubscriberUpTo (locations)', run: ({ tx }) => positionRetention.deleteOfSubscriberUpTo(tx, 'locations', ACCOUNT, SUBSCRIBER, T, T - 2 * HOUR) },
+  { file: 'positioning/retention-store.ts', name: 'nthOldestTrackStart', run: ({ tx }) => positionRetention.nthOldestTrackStart(tx, ACCOUNT, T, 500) },
+  { file: 'positioning/retention-store.ts', name: 'deleteTracksUpTo', run: ({ tx }) => positionRetention.deleteTracksUpTo(tx, ACCOUNT, T, T - 2 * HOUR) },
+  { file: 'positioning/retention-store.ts', name: 'deleteCheckpointsBefore', run: ({ tx }) => positionRetention.deleteCheckpointsBefore(tx, ACCOUNT, SUBSCRIBER, T) },
+  { file: 'positioning/retention-store.ts', name: 'deleteRequestsBefore', run: ({ tx }) => positionRetention.deleteRequestsBefore(tx, ACCOUNT, SUBSCRIBER, T) },
+  { file: 'positioning/statistics-store.ts', name: 'bucketEdges', run: ({ database }) => bucketEdges(database, database.db, ACCOUNT, [SUBSCRIBER, 11], T - 24 * HOUR, T) },
   { file: 'positioning/statistics-store.ts', name: 'periodEdges', run: ({ database }) => periodEdges(database, database.db, ACCOUNT, [SUBSCRIBER], T - HOUR, T), answers: [[{ subscriber_id: SUBSCRIBER, last_id: 3, first_id: 2, before_id: 1 }]] },
   { file: 'positioning/statistics-store.ts', name: 'bucketRows', run: ({ database }) => bucketRows(database.db, ACCOUNT, [SUBSCRIBER, 11], T - HOUR, T) },
   { file: 'positioning/statistics-store.ts', name: 'processedFixes', run: ({ database }) => processedFixes(database.db, ACCOUNT, [SUBSCRIBER, 11], { fromMs: T - HOUR, toMs: T, count: 1000, offset: 0 }) },
   { file: 'positioning/statistics-store.ts', name: 'fuelFillings', run: ({ database }) => fuelFillings(database.db, ACCOUNT, [SUBSCRIBER, 11], T - HOUR, T) },
   { file: 'positioning/statistics-store.ts', name: 'windowEdges', run: ({ database }) => windowEdges(database, database.db, ACCOUNT, [SUBSCRIBER, 11], [{ fromMs: T - 24 * HOUR, toMs: T }, { fromMs: T, toMs: T + 24 * HOUR }]) },
   { file: 'positioning/statistics-store.ts', name: 'engineTotalsAt', run: ({ database }) => engineTotalsAt(database.db, ACCOUNT, SUBSCRIBER, [T - HOUR, T]) },
-  { file: 'positioning/track-store.ts', name: 'listTracks', run: ({ database }) => tracks.listTracks(database.db, ACCOUNT, { fromMs: T - HOUR, toMs: T, subscriberIds: [SUBSCRIBER], afterId: 20, count: 1000, offset: 0 }) },
+  { file: 'positioning/track-store.ts', name: 'listTracks', run: ({ database }) => tracks.listTracks(database.db, ACCOUNT, { fromMs: T - HOUR, toMs: T, subscriberIds: [SUBSCRIBER], running: [19], afterId: 20, count: 1000, offset: 0 }) },
+  { file: 'positioning/track-store.ts', name: 'listTracks (the account\'s)', run: ({ database }) => tracks.listTracks(database.db, ACCOUNT, { fromMs: T - HOUR, toMs: T, running: [], count: 1000, offset: 0 }) },
+  { file: 'positioning/track-store.ts', name: 'tracksRunningAt', run: ({ database }) => tracks.tracksRunningAt(database, database.db, ACCOUNT, [SUBSCRIBER, 11], T - HOUR) },
   { file: 'positioning/track-store.ts', name: 'findTrack', run: ({ database }) => tracks.findTrack(database.db, ACCOUNT, 21) },
   { file: 'positioning/track-store.ts', name: 'unnamedTracks', run: ({ database }) => tracks.unnamedTracks(database.db, 20) },
   { file: 'positioning/track-store.ts', name: 'tracksBySubscriber', run: ({ database }) => tracks.tracksBySubscriber(database.db, ACCOUNT, [SUBSCRIBER, 11], T - HOUR, T) },
@@ -268,13 +312,17 @@ export const catalogue: Entry[] = [
   { file: 'reports/schedule-store.ts', name: 'claimRun', run: ({ tx }) => schedules.claimRun(tx, ACCOUNT, 6, { fromMs: T - 7 * 24 * HOUR, toMs: T }, T) },
   { file: 'reports/schedule-store.ts', name: 'advanceSchedule', run: ({ tx }) => schedules.advanceSchedule(tx, ACCOUNT, 6, T, T + 7 * 24 * HOUR) },
 
+  // retention
+  { file: 'retention/run-lock-store.ts', name: 'tryLockRun', run: ({ database }) => runLock.tryLockRun(database.db), only: 'postgres' },
+  { file: 'retention/run-lock-store.ts', name: 'unlockRun', run: ({ database }) => runLock.unlockRun(database.db), only: 'postgres' },
+
   // signals
   { file: 'signals/event-rule-store.ts', name: 'listRules', run: ({ database }) => rules.listRules(database.db, ACCOUNT) },
   { file: 'signals/event-rule-store.ts', name: 'findRule', run: ({ database }) => rules.findRule(database.db, ACCOUNT, 3) },
   { file: 'signals/event-rule-store.ts', name: 'insertRule', run: ({ database }) => rules.insertRule(database.db, ACCOUNT, rule, T) },
   { file: 'signals/event-rule-store.ts', name: 'updateRule', run: ({ database }) => rules.updateRule(database.db, ACCOUNT, rule, T) },
   { file: 'signals/event-rule-store.ts', name: 'deleteRule', run: ({ database }) => rules.deleteRule(database.db, ACCOUNT, 3) },
-  { file: 'signals/event-rule-store.ts', name: 'activeRules', run: ({ database }) => rules.activeRules(database.db, { id: ACCOUNT, name: 'A', timeZone: 'UTC', smsEnabled: false, settings: {} }, 1, SUBSCRIBER, T) },
+  { file: 'signals/event-rule-store.ts', name: 'activeRules', run: ({ database }) => rules.activeRules(database.db, { id: ACCOUNT, name: 'A', timeZone: 'UTC', smsEnabled: false, settings: {}, retentionDays: null }, 1, SUBSCRIBER, T) },
   { file: 'signals/event-rule-store.ts', name: 'enabledRuleStamps', run: ({ database }) => rules.enabledRuleStamps(database.db, ACCOUNT, [1, 24]) },
   { file: 'signals/event-rule-store.ts', name: 'enabledRuleRows', run: ({ database }) => rules.enabledRuleRows(database.db, ACCOUNT, [1, 24]) },
   { file: 'signals/signal-ids.ts', name: 'allocateSignalIds', run: ({ tx }) => allocateSignalIds(tx, 2), answers: [[{ id: 1 }, { id: 2 }]] },

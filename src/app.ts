@@ -2,6 +2,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { AccountService } from './accounts/account-service.js';
 import { adminRoutes } from './accounts/admin-routes.js';
+import { retentionRoutes } from './accounts/retention-routes.js';
 import { settings, type Config } from './config.js';
 import { ChangeEvents } from './signals/change-events.js';
 import { allocateSignalIds } from './signals/signal-ids.js';
@@ -19,6 +20,7 @@ import { applyConventions, clientErrorHandler, frameworkError, sendError } from 
 import { registerIdempotency } from './http/idempotency.js';
 import { createMetrics, registerObservability, type Metrics } from './http/observability.js';
 import { registerOpenApi } from './http/openapi.js';
+import { registerReplicaReads } from './http/replica-reads.js';
 import { defaultRequestLimits, InFlightLimiter, serverWithDeadline } from './http/request-limits.js';
 import { validatorCompiler } from './http/validation.js';
 import { locationRoutes } from './positioning/location-routes.js';
@@ -43,6 +45,8 @@ import { SubscriberRequestService } from './positioning/subscriber-request-servi
 import { trackRoutes } from './positioning/track-routes.js';
 import { TrackService } from './positioning/track-service.js';
 import { VehicleEventService } from './positioning/vehicle-event-service.js';
+import { PositionRetention } from './positioning/position-retention.js';
+import { defaultRetentionSettings, RetentionJob, type RetentionSettings } from './retention/retention.js';
 import type { Database } from './store/database.js';
 import { mobileTaskRoutes } from './tasks/mobile-task-routes.js';
 import { taskRoutes } from './tasks/task-routes.js';
@@ -89,6 +93,8 @@ export interface Services {
   arrivals: ArrivalEstimator;
   /** The delivery worker (started by main.ts), the deliveries log and the signing secrets. */
   delivery: DeliveryServices;
+  /** Removal of old data, and the weekly partitions of the locations (started by main.ts). */
+  retention: RetentionJob;
   metrics: Metrics;
 }
 
@@ -103,6 +109,8 @@ export interface ServiceOptions {
   router?: { url: string; timeoutMs: number; log?: Logger } | null;
   /** SIGNAL_MAX_AGE: fixes dated longer than this before their arrival fire no signal. */
   signalMaxAgeMs?: number;
+  /** RETENTION_DAYS, DELIVERY_RETENTION_DAYS, and the job's batch size and period. */
+  retention?: Partial<RetentionSettings>;
 }
 
 /** Every service, composed in one place. */
@@ -136,7 +144,9 @@ export function createServices(database: Database, clock: () => number = Date.no
   }, clock);
   const sessions = new SessionService(database, accounts, clock);
   const live = new LiveFeed(locations);
-  return { accounts, sessions, live, employees, tasks, customFields, forms, subscriberRequests, locations, tracks, vehicleEvents, statistics, reports, geozones, eventRules, outbox, signals, arrivals, delivery, metrics };
+  const retentionSettings = { ...defaultRetentionSettings, ...options.retention };
+  const retention = new RetentionJob(database, accounts, sessions, new PositionRetention(database, retentionSettings.batchRows), retentionSettings, clock);
+  return { accounts, sessions, live, employees, tasks, customFields, forms, subscriberRequests, locations, tracks, vehicleEvents, statistics, reports, geozones, eventRules, outbox, signals, arrivals, delivery, retention, metrics };
 }
 
 export interface AppOptions {
@@ -180,6 +190,7 @@ export async function buildApp({ database, services, config, logger = false, clo
       const inFlight = new InFlightLimiter(config.MAX_REQUESTS_IN_FLIGHT ?? defaultRequestLimits.maxInFlightPerUser);
       api.addHook('onRequest', async (request, reply) => inFlight.enter(`${request.principal.account.id}:${request.principal.userID}`, reply));
       registerIdempotency(api, database, clock);
+      registerReplicaReads(api, database);
       await api.register(employeeRoutes(services.employees));
       await api.register(locationRoutes(services.locations, config.INGEST_BODY_LIMIT_BYTES));
       await api.register(trackRoutes(services.tracks, services.vehicleEvents, services.statistics));
@@ -194,6 +205,7 @@ export async function buildApp({ database, services, config, logger = false, clo
       await api.register(customFieldRoutes(services.customFields));
       await api.register(formRoutes(services.forms));
       await api.register(reportRoutes(services.reports));
+      await api.register(retentionRoutes(services.accounts, services.retention.serverRetentionDays));
     },
     { prefix: '/v6/api' },
   );

@@ -36,6 +36,11 @@ const positiveInt = (raw: string) => {
   if (!Number.isInteger(n) || n < 1) throw new SettingRule('must be a positive integer');
   return n;
 };
+const days = (raw: string) => {
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0 || n > 36_500) throw new SettingRule('must be a whole number of days, 0 to 36500 (0: for ever)');
+  return n;
+};
 /** API tokens: long random strings, not passwords people remember (those follow password-policy.ts). */
 const token = (raw: string) => {
   if (raw.length < 16) throw new SettingRule('must be at least 16 characters');
@@ -102,6 +107,14 @@ export const settings = {
   DATA_DIR: { doc: 'folder of the embedded SQLite database', default: './data', parse: text },
   DATABASE_URL: url('`postgres://…` to use PostgreSQL instead of the embedded SQLite file', ['postgres:', 'postgresql:']),
   DATABASE_POOL_SIZE: { doc: 'PostgreSQL connections per server', default: 10, parse: positiveInt },
+  DATABASE_REPLICA_URL: url('`postgres://…` of a streaming replica of DATABASE_URL: the GET requests of /v6/api read from it', ['postgres:', 'postgresql:']),
+  DATABASE_REPLICA_MAX_LAG: {
+    doc: 'reads go back to the primary while the replica is further behind than this (ms, s, m)',
+    default: 2000,
+    parse: durationMs,
+  },
+  RETENTION_DAYS: { doc: 'days of fixes an account keeps unless it has its own setting; 0 keeps them for ever', default: 0, parse: days },
+  DELIVERY_RETENTION_DAYS: { doc: 'days finished deliveries and their attempts are kept (fewer when the account keeps fixes fewer); 0: for ever', default: 30, parse: days },
   LOG_LEVEL: {
     doc: 'pino log level (fatal, error, warn, info, debug, trace, silent)',
     default: 'info',
@@ -242,6 +255,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (values.SMTP_URL !== undefined && values.SMTP_HOST !== undefined) problems.push('SMTP_URL and SMTP_HOST: set one of them, not both');
   if ((values.SMTP_URL !== undefined || values.SMTP_HOST !== undefined) && values.SMTP_FROM === undefined) {
     problems.push('SMTP_FROM: required when e-mail is configured (SMTP_URL or SMTP_HOST)');
+  }
+  if (values.DATABASE_REPLICA_URL !== undefined && values.DATABASE_URL === undefined) {
+    problems.push('DATABASE_REPLICA_URL: a replica of PostgreSQL needs DATABASE_URL (the primary) as well');
   }
   if (problems.length > 0) throw new ConfigError(`invalid configuration:\n  ${problems.join('\n  ')}`);
   const config = values as Omit<Config, 'databaseUrl'>;

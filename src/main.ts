@@ -11,6 +11,7 @@ import { buildOsmAndServer } from './mobile/osmand-server.js';
 import { AddressFiller } from './positioning/address-filler.js';
 import { NominatimGeocoder } from './positioning/geocoder.js';
 import { migrate, openDatabase } from './store/database.js';
+import { checkIdHeadroom } from './store/id-headroom.js';
 import { version } from './version.js';
 
 /**
@@ -30,11 +31,15 @@ async function main(): Promise<void> {
   }
   const log = pino({ level: config.LOG_LEVEL, redact: ['req.headers.authorization'] });
 
-  const database = await openDatabase({ url: config.databaseUrl, poolSize: config.DATABASE_POOL_SIZE });
+  const replica = config.DATABASE_REPLICA_URL ? { url: config.DATABASE_REPLICA_URL, maxLagMs: config.DATABASE_REPLICA_MAX_LAG } : undefined;
+  const database = await openDatabase({ url: config.databaseUrl, poolSize: config.DATABASE_POOL_SIZE, replica });
   await migrate(database);
+  await checkIdHeadroom(database);
   const router = config.ROUTER_URL ? { url: config.ROUTER_URL, timeoutMs: config.ROUTER_TIMEOUT_MS, log: log.child({ component: 'router' }) } : null;
-  const services = createServices(database, Date.now, { allowPrivateAddresses: config.WEBHOOK_ALLOW_PRIVATE, delivery: deliverySettings(config), onlineTimeoutMs: config.ONLINE_TIMEOUT, router, signalMaxAgeMs: config.SIGNAL_MAX_AGE });
+  const services = createServices(database, Date.now, { allowPrivateAddresses: config.WEBHOOK_ALLOW_PRIVATE, delivery: deliverySettings(config), onlineTimeoutMs: config.ONLINE_TIMEOUT, router, signalMaxAgeMs: config.SIGNAL_MAX_AGE, retention: { serverRetentionDays: config.RETENTION_DAYS, deliveryRetentionDays: config.DELIVERY_RETENTION_DAYS } });
   await bootstrapFirstAccount(services.accounts, config, log);
+  // The weeks of partitions ahead exist before the first fix is taken (PostgreSQL).
+  await services.retention.makePartitionsAhead();
 
   const app = await buildApp({ database, services, config, logger: log });
   const osmand = buildOsmAndServer({
@@ -66,6 +71,7 @@ async function main(): Promise<void> {
   const onlineSweeper = new OnlineSweeper(services.employees, log.child({ worker: 'presence' }));
   onlineSweeper.start();
   services.reports.scheduler.start(log.child({ worker: 'report-schedules' }));
+  services.retention.start(log.child({ worker: 'retention' }));
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -92,6 +98,7 @@ async function main(): Promise<void> {
     await services.delivery.worker.stop();
     await onlineSweeper.stop();
     await services.reports.scheduler.stop();
+    await services.retention.stop();
     await database.close();
     log.info('stopped');
     process.exit(0);

@@ -12,6 +12,8 @@ export interface Account {
   smsEnabled: boolean;
   /** The account's own settings document; each module reads its part and applies its defaults. */
   settings: AccountSettings;
+  /** Days of fixes kept (see retention-policy.ts): null follows the server's RETENTION_DAYS, 0 keeps them for ever. */
+  retentionDays: number | null;
 }
 
 /** Settings an account may change; what is absent takes the default of the module it belongs to. */
@@ -93,9 +95,12 @@ export class AccountService {
     return account;
   }
 
-  /** Turns the account's paid SMS option on or off (the operator's decision, CONTRACT §4). */
-  async setSmsEnabled(accountId: number, enabled: boolean): Promise<Account | null> {
-    await store.setSmsEnabled(this.database.db, accountId, enabled);
+  /**
+   * The operator's changes to an account: its paid SMS option (CONTRACT §4) and how many days of
+   * fixes it keeps (null: the server's RETENTION_DAYS; 0: for ever). Fields left out stay.
+   */
+  async change(accountId: number, change: { smsEnabled?: boolean; retentionDays?: number | null }): Promise<Account | null> {
+    if (change.smsEnabled !== undefined || change.retentionDays !== undefined) await store.changeAccount(this.database.db, accountId, change);
     this.principals.clear();
     this.accounts.delete(accountId);
     return this.get(accountId);
@@ -141,5 +146,6 @@ export function toAccount(row: AccountRow): Account {
     timeZone: row.time_zone,
     smsEnabled: row.sms_enabled === 1,
     settings: JSON.parse(row.settings) as AccountSettings,
+    retentionDays: row.retention_days,
   };
 }

@@ -2,15 +2,15 @@ import type { Db, Tx } from '../store/database.js';
 
 /** The statements of accounts and their API tokens. An account's own row is found by its id, the account's id. */
 
-export type AccountRow = { id: number; name: string; time_zone: string; sms_enabled: number; settings: string };
-const accountColumns = ['id', 'name', 'time_zone', 'sms_enabled', 'settings'] as const;
+export type AccountRow = { id: number; name: string; time_zone: string; sms_enabled: number; settings: string; retention_days: number | null };
+const accountColumns = ['id', 'name', 'time_zone', 'sms_enabled', 'settings', 'retention_days'] as const;
 
 /** The account and user of a live API token, by the token's digest (the token finds the account). */
 export async function findTokenPrincipal(db: Db, tokenHash: string): Promise<(AccountRow & { user_id: number }) | null> {
   const row = await db
     .selectFrom('api_tokens as t')
     .innerJoin('accounts as a', 'a.id', 't.account_id')
-    .select(['a.id', 'a.name', 'a.time_zone', 'a.sms_enabled', 'a.settings', 't.user_id'])
+    .select(['a.id', 'a.name', 'a.time_zone', 'a.sms_enabled', 'a.settings', 'a.retention_days', 't.user_id'])
     .where('t.token_hash', '=', tokenHash)
     .where('t.revoked_at', 'is', null)
     .executeTakeFirst();
@@ -22,8 +22,13 @@ export async function findAccount(db: Db, accountId: number): Promise<AccountRow
   return row ?? null;
 }
 
-export async function setSmsEnabled(db: Db, accountId: number, enabled: boolean): Promise<void> {
-  await db.updateTable('accounts').set({ sms_enabled: enabled ? 1 : 0 }).where('id', '=', accountId).execute();
+/** The operator's change: the paid SMS option and the days of fixes kept; fields left out stay (at least one is given). */
+export async function changeAccount(db: Db, accountId: number, change: { smsEnabled?: boolean; retentionDays?: number | null }): Promise<void> {
+  const set = {
+    ...(change.smsEnabled === undefined ? {} : { sms_enabled: change.smsEnabled ? 1 : 0 }),
+    ...(change.retentionDays === undefined ? {} : { retention_days: change.retentionDays }),
+  };
+  await db.updateTable('accounts').set(set).where('id', '=', accountId).execute();
 }
 
 /** Whether any account exists (the first start creates one). */

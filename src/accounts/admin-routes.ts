@@ -8,9 +8,19 @@ import type { Account, AccountService } from './account-service.js';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, passwordProblem } from './password-policy.js';
 import type { SessionService } from './session-service.js';
 import { isUniqueViolation } from '../store/errors.js';
+import { MAX_RETENTION_DAYS } from './retention-policy.js';
 import { safeEqual } from './secrets.js';
 
-const AccountView = Type.Object({ accountID: Type.Integer(), name: Type.String(), timeZone: Type.String(), smsEnabled: Type.Boolean() });
+const RetentionDays = Type.Union([Type.Integer({ minimum: 0, maximum: MAX_RETENTION_DAYS }), Type.Null()], {
+  description: 'days of fixes the account keeps; null: the server default (RETENTION_DAYS); 0: for ever',
+});
+const AccountView = Type.Object({
+  accountID: Type.Integer(),
+  name: Type.String(),
+  timeZone: Type.String(),
+  smsEnabled: Type.Boolean(),
+  retentionDays: RetentionDays,
+});
 const CreatedAccount = Type.Object({ accountID: Type.Integer(), name: Type.String(), timeZone: Type.String(), token: Type.String() });
 const CreatedUser = Type.Object({ accountID: Type.Integer(), userID: Type.Integer(), login: Type.String() });
 const tags = ['operator'];
@@ -88,14 +98,18 @@ export function adminRoutes(accounts: AccountService, sessions: SessionService, 
       {
         schema: {
           tags,
-          summary: 'Change an account: its paid SMS option',
+          summary: 'Change an account: its paid SMS option, how long its data is kept',
+          description: 'Fields left out stay as they are. Tracks, vehicle events and statistics are kept four times as long as fixes.',
           params: Type.Object({ accountID: Id }),
-          body: Type.Object({ smsEnabled: Type.Boolean() }, { additionalProperties: false }),
+          body: Type.Object(
+            { smsEnabled: Type.Optional(Type.Boolean()), retentionDays: Type.Optional(RetentionDays) },
+            { additionalProperties: false },
+          ),
           response: { 200: AccountView, 400: ErrorBody, 401: ErrorBody, 404: ErrorBody },
         },
       },
       async (request) => {
-        const account = await accounts.setSmsEnabled(request.params.accountID, request.body.smsEnabled);
+        const account = await accounts.change(request.params.accountID, request.body);
         if (!account) throw new ApiError('ROUTE_NOT_FOUND', `no account ${request.params.accountID}`);
         return accountView(account);
       },
@@ -110,5 +124,5 @@ export function adminRoutes(accounts: AccountService, sessions: SessionService, 
 }
 
 function accountView(account: Account) {
-  return { accountID: account.id, name: account.name, timeZone: account.timeZone, smsEnabled: account.smsEnabled };
+  return { accountID: account.id, name: account.name, timeZone: account.timeZone, smsEnabled: account.smsEnabled, retentionDays: account.retentionDays };
 }

@@ -131,6 +131,11 @@ export class SessionService {
     return tries > MAX_FAILURES ? Math.ceil((since + FAILURE_WINDOW_MS - now) / 1000) : null;
   }
 
+  /** Removes the sessions that have ended (sign-in does it too; retention runs it hourly); the number removed. */
+  async forgetEnded(): Promise<number> {
+    return deleteEndedSessions(this.database.db, this.clock());
+  }
+
   async signOut(token: string): Promise<void> {
     await deleteSession(this.database.db, hashToken(token));
   }

@@ -20,6 +20,7 @@ export interface SessionRow {
   time_zone: string;
   sms_enabled: number;
   settings: string;
+  retention_days: number | null;
   user_id: number;
   expires_at: number;
   login: string;
@@ -49,9 +50,10 @@ export async function setPasswordHash(tx: Tx, accountId: number, userId: number,
   await tx.updateTable('users').set({ password_hash: passwordHash }).where('account_id', '=', accountId).where('id', '=', userId).execute();
 }
 
-/** Ended sessions of every account are forgotten as new ones begin. */
-export async function deleteEndedSessions(tx: Tx, now: number): Promise<void> {
-  await tx.deleteFrom('workspace_sessions').where('expires_at', '<=', now).execute();
+/** Ended sessions of every account are forgotten as new ones begin (and by retention, hourly); the number removed. */
+export async function deleteEndedSessions(executor: Db | Tx, now: number): Promise<number> {
+  const result = await executor.deleteFrom('workspace_sessions').where('expires_at', '<=', now).executeTakeFirst();
+  return Number(result.numDeletedRows);
 }
 
 export async function insertSession(tx: Tx, row: { tokenHash: string; accountId: number; userId: number; createdAt: number; expiresAt: number }): Promise<void> {
@@ -67,7 +69,7 @@ export async function findSession(db: Db, tokenHash: string): Promise<SessionRow
     .selectFrom('workspace_sessions as s')
     .innerJoin('users as u', (join) => join.onRef('u.id', '=', 's.user_id').onRef('u.account_id', '=', 's.account_id'))
     .innerJoin('accounts as a', 'a.id', 's.account_id')
-    .select(['s.user_id', 's.expires_at', 'u.login', 'a.id', 'a.name', 'a.time_zone', 'a.sms_enabled', 'a.settings'])
+    .select(['s.user_id', 's.expires_at', 'u.login', 'a.id', 'a.name', 'a.time_zone', 'a.sms_enabled', 'a.settings', 'a.retention_days'])
     .where('s.token_hash', '=', tokenHash)
     .executeTakeFirst();
   return row ?? null;

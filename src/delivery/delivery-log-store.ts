@@ -70,3 +70,29 @@ export async function attemptsOf(db: Db, accountId: number, deliveryIds: number[
 export async function notifyWorkers(tx: Tx, channel: string): Promise<void> {
   await sql`SELECT pg_notify(${channel}, '')`.execute(tx);
 }
+
+/**
+ * Up to `limit` of the account's deliveries that finished (delivered, or failed for good) before
+ * `beforeMs`, oldest first through (account, finished_at): what retention removes. Pending ones
+ * never: nothing is deleted before it is sent or finally failed (DESIGN).
+ */
+export async function finishedDeliveriesBefore(tx: Tx, accountId: number, beforeMs: number, limit: number): Promise<number[]> {
+  const rows = await tx
+    .selectFrom('deliveries')
+    .select('id')
+    .where('account_id', '=', accountId)
+    .where('finished_at', '<', beforeMs)
+    .where('status', '<>', 'pending')
+    .orderBy('finished_at')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+export async function deleteAttemptsOf(tx: Tx, accountId: number, deliveryIds: readonly number[]): Promise<void> {
+  await tx.deleteFrom('delivery_attempts').where('account_id', '=', accountId).where('delivery_id', 'in', [...deliveryIds]).execute();
+}
+
+export async function deleteDeliveries(tx: Tx, accountId: number, deliveryIds: readonly number[]): Promise<void> {
+  await tx.deleteFrom('deliveries').where('account_id', '=', accountId).where('id', 'in', [...deliveryIds]).execute();
+}

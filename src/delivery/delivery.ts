@@ -92,4 +92,5 @@ export function createDelivery(database: Database, outbox: Outbox, registry: Reg
   return { worker, log, secrets };
 }
 export type { Outbox, OutgoingMessage } from './outbox.js';
+export { deleteFinishedDeliveries } from './delivery-retention.js';
 export type { AttachmentSource, MailAttachment } from './email-sender.js';

@@ -43,3 +43,14 @@ export async function storeAnswer(db: Db, accountId: number, key: string, answer
     .where('key', '=', key)
     .execute();
 }
+
+/** Removes up to `limit` of the account's keys created before `beforeMs` (retention's hourly sweep); the number removed. */
+export async function deleteExpiredKeys(db: Db, accountId: number, beforeMs: number, limit: number): Promise<number> {
+  const result = await db
+    .deleteFrom('idempotency_keys')
+    .where('account_id', '=', accountId)
+    .where('created_at', '<', beforeMs)
+    .where('key', 'in', (eb) => eb.selectFrom('idempotency_keys').select('key').where('account_id', '=', accountId).where('created_at', '<', beforeMs).limit(limit))
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Database } from '../store/database.js';
 import { ApiError, invalidField } from './errors.js';
-import { claimKey, deleteKey, deleteStaleKey, findKey, storeAnswer } from './idempotency-store.js';
+import { claimKey, deleteExpiredKeys, deleteKey, deleteStaleKey, findKey, storeAnswer } from './idempotency-store.js';
 
 const KEY_LIFETIME_MS = 24 * 3_600_000;
 /** A claim whose request never finished (the connection dropped, the server died) is abandoned after this. */
@@ -65,6 +65,14 @@ export function registerIdempotency(app: FastifyInstance, database: Database, cl
     });
     return payload;
   });
+}
+
+/**
+ * Removes up to `limit` of the account's keys older than their 24 h (retention runs it hourly;
+ * before, a key was removed only when the same key came again); the number removed.
+ */
+export async function deleteExpiredIdempotencyKeys(database: Database, accountId: number, nowMs: number, limit: number): Promise<number> {
+  return deleteExpiredKeys(database.db, accountId, nowMs - KEY_LIFETIME_MS, limit);
 }
 
 function fingerprintOf(request: FastifyRequest): string {

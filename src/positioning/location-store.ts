@@ -4,6 +4,7 @@ import type { Database, Db, Tx } from '../store/database.js';
 import { idTable } from '../store/id-table.js';
 import type { LocationsTable } from '../store/schema.js';
 import type { Fix } from './fix.js';
+import { LocationPartitions } from './location-partitions.js';
 import type { FixMetrics } from './pipeline/pipeline-types.js';
 
 /** The running totals the pipeline keeps on each fix (FixMetrics), as columns. */
@@ -95,9 +96,20 @@ export function insertionOf(accountId: number, receivedAt: number, fixes: Fix[],
 /** Stores fixes, with the pipeline's metrics when already known, inside the caller's transaction. */
 export class LocationStore {
   private readonly bulk: BulkWriter;
+  readonly partitions: LocationPartitions;
 
   constructor(database: Database) {
     this.bulk = new BulkWriter(database);
+    this.partitions = new LocationPartitions(database);
+  }
+
+  /**
+   * Before the batch's fixes are stored: on PostgreSQL, the weekly partition of the newest exists
+   * (made in this transaction when it is past the newest week made).
+   */
+  async coverWeeksOf(tx: Tx, fixes: readonly Fix[]): Promise<void> {
+    if (fixes.length === 0) return;
+    await this.partitions.cover(tx, fixes.reduce((newest, fix) => Math.max(newest, fix.locationDateMs), Number.NEGATIVE_INFINITY));
   }
 
   /** Stores fixes made into an insertion by `insertionOf`. */
@@ -105,9 +117,12 @@ export class LocationStore {
     await this.bulk.insertAll(tx, [insertion]);
   }
 
-  /** New running totals for fixes a replay went over. */
-  async updateMetrics(tx: Tx, rows: LocationMetricsUpdate[]): Promise<void> {
-    await this.bulk.update(tx, UPDATE_METRICS, rows);
+  /**
+   * New running totals for fixes a replay went over, all dated `fromMs` or later (on PostgreSQL
+   * only the weekly partitions from there on are searched).
+   */
+  async updateMetrics(tx: Tx, fromMs: number, rows: LocationMetricsUpdate[]): Promise<void> {
+    await this.bulk.update(tx, UPDATE_METRICS, rows, [{ column: 'location_date', op: '>=', value: fromMs }]);
   }
 }
 
@@ -135,7 +150,10 @@ export interface LocationFilter {
   offset: number;
 }
 
-/** The account's fixes dated in the period, newest (by id) first. */
+/**
+ * The account's fixes dated in the period, newest (by id) first. The period bounds the weekly
+ * partitions searched on PostgreSQL; one vehicle's day is read through (account, subscriber, time).
+ */
 export async function listLocations(db: Db, accountId: number, filter: LocationFilter): Promise<LocationRow[]> {
   let select = db
     .selectFrom('locations')
@@ -143,7 +161,16 @@ export async function listLocations(db: Db, accountId: number, filter: LocationF
     .where('account_id', '=', accountId)
     .where('location_date', '>=', filter.fromMs)
     .where('location_date', '<=', filter.toMs);
-  if (filter.subscriberIds?.length) select = select.where('subscriber_id', 'in', filter.subscriberIds);
+  if (filter.subscriberIds?.length) {
+    // `+id`: these vehicles' period is sought through (account, subscriber, time) and sorted. With
+    // a bare `id`, SQLite would rather walk the account's fixes backwards by id, through every
+    // other vehicle's and every later day's: a read that slows down as the store grows.
+    const id = sql<number>`+${sql.ref('id')}`;
+    select = select.where('subscriber_id', 'in', filter.subscriberIds);
+    if (filter.beforeId !== undefined) select = select.where(id, '<', filter.beforeId);
+    return select.orderBy(id, 'desc').limit(filter.count).offset(filter.offset).execute();
+  }
+  // The account's newest: backwards through (account, id), stopping at the page's end.
   if (filter.beforeId !== undefined) select = select.where('id', '<', filter.beforeId);
   return select.orderBy('id', 'desc').limit(filter.count).offset(filter.offset).execute();
 }
@@ -175,7 +202,14 @@ export async function validFixesBetween(db: Db, accountId: number, subscriberId:
 export async function latestFixes(database: Database, executor: Db, accountId: number, subscriberIds: readonly number[]): Promise<LocationRow[]> {
   if (subscriberIds.length === 0) return [];
   const ids = idTable(database, subscriberIds);
-  const { rows } = await sql<LocationRow>`
+  // PostgreSQL: the row itself from each seek (an id alone would be looked up in every weekly partition).
+  const { rows } = database.dialect === 'postgres' ? await sql<LocationRow>`
+    SELECT l.id, l.subscriber_id, l.location_date, l.is_valid, l.latitude, l.longitude, l.angle, l.velocity
+    FROM ${ids} AS s CROSS JOIN LATERAL (
+      SELECT x.id, x.subscriber_id, x.location_date, x.is_valid, x.latitude, x.longitude, x.angle, x.velocity FROM locations x
+      WHERE x.account_id = ${accountId} AND x.subscriber_id = s.id
+      ORDER BY x.location_date DESC, x.id DESC LIMIT 1) AS l
+    ORDER BY l.subscriber_id`.execute(executor) : await sql<LocationRow>`
     SELECT l.id, l.subscriber_id, l.location_date, l.is_valid, l.latitude, l.longitude, l.angle, l.velocity
     FROM locations l
     WHERE l.account_id = ${accountId} AND l.id IN (
@@ -185,4 +219,10 @@ export async function latestFixes(database: Database, executor: Db, accountId: n
       FROM ${ids} AS s)
     ORDER BY l.subscriber_id`.execute(executor);
   return rows.map((r) => ({ ...r, id: Number(r.id), subscriber_id: Number(r.subscriber_id), location_date: Number(r.location_date) }));
+}
+
+/** The account's subscribers the pipeline has seen: every subscriber with fixes or derived rows has a state. */
+export async function subscribersWithData(executor: Db, accountId: number): Promise<number[]> {
+  const rows = await executor.selectFrom('pipeline_states').select('subscriber_id').where('account_id', '=', accountId).orderBy('subscriber_id').execute();
+  return rows.map((r) => r.subscriber_id);
 }

@@ -6,6 +6,8 @@ export type { LocationService } from './location-service.js';
 export { LIVE_WINDOW_MS } from './pipeline/pipeline-signals.js';
 export type { BatchSignals, FixSignals, PipelineSignals, SignalBatch } from './pipeline/pipeline-signals.js';
 export type { PipelineFix, TrackRecord, TrackSettings } from './pipeline/pipeline-types.js';
+export { PositionRetention } from './position-retention.js';
+export type { DerivedRemoved } from './position-retention.js';
 export { EXIT_MARGIN_M, FixZones } from './pipeline/zone-visit-detector.js';
 export { ReportData } from './report-data.js';
 export type { DayEdges, LatestFix, ReportEvent, ReportTrack, ReportZoneVisit } from './report-data.js';

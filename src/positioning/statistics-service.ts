@@ -7,7 +7,8 @@ import type { Database } from '../store/database.js';
 import { loadPipelineStates } from './pipeline/pipeline-store.js';
 import type { FixMetrics } from './pipeline/pipeline-types.js';
 import { BUCKET_MS, type BucketRecord } from './pipeline/statistics-accumulator.js';
-import { bucketRows, fuelFillings, periodEdges, processedFixes } from './statistics-store.js';
+import { removedBefore } from './retention-store.js';
+import { bucketEdges, bucketRows, fuelFillings, periodEdges, processedFixes } from './statistics-store.js';
 import type { StatisticsQuery, StatisticsRecord } from './track-schema.js';
 import { groupBySubscriber } from './vehicle-event-service.js';
 
@@ -65,21 +66,29 @@ export class StatisticsService {
     return { data: groupBySubscriber(records, (r) => r.record).map(([subscriberID, statistics]) => ({ subscriberID, statistics })) };
   }
 
-  /** interval=1: one record per vehicle, at its last fix of the period. */
+  /**
+   * interval=1: one record per vehicle, at its last fix of the period. When retention has removed
+   * fixes from the period's start (README, "Retention"), the totals before the period come from
+   * its first statistics bucket (whole quarter hours), and, where no fix of the period is left,
+   * those at its end from its last.
+   */
   private async latest(account: Account, ids: number[], period: Period, fills: FillIndex): Promise<Reading[]> {
     const edges = await periodEdges(this.database, this.database.db, account.id, ids, period.fromMs, period.toMs);
+    const removedBeforeMs = await removedBefore(this.database.db, account.id);
+    const buckets = removedBeforeMs !== null && period.fromMs < removedBeforeMs
+      ? await bucketEdges(this.database, this.database.db, account.id, ids, Math.floor(period.fromMs / BUCKET_MS) * BUCKET_MS, period.toMs)
+      : null;
     const readings: Reading[] = [];
     for (const id of ids) {
       const edge = edges.get(id);
-      if (!edge?.last) continue;
-      readings.push({
-        subscriberId: id,
-        timeMs: edge.last.location_date,
-        start: edge.before ? toPoint(edge.before) : ZERO,
-        startFuel: edge.first?.fuel_smoothed ?? null,
-        end: toPoint(edge.last),
-        fillsLitres: fills.sum(id, period.fromMs, period.toMs),
-      });
+      const bucket = buckets?.get(id);
+      const fromFixes = { start: edge?.before ? toPoint(edge.before) : ZERO, startFuel: edge?.first?.fuel_smoothed ?? null };
+      const start = bucket ? { start: JSON.parse(bucket.first.metrics_before) as FixMetrics, startFuel: bucket.first.first_fuel } : fromFixes;
+      const end = edge?.last
+        ? { timeMs: edge.last.location_date, end: toPoint(edge.last) }
+        : bucket && { timeMs: bucket.last.last_fix_ms, end: JSON.parse(bucket.last.metrics_end) as FixMetrics };
+      if (!end) continue;
+      readings.push({ subscriberId: id, ...start, ...end, fillsLitres: fills.sum(id, period.fromMs, period.toMs) });
     }
     return readings;
   }

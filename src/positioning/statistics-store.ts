@@ -36,6 +36,7 @@ const METRIC_COLUMNS = sql.raw(
 export async function periodEdges(database: Database, executor: Db, accountId: number, subscriberIds: readonly number[], fromMs: number, toMs: number): Promise<Map<number, PeriodEdges>> {
   const edges = new Map<number, PeriodEdges>();
   if (subscriberIds.length === 0) return edges;
+  if (database.dialect === 'postgres') return periodEdgesByRow(database, executor, accountId, subscriberIds, fromMs, toMs);
   const edge = (where: ReturnType<typeof sql>, direction: 'ASC' | 'DESC') => sql`(
     SELECT x.id FROM locations x
     WHERE x.account_id = ${accountId} AND x.subscriber_id = s.id AND x.cum_distance_m IS NOT NULL AND ${where}
@@ -58,9 +59,72 @@ export async function periodEdges(database: Database, executor: Db, accountId: n
   return edges;
 }
 
+/**
+ * periodEdges on PostgreSQL: each seek returns its row (an id alone would then be looked up in
+ * every weekly partition of the locations; the seeks themselves touch only the partitions of
+ * their period, newest or oldest first).
+ */
+async function periodEdgesByRow(database: Database, executor: Db, accountId: number, subscriberIds: readonly number[], fromMs: number, toMs: number): Promise<Map<number, PeriodEdges>> {
+  const ids = idTable(database, subscriberIds);
+  const edge = (name: keyof PeriodEdges, where: ReturnType<typeof sql>, direction: 'ASC' | 'DESC') => sql`
+    SELECT ${sql.lit(name)} AS edge, e.* FROM ${ids} AS s CROSS JOIN LATERAL (
+      SELECT ${METRIC_COLUMNS} FROM locations x
+      WHERE x.account_id = ${accountId} AND x.subscriber_id = s.id AND x.cum_distance_m IS NOT NULL AND ${where}
+      ORDER BY x.location_date ${sql.raw(direction)}, x.id ${sql.raw(direction)} LIMIT 1) AS e`;
+  const { rows } = await sql<MetricRow & { edge: keyof PeriodEdges }>`
+    ${edge('last', sql`x.location_date <= ${toMs} AND x.location_date >= ${fromMs}`, 'DESC')}
+    UNION ALL ${edge('first', sql`x.location_date >= ${fromMs} AND x.location_date <= ${toMs}`, 'ASC')}
+    UNION ALL ${edge('before', sql`x.location_date < ${fromMs}`, 'DESC')}`.execute(executor);
+  const edges = new Map<number, PeriodEdges>();
+  for (const { edge: name, ...row } of rows) {
+    const subscriberId = Number(row.subscriber_id);
+    const found = edges.get(subscriberId) ?? { last: null, first: null, before: null };
+    found[name] = numeric(row);
+    edges.set(subscriberId, found);
+  }
+  return edges;
+}
+
 /** pg answers bigint columns as text unless told otherwise: ids and instants as numbers. */
 function numeric(row: MetricRow): MetricRow {
   return { ...row, id: Number(row.id), subscriber_id: Number(row.subscriber_id), location_date: Number(row.location_date) };
+}
+
+/** A statistics bucket's running totals, as stored. */
+export interface BucketRow {
+  subscriber_id: number;
+  bucket_ms: number;
+  last_fix_ms: number;
+  metrics_before: string;
+  first_fuel: number | null;
+  metrics_end: string;
+}
+
+/**
+ * Per subscriber, the first and the last statistics bucket of `[fromMs, toMs]` (buckets counted
+ * from the quarter hour `fromMs` lies in): interval 1 over a period whose fixes retention removed
+ * reads its totals here instead. Two index seeks per subscriber, one statement.
+ */
+export async function bucketEdges(database: Database, executor: Db, accountId: number, subscriberIds: readonly number[], fromMs: number, toMs: number): Promise<Map<number, { first: BucketRow; last: BucketRow }>> {
+  const found = new Map<number, { first: BucketRow; last: BucketRow }>();
+  if (subscriberIds.length === 0) return found;
+  const ids = idTable(database, subscriberIds);
+  const edge = (fn: 'min' | 'max') => sql`
+    SELECT s.id AS subscriber_id, (SELECT ${sql.raw(fn)}(x.bucket_ms) FROM statistics_buckets x
+      WHERE x.account_id = ${accountId} AND x.subscriber_id = s.id AND x.bucket_ms >= ${fromMs} AND x.bucket_ms <= ${toMs}) AS bucket_ms
+    FROM ${ids} AS s`;
+  const { rows } = await sql<BucketRow>`
+    SELECT b.subscriber_id, b.bucket_ms, b.last_fix_ms, b.metrics_before, b.first_fuel, b.metrics_end
+    FROM statistics_buckets b
+    WHERE b.account_id = ${accountId} AND (b.subscriber_id, b.bucket_ms) IN (${edge('min')} UNION ${edge('max')})
+    ORDER BY b.subscriber_id, b.bucket_ms`.execute(executor);
+  for (const row of rows) {
+    const bucket = { ...row, subscriber_id: Number(row.subscriber_id), bucket_ms: Number(row.bucket_ms), last_fix_ms: Number(row.last_fix_ms) };
+    const edges = found.get(bucket.subscriber_id);
+    if (edges) edges.last = bucket;
+    else found.set(bucket.subscriber_id, { first: bucket, last: bucket });
+  }
+  return found;
 }
 
 /** The quarter-hour buckets of these subscribers from `fromMs` to `toMs` (the bucket being filled is in the pipeline's state). */

@@ -7,10 +7,10 @@ import { pointKey, type AddressResolver } from './address-resolver.js';
 import { coordinatesText } from '../geo/geo.js';
 import type { Location } from './location-schema.js';
 import { toLocation } from './location-service.js';
+import { subscribersWithData, validFixesBetween } from './location-store.js';
 import { loadPipelineStates } from './pipeline/pipeline-store.js';
 import type { Track, TrackListQuery } from './track-schema.js';
-import { findTrack, listTracks, type TrackRow } from './track-store.js';
-import { validFixesBetween } from './location-store.js';
+import { findTrack, listTracks, tracksRunningAt, type TrackRow } from './track-store.js';
 
 /** Routes 3-5 of interface 4.1: tracks are derived by the pipeline, read here. */
 export class TrackService {
@@ -20,13 +20,21 @@ export class TrackService {
     private readonly clock: () => number = Date.now,
   ) {}
 
-  /** Tracks that overlap the period, `trackID` ascending; `lastTrackID` returns greater ids, `offset` skips. */
+  /**
+   * Tracks that overlap the period, `trackID` ascending; `lastTrackID` returns greater ids, `offset`
+   * skips. Those that start in the period come from (account, start); of those that started
+   * before, only each vehicle's last one can still run into it (a vehicle's tracks never
+   * overlap), one seek per vehicle. So a day costs its own tracks, however many came before.
+   */
   async list(account: Account, query: TrackListQuery): Promise<Track[]> {
     const period = resolvePeriod(query, { from: 'dateFrom', to: 'dateTo' }, account.timeZone, this.clock());
-    const rows = await listTracks(this.database.db, account.id, {
+    const { db } = this.database;
+    const subscriberIds = query.subscriberIDs?.length ? query.subscriberIDs : await subscribersWithData(db, account.id);
+    const rows = await listTracks(db, account.id, {
       fromMs: period.fromMs,
       toMs: period.toMs,
       subscriberIds: query.subscriberIDs,
+      running: await tracksRunningAt(this.database, db, account.id, subscriberIds, period.fromMs),
       afterId: query.lastTrackID,
       count: query.count ?? 1000,
       offset: query.offset ?? 0,

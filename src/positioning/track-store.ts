@@ -1,5 +1,7 @@
-import type { Db } from '../store/database.js';
+import { sql } from 'kysely';
+import type { Database, Db } from '../store/database.js';
 import type { TracksTable } from '../store/schema.js';
+import { idTable } from '../store/id-table.js';
 
 /** The statements that read tracks (the pipeline writes them: pipeline/pipeline-store.ts), and name their ends. */
 
@@ -14,26 +16,52 @@ export interface TrackFilter {
   fromMs: number;
   toMs: number;
   subscriberIds?: number[] | undefined;
+  /** Of the tracks that started before `fromMs`, the only ones that may still run into the period (`tracksRunningAt`). */
+  running: readonly number[];
   afterId?: number | undefined;
   count: number;
   offset: number;
 }
 
 /**
- * The account's tracks that start by `toMs` and finish from `fromMs` on, by id. An open track's
- * row holds an old finish (its current one is in the pipeline's state), so open tracks are all
- * read and checked by the caller.
+ * The account's tracks that overlap the period, by id. Those that start in the period come from
+ * (account, start), or for named subscribers from (subscriber, start) (`+account_id` keeps SQLite
+ * from taking the (account, start) index instead, which would read every vehicle's tracks of the
+ * period); of those that started before, only the `running` ones, that finish in the period or
+ * are open. So a day costs its own tracks, however many came before. An open track's row holds an
+ * old finish (its current one is in the pipeline's state), so open tracks are checked by the caller.
  */
 export async function listTracks(db: Db, accountId: number, filter: TrackFilter): Promise<TrackRow[]> {
-  let select = db
+  const bySubscriber = Boolean(filter.subscriberIds?.length);
+  const account = bySubscriber ? sql<number>`+${sql.ref('account_id')}` : sql.ref('account_id');
+  let starting = db.selectFrom('tracks').select(columns).where(account, '=', accountId).where('start_ms', '>=', filter.fromMs).where('start_ms', '<=', filter.toMs);
+  if (bySubscriber) starting = starting.where('subscriber_id', 'in', filter.subscriberIds!);
+  const before = db
     .selectFrom('tracks')
     .select(columns)
     .where('account_id', '=', accountId)
-    .where('start_ms', '<=', filter.toMs)
+    .where('id', 'in', filter.running.length ? [...filter.running] : [0])
     .where((eb) => eb.or([eb('finish_ms', '>=', filter.fromMs), eb('is_open', '=', 1)]));
-  if (filter.subscriberIds?.length) select = select.where('subscriber_id', 'in', filter.subscriberIds);
-  if (filter.afterId !== undefined) select = select.where('id', '>', filter.afterId);
+  let select = db.selectFrom(starting.unionAll(before).as('t')).selectAll();
+  // `+id`: SQLite pushes this into both branches, where a bare `id >` would have it walk the
+  // account's tracks by id from there instead of seeking the period's.
+  if (filter.afterId !== undefined) select = select.where(sql<number>`+${sql.ref('id')}`, '>', filter.afterId);
   return select.orderBy('id').limit(filter.count).offset(filter.offset).execute();
+}
+
+/**
+ * Each subscriber's last track that started before `beforeMs` (the only one of its tracks that
+ * may still run at that instant, a vehicle's tracks never overlapping): one seek per subscriber
+ * through (subscriber, start), one statement. (`+account_id`: SQLite would otherwise walk
+ * (account, start) from the beginning.)
+ */
+export async function tracksRunningAt(database: Database, executor: Db, accountId: number, subscriberIds: readonly number[], beforeMs: number): Promise<number[]> {
+  if (subscriberIds.length === 0) return [];
+  const { rows } = await sql<{ id: number | null }>`
+    SELECT (SELECT t.id FROM tracks t WHERE +t.account_id = ${accountId} AND t.subscriber_id = s.id AND t.start_ms < ${beforeMs}
+            ORDER BY t.start_ms DESC LIMIT 1) AS id
+    FROM ${idTable(database, subscriberIds)} AS s`.execute(executor);
+  return rows.flatMap((r) => (r.id === null ? [] : [Number(r.id)]));
 }
 
 export async function findTrack(db: Db, accountId: number, id: number): Promise<TrackRow | null> {

@@ -7,6 +7,7 @@ SELECT
   "a"."time_zone",
   "a"."sms_enabled",
   "a"."settings",
+  "a"."retention_days",
   "t"."user_id"
 FROM
   "api_tokens" AS "t"
@@ -21,16 +22,18 @@ SELECT
   "name",
   "time_zone",
   "sms_enabled",
-  "settings"
+  "settings",
+  "retention_days"
 FROM
   "accounts"
 WHERE
   "id" = ?;
 
--- accounts/account-store.ts: setSmsEnabled
+-- accounts/account-store.ts: changeAccount
 UPDATE "accounts"
 SET
-  "sms_enabled" = ?
+  "sms_enabled" = ?,
+  "retention_days" = ?
 WHERE
   "id" = ?;
 
@@ -48,7 +51,8 @@ SELECT
   "name",
   "time_zone",
   "sms_enabled",
-  "settings"
+  "settings",
+  "retention_days"
 FROM
   "accounts"
 ORDER BY
@@ -64,7 +68,8 @@ RETURNING
   "name",
   "time_zone",
   "sms_enabled",
-  "settings";
+  "settings",
+  "retention_days";
 
 -- accounts/account-store.ts: insertToken
 INSERT INTO
@@ -128,7 +133,8 @@ SELECT
   "a"."name",
   "a"."time_zone",
   "a"."sms_enabled",
-  "a"."settings"
+  "a"."settings",
+  "a"."retention_days"
 FROM
   "workspace_sessions" AS "s"
   INNER JOIN "users" AS "u" ON "u"."id" = "s"."user_id"

@@ -58,6 +58,32 @@ ORDER BY
   "delivery_id",
   "id";
 
+-- delivery/delivery-log-store.ts: finishedDeliveriesBefore
+SELECT
+  "id"
+FROM
+  "deliveries"
+WHERE
+  "account_id" = $1
+  AND "finished_at" < $2
+  AND "status" <> $3
+ORDER BY
+  "finished_at"
+LIMIT
+  $4;
+
+-- delivery/delivery-log-store.ts: deleteAttemptsOf
+DELETE FROM "delivery_attempts"
+WHERE
+  "account_id" = $1
+  AND "delivery_id" IN ($2, $3);
+
+-- delivery/delivery-log-store.ts: deleteDeliveries
+DELETE FROM "deliveries"
+WHERE
+  "account_id" = $1
+  AND "id" IN ($2, $3);
+
 -- delivery/delivery-log-store.ts: notifyWorkers
 SELECT
   pg_notify ($1, '');

@@ -58,6 +58,32 @@ ORDER BY
   "delivery_id",
   "id";
 
+-- delivery/delivery-log-store.ts: finishedDeliveriesBefore
+SELECT
+  "id"
+FROM
+  "deliveries"
+WHERE
+  "account_id" = ?
+  AND "finished_at" < ?
+  AND "status" <> ?
+ORDER BY
+  "finished_at"
+LIMIT
+  ?;
+
+-- delivery/delivery-log-store.ts: deleteAttemptsOf
+DELETE FROM "delivery_attempts"
+WHERE
+  "account_id" = ?
+  AND "delivery_id" IN (?, ?);
+
+-- delivery/delivery-log-store.ts: deleteDeliveries
+DELETE FROM "deliveries"
+WHERE
+  "account_id" = ?
+  AND "id" IN (?, ?);
+
 -- delivery/signing-secret-store.ts: insertCurrentSecret
 INSERT INTO
   signing_secrets (account_id, secret, created_at, expires_at)

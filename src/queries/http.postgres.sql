@@ -43,6 +43,23 @@ WHERE
   "account_id" = $1
   AND "key" = $2;
 
+-- http/idempotency-store.ts: deleteExpiredKeys
+DELETE FROM "idempotency_keys"
+WHERE
+  "account_id" = $1
+  AND "created_at" < $2
+  AND "key" IN (
+    SELECT
+      "key"
+    FROM
+      "idempotency_keys"
+    WHERE
+      "account_id" = $3
+      AND "created_at" < $4
+    LIMIT
+      $5
+  );
+
 -- http/idempotency-store.ts: storeAnswer
 UPDATE "idempotency_keys"
 SET

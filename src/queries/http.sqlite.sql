@@ -43,6 +43,23 @@ WHERE
   "account_id" = ?
   AND "key" = ?;
 
+-- http/idempotency-store.ts: deleteExpiredKeys
+DELETE FROM "idempotency_keys"
+WHERE
+  "account_id" = ?
+  AND "created_at" < ?
+  AND "key" IN (
+    SELECT
+      "key"
+    FROM
+      "idempotency_keys"
+    WHERE
+      "account_id" = ?
+      AND "created_at" < ?
+    LIMIT
+      ?
+  );
+
 -- http/idempotency-store.ts: storeAnswer
 UPDATE "idempotency_keys"
 SET

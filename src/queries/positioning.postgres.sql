@@ -55,6 +55,20 @@ FROM
     $22::double PRECISION[]
   );
 
+-- positioning/location-store.ts: LocationStore.coverWeeksOf (2 fixes)
+SELECT
+  pg_advisory_xact_lock(hashtext ($1));
+
+SELECT
+  c.relname AS name,
+  pg_get_expr(c.relpartbound, c.oid) AS bound,
+  i.inhdetachpending AS pending
+FROM
+  pg_inherits i
+  JOIN pg_class c ON c.oid = i.inhrelid
+WHERE
+  i.inhparent = to_regclass($1);
+
 -- positioning/location-store.ts: LocationStore.updateMetrics (2 fixes, after a replay)
 /* prepared */
 UPDATE locations AS t
@@ -90,7 +104,8 @@ FROM
   )
 WHERE
   t.account_id = u.account_id
-  AND t.id = u.id;
+  AND t.id = u.id
+  AND t.location_date >= $10;
 
 -- positioning/location-store.ts: listLocations
 SELECT
@@ -109,9 +124,9 @@ WHERE
   AND "location_date" >= $2
   AND "location_date" <= $3
   AND "subscriber_id" IN ($4)
-  AND "id" < $5
+  AND + "id" < $5
 ORDER BY
-  "id" DESC
+  + "id" DESC
 LIMIT
   $6
 OFFSET
@@ -166,117 +181,363 @@ SELECT
   l.angle,
   l.velocity
 FROM
-  locations l
-WHERE
-  l.account_id = $1
-  AND l.id IN (
-    SELECT
-      (
-        SELECT
-          x.id
-        FROM
-          locations x
-        WHERE
-          x.account_id = $2
-          AND x.subscriber_id = s.id
-        ORDER BY
-          x.location_date DESC,
-          x.id DESC
-        LIMIT
-          1
-      )
-    FROM
-      (
-        SELECT
-          unnest($3::BIGINT[]) AS id
-      ) AS s
-  )
-ORDER BY
-  l.subscriber_id;
-
--- positioning/statistics-store.ts: periodEdges
-SELECT
-  s.id AS subscriber_id,
   (
     SELECT
-      x.id
+      unnest($1::BIGINT[]) AS id
+  ) AS s
+  CROSS JOIN LATERAL (
+    SELECT
+      x.id,
+      x.subscriber_id,
+      x.location_date,
+      x.is_valid,
+      x.latitude,
+      x.longitude,
+      x.angle,
+      x.velocity
     FROM
       locations x
     WHERE
-      x.account_id = $1
+      x.account_id = $2
       AND x.subscriber_id = s.id
-      AND x.cum_distance_m IS NOT NULL
-      AND x.location_date <= $2
-      AND x.location_date >= $3
     ORDER BY
       x.location_date DESC,
       x.id DESC
     LIMIT
       1
-  ) AS last_id,
+  ) AS l
+ORDER BY
+  l.subscriber_id;
+
+-- positioning/location-store.ts: subscribersWithData
+SELECT
+  "subscriber_id"
+FROM
+  "pipeline_states"
+WHERE
+  "account_id" = $1
+ORDER BY
+  "subscriber_id";
+
+-- positioning/location-partitions.ts: LocationPartitions.makeAhead (one week more)
+SELECT
+  pg_advisory_xact_lock(hashtext ($1));
+
+SELECT
+  c.relname AS name,
+  pg_get_expr(c.relpartbound, c.oid) AS bound,
+  i.inhdetachpending AS pending
+FROM
+  pg_inherits i
+  JOIN pg_class c ON c.oid = i.inhrelid
+WHERE
+  i.inhparent = to_regclass($1);
+
+CREATE TABLE "locations_w20260629" (LIKE "locations" INCLUDING DEFAULTS);
+
+ALTER TABLE "locations" ATTACH PARTITION "locations_w20260629" FOR
+VALUES
+FROM
+  (1782691200000) TO (1783296000000);
+
+-- positioning/location-partitions.ts: LocationPartitions.dropBefore (one week due)
+SELECT
+  c.relname AS name,
+  pg_get_expr(c.relpartbound, c.oid) AS bound,
+  i.inhdetachpending AS pending
+FROM
+  pg_inherits i
+  JOIN pg_class c ON c.oid = i.inhrelid
+WHERE
+  i.inhparent = to_regclass($1);
+
+ALTER TABLE "locations" DETACH PARTITION "locations_w20260518" CONCURRENTLY;
+
+DROP TABLE "locations_w20260518";
+
+SELECT
+  pg_advisory_xact_lock(hashtext ($1));
+
+SELECT
+  c.relname AS name,
+  pg_get_expr(c.relpartbound, c.oid) AS bound,
+  i.inhdetachpending AS pending
+FROM
+  pg_inherits i
+  JOIN pg_class c ON c.oid = i.inhrelid
+WHERE
+  i.inhparent = to_regclass($1);
+
+CREATE TABLE "locations_history" (LIKE "locations" INCLUDING DEFAULTS);
+
+ALTER TABLE "locations" ATTACH PARTITION "locations_history" FOR
+VALUES
+FROM
+  (MINVALUE) TO (1779667200000);
+
+-- positioning/retention-store.ts: removedBefore
+SELECT
+  "removed_before_ms"
+FROM
+  "location_retention"
+WHERE
+  "account_id" = $1;
+
+-- positioning/retention-store.ts: markRemovedBefore
+INSERT INTO
+  "location_retention" ("account_id", "removed_before_ms")
+VALUES
+  ($1, $2)
+ON CONFLICT ("account_id") DO UPDATE
+SET
+  "removed_before_ms" = CASE
+    WHEN excluded.removed_before_ms > location_retention.removed_before_ms THEN excluded.removed_before_ms
+    ELSE location_retention.removed_before_ms
+  END;
+
+-- positioning/retention-store.ts: subscribersWithRowsBefore (locations)
+SELECT
+  s.id
+FROM
   (
     SELECT
-      x.id
+      unnest($1::BIGINT[]) AS id
+  ) AS s
+WHERE
+  EXISTS (
+    SELECT
+      1
+    FROM
+      "locations" x
+    WHERE
+      x.account_id = $2
+      AND x.subscriber_id = s.id
+      AND "x"."location_date" < $3
+  );
+
+-- positioning/retention-store.ts: nthOldestOfSubscriber (locations)
+SELECT
+  "location_date" AS at
+FROM
+  "locations"
+WHERE
+  account_id = $1
+  AND subscriber_id = $2
+  AND "location_date" < $3
+ORDER BY
+  "location_date"
+LIMIT
+  1
+OFFSET
+  $4;
+
+-- positioning/retention-store.ts: deleteOfSubscriberUpTo (locations)
+DELETE FROM "locations"
+WHERE
+  account_id = $1
+  AND subscriber_id = $2
+  AND "location_date" < $3
+  AND "location_date" <= $4;
+
+-- positioning/retention-store.ts: nthOldestTrackStart
+SELECT
+  "start_ms"
+FROM
+  "tracks"
+WHERE
+  "account_id" = $1
+  AND "start_ms" < $2
+  AND "finish_ms" < $3
+  AND "is_open" = $4
+ORDER BY
+  "start_ms"
+LIMIT
+  $5
+OFFSET
+  $6;
+
+-- positioning/retention-store.ts: deleteTracksUpTo
+DELETE FROM "tracks"
+WHERE
+  "account_id" = $1
+  AND "start_ms" < $2
+  AND "finish_ms" < $3
+  AND "is_open" = $4
+  AND "start_ms" <= $5;
+
+-- positioning/retention-store.ts: deleteCheckpointsBefore
+DELETE FROM "pipeline_checkpoints"
+WHERE
+  "account_id" = $1
+  AND "subscriber_id" = $2
+  AND "at_ms" < $3;
+
+-- positioning/retention-store.ts: deleteRequestsBefore
+DELETE FROM "subscriber_requests"
+WHERE
+  "account_id" = $1
+  AND "subscriber_id" = $2
+  AND "requested_at" < $3;
+
+-- positioning/statistics-store.ts: bucketEdges
+SELECT
+  b.subscriber_id,
+  b.bucket_ms,
+  b.last_fix_ms,
+  b.metrics_before,
+  b.first_fuel,
+  b.metrics_end
+FROM
+  statistics_buckets b
+WHERE
+  b.account_id = $1
+  AND (b.subscriber_id, b.bucket_ms) IN (
+    SELECT
+      s.id AS subscriber_id,
+      (
+        SELECT
+          min(x.bucket_ms)
+        FROM
+          statistics_buckets x
+        WHERE
+          x.account_id = $2
+          AND x.subscriber_id = s.id
+          AND x.bucket_ms >= $3
+          AND x.bucket_ms <= $4
+      ) AS bucket_ms
+    FROM
+      (
+        SELECT
+          unnest($5::BIGINT[]) AS id
+      ) AS s
+    UNION
+    SELECT
+      s.id AS subscriber_id,
+      (
+        SELECT
+          max(x.bucket_ms)
+        FROM
+          statistics_buckets x
+        WHERE
+          x.account_id = $6
+          AND x.subscriber_id = s.id
+          AND x.bucket_ms >= $7
+          AND x.bucket_ms <= $8
+      ) AS bucket_ms
+    FROM
+      (
+        SELECT
+          unnest($9::BIGINT[]) AS id
+      ) AS s
+  )
+ORDER BY
+  b.subscriber_id,
+  b.bucket_ms;
+
+-- positioning/statistics-store.ts: periodEdges
+SELECT
+  'last' AS edge,
+  e.*
+FROM
+  (
+    SELECT
+      unnest($1::BIGINT[]) AS id
+  ) AS s
+  CROSS JOIN LATERAL (
+    SELECT
+      id,
+      subscriber_id,
+      location_date,
+      cum_distance_m,
+      cum_track_m,
+      cum_engine_s,
+      fuel_smoothed,
+      odo_anchor_km,
+      odo_anchor_cum_m,
+      odo_anchor_track_m
     FROM
       locations x
     WHERE
-      x.account_id = $4
+      x.account_id = $2
       AND x.subscriber_id = s.id
       AND x.cum_distance_m IS NOT NULL
-      AND x.location_date >= $5
-      AND x.location_date <= $6
+      AND x.location_date <= $3
+      AND x.location_date >= $4
+    ORDER BY
+      x.location_date DESC,
+      x.id DESC
+    LIMIT
+      1
+  ) AS e
+UNION ALL
+SELECT
+  'first' AS edge,
+  e.*
+FROM
+  (
+    SELECT
+      unnest($5::BIGINT[]) AS id
+  ) AS s
+  CROSS JOIN LATERAL (
+    SELECT
+      id,
+      subscriber_id,
+      location_date,
+      cum_distance_m,
+      cum_track_m,
+      cum_engine_s,
+      fuel_smoothed,
+      odo_anchor_km,
+      odo_anchor_cum_m,
+      odo_anchor_track_m
+    FROM
+      locations x
+    WHERE
+      x.account_id = $6
+      AND x.subscriber_id = s.id
+      AND x.cum_distance_m IS NOT NULL
+      AND x.location_date >= $7
+      AND x.location_date <= $8
     ORDER BY
       x.location_date ASC,
       x.id ASC
     LIMIT
       1
-  ) AS first_id,
+  ) AS e
+UNION ALL
+SELECT
+  'before' AS edge,
+  e.*
+FROM
   (
     SELECT
-      x.id
+      unnest($9::BIGINT[]) AS id
+  ) AS s
+  CROSS JOIN LATERAL (
+    SELECT
+      id,
+      subscriber_id,
+      location_date,
+      cum_distance_m,
+      cum_track_m,
+      cum_engine_s,
+      fuel_smoothed,
+      odo_anchor_km,
+      odo_anchor_cum_m,
+      odo_anchor_track_m
     FROM
       locations x
     WHERE
-      x.account_id = $7
+      x.account_id = $10
       AND x.subscriber_id = s.id
       AND x.cum_distance_m IS NOT NULL
-      AND x.location_date < $8
+      AND x.location_date < $11
     ORDER BY
       x.location_date DESC,
       x.id DESC
     LIMIT
       1
-  ) AS before_id
-FROM
-  (
-    SELECT
-      unnest($9::BIGINT[]) AS id
-  ) AS s;
-
-SELECT
-  id,
-  subscriber_id,
-  location_date,
-  cum_distance_m,
-  cum_track_m,
-  cum_engine_s,
-  fuel_smoothed,
-  odo_anchor_km,
-  odo_anchor_cum_m,
-  odo_anchor_track_m
-FROM
-  locations
-WHERE
-  account_id = $1
-  AND id IN (
-    SELECT
-      id
-    FROM
-      (
-        SELECT
-          unnest($2::BIGINT[]) AS id
-      ) AS w
-  );
+  ) AS e;
 
 -- positioning/statistics-store.ts: bucketRows
 SELECT
@@ -428,37 +689,146 @@ WHERE
 
 -- positioning/track-store.ts: listTracks
 SELECT
-  "id",
-  "account_id",
-  "subscriber_id",
-  "start_ms",
-  "finish_ms",
-  "start_lat",
-  "start_lon",
-  "finish_lat",
-  "finish_lon",
-  "distance_m",
-  "is_open",
-  "start_address",
-  "finish_address",
-  "max_speed_kmh"
+  *
 FROM
-  "tracks"
+  (
+    SELECT
+      "id",
+      "account_id",
+      "subscriber_id",
+      "start_ms",
+      "finish_ms",
+      "start_lat",
+      "start_lon",
+      "finish_lat",
+      "finish_lon",
+      "distance_m",
+      "is_open",
+      "start_address",
+      "finish_address",
+      "max_speed_kmh"
+    FROM
+      "tracks"
+    WHERE
+      + "account_id" = $1
+      AND "start_ms" >= $2
+      AND "start_ms" <= $3
+      AND "subscriber_id" IN ($4)
+    UNION ALL
+    SELECT
+      "id",
+      "account_id",
+      "subscriber_id",
+      "start_ms",
+      "finish_ms",
+      "start_lat",
+      "start_lon",
+      "finish_lat",
+      "finish_lon",
+      "distance_m",
+      "is_open",
+      "start_address",
+      "finish_address",
+      "max_speed_kmh"
+    FROM
+      "tracks"
+    WHERE
+      "account_id" = $5
+      AND "id" IN ($6)
+      AND (
+        "finish_ms" >= $7
+        OR "is_open" = $8
+      )
+  ) AS "t"
 WHERE
-  "account_id" = $1
-  AND "start_ms" <= $2
-  AND (
-    "finish_ms" >= $3
-    OR "is_open" = $4
-  )
-  AND "subscriber_id" IN ($5)
-  AND "id" > $6
+  + "id" > $9
 ORDER BY
   "id"
 LIMIT
-  $7
+  $10
 OFFSET
-  $8;
+  $11;
+
+-- positioning/track-store.ts: listTracks (the account's)
+SELECT
+  *
+FROM
+  (
+    SELECT
+      "id",
+      "account_id",
+      "subscriber_id",
+      "start_ms",
+      "finish_ms",
+      "start_lat",
+      "start_lon",
+      "finish_lat",
+      "finish_lon",
+      "distance_m",
+      "is_open",
+      "start_address",
+      "finish_address",
+      "max_speed_kmh"
+    FROM
+      "tracks"
+    WHERE
+      "account_id" = $1
+      AND "start_ms" >= $2
+      AND "start_ms" <= $3
+    UNION ALL
+    SELECT
+      "id",
+      "account_id",
+      "subscriber_id",
+      "start_ms",
+      "finish_ms",
+      "start_lat",
+      "start_lon",
+      "finish_lat",
+      "finish_lon",
+      "distance_m",
+      "is_open",
+      "start_address",
+      "finish_address",
+      "max_speed_kmh"
+    FROM
+      "tracks"
+    WHERE
+      "account_id" = $4
+      AND "id" IN ($5)
+      AND (
+        "finish_ms" >= $6
+        OR "is_open" = $7
+      )
+  ) AS "t"
+ORDER BY
+  "id"
+LIMIT
+  $8
+OFFSET
+  $9;
+
+-- positioning/track-store.ts: tracksRunningAt
+SELECT
+  (
+    SELECT
+      t.id
+    FROM
+      tracks t
+    WHERE
+      + t.account_id = $1
+      AND t.subscriber_id = s.id
+      AND t.start_ms < $2
+    ORDER BY
+      t.start_ms DESC
+    LIMIT
+      1
+  ) AS id
+FROM
+  (
+    SELECT
+      unnest($3::BIGINT[]) AS id
+  ) AS s;
 
 -- positioning/track-store.ts: findTrack
 SELECT
@@ -1162,7 +1532,8 @@ FROM
   )
 WHERE
   t.account_id = u.account_id
-  AND t.id = u.id;
+  AND t.id = u.id
+  AND t.location_date >= $10;
 
 DELETE FROM "pipeline_checkpoints"
 WHERE
@@ -1402,7 +1773,8 @@ FROM
   )
 WHERE
   t.account_id = u.account_id
-  AND t.id = u.id;
+  AND t.id = u.id
+  AND t.location_date >= $10;
 
 DELETE FROM "pipeline_checkpoints"
 WHERE

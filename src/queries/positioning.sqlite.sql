@@ -42,7 +42,8 @@ SET
   odo_anchor_track_m = ?
 WHERE
   account_id = ?
-  AND id = ?;
+  AND id = ?
+  AND location_date >= ?;
 
 -- positioning/location-store.ts: listLocations
 SELECT
@@ -61,9 +62,9 @@ WHERE
   AND "location_date" >= ?
   AND "location_date" <= ?
   AND "subscriber_id" IN (?)
-  AND "id" < ?
+  AND + "id" < ?
 ORDER BY
-  "id" DESC
+  + "id" DESC
 LIMIT
   ?
 OFFSET
@@ -147,6 +148,181 @@ WHERE
   )
 ORDER BY
   l.subscriber_id;
+
+-- positioning/location-store.ts: subscribersWithData
+SELECT
+  "subscriber_id"
+FROM
+  "pipeline_states"
+WHERE
+  "account_id" = ?
+ORDER BY
+  "subscriber_id";
+
+-- positioning/retention-store.ts: removedBefore
+SELECT
+  "removed_before_ms"
+FROM
+  "location_retention"
+WHERE
+  "account_id" = ?;
+
+-- positioning/retention-store.ts: markRemovedBefore
+INSERT INTO
+  "location_retention" ("account_id", "removed_before_ms")
+VALUES
+  (?, ?)
+ON CONFLICT ("account_id") DO UPDATE
+SET
+  "removed_before_ms" = CASE
+    WHEN excluded.removed_before_ms > location_retention.removed_before_ms THEN excluded.removed_before_ms
+    ELSE location_retention.removed_before_ms
+  END;
+
+-- positioning/retention-store.ts: subscribersWithRowsBefore (locations)
+SELECT
+  s.id
+FROM
+  (
+    SELECT
+      value AS id
+    FROM
+      json_each(?)
+  ) AS s
+WHERE
+  EXISTS (
+    SELECT
+      1
+    FROM
+      "locations" x
+    WHERE
+      x.account_id = ?
+      AND x.subscriber_id = s.id
+      AND "x"."location_date" < ?
+  );
+
+-- positioning/retention-store.ts: nthOldestOfSubscriber (locations)
+SELECT
+  "location_date" AS at
+FROM
+  "locations"
+WHERE
+  account_id = ?
+  AND subscriber_id = ?
+  AND "location_date" < ?
+ORDER BY
+  "location_date"
+LIMIT
+  1
+OFFSET
+  ?;
+
+-- positioning/retention-store.ts: deleteOfSubscriberUpTo (locations)
+DELETE FROM "locations"
+WHERE
+  account_id = ?
+  AND subscriber_id = ?
+  AND "location_date" < ?
+  AND "location_date" <= ?;
+
+-- positioning/retention-store.ts: nthOldestTrackStart
+SELECT
+  "start_ms"
+FROM
+  "tracks"
+WHERE
+  "account_id" = ?
+  AND "start_ms" < ?
+  AND "finish_ms" < ?
+  AND "is_open" = ?
+ORDER BY
+  "start_ms"
+LIMIT
+  ?
+OFFSET
+  ?;
+
+-- positioning/retention-store.ts: deleteTracksUpTo
+DELETE FROM "tracks"
+WHERE
+  "account_id" = ?
+  AND "start_ms" < ?
+  AND "finish_ms" < ?
+  AND "is_open" = ?
+  AND "start_ms" <= ?;
+
+-- positioning/retention-store.ts: deleteCheckpointsBefore
+DELETE FROM "pipeline_checkpoints"
+WHERE
+  "account_id" = ?
+  AND "subscriber_id" = ?
+  AND "at_ms" < ?;
+
+-- positioning/retention-store.ts: deleteRequestsBefore
+DELETE FROM "subscriber_requests"
+WHERE
+  "account_id" = ?
+  AND "subscriber_id" = ?
+  AND "requested_at" < ?;
+
+-- positioning/statistics-store.ts: bucketEdges
+SELECT
+  b.subscriber_id,
+  b.bucket_ms,
+  b.last_fix_ms,
+  b.metrics_before,
+  b.first_fuel,
+  b.metrics_end
+FROM
+  statistics_buckets b
+WHERE
+  b.account_id = ?
+  AND (b.subscriber_id, b.bucket_ms) IN (
+    SELECT
+      s.id AS subscriber_id,
+      (
+        SELECT
+          min(x.bucket_ms)
+        FROM
+          statistics_buckets x
+        WHERE
+          x.account_id = ?
+          AND x.subscriber_id = s.id
+          AND x.bucket_ms >= ?
+          AND x.bucket_ms <= ?
+      ) AS bucket_ms
+    FROM
+      (
+        SELECT
+          value AS id
+        FROM
+          json_each(?)
+      ) AS s
+    UNION
+    SELECT
+      s.id AS subscriber_id,
+      (
+        SELECT
+          max(x.bucket_ms)
+        FROM
+          statistics_buckets x
+        WHERE
+          x.account_id = ?
+          AND x.subscriber_id = s.id
+          AND x.bucket_ms >= ?
+          AND x.bucket_ms <= ?
+      ) AS bucket_ms
+    FROM
+      (
+        SELECT
+          value AS id
+        FROM
+          json_each(?)
+      ) AS s
+  )
+ORDER BY
+  b.subscriber_id,
+  b.bucket_ms;
 
 -- positioning/statistics-store.ts: periodEdges
 SELECT
@@ -388,37 +564,148 @@ WHERE
 
 -- positioning/track-store.ts: listTracks
 SELECT
-  "id",
-  "account_id",
-  "subscriber_id",
-  "start_ms",
-  "finish_ms",
-  "start_lat",
-  "start_lon",
-  "finish_lat",
-  "finish_lon",
-  "distance_m",
-  "is_open",
-  "start_address",
-  "finish_address",
-  "max_speed_kmh"
+  *
 FROM
-  "tracks"
+  (
+    SELECT
+      "id",
+      "account_id",
+      "subscriber_id",
+      "start_ms",
+      "finish_ms",
+      "start_lat",
+      "start_lon",
+      "finish_lat",
+      "finish_lon",
+      "distance_m",
+      "is_open",
+      "start_address",
+      "finish_address",
+      "max_speed_kmh"
+    FROM
+      "tracks"
+    WHERE
+      + "account_id" = ?
+      AND "start_ms" >= ?
+      AND "start_ms" <= ?
+      AND "subscriber_id" IN (?)
+    UNION ALL
+    SELECT
+      "id",
+      "account_id",
+      "subscriber_id",
+      "start_ms",
+      "finish_ms",
+      "start_lat",
+      "start_lon",
+      "finish_lat",
+      "finish_lon",
+      "distance_m",
+      "is_open",
+      "start_address",
+      "finish_address",
+      "max_speed_kmh"
+    FROM
+      "tracks"
+    WHERE
+      "account_id" = ?
+      AND "id" IN (?)
+      AND (
+        "finish_ms" >= ?
+        OR "is_open" = ?
+      )
+  ) AS "t"
 WHERE
-  "account_id" = ?
-  AND "start_ms" <= ?
-  AND (
-    "finish_ms" >= ?
-    OR "is_open" = ?
-  )
-  AND "subscriber_id" IN (?)
-  AND "id" > ?
+  + "id" > ?
 ORDER BY
   "id"
 LIMIT
   ?
 OFFSET
   ?;
+
+-- positioning/track-store.ts: listTracks (the account's)
+SELECT
+  *
+FROM
+  (
+    SELECT
+      "id",
+      "account_id",
+      "subscriber_id",
+      "start_ms",
+      "finish_ms",
+      "start_lat",
+      "start_lon",
+      "finish_lat",
+      "finish_lon",
+      "distance_m",
+      "is_open",
+      "start_address",
+      "finish_address",
+      "max_speed_kmh"
+    FROM
+      "tracks"
+    WHERE
+      "account_id" = ?
+      AND "start_ms" >= ?
+      AND "start_ms" <= ?
+    UNION ALL
+    SELECT
+      "id",
+      "account_id",
+      "subscriber_id",
+      "start_ms",
+      "finish_ms",
+      "start_lat",
+      "start_lon",
+      "finish_lat",
+      "finish_lon",
+      "distance_m",
+      "is_open",
+      "start_address",
+      "finish_address",
+      "max_speed_kmh"
+    FROM
+      "tracks"
+    WHERE
+      "account_id" = ?
+      AND "id" IN (?)
+      AND (
+        "finish_ms" >= ?
+        OR "is_open" = ?
+      )
+  ) AS "t"
+ORDER BY
+  "id"
+LIMIT
+  ?
+OFFSET
+  ?;
+
+-- positioning/track-store.ts: tracksRunningAt
+SELECT
+  (
+    SELECT
+      t.id
+    FROM
+      tracks t
+    WHERE
+      + t.account_id = ?
+      AND t.subscriber_id = s.id
+      AND t.start_ms < ?
+    ORDER BY
+      t.start_ms DESC
+    LIMIT
+      1
+  ) AS id
+FROM
+  (
+    SELECT
+      value AS id
+    FROM
+      json_each(?)
+  ) AS s;
 
 -- positioning/track-store.ts: findTrack
 SELECT
@@ -1033,7 +1320,8 @@ SET
   odo_anchor_track_m = ?
 WHERE
   account_id = ?
-  AND id = ?;
+  AND id = ?
+  AND location_date >= ?;
 
 DELETE FROM "pipeline_checkpoints"
 WHERE
@@ -1175,7 +1463,8 @@ SET
   odo_anchor_track_m = ?
 WHERE
   account_id = ?
-  AND id = ?;
+  AND id = ?
+  AND location_date >= ?;
 
 DELETE FROM "pipeline_checkpoints"
 WHERE

@@ -7,6 +7,13 @@ import type { Schema } from './schema.js';
 const SQLITE_ROWS_PER_STATEMENT = 64;
 const SQLITE_MAX_PARAMETERS = 32_766;
 
+/** A condition every updated row must meet besides its key: `column op value`. */
+export interface Condition {
+  column: string;
+  op: '=' | '>=' | '<=';
+  value: number;
+}
+
 /** The PostgreSQL array element type a column's values are sent as. */
 export type PgType = 'bigint' | 'integer' | 'double precision' | 'text';
 
@@ -107,22 +114,29 @@ export class BulkWriter {
     return sql`INSERT INTO ${sql.raw(shape.table)} (${sql.raw(names.join(', '))}) SELECT * FROM unnest(${this.arrays(shape.columns, names, rows)})${sql.raw(onConflict(shape))}`;
   }
 
-  /** UPDATE table SET columns… WHERE key = the row's key, for each row. */
-  async update<T extends keyof Schema, Row extends RowOf<T>>(tx: Tx, shape: BulkUpdate<T, Row>, rows: readonly Row[]): Promise<void> {
+  /**
+   * UPDATE table SET columns… WHERE key = the row's key, for each row, and every condition of
+   * `where` (on a partitioned table, a bound on the partition key, so that only the partitions it
+   * can touch are planned).
+   */
+  async update<T extends keyof Schema, Row extends RowOf<T>>(tx: Tx, shape: BulkUpdate<T, Row>, rows: readonly Row[], where: readonly Condition[] = []): Promise<void> {
     if (rows.length === 0) return;
     const names = namesOf<Row>(shape.columns);
     const set = names.filter((n) => !shape.key.includes(n));
     if (this.database.sqlite) {
+      const conditions = where.map((c) => ` AND ${c.column} ${c.op} ?`).join('');
       const statement = this.prepare(
-        `UPDATE ${shape.table} SET ${set.map((c) => `${c} = ?`).join(', ')} WHERE ${shape.key.map((k) => `${k} = ?`).join(' AND ')}`,
+        `UPDATE ${shape.table} SET ${set.map((c) => `${c} = ?`).join(', ')} WHERE ${shape.key.map((k) => `${k} = ?`).join(' AND ')}${conditions}`,
       );
       const order = [...set, ...shape.key];
-      for (const row of rows) statement.run(order.map((n) => row[n]));
+      const bound = where.map((c) => c.value);
+      for (const row of rows) statement.run([...order.map((n) => row[n]), ...bound]);
       return;
     }
+    const extra = where.map((c) => sql` AND t.${sql.raw(c.column)} ${sql.raw(c.op)} ${c.value}`);
     await sql`${PREPARED}UPDATE ${sql.raw(shape.table)} AS t SET ${sql.raw(set.map((c) => `${c} = u.${c}`).join(', '))}
               FROM unnest(${this.arrays(shape.columns, names, rows)}) AS u(${sql.raw(names.join(', '))})
-              WHERE ${sql.raw(shape.key.map((k) => `t.${k} = u.${k}`).join(' AND '))}`.execute(tx);
+              WHERE ${sql.raw(shape.key.map((k) => `t.${k} = u.${k}`).join(' AND '))}${sql.join(extra, sql``)}`.execute(tx);
   }
 
   private prepare(text: string): BetterSqlite3.Statement {

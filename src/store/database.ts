@@ -6,6 +6,7 @@ import { dirname } from 'node:path';
 import { migrationProvider } from './migrations/index.js';
 import { PREPARED_MARK } from './prepared.js';
 import { WalCheckpointer } from './wal-checkpointer.js';
+import { ReplicaRouter, type ReplicaStatus } from './replica.js';
 import type { Schema } from './schema.js';
 
 export type { Dialect } from './dialect.js';
@@ -34,19 +35,42 @@ export interface Database {
   durable(): Promise<void>;
   ping(): Promise<void>;
   close(): Promise<void>;
+  /** The streaming replica GET requests read from (DATABASE_REPLICA_URL), or null. */
+  readonly replica: Replica | null;
 }
 
-// int8 columns (ids, epoch milliseconds) come back as numbers: every value we store is below 2^53.
-pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number.parseInt(value, 10));
+/** What the rest of the server sees of the read replica (see replica.ts). */
+export interface Replica {
+  /** After a write, a token's reads go to the primary for this long. */
+  readonly readYourWritesMs: number;
+  status(): ReplicaStatus;
+}
+
+/**
+ * int8 columns (ids, epoch milliseconds) come back as numbers, exact up to 2^53 - 1: ids count up
+ * by one from 1 (at a million fixes a second, 2^53 is 285 years away; `checkIdHeadroom` refuses to
+ * start long before) and instants are milliseconds of this era. A value beyond that is refused
+ * with an error rather than answered rounded to a neighbouring id.
+ */
+pg.types.setTypeParser(pg.types.builtins.INT8, parseInt8);
+
+export function parseInt8(value: string): number {
+  const number = Number.parseInt(value, 10);
+  if (!Number.isSafeInteger(number)) throw new RangeError(`an int8 value beyond 2^53 cannot be answered exactly: ${value}`);
+  return number;
+}
 
 export interface OpenOptions {
   /** `postgres://…` for PostgreSQL; otherwise the SQLite file path (`:memory:` for tests that want it). */
   url: string;
   poolSize?: number;
+  /** A streaming replica of the PostgreSQL `url` to read from, and how far behind it may be. */
+  replica?: { url: string; maxLagMs: number; probeMs?: number };
 }
 
-export async function openDatabase({ url, poolSize = 10 }: OpenOptions): Promise<Database> {
-  if (/^postgres(ql)?:\/\//.test(url)) return openPostgres(url, poolSize);
+export async function openDatabase({ url, poolSize = 10, replica }: OpenOptions): Promise<Database> {
+  if (/^postgres(ql)?:\/\//.test(url)) return openPostgres(url, poolSize, replica);
+  if (replica) throw new Error('a read replica needs PostgreSQL');
   return openSqlite(url);
 }
 
@@ -200,13 +224,14 @@ function withStatementCache(sqlite: BetterSqlite3.Database) {
   };
 }
 
-async function openPostgres(url: string, poolSize: number): Promise<Database> {
+async function openPostgres(url: string, poolSize: number, replica: OpenOptions['replica']): Promise<Database> {
   const pool = new pg.Pool({ connectionString: url, max: poolSize });
   // A dropped idle connection must not take the process down; the pool replaces it.
   pool.on('error', () => {});
   pool.on('connect', reusePreparedStatements);
-  const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) });
-  return wrap(db, 'postgres', null);
+  const router = replica ? new ReplicaRouter(pool, replica.url, { maxLagMs: replica.maxLagMs, probeMs: replica.probeMs, poolSize }) : null;
+  const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool: router ?? pool }) });
+  return { ...wrap(db, 'postgres', null), replica: router };
 }
 
 /** Names of the statements kept prepared, by their text (the same on every connection). */
@@ -236,6 +261,7 @@ function wrap(db: Db, dialect: Dialect, sqlite: BetterSqlite3.Database | null): 
     db,
     dialect,
     sqlite,
+    replica: null,
     transaction: (fn) => db.transaction().execute(fn),
     visibleTransaction: async (fn) => ({ result: await db.transaction().execute(fn), durable: Promise.resolve() }),
     durable: () => Promise.resolve(),

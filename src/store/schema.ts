@@ -35,6 +35,7 @@ export interface Schema {
   zone_visits: ZoneVisitsTable;
   report_schedules: ReportSchedulesTable;
   report_runs: ReportRunsTable;
+  location_retention: LocationRetentionTable;
 }
 
 export interface AccountsTable {
@@ -45,6 +46,8 @@ export interface AccountsTable {
   created_at: number;
   /** Account settings as JSON (track thresholds of CONTRACT §2); `{}` means every default. */
   settings: Generated<string>;
+  /** Days of fixes kept: null follows the server's RETENTION_DAYS, 0 keeps them for ever. */
+  retention_days: number | null;
 }
 
 export interface ApiTokensTable {
@@ -435,4 +438,10 @@ export interface ReportRunsTable {
   period_from_ms: number;
   period_to_ms: number;
   created_at: number;
+}
+
+/** Per account, the instant below which its fixes have been removed by retention (none before the first run). */
+export interface LocationRetentionTable {
+  account_id: number;
+  removed_before_ms: number;
 }

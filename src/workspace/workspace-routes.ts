@@ -196,12 +196,17 @@ export function workspaceRoutes(sessions: SessionService, live: LiveFeed, settin
           raw.write(': alive\n\n');
           endStreamsSignedOut(raw).catch(() => {});
         }, HEARTBEAT_MS);
-        request.raw.once('close', () => {
+        // The open connection keeps the process alive, not its heartbeat.
+        heartbeat.unref();
+        const end = () => {
           closed = true;
           streams.delete(raw);
           clearInterval(heartbeat);
           leave?.();
-        });
+        };
+        request.raw.once('close', end);
+        // A client gone while its session was checked closed before anyone listened (the page reloaded, the server stopped).
+        if (request.raw.destroyed) end();
         try {
           leave = await live.join(session.principal.account, {
             send: (positions) => raw.write(`event: positions\ndata: ${JSON.stringify(positions)}\n\n`),

@@ -38,6 +38,10 @@ const CROSS_ACCOUNT: Record<string, string> = {
   'delivery/delivery-queue.ts: DeliveryQueue.renewLeases': 'the worker renews its own leases',
   'delivery/delivery-queue.ts: DeliveryQueue.releaseAllClaims': 'at start, claims no living worker holds',
   'delivery/delivery-queue.ts: DeliveryQueue.record': "the worker frees its own claims (the results name the account)",
+  'positioning/location-partitions.ts: LocationPartitions.makeAhead (one week more)': "the locations' weekly partitions hold every account's fixes",
+  'positioning/location-partitions.ts: LocationPartitions.dropBefore (one week due)': "retention drops whole weeks older than every account's cut-off",
+  'retention/run-lock-store.ts: tryLockRun': 'one retention run for every account at a time, across servers',
+  'retention/run-lock-store.ts: unlockRun': 'one retention run for every account at a time, across servers',
 };
 
 const SQL_CALL = /\b(?:selectFrom|updateTable|deleteFrom|insertInto)\(|\bsql(?:<[^>]*>)?`|\bbulkInsert</;

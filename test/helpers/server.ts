@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { buildApp, createServices, type AppConfig, type ServiceOptions, type Services } from '../../src/app.js';
 import type { Account } from '../../src/accounts/account-service.js';
 import type { Database, Dialect } from '../../src/store/database.js';
-import { freshDatabase } from './stores.js';
+import { freshDatabase, type TestDatabase } from './stores.js';
 
 export const ADMIN_TOKEN = 'operator-secret-token-for-tests';
 
@@ -82,14 +82,14 @@ export interface TestServer {
 /** A fresh database and a listening API server on it; one per test file or suite. */
 export async function startServer(
   dialect: Dialect,
-  options: { timeZone?: string; now?: number; config?: Partial<AppConfig>; delivery?: ServiceOptions['delivery'] } = {},
+  options: { timeZone?: string; now?: number; config?: Partial<AppConfig>; delivery?: ServiceOptions['delivery']; services?: ServiceOptions; database?: TestDatabase } = {},
 ): Promise<TestServer> {
-  const { database, drop } = await freshDatabase(dialect);
+  const { database, drop } = options.database ?? (await freshDatabase(dialect));
   let now = options.now ?? Date.now();
   let frozen = options.now !== undefined;
   const clock = () => (frozen ? now : Date.now());
   // Receivers in tests listen on loopback (WEBHOOK_ALLOW_PRIVATE=true).
-  const services = createServices(database, clock, { allowPrivateAddresses: true, delivery: options.delivery });
+  const services = createServices(database, clock, { allowPrivateAddresses: true, delivery: options.delivery, ...options.services });
   const app = await buildApp({
     database,
     services,

@@ -90,13 +90,18 @@ export class PipelineRunner {
     }
 
     const keep = (_: unknown, index: number) => !resent.has(index);
-    const insertion = insertionOf(context.accountId, context.receivedAt, fixes.filter(keep), metrics.filter(keep));
+    const kept = fixes.filter(keep);
+    const insertion = insertionOf(context.accountId, context.receivedAt, kept, metrics.filter(keep));
+    await this.store.locations.coverWeeksOf(tx, kept);
     // A replay reads the stored fixes, this batch's too: then they are stored first. Otherwise they
     // go with the rest of the batch's writes (one statement on PostgreSQL).
     if (late.length > 0) await this.store.locations.insert(tx, insertion);
+    // Retention may have removed the account's older fixes: no replay starts before that mark.
+    const removedBeforeMs = late.length > 0 ? await this.store.removedBefore(tx, context.accountId) : null;
     for (const { subscriberId, earliestMs, state, live } of late) {
       const fromMs = Math.max(earliestMs, (state.lastFixMs ?? 0) - REPLAY_HORIZON_MS);
-      writes.push(await this.replay(tx, context, subscriberId, fromMs, signals, state, live, zones));
+      const replayed = await this.replay(tx, context, subscriberId, fromMs, removedBeforeMs, signals, state, live, zones);
+      if (replayed) writes.push(replayed);
     }
     await this.store.apply(tx, context.accountId, writes, await this.addressesOf(tx, context.accountId, writes), late.length > 0 ? [] : [insertion]);
     await this.store.applyZoneVisits(tx, context.accountId, writes);
@@ -143,18 +148,23 @@ export class PipelineRunner {
   /**
    * Re-runs a subscriber's stored fixes from the checkpoint at or before `fromMs`. Only the fixes
    * of this batch in `live` (by fixKey) may fire signals; `replaced` is the state the replay replaces.
+   * A replay needs every fix from its checkpoint on: when retention removed fixes after the
+   * checkpoint it would start from (`removedBeforeMs`), the late fixes stay stored as history,
+   * as fixes beyond the replay horizon do, and nothing derived changes (null).
    */
   private async replay(
     tx: Tx,
     context: BatchContext,
     subscriberId: number,
     fromMs: number,
+    removedBeforeMs: number | null,
     signals: BatchSignals | null,
     replaced: SubscriberState,
     live: Set<string>,
     zones: ZoneIndex | null,
-  ): Promise<SubscriberWrites> {
+  ): Promise<SubscriberWrites | null> {
     const checkpoint = await this.store.loadCheckpoint(tx, context.accountId, subscriberId, fromMs);
+    if (removedBeforeMs !== null && (checkpoint?.atMs ?? Number.NEGATIVE_INFINITY) < removedBeforeMs) return null;
     const windowStart = checkpoint?.atMs ?? Number.MIN_SAFE_INTEGER;
     const state = checkpoint?.state ?? initialState();
     const fixes = await this.store.loadFixes(tx, context.accountId, subscriberId, windowStart);

@@ -7,6 +7,7 @@ import type { PipelineCheckpointsTable, PipelineStatesTable, StatisticsBucketsTa
 import { pointKey } from '../address-resolver.js';
 import { coordinatesText } from '../../geo/geo.js';
 import { LocationStore, metricColumns, type LocationMetricsUpdate } from '../location-store.js';
+import { removedBefore } from '../retention-store.js';
 import { PipelineStateCache } from './pipeline-state-cache.js';
 import type { PipelineFix } from './pipeline-types.js';
 import { eventKey, fixKey, type SubscriberWrites } from './pipeline-writes.js';
@@ -260,6 +261,11 @@ export class PipelineStore {
     return new Map([...texts].map(([subscriberId, text]) => [subscriberId, this.states.take(subscriberId, text)]));
   }
 
+  /** The instant below which retention removed the account's fixes, or null. */
+  removedBefore(tx: Tx, accountId: number): Promise<number | null> {
+    return removedBefore(tx, accountId);
+  }
+
   loadCheckpoint(tx: Tx, accountId: number, subscriberId: number, atOrBeforeMs: number): Promise<{ atMs: number; state: SubscriberState } | null> {
     return loadCheckpoint(tx, accountId, subscriberId, atOrBeforeMs);
   }
@@ -336,7 +342,9 @@ export class PipelineStore {
       rowsFor(UPSERT_BUCKETS, buckets),
     ]);
     for (const [sub, startsMs] of drops) await deleteTracksStartingAt(tx, accountId, sub, startsMs);
-    await this.locations.updateMetrics(tx, metrics);
+    // A replay's fixes all lie in its window: the earliest window bounds the partitions searched.
+    const replayedFromMs = Math.min(...all.flatMap((w) => (w.replay ? [w.replay.fromMs] : [])));
+    await this.locations.updateMetrics(tx, Number.isFinite(replayedFromMs) ? replayedFromMs : Number.MIN_SAFE_INTEGER, metrics);
 
     for (const w of all) {
       const newest = Math.max(...w.checkpoints.keys());

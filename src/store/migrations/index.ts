@@ -7,6 +7,7 @@ import { outgoing } from './0004-outgoing.js';
 import { workspace } from './0005-workspace.js';
 import { clients } from './0006-clients.js';
 import { boundaries } from './0007-boundaries.js';
+import { growth } from './0008-growth.js';
 import { reports } from './0009-reports.js';
 import { taskHistory } from './0010-task-history.js';
 import type { MigrationFactory } from './migration-helpers.js';
@@ -20,6 +21,7 @@ const migrations: Record<string, MigrationFactory> = {
   '0005-workspace': workspace,
   '0006-clients': clients,
   '0007-boundaries': boundaries,
+  '0008-growth': growth,
   '0009-reports': reports,
   '0010-task-history': taskHistory,
 };

@@ -1,5 +1,6 @@
 import { useSessionInfo } from '../session';
 import { PasswordForm } from './password';
+import { RetentionForm } from './retention';
 import { SigningSecret } from './signing-secret';
 import './deliveries.css';
 
@@ -24,6 +25,8 @@ export function SettingsPage() {
       </dl>
 
       <PasswordForm />
+
+      <RetentionForm />
 
       <h2 id="webhooks-title">Webhook signing</h2>
       <SigningSecret timeZone={account.timeZone} />

@@ -1,0 +1,177 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { cutoffMs, DAY_MS, retentionOf, type Account, type AccountService, type SessionService } from '../accounts/accounts.js';
+import { deleteFinishedDeliveries } from '../delivery/delivery.js';
+import { deleteExpiredIdempotencyKeys } from '../http/idempotency.js';
+import type { PositionRetention } from '../positioning/positioning.js';
+import { addCounts, inBatches, NO_ROWS, type BatchCount } from '../store/batches.js';
+import type { Database } from '../store/database.js';
+import { tryLockRun, unlockRun } from './run-lock-store.js';
+
+export interface RetentionSettings {
+  /** RETENTION_DAYS: days of fixes an account without its own setting keeps; 0: for ever. */
+  serverRetentionDays: number;
+  /** DELIVERY_RETENTION_DAYS: days finished deliveries are kept (fewer when the account keeps fixes fewer); 0: for ever. */
+  deliveryRetentionDays: number;
+  /** Rows removed per transaction. */
+  batchRows: number;
+  /** Time between two runs. */
+  intervalMs: number;
+}
+
+export const defaultRetentionSettings: RetentionSettings = { serverRetentionDays: 0, deliveryRetentionDays: 30, batchRows: 500, intervalMs: 3_600_000 };
+
+/** What one run removed. */
+export interface RetentionReport {
+  /** True when another server held the run (PostgreSQL): this one removed nothing. */
+  skipped: boolean;
+  partitionsDropped: string[];
+  /** Fixes removed row by row (on PostgreSQL, besides the weeks dropped whole). */
+  fixes: BatchCount;
+  checkpoints: number;
+  requests: number;
+  tracks: BatchCount;
+  events: BatchCount;
+  buckets: BatchCount;
+  deliveries: BatchCount;
+  idempotencyKeys: BatchCount;
+  sessions: number;
+}
+
+/**
+ * Retention (README, "Retention"): hourly, each account's fixes older than its retention go, and
+ * its tracks, vehicle events and statistics at four times that; finished deliveries, expired
+ * idempotency keys and ended sessions too. On PostgreSQL the weekly partitions of fixes older
+ * than every account's cut-off are dropped whole and the rest deleted in small batches; on SQLite
+ * everything goes in small batches, each its own short transaction, so ingestion waits at most
+ * for one. Weeks of partitions ahead are made on every run as well.
+ */
+export class RetentionJob {
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<unknown> | null = null;
+  private stopping = false;
+
+  constructor(
+    private readonly database: Database,
+    private readonly accounts: AccountService,
+    private readonly sessions: SessionService,
+    private readonly positions: PositionRetention,
+    private readonly settings: RetentionSettings = defaultRetentionSettings,
+    private readonly clock: () => number = Date.now,
+  ) {}
+
+  /** RETENTION_DAYS: what an account without its own setting keeps. */
+  get serverRetentionDays(): number {
+    return this.settings.serverRetentionDays;
+  }
+
+  /** The weekly partitions ahead of now (PostgreSQL); the server awaits this before taking fixes. */
+  makePartitionsAhead(): Promise<void> {
+    return this.positions.makePartitionsAhead(this.clock());
+  }
+
+  /** Runs now, then every `intervalMs`; failures are logged and the next run tries again. */
+  start(log: FastifyBaseLogger): void {
+    const round = () => {
+      if (this.running) return;
+      this.running = this.makePartitionsAhead()
+        .then(() => this.runOnce())
+        .then((report) => {
+          if (!report.skipped) log.info({ ...report }, 'retention run finished');
+        })
+        .catch((error: unknown) => log.error({ err: error }, 'retention run failed; retrying at the next round'))
+        .finally(() => {
+          this.running = null;
+        });
+    };
+    round();
+    this.timer = setInterval(round, this.settings.intervalMs);
+    this.timer.unref();
+  }
+
+  /** Stops the rounds; one in progress ends after its current batch. */
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    this.stopping = true;
+    this.positions.stop();
+    await this.running;
+  }
+
+  /** One run; on PostgreSQL skipped (and says so) while another server runs one. */
+  async runOnce(): Promise<RetentionReport> {
+    if (this.database.dialect !== 'postgres') return this.removeAll();
+    return this.database.db.connection().execute(async (connection) => {
+      if (!(await tryLockRun(connection))) return { ...emptyReport(), skipped: true };
+      try {
+        return await this.removeAll();
+      } finally {
+        await unlockRun(connection);
+      }
+    });
+  }
+
+  private async removeAll(): Promise<RetentionReport> {
+    const now = this.clock();
+    const report = emptyReport();
+    const accounts = await this.accounts.listAccounts();
+    const cutoffs = accounts.map((account) => ({ account, ...this.cutoffsOf(account, now) }));
+
+    // First every account's mark, so that no replay starts where fixes are about to go.
+    for (const { account, fixesBeforeMs } of cutoffs) {
+      if (fixesBeforeMs !== null) report.checkpoints += await this.positions.closeBefore(account.id, fixesBeforeMs);
+    }
+    // Whole weeks older than every account's cut-off (none while some account keeps fixes for ever).
+    const everyCutoff = cutoffs.map((c) => c.fixesBeforeMs);
+    if (everyCutoff.length > 0 && everyCutoff.every((c) => c !== null)) {
+      report.partitionsDropped = await this.positions.dropWeeksBefore(Math.min(...(everyCutoff as number[])));
+    }
+    const stopped = () => this.stopping;
+    for (const { account, fixesBeforeMs, derivedBeforeMs, deliveriesBeforeMs } of cutoffs) {
+      if (stopped()) break;
+      if (fixesBeforeMs !== null) {
+        const removed = await this.positions.removeFixes(account.id, fixesBeforeMs);
+        report.fixes = addCounts(report.fixes, removed.fixes);
+        report.requests += removed.requests;
+      }
+      if (derivedBeforeMs !== null) {
+        const removed = await this.positions.removeDerived(account.id, derivedBeforeMs);
+        report.tracks = addCounts(report.tracks, removed.tracks);
+        report.events = addCounts(report.events, removed.events);
+        report.buckets = addCounts(report.buckets, removed.buckets);
+      }
+      const { batchRows } = this.settings;
+      if (deliveriesBeforeMs !== null) {
+        report.deliveries = addCounts(report.deliveries, await inBatches(() => deleteFinishedDeliveries(this.database, account.id, deliveriesBeforeMs, batchRows), batchRows, stopped));
+      }
+      report.idempotencyKeys = addCounts(report.idempotencyKeys, await inBatches(() => deleteExpiredIdempotencyKeys(this.database, account.id, now, batchRows), batchRows, stopped));
+    }
+    report.sessions = await this.sessions.forgetEnded();
+    return report;
+  }
+
+  private cutoffsOf(account: Account, now: number) {
+    const retention = retentionOf(account, this.settings.serverRetentionDays);
+    const deliveryDays = [retention.fixesDays, this.settings.deliveryRetentionDays].filter((days) => days > 0);
+    return {
+      fixesBeforeMs: cutoffMs(retention.fixesDays, now),
+      derivedBeforeMs: cutoffMs(retention.derivedDays, now),
+      deliveriesBeforeMs: deliveryDays.length > 0 ? now - Math.min(...deliveryDays) * DAY_MS : null,
+    };
+  }
+}
+
+function emptyReport(): RetentionReport {
+  return {
+    skipped: false,
+    partitionsDropped: [],
+    fixes: NO_ROWS,
+    checkpoints: 0,
+    requests: 0,
+    tracks: NO_ROWS,
+    events: NO_ROWS,
+    buckets: NO_ROWS,
+    deliveries: NO_ROWS,
+    idempotencyKeys: NO_ROWS,
+    sessions: 0,
+  };
+}
