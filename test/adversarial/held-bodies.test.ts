@@ -92,10 +92,10 @@ function rssBytes(pid: number): number {
 }
 
 /** Polls until `condition` holds, failing with `what` after the deadline. */
-async function until(what: string, condition: () => boolean | Promise<boolean>, deadlineMs = 20_000): Promise<void> {
+async function until(what: string | (() => string), condition: () => boolean | Promise<boolean>, deadlineMs = 20_000): Promise<void> {
   const end = Date.now() + deadlineMs;
   while (!(await condition())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    if (Date.now() > end) throw new Error(`timed out waiting for ${typeof what === 'string' ? what : what()}`);
     await new Promise((r) => setTimeout(r, 25));
   }
 }
@@ -217,10 +217,26 @@ for (const dialect of dialects) {
       // A server of its own whose deadline outlasts the test: with REQUEST_TIMEOUT's 1.5 s the held
       // requests could be cut before a busy machine had polled the refusal.
       const server = await startServer(60_000);
-      const held = Array.from({ length: MAX_IN_FLIGHT }, () => holdRequest(server.port, LOCATIONS, auth, ANNOUNCED_BYTES, 64 * 1024));
+      const hold = () => holdRequest(server.port, LOCATIONS, auth, ANNOUNCED_BYTES, 64 * 1024);
+      const held = Array.from({ length: MAX_IN_FLIGHT }, hold);
       await Promise.all(held.map((r) => r.sent));
-      // Once the held ones are past authentication (their bodies being read), more are refused.
-      await until('a refusal', async () => (await fetch(`http://127.0.0.1:${server.port}${LOCATIONS}?count=1`, { headers: auth })).status === 429);
+      // Once the held ones are past authentication (their bodies being read), more are refused. A
+      // probe that reaches the server before a held request takes that request's place (the held
+      // one is refused and closed): hold another in its stead.
+      let lastStatus = 0;
+      await until(
+        () => `a refusal (last answer ${lastStatus}; the held requests got: ${held.map((r) => JSON.stringify(r.received().slice(0, 200))).join(', ')})`,
+        async () => {
+          held.forEach((request, i) => {
+            if (request.received() === '') return;
+            request.socket.destroy();
+            held[i] = hold();
+          });
+          await Promise.all(held.map((r) => r.sent));
+          lastStatus = (await fetch(`http://127.0.0.1:${server.port}${LOCATIONS}?count=1`, { headers: auth })).status;
+          return lastStatus === 429;
+        },
+      );
       const extra = Array.from({ length: 8 }, () => holdRequest(server.port, LOCATIONS, auth, ANNOUNCED_BYTES, 1024));
       for (const request of extra) {
         await until('the refusal', () => parseAnswer(request.received()).body !== null);
