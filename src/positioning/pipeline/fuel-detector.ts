@@ -57,8 +57,13 @@ export class FuelDetector {
   private detectStart(sample: Sample): void {
     const window = this.state.window;
     if (window.length === 0) return;
-    const lowest = Math.min(...window.map((s) => s.level));
-    const highest = Math.max(...window.map((s) => s.level));
+    // Loops, not Math.min(...window.map()): this runs for every fuel reading, over ten minutes of them.
+    let lowest = Number.POSITIVE_INFINITY;
+    let highest = Number.NEGATIVE_INFINITY;
+    for (const s of window) {
+      if (s.level < lowest) lowest = s.level;
+      if (s.level > highest) highest = s.level;
+    }
     if (sample.level - lowest >= this.fillThreshold) {
       this.state.change = { type: EventType.fuelFilling, start: latestNear(window, lowest, this.fillThreshold), extreme: sample };
     } else if (highest - sample.level >= this.drainThreshold) {
@@ -95,8 +100,19 @@ function latestNear(window: Sample[], level: number, threshold: number): Sample 
   return window[0]!;
 }
 
+/** Sorted copies of the last readings; one array reused (a copy and a sort call per reading were not free). */
+const sorted: number[] = [];
+
 function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
+  sorted.length = 0;
+  for (const value of values) {
+    let i = sorted.length;
+    while (i > 0 && sorted[i - 1]! > value) {
+      sorted[i] = sorted[i - 1]!;
+      i--;
+    }
+    sorted[i] = value;
+  }
   const mid = sorted.length >> 1;
   return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
