@@ -11,7 +11,7 @@ interface Sample extends Point {
 
 export interface FuelDetectorState {
   raw: number[];
-  /** Smoothed levels of the last ten minutes. */
+  /** Smoothed levels of the last ten minutes, in time order; of samples at one level only the latest. */
   window: Sample[];
   change: { type: 1 | 2; start: Sample; extreme: Sample } | null;
 }
@@ -49,6 +49,11 @@ export class FuelDetector {
     } else {
       this.detectStart(sample);
     }
+    // An earlier sample at this level can no longer be the window's lowest or highest, nor where a
+    // change began (latestNear takes the later one): it goes, so the state (written at every batch)
+    // stays small while the level holds, as it does most of the time.
+    const same = state.window.findIndex((s) => s.level === sample.level);
+    if (same >= 0) state.window.splice(same, 1);
     state.window.push(sample);
     while (state.window.length > 0 && sample.t - state.window[0]!.t > RISE_WINDOW_MS) state.window.shift();
     return sample.level;
