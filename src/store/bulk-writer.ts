@@ -72,6 +72,7 @@ const namesOf = <Row>(columns: { readonly [K in keyof Row]-?: PgType }) => Objec
  */
 export class BulkWriter {
   private readonly statements = new Map<string, BetterSqlite3.Statement>();
+  private readonly inserts = new Map<BulkInsert<keyof Schema, AnyRow>, Map<number, BetterSqlite3.Statement>>();
 
   constructor(private readonly database: Database) {}
 
@@ -100,12 +101,23 @@ export class BulkWriter {
   private sqliteInsert({ shape, rows }: BulkRows): void {
     const names = namesOf<AnyRow>(shape.columns);
     const chunk = Math.max(1, Math.min(SQLITE_ROWS_PER_STATEMENT, Math.floor(SQLITE_MAX_PARAMETERS / names.length)));
-    const tuple = `(${names.map(() => '?').join(', ')})`;
     for (let i = 0; i < rows.length; i += chunk) {
       const part = rows.slice(i, i + chunk);
-      const statement = this.prepare(`INSERT INTO ${shape.table} (${names.join(', ')}) VALUES ${Array(part.length).fill(tuple).join(', ')}${onConflict(shape)}`);
-      statement.run(flatValues(part, names));
+      this.insertStatement(shape, names, part.length).run(flatValues(part, names));
     }
+  }
+
+  /** The prepared INSERT of `count` rows of this shape (found by shape and count: its text is long, hashing it per chunk was not free). */
+  private insertStatement(shape: BulkInsert<keyof Schema, AnyRow>, names: string[], count: number): BetterSqlite3.Statement {
+    let byCount = this.inserts.get(shape);
+    if (!byCount) this.inserts.set(shape, (byCount = new Map()));
+    let statement = byCount.get(count);
+    if (!statement) {
+      const tuple = `(${names.map(() => '?').join(', ')})`;
+      statement = this.prepare(`INSERT INTO ${shape.table} (${names.join(', ')}) VALUES ${Array(count).fill(tuple).join(', ')}${onConflict(shape)}`);
+      byCount.set(count, statement);
+    }
+    return statement;
   }
 
   /** The rows as column arrays, one parameter per column whatever the number of rows. */

@@ -11,7 +11,7 @@ interface Sample extends Point {
 
 export interface FuelDetectorState {
   raw: number[];
-  /** Smoothed levels of the last ten minutes. */
+  /** Smoothed levels of the last ten minutes, in time order; of samples at one level only the latest. */
   window: Sample[];
   change: { type: 1 | 2; start: Sample; extreme: Sample } | null;
 }
@@ -49,6 +49,11 @@ export class FuelDetector {
     } else {
       this.detectStart(sample);
     }
+    // An earlier sample at this level can no longer be the window's lowest or highest, nor where a
+    // change began (latestNear takes the later one): it goes, so the state (written at every batch)
+    // stays small while the level holds, as it does most of the time.
+    const same = state.window.findIndex((s) => s.level === sample.level);
+    if (same >= 0) state.window.splice(same, 1);
     state.window.push(sample);
     while (state.window.length > 0 && sample.t - state.window[0]!.t > RISE_WINDOW_MS) state.window.shift();
     return sample.level;
@@ -57,8 +62,13 @@ export class FuelDetector {
   private detectStart(sample: Sample): void {
     const window = this.state.window;
     if (window.length === 0) return;
-    const lowest = Math.min(...window.map((s) => s.level));
-    const highest = Math.max(...window.map((s) => s.level));
+    // Loops, not Math.min(...window.map()): this runs for every fuel reading, over ten minutes of them.
+    let lowest = Number.POSITIVE_INFINITY;
+    let highest = Number.NEGATIVE_INFINITY;
+    for (const s of window) {
+      if (s.level < lowest) lowest = s.level;
+      if (s.level > highest) highest = s.level;
+    }
     if (sample.level - lowest >= this.fillThreshold) {
       this.state.change = { type: EventType.fuelFilling, start: latestNear(window, lowest, this.fillThreshold), extreme: sample };
     } else if (highest - sample.level >= this.drainThreshold) {
@@ -95,8 +105,19 @@ function latestNear(window: Sample[], level: number, threshold: number): Sample 
   return window[0]!;
 }
 
+/** Sorted copies of the last readings; one array reused (a copy and a sort call per reading were not free). */
+const sorted: number[] = [];
+
 function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
+  sorted.length = 0;
+  for (const value of values) {
+    let i = sorted.length;
+    while (i > 0 && sorted[i - 1]! > value) {
+      sorted[i] = sorted[i - 1]!;
+      i--;
+    }
+    sorted[i] = value;
+  }
   const mid = sorted.length >> 1;
   return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }

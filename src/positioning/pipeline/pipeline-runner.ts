@@ -75,8 +75,7 @@ export class PipelineRunner {
         if (fresh.length > 0) late.push({ subscriberId, earliestMs: fixes[fresh[0]!]!.locationDateMs, state, live });
         continue;
       }
-      const lastValid = state.lastValid ? new Set([fixKey(state.lastValid.t, state.lastValid.lat, state.lastValid.lon)]) : new Set<string>();
-      markResent(fixes, indexes, lastValid, resent);
+      markRepeats(fixes, indexes, state.lastValid, resent);
       const out = new SubscriberWrites(subscriberId);
       const watcher = signals?.watch(subscriberId, state, null) ?? forgetSignals(state);
       const pipeline = new SubscriberPipeline(state, { track: context.trackSettings, vehicle: this.vehicle(context, subscriberId) }, watcher, zones);
@@ -216,6 +215,25 @@ function markResent(fixes: Fix[], indexes: number[], stored: Set<string>, resent
     const key = fixKey(fix.locationDateMs, fix.latitude, fix.longitude);
     if (seen.has(key)) resent.add(index);
     else seen.add(key);
+  }
+}
+
+/**
+ * markResent for fixes that all come at or after the last one processed (the usual batch), without
+ * building a key per fix: in time order, a fix repeats another only within its run of fixes at the
+ * same instant, or when it is the last valid fix processed (`last`).
+ */
+function markRepeats(fixes: Fix[], indexes: number[], last: { t: number; lat: number; lon: number } | null, resent: Set<number>): void {
+  let runStart = 0;
+  for (let k = 0; k < indexes.length; k++) {
+    const fix = fixes[indexes[k]!]!;
+    if (k > 0 && fixes[indexes[k - 1]!]!.locationDateMs !== fix.locationDateMs) runStart = k;
+    let repeated = last !== null && last.t === fix.locationDateMs && last.lat === fix.latitude && last.lon === fix.longitude;
+    for (let j = runStart; j < k && !repeated; j++) {
+      const earlier = fixes[indexes[j]!]!;
+      repeated = earlier.latitude === fix.latitude && earlier.longitude === fix.longitude;
+    }
+    if (repeated) resent.add(indexes[k]!);
   }
 }
 

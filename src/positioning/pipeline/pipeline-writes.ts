@@ -35,7 +35,7 @@ export class SubscriberWrites implements PipelineOutput {
     this.events.set(eventKey(record), record);
   }
   bucket(record: BucketRecord): void {
-    this.buckets.set(record.bucketMs, structuredClone(record));
+    this.buckets.set(record.bucketMs, { ...record, before: { ...record.before }, end: { ...record.end } });
   }
   checkpoint(checkpoint: Checkpoint): void {
     this.checkpoints.set(checkpoint.atMs, checkpoint.state);
