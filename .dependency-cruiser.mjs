@@ -22,7 +22,7 @@ const layers = {
   devices: ['accounts', 'employees', 'positioning'],
   workspace: ['accounts', 'positioning'],
   reports: ['accounts', 'employees', 'positioning', 'geozones', 'delivery', 'tasks'],
-  retention: ['accounts', 'positioning', 'delivery'],
+  retention: ['accounts', 'positioning', 'delivery', 'reports'],
 };
 const kernel = '^src/(http|store|geo)/|^src/(config|version)\\.ts$';
 

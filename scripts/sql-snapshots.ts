@@ -255,6 +255,8 @@ export const catalogue: Entry[] = [
   { file: 'positioning/retention-store.ts', name: 'deleteOfSubscriberUpTo (locations)', run: ({ tx }) => positionRetention.deleteOfSubscriberUpTo(tx, 'locations', ACCOUNT, SUBSCRIBER, T, T - 2 * HOUR) },
   { file: 'positioning/retention-store.ts', name: 'nthOldestTrackStart', run: ({ tx }) => positionRetention.nthOldestTrackStart(tx, ACCOUNT, T, 500) },
   { file: 'positioning/retention-store.ts', name: 'deleteTracksUpTo', run: ({ tx }) => positionRetention.deleteTracksUpTo(tx, ACCOUNT, T, T - 2 * HOUR) },
+  { file: 'positioning/retention-store.ts', name: 'nthOldestClosedVisit', run: ({ tx }) => positionRetention.nthOldestClosedVisit(tx, ACCOUNT, SUBSCRIBER, T, 500) },
+  { file: 'positioning/retention-store.ts', name: 'deleteClosedVisitsUpTo', run: ({ tx }) => positionRetention.deleteClosedVisitsUpTo(tx, ACCOUNT, SUBSCRIBER, T, T - 2 * HOUR) },
   { file: 'positioning/retention-store.ts', name: 'deleteCheckpointsBefore', run: ({ tx }) => positionRetention.deleteCheckpointsBefore(tx, ACCOUNT, SUBSCRIBER, T) },
   { file: 'positioning/retention-store.ts', name: 'deleteRequestsBefore', run: ({ tx }) => positionRetention.deleteRequestsBefore(tx, ACCOUNT, SUBSCRIBER, T) },
   { file: 'positioning/statistics-store.ts', name: 'bucketEdges', run: ({ database }) => bucketEdges(database, database.db, ACCOUNT, [SUBSCRIBER, 11], T - 24 * HOUR, T) },
@@ -311,6 +313,7 @@ export const catalogue: Entry[] = [
   { file: 'reports/schedule-store.ts', name: 'dueSchedules', run: ({ database }) => schedules.dueSchedules(database.db, T, 50) },
   { file: 'reports/schedule-store.ts', name: 'claimRun', run: ({ tx }) => schedules.claimRun(tx, ACCOUNT, 6, { fromMs: T - 7 * 24 * HOUR, toMs: T }, T) },
   { file: 'reports/schedule-store.ts', name: 'advanceSchedule', run: ({ tx }) => schedules.advanceSchedule(tx, ACCOUNT, 6, T, T + 7 * 24 * HOUR) },
+  { file: 'reports/schedule-store.ts', name: 'deleteRunsBefore', run: ({ database }) => schedules.deleteRunsBefore(database.db, ACCOUNT, T - 31 * 24 * HOUR, 500) },
 
   // retention
   { file: 'retention/run-lock-store.ts', name: 'tryLockRun', run: ({ database }) => runLock.tryLockRun(database.db), only: 'postgres' },

@@ -3,10 +3,12 @@ import type { Database, Tx } from '../store/database.js';
 import { LocationPartitions } from './location-partitions.js';
 import {
   deleteCheckpointsBefore,
+  deleteClosedVisitsUpTo,
   deleteOfSubscriberUpTo,
   deleteRequestsBefore,
   deleteTracksUpTo,
   markRemovedBefore,
+  nthOldestClosedVisit,
   nthOldestOfSubscriber,
   nthOldestTrackStart,
   subscribersWithRowsBefore,
@@ -19,6 +21,7 @@ export interface DerivedRemoved {
   tracks: BatchCount;
   events: BatchCount;
   buckets: BatchCount;
+  zoneVisits: BatchCount;
 }
 
 /**
@@ -74,7 +77,7 @@ export class PositionRetention {
     return { fixes, requests };
   }
 
-  /** The account's closed tracks, vehicle events and statistics buckets before `beforeMs`. */
+  /** The account's closed tracks, vehicle events, statistics buckets and closed zone visits before `beforeMs`. */
   async removeDerived(accountId: number, beforeMs: number): Promise<DerivedRemoved> {
     const tracks = await this.inBatches(async (tx) => deleteTracksUpTo(tx, accountId, beforeMs, await nthOldestTrackStart(tx, accountId, beforeMs, this.batchRows)));
     let events = NO_ROWS;
@@ -85,7 +88,14 @@ export class PositionRetention {
     for (const subscriberId of await this.withRowsBefore('statistics_buckets', accountId, beforeMs)) {
       buckets = addCounts(buckets, await this.oldestOfSubscriber('statistics_buckets', accountId, subscriberId, beforeMs));
     }
-    return { tracks, events, buckets };
+    let zoneVisits = NO_ROWS;
+    for (const subscriberId of await this.withRowsBefore('zone_visits', accountId, beforeMs)) {
+      zoneVisits = addCounts(
+        zoneVisits,
+        await this.inBatches(async (tx) => deleteClosedVisitsUpTo(tx, accountId, subscriberId, beforeMs, await nthOldestClosedVisit(tx, accountId, subscriberId, beforeMs, this.batchRows))),
+      );
+    }
+    return { tracks, events, buckets, zoneVisits };
   }
 
   /**

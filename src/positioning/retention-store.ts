@@ -31,7 +31,8 @@ const SLICED = {
   vehicle_events: 'event_ms',
   statistics_buckets: 'bucket_ms',
 } as const;
-const TIMED = { ...SLICED, subscriber_requests: 'requested_at', pipeline_checkpoints: 'at_ms' } as const;
+// Zone visits by their start: a vehicle whose only old visit is still open gets one empty slice.
+const TIMED = { ...SLICED, subscriber_requests: 'requested_at', pipeline_checkpoints: 'at_ms', zone_visits: 'entered_ms' } as const;
 
 export type SlicedTable = keyof typeof SLICED;
 export type TimedTable = keyof typeof TIMED;
@@ -104,6 +105,39 @@ export async function deleteCheckpointsBefore(tx: Tx, accountId: number, subscri
     .where('subscriber_id', '=', subscriberId)
     .where('at_ms', '<', beforeMs)
     .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+/**
+ * The time the subscriber's `n`-th oldest closed zone visit that ended before `beforeMs` began, by
+ * the (account, subscriber, entered) index; null when it has fewer. A visit still open (the vehicle
+ * is inside) stays, however long ago it began: the reports show it until it ends.
+ */
+export async function nthOldestClosedVisit(tx: Tx, accountId: number, subscriberId: number, beforeMs: number, n: number): Promise<number | null> {
+  const row = await tx
+    .selectFrom('zone_visits')
+    .select('entered_ms')
+    .where('account_id', '=', accountId)
+    .where('subscriber_id', '=', subscriberId)
+    .where('entered_ms', '<', beforeMs)
+    .where('left_ms', '<', beforeMs)
+    .orderBy('entered_ms')
+    .limit(1)
+    .offset(n - 1)
+    .executeTakeFirst();
+  return row?.entered_ms ?? null;
+}
+
+/** Removes the subscriber's zone visits that ended before `beforeMs` and, when given, began at or before `upToMs`; the number removed. */
+export async function deleteClosedVisitsUpTo(tx: Tx, accountId: number, subscriberId: number, beforeMs: number, upToMs: number | null): Promise<number> {
+  let remove = tx
+    .deleteFrom('zone_visits')
+    .where('account_id', '=', accountId)
+    .where('subscriber_id', '=', subscriberId)
+    .where('entered_ms', '<', beforeMs)
+    .where('left_ms', '<', beforeMs);
+  if (upToMs !== null) remove = remove.where('entered_ms', '<=', upToMs);
+  const result = await remove.executeTakeFirst();
   return Number(result.numDeletedRows);
 }
 

@@ -365,6 +365,32 @@ WHERE
   AND "is_open" = $4
   AND "start_ms" <= $5;
 
+-- positioning/retention-store.ts: nthOldestClosedVisit
+SELECT
+  "entered_ms"
+FROM
+  "zone_visits"
+WHERE
+  "account_id" = $1
+  AND "subscriber_id" = $2
+  AND "entered_ms" < $3
+  AND "left_ms" < $4
+ORDER BY
+  "entered_ms"
+LIMIT
+  $5
+OFFSET
+  $6;
+
+-- positioning/retention-store.ts: deleteClosedVisitsUpTo
+DELETE FROM "zone_visits"
+WHERE
+  "account_id" = $1
+  AND "subscriber_id" = $2
+  AND "entered_ms" < $3
+  AND "left_ms" < $4
+  AND "entered_ms" <= $5;
+
 -- positioning/retention-store.ts: deleteCheckpointsBefore
 DELETE FROM "pipeline_checkpoints"
 WHERE

@@ -251,6 +251,32 @@ WHERE
   AND "is_open" = ?
   AND "start_ms" <= ?;
 
+-- positioning/retention-store.ts: nthOldestClosedVisit
+SELECT
+  "entered_ms"
+FROM
+  "zone_visits"
+WHERE
+  "account_id" = ?
+  AND "subscriber_id" = ?
+  AND "entered_ms" < ?
+  AND "left_ms" < ?
+ORDER BY
+  "entered_ms"
+LIMIT
+  ?
+OFFSET
+  ?;
+
+-- positioning/retention-store.ts: deleteClosedVisitsUpTo
+DELETE FROM "zone_visits"
+WHERE
+  "account_id" = ?
+  AND "subscriber_id" = ?
+  AND "entered_ms" < ?
+  AND "left_ms" < ?
+  AND "entered_ms" <= ?;
+
 -- positioning/retention-store.ts: deleteCheckpointsBefore
 DELETE FROM "pipeline_checkpoints"
 WHERE

@@ -144,3 +144,20 @@ WHERE
   "account_id" = $2
   AND "id" = $3
   AND "next_run_ms" = $4;
+
+-- reports/schedule-store.ts: deleteRunsBefore
+DELETE FROM "report_runs"
+WHERE
+  "account_id" = $1
+  AND "created_at" < $2
+  AND "id" IN (
+    SELECT
+      "id"
+    FROM
+      "report_runs"
+    WHERE
+      "account_id" = $3
+      AND "created_at" < $4
+    LIMIT
+      $5
+  );

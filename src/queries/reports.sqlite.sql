@@ -144,3 +144,20 @@ WHERE
   "account_id" = ?
   AND "id" = ?
   AND "next_run_ms" = ?;
+
+-- reports/schedule-store.ts: deleteRunsBefore
+DELETE FROM "report_runs"
+WHERE
+  "account_id" = ?
+  AND "created_at" < ?
+  AND "id" IN (
+    SELECT
+      "id"
+    FROM
+      "report_runs"
+    WHERE
+      "account_id" = ?
+      AND "created_at" < ?
+    LIMIT
+      ?
+  );

@@ -46,3 +46,4 @@ export function reportRoutes(reports: Reports) {
   };
 }
 export type { ReportScheduler } from './report-scheduler.js';
+export { deleteReportRunsBefore, REPORT_RUN_MIN_DAYS } from './report-run-retention.js';

@@ -78,3 +78,19 @@ export async function advanceSchedule(tx: Tx, accountId: number, id: number, due
     .where('next_run_ms', '=', dueMs)
     .execute();
 }
+
+/**
+ * Removes up to `limit` of the account's claims made before `beforeMs` (retention's hourly sweep);
+ * the number removed. A claim only guards its occurrence until the schedule has moved past it,
+ * which it does in the claim's own transaction; a schedule is never moved back (a change sets its
+ * next send from now on), so an old claim guards nothing.
+ */
+export async function deleteRunsBefore(executor: Db, accountId: number, beforeMs: number, limit: number): Promise<number> {
+  const result = await executor
+    .deleteFrom('report_runs')
+    .where('account_id', '=', accountId)
+    .where('created_at', '<', beforeMs)
+    .where('id', 'in', (eb) => eb.selectFrom('report_runs').select('id').where('account_id', '=', accountId).where('created_at', '<', beforeMs).limit(limit))
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

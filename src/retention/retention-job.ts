@@ -3,6 +3,7 @@ import { cutoffMs, DAY_MS, retentionOf, type Account, type AccountService, type 
 import { deleteFinishedDeliveries } from '../delivery/delivery.js';
 import { deleteExpiredIdempotencyKeys } from '../http/idempotency.js';
 import type { PositionRetention } from '../positioning/positioning.js';
+import { deleteReportRunsBefore, REPORT_RUN_MIN_DAYS } from '../reports/reports.js';
 import { addCounts, inBatches, NO_ROWS, type BatchCount } from '../store/batches.js';
 import type { Database } from '../store/database.js';
 import { tryLockRun, unlockRun } from './run-lock-store.js';
@@ -10,7 +11,10 @@ import { tryLockRun, unlockRun } from './run-lock-store.js';
 export interface RetentionSettings {
   /** RETENTION_DAYS: days of fixes an account without its own setting keeps; 0: for ever. */
   serverRetentionDays: number;
-  /** DELIVERY_RETENTION_DAYS: days finished deliveries are kept (fewer when the account keeps fixes fewer); 0: for ever. */
+  /**
+   * DELIVERY_RETENTION_DAYS: days finished deliveries are kept (fewer when the account keeps fixes
+   * fewer), and the report schedules' sends (`report_runs`, never fewer than 31 days); 0: for ever.
+   */
   deliveryRetentionDays: number;
   /** Rows removed per transaction. */
   batchRows: number;
@@ -32,15 +36,17 @@ export interface RetentionReport {
   tracks: BatchCount;
   events: BatchCount;
   buckets: BatchCount;
+  zoneVisits: BatchCount;
   deliveries: BatchCount;
   idempotencyKeys: BatchCount;
+  reportRuns: BatchCount;
   sessions: number;
 }
 
 /**
  * Retention (README, "Retention"): hourly, each account's fixes older than its retention go, and
- * its tracks, vehicle events and statistics at four times that; finished deliveries, expired
- * idempotency keys and ended sessions too. On PostgreSQL the weekly partitions of fixes older
+ * its tracks, vehicle events, statistics and closed zone visits at four times that; finished
+ * deliveries, report schedules' past sends, expired idempotency keys and ended sessions too. On PostgreSQL the weekly partitions of fixes older
  * than every account's cut-off are dropped whole and the rest deleted in small batches; on SQLite
  * everything goes in small batches, each its own short transaction, so ingestion waits at most
  * for one. Weeks of partitions ahead are made on every run as well.
@@ -126,7 +132,7 @@ export class RetentionJob {
       report.partitionsDropped = await this.positions.dropWeeksBefore(Math.min(...(everyCutoff as number[])));
     }
     const stopped = () => this.stopping;
-    for (const { account, fixesBeforeMs, derivedBeforeMs, deliveriesBeforeMs } of cutoffs) {
+    for (const { account, fixesBeforeMs, derivedBeforeMs, deliveriesBeforeMs, reportRunsBeforeMs } of cutoffs) {
       if (stopped()) break;
       if (fixesBeforeMs !== null) {
         const removed = await this.positions.removeFixes(account.id, fixesBeforeMs);
@@ -138,10 +144,14 @@ export class RetentionJob {
         report.tracks = addCounts(report.tracks, removed.tracks);
         report.events = addCounts(report.events, removed.events);
         report.buckets = addCounts(report.buckets, removed.buckets);
+        report.zoneVisits = addCounts(report.zoneVisits, removed.zoneVisits);
       }
       const { batchRows } = this.settings;
       if (deliveriesBeforeMs !== null) {
         report.deliveries = addCounts(report.deliveries, await inBatches(() => deleteFinishedDeliveries(this.database, account.id, deliveriesBeforeMs, batchRows), batchRows, stopped));
+      }
+      if (reportRunsBeforeMs !== null) {
+        report.reportRuns = addCounts(report.reportRuns, await inBatches(() => deleteReportRunsBefore(this.database, account.id, reportRunsBeforeMs, batchRows), batchRows, stopped));
       }
       report.idempotencyKeys = addCounts(report.idempotencyKeys, await inBatches(() => deleteExpiredIdempotencyKeys(this.database, account.id, now, batchRows), batchRows, stopped));
     }
@@ -152,10 +162,13 @@ export class RetentionJob {
   private cutoffsOf(account: Account, now: number) {
     const retention = retentionOf(account, this.settings.serverRetentionDays);
     const deliveryDays = [retention.fixesDays, this.settings.deliveryRetentionDays].filter((days) => days > 0);
+    // Report sends hold no positions: the account's retention does not shorten them.
+    const { deliveryRetentionDays } = this.settings;
     return {
       fixesBeforeMs: cutoffMs(retention.fixesDays, now),
       derivedBeforeMs: cutoffMs(retention.derivedDays, now),
       deliveriesBeforeMs: deliveryDays.length > 0 ? now - Math.min(...deliveryDays) * DAY_MS : null,
+      reportRunsBeforeMs: deliveryRetentionDays > 0 ? now - Math.max(deliveryRetentionDays, REPORT_RUN_MIN_DAYS) * DAY_MS : null,
     };
   }
 }
@@ -170,8 +183,10 @@ function emptyReport(): RetentionReport {
     tracks: NO_ROWS,
     events: NO_ROWS,
     buckets: NO_ROWS,
+    zoneVisits: NO_ROWS,
     deliveries: NO_ROWS,
     idempotencyKeys: NO_ROWS,
+    reportRuns: NO_ROWS,
     sessions: 0,
   };
 }

@@ -188,5 +188,47 @@ for (const dialect of dialects) {
       void oldFailed;
       void otherAccount;
     });
+
+    it('removes zone visits that ended past 4 × R days with the tracks, in batches, and report sends after 31 days', async () => {
+      const { db } = server.database;
+      const cutA = NOW - 120 * DAY_MS;
+      const visit = (accountId: number, subscriberId: number, zoneId: number, enteredMs: number, leftMs: number | null) => ({
+        account_id: accountId, subscriber_id: subscriberId, zone_id: zoneId, zone_name: `Zone ${zoneId}`, entered_ms: enteredMs, left_ms: leftMs, latitude: 55.7, longitude: 37.6,
+      });
+      // More than two batches of A1's ended visits past A's 120 days, half an hour apart.
+      const old = Array.from({ length: 2 * BATCH_ROWS + 50 }, (_, i) => visit(server.account.id, a1, 1, cutA - 10 * DAY_MS + i * 1_800_000, cutA - 10 * DAY_MS + i * 1_800_000 + 600_000));
+      await db.insertInto('zone_visits').values(old).execute();
+      const keptVisits = [
+        visit(server.account.id, a1, 2, cutA - 5 * DAY_MS, cutA + 60_000), // began before the cut-off, ended after it
+        visit(server.account.id, a1, 3, cutA - 5 * DAY_MS, null), // still inside
+        visit(server.account.id, a2, 2, cutA + 3_600_000, cutA + 7_200_000),
+        visit(accountKept, b1, 1, cutA - 10 * DAY_MS, cutA - 9 * DAY_MS), // B keeps everything
+        visit(accountDefaulted, c1, 1, cutA - 10 * DAY_MS, cutA - 9 * DAY_MS), // C keeps 4 × 60 days
+      ];
+      await db.insertInto('zone_visits').values(keptVisits).execute();
+
+      const run = (accountId: number, scheduleId: number, createdAt: number) => ({
+        account_id: accountId, schedule_id: scheduleId, period_from_ms: createdAt - DAY_MS, period_to_ms: createdAt, created_at: createdAt,
+      });
+      await db.insertInto('report_runs').values([
+        run(server.account.id, 1, NOW - 32 * DAY_MS),
+        run(server.account.id, 1, NOW - 30.5 * DAY_MS), // past DELIVERY_RETENTION_DAYS (30), within 31: may still stop a second send
+        run(server.account.id, 1, NOW - DAY_MS),
+        run(accountKept, 2, NOW - 32 * DAY_MS), // report sends hold no positions: they go whatever the account keeps
+        run(accountDefaulted, 3, NOW - 40 * DAY_MS),
+      ]).execute();
+
+      const report = await server.services.retention.runOnce();
+      const visits = await db.selectFrom('zone_visits').select(['account_id', 'subscriber_id', 'zone_id', 'entered_ms', 'left_ms']).orderBy('id').execute();
+      assert.deepEqual(
+        visits.map((v) => [Number(v.account_id), Number(v.subscriber_id), Number(v.zone_id), Number(v.entered_ms), v.left_ms === null ? null : Number(v.left_ms)]),
+        keptVisits.map((v) => [v.account_id, v.subscriber_id, v.zone_id, v.entered_ms, v.left_ms]),
+        'every ended visit of A older than 120 days went, and nothing else',
+      );
+      assert.deepEqual(report.zoneVisits, { rows: old.length, batches: 3 }, `in batches of ${BATCH_ROWS}`);
+      const runs = await db.selectFrom('report_runs').select(['account_id', 'created_at']).orderBy('id').execute();
+      assert.deepEqual(runs.map((r) => [Number(r.account_id), Number(r.created_at)]), [[server.account.id, NOW - 30.5 * DAY_MS], [server.account.id, NOW - DAY_MS]]);
+      assert.equal(report.reportRuns.rows, 3);
+    });
   });
 }
