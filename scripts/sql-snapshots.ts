@@ -257,7 +257,6 @@ export const catalogue: Entry[] = [
   { file: 'positioning/retention-store.ts', name: 'deleteTracksUpTo', run: ({ tx }) => positionRetention.deleteTracksUpTo(tx, ACCOUNT, T, T - 2 * HOUR) },
   { file: 'positioning/retention-store.ts', name: 'nthOldestClosedVisit', run: ({ tx }) => positionRetention.nthOldestClosedVisit(tx, ACCOUNT, SUBSCRIBER, T, 500) },
   { file: 'positioning/retention-store.ts', name: 'deleteClosedVisitsUpTo', run: ({ tx }) => positionRetention.deleteClosedVisitsUpTo(tx, ACCOUNT, SUBSCRIBER, T, T - 2 * HOUR) },
-  { file: 'positioning/retention-store.ts', name: 'deleteCheckpointsBefore', run: ({ tx }) => positionRetention.deleteCheckpointsBefore(tx, ACCOUNT, SUBSCRIBER, T) },
   { file: 'positioning/retention-store.ts', name: 'deleteRequestsBefore', run: ({ tx }) => positionRetention.deleteRequestsBefore(tx, ACCOUNT, SUBSCRIBER, T) },
   { file: 'positioning/statistics-store.ts', name: 'bucketEdges', run: ({ database }) => bucketEdges(database, database.db, ACCOUNT, [SUBSCRIBER, 11], T - 24 * HOUR, T) },
   { file: 'positioning/statistics-store.ts', name: 'periodEdges', run: ({ database }) => periodEdges(database, database.db, ACCOUNT, [SUBSCRIBER], T - HOUR, T), answers: [[{ subscriber_id: SUBSCRIBER, last_id: 3, first_id: 2, before_id: 1 }]] },

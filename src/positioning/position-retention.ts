@@ -1,8 +1,8 @@
 import { addCounts, inBatches, NO_ROWS, type BatchCount } from '../store/batches.js';
 import type { Database, Tx } from '../store/database.js';
 import { LocationPartitions } from './location-partitions.js';
+import { deleteCheckpointsBefore } from './pipeline/pipeline-store.js';
 import {
-  deleteCheckpointsBefore,
   deleteClosedVisitsUpTo,
   deleteOfSubscriberUpTo,
   deleteRequestsBefore,

@@ -95,20 +95,6 @@ export async function deleteTracksUpTo(tx: Tx, accountId: number, beforeMs: numb
 }
 
 /**
- * The subscriber's checkpoints before `beforeMs`: a replay cannot start there once the fixes
- * after them are gone. A subscriber has at most one an hour for 8 days, so one statement.
- */
-export async function deleteCheckpointsBefore(tx: Tx, accountId: number, subscriberId: number, beforeMs: number): Promise<number> {
-  const result = await tx
-    .deleteFrom('pipeline_checkpoints')
-    .where('account_id', '=', accountId)
-    .where('subscriber_id', '=', subscriberId)
-    .where('at_ms', '<', beforeMs)
-    .executeTakeFirst();
-  return Number(result.numDeletedRows);
-}
-
-/**
  * The time the subscriber's `n`-th oldest closed zone visit that ended before `beforeMs` began, by
  * the (account, subscriber, entered) index; null when it has fewer. A visit still open (the vehicle
  * is inside) stays, however long ago it began: the reports show it until it ends.

@@ -391,13 +391,6 @@ WHERE
   AND "left_ms" < $4
   AND "entered_ms" <= $5;
 
--- positioning/retention-store.ts: deleteCheckpointsBefore
-DELETE FROM "pipeline_checkpoints"
-WHERE
-  "account_id" = $1
-  AND "subscriber_id" = $2
-  AND "at_ms" < $3;
-
 -- positioning/retention-store.ts: deleteRequestsBefore
 DELETE FROM "subscriber_requests"
 WHERE

@@ -277,13 +277,6 @@ WHERE
   AND "left_ms" < ?
   AND "entered_ms" <= ?;
 
--- positioning/retention-store.ts: deleteCheckpointsBefore
-DELETE FROM "pipeline_checkpoints"
-WHERE
-  "account_id" = ?
-  AND "subscriber_id" = ?
-  AND "at_ms" < ?;
-
 -- positioning/retention-store.ts: deleteRequestsBefore
 DELETE FROM "subscriber_requests"
 WHERE

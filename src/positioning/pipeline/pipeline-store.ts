@@ -229,8 +229,10 @@ export async function deleteCheckpointsAfter(tx: Tx, accountId: number, subscrib
   await tx.deleteFrom('pipeline_checkpoints').where('account_id', '=', accountId).where('subscriber_id', '=', subscriberId).where('at_ms', '>', afterMs).execute();
 }
 
-export async function deleteCheckpointsBefore(tx: Tx, accountId: number, subscriberId: number, beforeMs: number): Promise<void> {
-  await tx.deleteFrom('pipeline_checkpoints').where('account_id', '=', accountId).where('subscriber_id', '=', subscriberId).where('at_ms', '<', beforeMs).execute();
+/** The subscriber's checkpoints before `beforeMs` (a replay cannot start there any more); the number removed. */
+export async function deleteCheckpointsBefore(tx: Tx, accountId: number, subscriberId: number, beforeMs: number): Promise<number> {
+  const result = await tx.deleteFrom('pipeline_checkpoints').where('account_id', '=', accountId).where('subscriber_id', '=', subscriberId).where('at_ms', '<', beforeMs).executeTakeFirst();
+  return Number(result.numDeletedRows);
 }
 
 /** The pipeline's reads and writes: its state, checkpoints and derived rows, all in the ingest transaction. */
