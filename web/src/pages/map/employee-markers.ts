@@ -1,7 +1,8 @@
 import L from 'leaflet';
 import { whenStill } from '../../map/base-map';
 import type { Employee, Location } from '../../types';
-import { formatSpeed, initials } from './fix-format';
+import { initials } from './fix-format';
+import { employeeTooltip, syncShown, type Shown } from './shown-employees';
 
 /** Centring on an employee zooms in at least this far, so the street is readable. */
 const FOCUS_ZOOM = 15;
@@ -19,12 +20,6 @@ export interface EmployeeLayer {
   remove(): void;
 }
 
-interface Shown {
-  marker: L.Marker;
-  employee: Employee;
-  position: Location;
-}
-
 /**
  * One marker per employee with a position: a round badge with the initials (a divIcon, so no
  * image files) and an arrow for the heading while moving, its tooltip the name, the fix's time in
@@ -33,7 +28,7 @@ interface Shown {
  */
 export class EmployeeMarkers implements EmployeeLayer {
   private readonly layer: L.LayerGroup;
-  private readonly shown = new Map<number, Shown>();
+  private readonly shown = new Map<number, Shown<L.Marker>>();
   private selected: number | null = null;
 
   constructor(
@@ -46,27 +41,12 @@ export class EmployeeMarkers implements EmployeeLayer {
 
   /** Draws the positions of known employees; a marker already there moves, others come and go. */
   show(employees: ReadonlyMap<number, Employee>, positions: ReadonlyMap<number, Location>): void {
-    for (const [id, { marker }] of this.shown) {
-      if (employees.has(id) && positions.has(id)) continue;
-      this.layer.removeLayer(marker);
-      this.shown.delete(id);
-    }
-    for (const [id, position] of positions) {
-      const employee = employees.get(id);
-      if (!employee) continue;
-      const held = this.shown.get(id);
-      if (!held) {
-        this.shown.set(id, { marker: this.create(employee, position), employee, position });
-        continue;
-      }
-      if (held.employee === employee && held.position === position) continue;
-      held.marker.setLatLng([position.latitude, position.longitude]);
-      held.marker.setTooltipContent(this.details(employee, position));
-      this.label(held.marker, employee);
-      this.point(held.marker, position);
-      held.employee = employee;
-      held.position = position;
-    }
+    syncShown(this.shown, this.layer, employees, positions, (employee, position) => this.create(employee, position), ({ marker, employee, position }) => {
+      marker.setLatLng([position.latitude, position.longitude]);
+      marker.setTooltipContent(employeeTooltip(employee, position, this.formatTime));
+      this.label(marker, employee);
+      this.point(marker, position);
+    });
   }
 
   /** The area holding every marker (not valid when there are none). */
@@ -111,7 +91,7 @@ export class EmployeeMarkers implements EmployeeLayer {
       keyboard: true,
       riseOnHover: true,
     });
-    marker.bindTooltip(this.details(employee, position), { direction: 'right' });
+    marker.bindTooltip(employeeTooltip(employee, position, this.formatTime), { direction: 'right' });
     marker.on('click', () => this.onSelect(employee.subscriberID));
     marker.addTo(this.layer);
     this.label(marker, employee);
@@ -144,16 +124,4 @@ export class EmployeeMarkers implements EmployeeLayer {
     arrow.style.transform = `rotate(${position.angle}deg)`;
   }
 
-  private details(employee: Employee, position: Location): HTMLElement {
-    const box = document.createElement('div');
-    box.className = 'employee-tooltip';
-    const name = document.createElement('strong');
-    name.textContent = employee.name;
-    const when = document.createElement('span');
-    when.textContent = this.formatTime(position.locationDate);
-    const speed = document.createElement('span');
-    speed.textContent = formatSpeed(position);
-    box.append(name, when, speed);
-    return box;
-  }
 }

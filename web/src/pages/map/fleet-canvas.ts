@@ -2,7 +2,7 @@ import L from 'leaflet';
 import { whenStill } from '../../map/base-map';
 import type { Employee, Location } from '../../types';
 import type { EmployeeLayer } from './employee-markers';
-import { formatSpeed } from './fix-format';
+import { employeeTooltip, syncShown, type Shown } from './shown-employees';
 
 const FOCUS_ZOOM = 15;
 const RADIUS_PX = 6;
@@ -52,12 +52,6 @@ class HeadingMarker extends L.CircleMarker {
   }
 }
 
-interface Shown {
-  marker: HeadingMarker;
-  employee: Employee;
-  position: Location;
-}
-
 /**
  * The employees of a big fleet on one canvas: a dot per employee with its heading, blue online and
  * grey offline, the name, time and speed as the tooltip. A coordinator reaches an employee by
@@ -66,7 +60,7 @@ interface Shown {
 export class FleetCanvas implements EmployeeLayer {
   private readonly renderer = L.canvas({ padding: 0.2, tolerance: 3 });
   private readonly layer: L.LayerGroup;
-  private readonly shown = new Map<number, Shown>();
+  private readonly shown = new Map<number, Shown<HeadingMarker>>();
   private selected: number | null = null;
 
   constructor(
@@ -78,27 +72,12 @@ export class FleetCanvas implements EmployeeLayer {
   }
 
   show(employees: ReadonlyMap<number, Employee>, positions: ReadonlyMap<number, Location>): void {
-    for (const [id, { marker }] of this.shown) {
-      if (employees.has(id) && positions.has(id)) continue;
-      this.layer.removeLayer(marker);
-      this.shown.delete(id);
-    }
-    for (const [id, position] of positions) {
-      const employee = employees.get(id);
-      if (!employee) continue;
-      const held = this.shown.get(id);
-      if (!held) {
-        this.shown.set(id, { marker: this.create(employee, position), employee, position });
-        continue;
-      }
-      if (held.employee === employee && held.position === position) continue;
-      held.marker.heading = position.velocity > 0 ? position.angle : null;
-      if (held.employee.isOnline !== employee.isOnline) held.marker.setStyle(this.style(employee));
-      held.employee = employee;
-      held.position = position;
-      held.marker.setLatLng([position.latitude, position.longitude]);
-      if (held.marker.isTooltipOpen()) held.marker.getTooltip()?.update();
-    }
+    syncShown(this.shown, this.layer, employees, positions, (employee, position) => this.create(employee, position), ({ marker, employee, position }, before) => {
+      marker.heading = position.velocity > 0 ? position.angle : null;
+      if (before.isOnline !== employee.isOnline) marker.setStyle(this.style(employee));
+      marker.setLatLng([position.latitude, position.longitude]);
+      if (marker.isTooltipOpen()) marker.getTooltip()?.update();
+    });
   }
 
   bounds(): L.LatLngBounds {
@@ -142,17 +121,7 @@ export class FleetCanvas implements EmployeeLayer {
   }
 
   private details(subscriberID: number): HTMLElement {
-    const box = document.createElement('div');
-    box.className = 'employee-tooltip';
     const held = this.shown.get(subscriberID);
-    if (!held) return box;
-    const name = document.createElement('strong');
-    name.textContent = held.employee.name;
-    const when = document.createElement('span');
-    when.textContent = this.formatTime(held.position.locationDate);
-    const speed = document.createElement('span');
-    speed.textContent = formatSpeed(held.position);
-    box.append(name, when, speed);
-    return box;
+    return held ? employeeTooltip(held.employee, held.position, this.formatTime) : document.createElement('div');
   }
 }
