@@ -92,7 +92,9 @@ export function buildOsmAndServer({
     return '';
   };
 
-  // Answers ready in this turn of the event loop go to the HTTP thread together.
+  // Answers made ready together (a commit's frames, resolved in one run of microtasks) go to the
+  // HTTP thread together, at once: not after the ingest queue's next transaction, which a
+  // setImmediate here would wait for (the queue starts it from a setImmediate queued earlier).
   let ok: number[] = [];
   let others: OtherAnswer[] = [];
   const flush = () => {
@@ -101,7 +103,7 @@ export function buildOsmAndServer({
     others = [];
   };
   const reply = (id: number, status: number, body: string, headers: Record<string, string> = {}) => {
-    if (ok.length === 0 && others.length === 0) setImmediate(flush);
+    if (ok.length === 0 && others.length === 0) queueMicrotask(flush);
     if (status === 200 && body === '') ok.push(id);
     else others.push([id, status, body, headers]);
   };
