@@ -146,16 +146,16 @@ INSERT INTO
 SELECT
   *
 FROM
-  unnest(
-    $1::BIGINT[],
-    $2::BIGINT[],
-    $3::TEXT[],
-    $4::TEXT[],
-    $5::TEXT[],
-    $6::TEXT[],
-    $7::TEXT[],
-    $8::BIGINT[],
-    $9::BIGINT[]
+  json_to_recordset($1::json) AS r (
+    account_id bigint,
+    event_rule_id bigint,
+    channel text,
+    target text,
+    message_id text,
+    payload text,
+    status text,
+    next_attempt_at bigint,
+    created_at bigint
   );
 
 SELECT
@@ -380,7 +380,14 @@ INSERT INTO
 SELECT
   *
 FROM
-  unnest($1::BIGINT[], $2::BIGINT[], $3::BIGINT[], $4::INTEGER[], $5::INTEGER[], $6::TEXT[]);
+  json_to_recordset($1::json) AS r (
+    delivery_id bigint,
+    account_id bigint,
+    attempted_at bigint,
+    duration_ms integer,
+    status_code integer,
+    error text
+  );
 
 UPDATE deliveries AS d
 SET

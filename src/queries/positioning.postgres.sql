@@ -30,29 +30,29 @@ INSERT INTO
 SELECT
   *
 FROM
-  unnest(
-    $1::BIGINT[],
-    $2::BIGINT[],
-    $3::BIGINT[],
-    $4::BIGINT[],
-    $5::INTEGER[],
-    $6::double PRECISION[],
-    $7::double PRECISION[],
-    $8::INTEGER[],
-    $9::double PRECISION[],
-    $10::double PRECISION[],
-    $11::INTEGER[],
-    $12::INTEGER[],
-    $13::double PRECISION[],
-    $14::double PRECISION[],
-    $15::TEXT[],
-    $16::double PRECISION[],
-    $17::double PRECISION[],
-    $18::double PRECISION[],
-    $19::double PRECISION[],
-    $20::double PRECISION[],
-    $21::double PRECISION[],
-    $22::double PRECISION[]
+  json_to_recordset($1::json) AS r (
+    account_id bigint,
+    subscriber_id bigint,
+    location_date bigint,
+    received_at bigint,
+    is_valid integer,
+    latitude double precision,
+    longitude double precision,
+    angle integer,
+    velocity double precision,
+    fuel_level double precision,
+    ignition integer,
+    external_power integer,
+    odometer double precision,
+    engine_hours double precision,
+    sensors text,
+    cum_distance_m double precision,
+    cum_track_m double precision,
+    cum_engine_s double precision,
+    fuel_smoothed double precision,
+    odo_anchor_km double precision,
+    odo_anchor_cum_m double precision,
+    odo_anchor_track_m double precision
   );
 
 -- positioning/location-store.ts: LocationStore.coverWeeksOf (2 fixes)
@@ -1382,7 +1382,7 @@ WITH
     SELECT
       *
     FROM
-      unnest($1::BIGINT[], $2::BIGINT[], $3::BIGINT[], $4::TEXT[])
+      json_to_recordset($1::json) AS r (account_id bigint, subscriber_id bigint, last_fix_ms bigint, state text)
     ON CONFLICT (subscriber_id) DO UPDATE
     SET
       last_fix_ms = excluded.last_fix_ms,
@@ -1396,7 +1396,7 @@ WITH
     SELECT
       *
     FROM
-      unnest($5::BIGINT[], $6::BIGINT[], $7::BIGINT[], $8::TEXT[])
+      json_to_recordset($2::json) AS r (account_id bigint, subscriber_id bigint, at_ms bigint, state text)
     ON CONFLICT (account_id, subscriber_id, at_ms) DO UPDATE
     SET
       state = excluded.state
@@ -1423,20 +1423,20 @@ WITH
     SELECT
       *
     FROM
-      unnest(
-        $9::BIGINT[],
-        $10::BIGINT[],
-        $11::BIGINT[],
-        $12::BIGINT[],
-        $13::double PRECISION[],
-        $14::double PRECISION[],
-        $15::double PRECISION[],
-        $16::double PRECISION[],
-        $17::double PRECISION[],
-        $18::INTEGER[],
-        $19::TEXT[],
-        $20::TEXT[],
-        $21::double PRECISION[]
+      json_to_recordset($3::json) AS r (
+        account_id bigint,
+        subscriber_id bigint,
+        start_ms bigint,
+        finish_ms bigint,
+        start_lat double precision,
+        start_lon double precision,
+        finish_lat double precision,
+        finish_lon double precision,
+        distance_m double precision,
+        is_open integer,
+        start_address text,
+        finish_address text,
+        max_speed_kmh double precision
       )
     ON CONFLICT (subscriber_id, start_ms) DO UPDATE
     SET
@@ -1456,15 +1456,15 @@ WITH
     SELECT
       *
     FROM
-      unnest(
-        $22::BIGINT[],
-        $23::BIGINT[],
-        $24::INTEGER[],
-        $25::BIGINT[],
-        $26::BIGINT[],
-        $27::double PRECISION[],
-        $28::double PRECISION[],
-        $29::double PRECISION[]
+      json_to_recordset($4::json) AS r (
+        account_id bigint,
+        subscriber_id bigint,
+        type integer,
+        event_ms bigint,
+        detail bigint,
+        latitude double precision,
+        longitude double precision,
+        value double precision
       )
     ON CONFLICT (subscriber_id, event_ms, type, detail) DO UPDATE
     SET
@@ -1489,16 +1489,16 @@ INSERT INTO
 SELECT
   *
 FROM
-  unnest(
-    $30::BIGINT[],
-    $31::BIGINT[],
-    $32::BIGINT[],
-    $33::BIGINT[],
-    $34::BIGINT[],
-    $35::INTEGER[],
-    $36::TEXT[],
-    $37::double PRECISION[],
-    $38::TEXT[]
+  json_to_recordset($5::json) AS r (
+    account_id bigint,
+    subscriber_id bigint,
+    bucket_ms bigint,
+    first_fix_ms bigint,
+    last_fix_ms bigint,
+    fix_count integer,
+    metrics_before text,
+    first_fuel double precision,
+    metrics_end text
   )
 ON CONFLICT (subscriber_id, bucket_ms) DO UPDATE
 SET
@@ -1592,29 +1592,29 @@ WITH
     SELECT
       *
     FROM
-      unnest(
-        $1::BIGINT[],
-        $2::BIGINT[],
-        $3::BIGINT[],
-        $4::BIGINT[],
-        $5::INTEGER[],
-        $6::double PRECISION[],
-        $7::double PRECISION[],
-        $8::INTEGER[],
-        $9::double PRECISION[],
-        $10::double PRECISION[],
-        $11::INTEGER[],
-        $12::INTEGER[],
-        $13::double PRECISION[],
-        $14::double PRECISION[],
-        $15::TEXT[],
-        $16::double PRECISION[],
-        $17::double PRECISION[],
-        $18::double PRECISION[],
-        $19::double PRECISION[],
-        $20::double PRECISION[],
-        $21::double PRECISION[],
-        $22::double PRECISION[]
+      json_to_recordset($1::json) AS r (
+        account_id bigint,
+        subscriber_id bigint,
+        location_date bigint,
+        received_at bigint,
+        is_valid integer,
+        latitude double precision,
+        longitude double precision,
+        angle integer,
+        velocity double precision,
+        fuel_level double precision,
+        ignition integer,
+        external_power integer,
+        odometer double precision,
+        engine_hours double precision,
+        sensors text,
+        cum_distance_m double precision,
+        cum_track_m double precision,
+        cum_engine_s double precision,
+        fuel_smoothed double precision,
+        odo_anchor_km double precision,
+        odo_anchor_cum_m double precision,
+        odo_anchor_track_m double precision
       )
   ),
   w1 AS (
@@ -1623,7 +1623,7 @@ WITH
     SELECT
       *
     FROM
-      unnest($23::BIGINT[], $24::BIGINT[], $25::BIGINT[], $26::TEXT[])
+      json_to_recordset($2::json) AS r (account_id bigint, subscriber_id bigint, last_fix_ms bigint, state text)
     ON CONFLICT (subscriber_id) DO UPDATE
     SET
       last_fix_ms = excluded.last_fix_ms,
@@ -1637,7 +1637,7 @@ WITH
     SELECT
       *
     FROM
-      unnest($27::BIGINT[], $28::BIGINT[], $29::BIGINT[], $30::TEXT[])
+      json_to_recordset($3::json) AS r (account_id bigint, subscriber_id bigint, at_ms bigint, state text)
     ON CONFLICT (account_id, subscriber_id, at_ms) DO UPDATE
     SET
       state = excluded.state
@@ -1664,20 +1664,20 @@ WITH
     SELECT
       *
     FROM
-      unnest(
-        $31::BIGINT[],
-        $32::BIGINT[],
-        $33::BIGINT[],
-        $34::BIGINT[],
-        $35::double PRECISION[],
-        $36::double PRECISION[],
-        $37::double PRECISION[],
-        $38::double PRECISION[],
-        $39::double PRECISION[],
-        $40::INTEGER[],
-        $41::TEXT[],
-        $42::TEXT[],
-        $43::double PRECISION[]
+      json_to_recordset($4::json) AS r (
+        account_id bigint,
+        subscriber_id bigint,
+        start_ms bigint,
+        finish_ms bigint,
+        start_lat double precision,
+        start_lon double precision,
+        finish_lat double precision,
+        finish_lon double precision,
+        distance_m double precision,
+        is_open integer,
+        start_address text,
+        finish_address text,
+        max_speed_kmh double precision
       )
     ON CONFLICT (subscriber_id, start_ms) DO UPDATE
     SET
@@ -1697,15 +1697,15 @@ WITH
     SELECT
       *
     FROM
-      unnest(
-        $44::BIGINT[],
-        $45::BIGINT[],
-        $46::INTEGER[],
-        $47::BIGINT[],
-        $48::BIGINT[],
-        $49::double PRECISION[],
-        $50::double PRECISION[],
-        $51::double PRECISION[]
+      json_to_recordset($5::json) AS r (
+        account_id bigint,
+        subscriber_id bigint,
+        type integer,
+        event_ms bigint,
+        detail bigint,
+        latitude double precision,
+        longitude double precision,
+        value double precision
       )
     ON CONFLICT (subscriber_id, event_ms, type, detail) DO UPDATE
     SET
@@ -1730,16 +1730,16 @@ INSERT INTO
 SELECT
   *
 FROM
-  unnest(
-    $52::BIGINT[],
-    $53::BIGINT[],
-    $54::BIGINT[],
-    $55::BIGINT[],
-    $56::BIGINT[],
-    $57::INTEGER[],
-    $58::TEXT[],
-    $59::double PRECISION[],
-    $60::TEXT[]
+  json_to_recordset($6::json) AS r (
+    account_id bigint,
+    subscriber_id bigint,
+    bucket_ms bigint,
+    first_fix_ms bigint,
+    last_fix_ms bigint,
+    fix_count integer,
+    metrics_before text,
+    first_fuel double precision,
+    metrics_end text
   )
 ON CONFLICT (subscriber_id, bucket_ms) DO UPDATE
 SET
@@ -1822,15 +1822,15 @@ INSERT INTO
 SELECT
   *
 FROM
-  unnest(
-    $1::BIGINT[],
-    $2::BIGINT[],
-    $3::BIGINT[],
-    $4::TEXT[],
-    $5::BIGINT[],
-    $6::BIGINT[],
-    $7::double PRECISION[],
-    $8::double PRECISION[]
+  json_to_recordset($1::json) AS r (
+    account_id bigint,
+    subscriber_id bigint,
+    zone_id bigint,
+    zone_name text,
+    entered_ms bigint,
+    left_ms bigint,
+    latitude double precision,
+    longitude double precision
   )
 ON CONFLICT (subscriber_id, zone_id, entered_ms) DO UPDATE
 SET
