@@ -1,5 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import { sql } from 'kysely';
+import { PREPARED } from '../store/prepared.js';
 import type { Database, Db, Tx } from '../store/database.js';
 
 /**
@@ -47,7 +48,8 @@ export class ZoneVersionReader {
       this.statement ??= sqlite.prepare<[number], number>('SELECT version FROM zone_versions WHERE account_id = ?').pluck();
       return this.statement.get(accountId) ?? 0;
     }
-    const row = await executor.selectFrom('zone_versions').select('version').where('account_id', '=', accountId).executeTakeFirst();
-    return row?.version ?? 0;
+    // Raw and kept prepared: read by every ingest batch on PostgreSQL.
+    const { rows } = await sql<{ version: number }>`${PREPARED}SELECT version FROM zone_versions WHERE account_id = ${accountId}`.execute(executor);
+    return rows[0]?.version ?? 0;
   }
 }

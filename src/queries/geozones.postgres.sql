@@ -290,9 +290,10 @@ SET
   "version" = zone_versions.version;
 
 -- geozones/zone-version-store.ts: ZoneVersionReader.read
+/* prepared */
 SELECT
-  "version"
+  version
 FROM
-  "zone_versions"
+  zone_versions
 WHERE
-  "account_id" = $1;
+  account_id = $1;

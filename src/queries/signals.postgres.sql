@@ -62,15 +62,13 @@ WHERE
 /* prepared */
 SELECT
   id,
-  updated_at
+  updated_at,
+  kind
 FROM
   event_rules
 WHERE
   account_id = $1
-  AND kind IN ($2, $3)
-  AND enabled = 1
-ORDER BY
-  id;
+  AND enabled = 1;
 
 -- signals/event-rule-store.ts: enabledRuleRows
 SELECT
