@@ -1,19 +1,9 @@
-import { Type, type Static } from 'typebox';
+import { Type } from 'typebox';
 import type { Account, SessionService } from '../accounts/accounts.js';
 import { IdList } from '../http/list-params.js';
 import { ErrorBody, type Api } from '../http/route-types.js';
+import { TaskArrival } from './arrival-schema.js';
 import { currentSession } from './workspace-routes.js';
-
-const TaskArrival = Type.Object({
-  taskID: Type.Integer(),
-  subscriberID: Type.Integer({ description: 'the assignee' }),
-  estimatedArrivalDate: Type.String({ description: 'the latest fix’s time plus the travel time from it, in the account’s time zone' }),
-  travelSeconds: Type.Integer(),
-  latitude: Type.Number({ description: 'where the estimate starts: the assignee’s latest fix' }),
-  longitude: Type.Number(),
-  locationDate: Type.String(),
-});
-type TaskArrival = Static<typeof TaskArrival>;
 
 /** Estimated arrival of tasks' assignees (the signals module's, composed in app.ts). */
 export interface ArrivalEstimates {

@@ -1,4 +1,5 @@
 import type { Task } from '../../types';
+import type { TaskArrival } from '../../../../src/workspace/arrival-schema';
 
 export const TASKS = '/v6/api/taskManagement/tasks';
 export const ARRIVALS = '/workspace/api/arrivals';
@@ -18,15 +19,7 @@ export const statusLabel = (status: number) => STATUSES.find((s) => s.value === 
 export const isOpen = (task: Pick<Task, 'status'>) => task.status !== 2 && task.status !== 3;
 
 /** An estimated arrival, as `GET /workspace/api/arrivals` answers it. */
-export interface Arrival {
-  taskID: number;
-  subscriberID: number;
-  estimatedArrivalDate: string;
-  travelSeconds: number;
-  latitude: number;
-  longitude: number;
-  locationDate: string;
-}
+export type Arrival = TaskArrival;
 
 /** Today's date in the account's time zone, `YYYY-MM-DD` (the day the list starts on). */
 export function today(timeZone: string): string {
