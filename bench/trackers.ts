@@ -4,7 +4,9 @@
  * buffer of BURST records at the same moment, three times (burst phase: the medians of the three
  * are printed). The same frames go, in a second run,
  * to a bare listener that parses and acknowledges without storing (the same framing and decoding
- * code, a sink that answers at once). Prints records/s, p99 acknowledgement latency, the burst's
+ * code, a sink that answers at once, on the bench's thread, as a plain TCP server would run). The
+ * stored listener is the one `npm start` runs: its connections on the tracker thread, its fixes
+ * stored by the main thread. Prints records/s, p99 acknowledgement latency, the burst's
  * CPU time per record and RSS for both, the stored/bare ratio of the burst's records/s and the
  * bare/stored ratio of its CPU per record (which the machine's other load moves less); asserts nothing.
  *
@@ -19,6 +21,7 @@ import { connect, type Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { sql } from 'kysely';
 import { teltonikaProtocol } from '../src/devices/teltonika-protocol.js';
+import { startTrackerThread } from '../src/devices/tracker-listeners.js';
 import { startTrackerServer, type TrackerSink } from '../src/devices/tracker-server.js';
 import { serviceTrackerSink } from '../src/devices/tracker-sink.js';
 import { teltonikaHandshake, teltonikaPacket, type TeltonikaRecordSpec } from '../test/helpers/tracker-encoders.js';
@@ -163,8 +166,21 @@ runBench('bench:trackers', async () => {
       stored: async (acknowledged: number) => (acknowledged < 0 ? (rowsBefore = await rows()) : (await rows()) - rowsBefore),
     };
     const results: Record<string, Awaited<ReturnType<typeof drive>>> = {};
-    for (const [name, sink] of [['bare', bare], ['stored', serviceTrackerSink(server.services)]] as const) {
-      const listener = await startTrackerServer({ protocol: teltonikaProtocol, sink, host: '127.0.0.1' });
+    const quiet = { info() {}, warn() {}, error() {} };
+    const listeners = {
+      // The reference: the same framing and decoding on the bench's own thread, answering at once.
+      bare: async () => {
+        const listener = await startTrackerServer({ protocol: teltonikaProtocol, sink: bare, host: '127.0.0.1' });
+        return { port: listener.port, close: () => listener.close() };
+      },
+      // What `npm start` runs: the listener's thread, storing through the ingest queue.
+      stored: async () => {
+        const listener = await startTrackerThread({ listeners: [{ protocol: 'teltonika', port: 0 }], host: '127.0.0.1', idleTimeoutMs: 600_000, sink: serviceTrackerSink(server.services), logger: quiet });
+        return { port: listener.ports.teltonika!, close: () => listener.close() };
+      },
+    };
+    for (const name of ['bare', 'stored'] as const) {
+      const listener = await listeners[name]();
       results[name] = await drive(listener.port, keys, seconds, bursts, counters[name]);
       await listener.close();
       const r = results[name]!;

@@ -5,7 +5,6 @@ import { ConfigError, loadConfig } from './config.js';
 import { deliverySettings } from './delivery/delivery.js';
 import { startTrackerListeners } from './devices/tracker-listeners.js';
 import { serviceTrackerSink } from './devices/tracker-sink.js';
-import { KeyGuessThrottle } from './mobile/key-guess-throttle.js';
 import { OnlineSweeper } from './employees/online-sweeper.js';
 import { buildOsmAndServer } from './mobile/osmand-server.js';
 import { AddressFiller } from './positioning/address-filler.js';
@@ -59,7 +58,6 @@ async function main(): Promise<void> {
     idleTimeoutMs: config.TRACKER_IDLE_TIMEOUT,
     sink: serviceTrackerSink(services),
     logger: log.child({ listener: 'trackers' }),
-    keyGuesses: new KeyGuessThrottle(),
   });
   log.info(
     { version, store: database.dialect, port: config.PORT, osmandPort: config.OSMAND_PORT, trackerPorts, geocoder: Boolean(addressFiller) },
@@ -84,7 +82,7 @@ async function main(): Promise<void> {
     }, config.SHUTDOWN_GRACE_MS);
     force.unref();
     // Stop taking fixes first, then API requests; in-flight ones finish and commit.
-    await Promise.all(trackers.map((tracker) => tracker.close()));
+    await trackers.close();
     // A keep-alive
     // connection whose request was in flight when closing began is idle only once it is answered
     // (after its commit is on disk), later than close() looks for idle connections: reap them.

@@ -1,8 +1,12 @@
-import { egtsProtocol } from './egts-protocol.js';
-import { teltonikaProtocol } from './teltonika-protocol.js';
-import { startTrackerServer, type KeyGuessGate, type TrackerLogger, type TrackerServer, type TrackerSink } from './tracker-server.js';
-import type { TrackerProtocol } from './tracker-protocol.js';
-import { wialonProtocol } from './wialon-protocol.js';
+import { Worker } from 'node:worker_threads';
+import type { KeyGuessLimits } from '../http/key-guess-throttle.js';
+import { INGEST_FIELDS, skipFixes, unpackFixes, type FromTrackerThread, type ToTrackerThread, type TrackerProtocolName, type TrackerThreadData } from './tracker-thread-messages.js';
+import type { TrackerLogger, TrackerSink } from './tracker-server.js';
+
+export type { TrackerProtocolName };
+
+/** Fixes handed to the ingest queue and not yet committed, at most (a frame's are never split). */
+const MAX_FIXES_STORING = 8192;
 
 export interface TrackerPorts {
   /** EGTS_PORT, WIALON_IPS_PORT, TELTONIKA_PORT; 0 leaves that listener off. */
@@ -11,30 +15,141 @@ export interface TrackerPorts {
   teltonika: number;
 }
 
-/** The tracker listeners `npm start` runs, one protocol per port. */
-export async function startTrackerListeners(options: {
-  ports: TrackerPorts;
+export interface TrackerListeners {
+  /** The port each protocol listens on. */
+  readonly ports: Partial<Record<TrackerProtocolName, number>>;
+  /** Stops listening and drops the connections; resolves once every frame handed over is stored or refused. */
+  close(): Promise<void>;
+}
+
+export interface TrackerThreadOptions {
+  /** Port 0: a free one. */
+  listeners: { protocol: TrackerProtocolName; port: number }[];
   host: string;
   idleTimeoutMs: number;
   sink: TrackerSink;
   logger: TrackerLogger;
-  /** One throttle for the three ports: a guesser cannot try 20 keys on each. */
-  keyGuesses?: KeyGuessGate;
-}): Promise<TrackerServer[]> {
-  const wanted: [TrackerProtocol, number][] = [
-    [egtsProtocol, options.ports.egts],
-    [wialonProtocol, options.ports.wialon],
-    [teltonikaProtocol, options.ports.teltonika],
-  ];
-  const started: TrackerServer[] = [];
-  try {
-    for (const [protocol, port] of wanted) {
-      if (port === 0) continue;
-      started.push(await startTrackerServer({ protocol, port, host: options.host, idleTimeoutMs: options.idleTimeoutMs, sink: options.sink, logger: options.logger, keyGuesses: options.keyGuesses }));
+  /** How many unknown keys one address may try (one throttle for every port of the thread). */
+  keyGuessLimits?: KeyGuessLimits;
+}
+
+/** The tracker listeners `npm start` runs, one protocol per port, all on one thread (`startTrackerThread`). */
+export async function startTrackerListeners(options: Omit<TrackerThreadOptions, 'listeners'> & { ports: TrackerPorts }): Promise<TrackerListeners> {
+  const { ports, ...rest } = options;
+  const listeners = (['egts', 'wialon', 'teltonika'] as const).filter((protocol) => ports[protocol] !== 0).map((protocol) => ({ protocol, port: ports[protocol] }));
+  if (listeners.length === 0) return { ports: {}, close: async () => {} };
+  return startTrackerThread({ ...rest, listeners });
+}
+
+/**
+ * Starts the listeners on a thread of their own (tracker-thread.ts), which reads the connections,
+ * frames, decodes and acknowledges; this side looks terminals up and stores their fixes through
+ * `sink` (the ingest queue), answering the thread once they committed. The main thread runs
+ * every transaction and is what limits how fast a fleet's records are stored: in a burst, framing
+ * and decoding there took a third of its time (issue 14).
+ */
+export function startTrackerThread(options: TrackerThreadOptions): Promise<TrackerListeners> {
+  const { sink, logger } = options;
+  const workerData: TrackerThreadData = { listeners: options.listeners, host: options.host, idleTimeoutMs: options.idleTimeoutMs, keyGuessLimits: options.keyGuessLimits };
+  const thread = new Worker(new URL('./tracker-thread.js', import.meta.url), { workerData });
+  const send = (message: ToTrackerThread) => thread.postMessage(message);
+  /** Fixes handed over and not yet answered: closing waits for them. */
+  let pending = 0;
+  let settled: (() => void) | null = null;
+  let onClosed: (() => void) | null = null;
+
+  // Answers made ready together (a commit's frames, resolved in one run of microtasks) go in one message.
+  let stored: number[] = [];
+  let failed: [number, string][] = [];
+  const flush = () => {
+    send({ type: 'ingested', stored, failed });
+    stored = [];
+    failed = [];
+  };
+  const answer = (id: number, error?: unknown) => {
+    if (stored.length === 0 && failed.length === 0) queueMicrotask(flush);
+    if (error === undefined) stored.push(id);
+    // The thread logs it with the connection it drops; the message names no key (fixes carry none).
+    else failed.push([id, error instanceof Error ? error.message : String(error)]);
+    if (--pending === 0) settled?.();
+  };
+
+  /**
+   * Frames handed over wait here, still packed, while MAX_FIXES_STORING of theirs are being stored:
+   * a burst from thousands of terminals would otherwise wait in the ingest queue as objects, which
+   * outlive the young generation and made a tenth of the main thread's time collecting them.
+   */
+  const waiting: { id: number; accountId: number; count: number; values: Float64Array; offset: number }[] = [];
+  let waitingFrom = 0;
+  let storing = 0;
+  const take = (requests: number[], values: Float64Array) => {
+    let offset = 0;
+    for (let i = 0; i < requests.length; i += INGEST_FIELDS) {
+      const count = requests[i + 2]!;
+      waiting.push({ id: requests[i]!, accountId: requests[i + 1]!, count, values, offset });
+      offset = skipFixes(values, offset, count);
+      pending++;
     }
-  } catch (error) {
-    await Promise.all(started.map((server) => server.close()));
-    throw error;
-  }
-  return started;
+    store();
+  };
+  const store = () => {
+    while (waitingFrom < waiting.length && storing < MAX_FIXES_STORING) {
+      const { id, accountId, count, values, offset } = waiting[waitingFrom++]!;
+      storing += count;
+      const done = (error?: unknown) => {
+        storing -= count;
+        answer(id, error);
+        store();
+      };
+      sink.ingest(accountId, unpackFixes(values, offset, count).fixes).then(
+        () => done(),
+        (error: unknown) => done(error ?? new Error('the fixes were not stored')),
+      );
+    }
+    if (waitingFrom === waiting.length) {
+      waiting.length = 0;
+      waitingFrom = 0;
+    }
+  };
+
+  const resolve = (id: number, deviceKey: string) => {
+    sink.resolveDevice(deviceKey).then(
+      (device) => send({ type: 'resolved', id, device }),
+      (error: unknown) => send({ type: 'resolved', id, device: null, error: error instanceof Error ? error.message : String(error) }),
+    );
+  };
+
+  return new Promise((started, failedToStart) => {
+    thread.on('message', (message: FromTrackerThread) => {
+      switch (message.type) {
+        case 'ingest':
+          return take(message.requests, message.fixes);
+        case 'resolve':
+          return resolve(message.id, message.deviceKey);
+        case 'log':
+          return logger[message.level](message.object, message.message);
+        case 'listening':
+          return started({
+            ports: message.ports,
+            close: async () => {
+              await new Promise<void>((closed) => {
+                onClosed = closed;
+                send({ type: 'close' });
+              });
+              if (pending > 0) await new Promise<void>((done) => (settled = done));
+              await thread.terminate();
+            },
+          });
+        case 'listen-failed':
+          void thread.terminate();
+          return failedToStart(new Error(message.message));
+        case 'closed':
+          return onClosed?.();
+      }
+    });
+    thread.on('error', (error) => {
+      logger.error({ err: error }, 'the tracker thread failed');
+      failedToStart(error);
+    });
+  });
 }

@@ -21,7 +21,7 @@ export interface TrackerDevice {
 }
 
 /**
- * Throttles device-key guessing per client address (src/mobile/key-guess-throttle.ts is the one
+ * Throttles device-key guessing per client address (src/http/key-guess-throttle.ts is the one
  * `npm start` passes): each unknown key counts; a locked address is refused every key it has not
  * proven before, without the key being looked up.
  */

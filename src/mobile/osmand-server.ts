@@ -5,7 +5,7 @@ import { pino, type Logger } from 'pino';
 import { ApiError, toEnvelope } from '../http/errors.js';
 import { defaultRequestLimits } from '../http/request-limits.js';
 import { UnknownDevice, type LocationService } from '../positioning/positioning.js';
-import { defaultKeyGuessLimits, KeyGuessThrottle, keyFingerprint, type KeyGuessLimits } from './key-guess-throttle.js';
+import { defaultKeyGuessLimits, KeyGuessThrottle, keyFingerprint, type KeyGuessLimits } from '../http/key-guess-throttle.js';
 import { decodeOsmAnd, OsmAndError } from './osmand-decoder.js';
 import { REQUEST_FIELDS, type FromHttpThread, type OtherAnswer, type ToHttpThread } from './osmand-messages.js';
 

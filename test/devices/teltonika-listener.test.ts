@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { teltonikaProtocol } from '../../src/devices/teltonika-protocol.js';
-import { KeyGuessThrottle } from '../../src/mobile/key-guess-throttle.js';
+import { KeyGuessThrottle } from '../../src/http/key-guess-throttle.js';
 import { startListener, type Listener } from '../helpers/tracker-client.js';
 import { teltonikaHandshake, teltonikaPacket, type TeltonikaRecordSpec } from '../helpers/tracker-encoders.js';
 

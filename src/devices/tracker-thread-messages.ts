@@ -1,0 +1,107 @@
+import type { KeyGuessLimits } from '../http/key-guess-throttle.js';
+import type { Fix } from '../positioning/positioning.js';
+import type { TrackerDevice } from './tracker-server.js';
+
+/**
+ * What the tracker thread (tracker-thread.ts) and its main-thread side (tracker-listeners.ts) tell
+ * each other. The fixes of many frames travel together in one message, packed as numbers into one
+ * transferred buffer (`packFixes`): copying an object per fix between threads cost the main thread
+ * more than the framing it was moved off.
+ */
+
+/** The protocols the thread serves, by name. */
+export type TrackerProtocolName = 'egts' | 'wialon' | 'teltonika';
+
+export interface TrackerThreadData {
+  listeners: { protocol: TrackerProtocolName; port: number }[];
+  host: string;
+  idleTimeoutMs: number;
+  keyGuessLimits?: KeyGuessLimits;
+}
+
+export type LogLevel = 'info' | 'warn' | 'error';
+
+/** Each request of an `ingest` message takes three numbers: its id, the account, how many fixes it packed. */
+export const INGEST_FIELDS = 3;
+
+export type FromTrackerThread =
+  | { type: 'listening'; ports: Partial<Record<TrackerProtocolName, number>> }
+  | { type: 'listen-failed'; message: string }
+  | { type: 'resolve'; id: number; deviceKey: string }
+  /** `requests`: id, account, fix count for each; `fixes`: their fixes one after the other (`packFixes`). */
+  | { type: 'ingest'; requests: number[]; fixes: Float64Array }
+  | { type: 'log'; level: LogLevel; object: object; message: string }
+  | { type: 'closed' };
+
+export type ToTrackerThread =
+  | { type: 'resolved'; id: number; device: TrackerDevice | null; error?: string }
+  /** `stored`: the requests whose fixes committed; `failed`: those that were not stored, with why. */
+  | { type: 'ingested'; stored: number[]; failed: [id: number, message: string][] }
+  | { type: 'close' };
+
+/** Numbers before a fix's sensors: subscriber, time, valid, latitude, longitude, angle, speed, the five readings, sensor count. */
+const FIXED_FIELDS = 13;
+
+/** null as NaN (no reading is NaN: the reading maps keep finite values only), booleans as 1 and 0. */
+const fromNullable = (value: number | null) => (value === null ? Number.NaN : value);
+const fromSwitch = (value: boolean | null) => (value === null ? Number.NaN : value ? 1 : 0);
+const toNullable = (value: number) => (Number.isNaN(value) ? null : value);
+const toSwitch = (value: number) => (Number.isNaN(value) ? null : value === 1);
+
+/** Appends the fixes to `into` as numbers; `unpackFixes` reads them back. */
+export function packFixes(fixes: readonly Fix[], into: number[]): void {
+  for (const fix of fixes) {
+    const sensors = fix.sensors ?? [];
+    into.push(
+      fix.subscriberId,
+      fix.locationDateMs,
+      fix.isValid ? 1 : 0,
+      fix.latitude,
+      fix.longitude,
+      fix.angle,
+      fix.velocityKmh,
+      fromNullable(fix.fuelLevel),
+      fromSwitch(fix.ignition),
+      fromSwitch(fix.externalPower),
+      fromNullable(fix.odometer),
+      fromNullable(fix.engineHours),
+      fix.sensors === null ? -1 : sensors.length,
+    );
+    for (const sensor of sensors) into.push(sensor.sensorID, sensor.value);
+  }
+}
+
+/** `count` fixes packed by `packFixes`, from `offset`; the offset after them. */
+export function unpackFixes(values: Float64Array, offset: number, count: number): { fixes: Fix[]; next: number } {
+  const fixes: Fix[] = [];
+  let at = offset;
+  for (let i = 0; i < count; i++) {
+    const sensorCount = values[at + 12]!;
+    const fix: Fix = {
+      subscriberId: values[at]!,
+      locationDateMs: values[at + 1]!,
+      isValid: values[at + 2] === 1,
+      latitude: values[at + 3]!,
+      longitude: values[at + 4]!,
+      angle: values[at + 5]!,
+      velocityKmh: values[at + 6]!,
+      fuelLevel: toNullable(values[at + 7]!),
+      ignition: toSwitch(values[at + 8]!),
+      externalPower: toSwitch(values[at + 9]!),
+      odometer: toNullable(values[at + 10]!),
+      engineHours: toNullable(values[at + 11]!),
+      sensors: sensorCount < 0 ? null : [],
+    };
+    at += FIXED_FIELDS;
+    for (let s = 0; s < sensorCount; s++, at += 2) fix.sensors!.push({ sensorID: values[at]!, value: values[at + 1]! });
+    fixes.push(fix);
+  }
+  return { fixes, next: at };
+}
+
+/** The offset after `count` fixes packed from `offset`. */
+export function skipFixes(values: Float64Array, offset: number, count: number): number {
+  let at = offset;
+  for (let i = 0; i < count; i++) at += FIXED_FIELDS + 2 * Math.max(0, values[at + 12]!);
+  return at;
+}

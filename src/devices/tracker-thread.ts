@@ -1,0 +1,113 @@
+import { parentPort, workerData } from 'node:worker_threads';
+import { KeyGuessThrottle } from '../http/key-guess-throttle.js';
+import type { Fix } from '../positioning/positioning.js';
+import { egtsProtocol } from './egts-protocol.js';
+import { teltonikaProtocol } from './teltonika-protocol.js';
+import { INGEST_FIELDS, packFixes, type FromTrackerThread, type LogLevel, type ToTrackerThread, type TrackerProtocolName, type TrackerThreadData } from './tracker-thread-messages.js';
+import type { TrackerProtocol } from './tracker-protocol.js';
+import { startTrackerServer, type TrackerDevice, type TrackerLogger, type TrackerServer, type TrackerSink } from './tracker-server.js';
+import { wialonProtocol } from './wialon-protocol.js';
+
+/**
+ * The tracker listeners' network side, on a thread of its own (see tracker-listeners.ts): the
+ * connections, framing, decoding, checksums, key-guess throttle and acknowledgements of every
+ * protocol run here; the main thread gets each terminal's key to look up and each frame's fixes to
+ * store, and answers when they committed. In a burst of buffered records this side was a third of
+ * the main thread's time, spent before the first of them could be stored (issue 14).
+ */
+
+const PROTOCOLS: Record<TrackerProtocolName, TrackerProtocol> = { egts: egtsProtocol, wialon: wialonProtocol, teltonika: teltonikaProtocol };
+/** Past this many packed numbers (about 300 fixes) the fixes waiting go to the main thread at once, not at the end of this turn. */
+const HAND_OVER_NUMBERS = 4096;
+
+const port = parentPort!;
+const { listeners, host, idleTimeoutMs, keyGuessLimits } = workerData as TrackerThreadData;
+const post = (message: FromTrackerThread, transfer: ArrayBuffer[] = []) => port.postMessage(message, transfer);
+
+let nextId = 0;
+const resolving = new Map<number, { resolve: (device: TrackerDevice | null) => void; reject: (error: Error) => void }>();
+const ingesting = new Map<number, { resolve: () => void; reject: (error: Error) => void }>();
+
+/** Fixes read in this turn of the event loop, handed over together (or sooner, past HAND_OVER_NUMBERS). */
+let requests: number[] = [];
+let packed: number[] = [];
+let handOverQueued = false;
+const handOver = () => {
+  handOverQueued = false;
+  if (requests.length === 0) return;
+  const fixes = Float64Array.from(packed);
+  post({ type: 'ingest', requests, fixes }, [fixes.buffer as ArrayBuffer]);
+  requests = [];
+  packed = [];
+};
+
+const sink: TrackerSink = {
+  resolveDevice: (deviceKey) =>
+    new Promise((resolve, reject) => {
+      const id = nextId++;
+      resolving.set(id, { resolve, reject });
+      post({ type: 'resolve', id, deviceKey });
+    }),
+  ingest: (accountId: number, fixes: Fix[]) =>
+    new Promise((resolve, reject) => {
+      const id = nextId++;
+      ingesting.set(id, { resolve, reject });
+      requests.push(id, accountId, fixes.length);
+      packFixes(fixes, packed);
+      if (requests.length === INGEST_FIELDS) {
+        // The first of this turn: the rest of it joins.
+        if (!handOverQueued) setImmediate(handOver);
+        handOverQueued = true;
+      }
+      if (packed.length >= HAND_OVER_NUMBERS) handOver();
+    }),
+};
+
+const logAs =
+  (level: LogLevel) =>
+  (object: object, message: string): void =>
+    post({ type: 'log', level, object, message });
+const logger: TrackerLogger = { info: logAs('info'), warn: logAs('warn'), error: logAs('error') };
+/** One throttle for every port: a guesser cannot try its keys once per protocol. */
+const keyGuesses = new KeyGuessThrottle(keyGuessLimits);
+
+const servers: TrackerServer[] = [];
+
+port.on('message', (message: ToTrackerThread) => {
+  switch (message.type) {
+    case 'resolved': {
+      const waiting = resolving.get(message.id);
+      resolving.delete(message.id);
+      if (message.error !== undefined) waiting?.reject(new Error(message.error));
+      else waiting?.resolve(message.device);
+      return;
+    }
+    case 'ingested':
+      for (const id of message.stored) {
+        ingesting.get(id)?.resolve();
+        ingesting.delete(id);
+      }
+      for (const [id, why] of message.failed) {
+        ingesting.get(id)?.reject(new Error(why));
+        ingesting.delete(id);
+      }
+      return;
+    case 'close':
+      // Frames in flight are answered (or dropped unanswered) before the servers report closed.
+      void Promise.all(servers.map((server) => server.close())).then(() => post({ type: 'closed' }));
+      return;
+  }
+});
+
+try {
+  const ports: Partial<Record<TrackerProtocolName, number>> = {};
+  for (const { protocol, port: wanted } of listeners) {
+    const server = await startTrackerServer({ protocol: PROTOCOLS[protocol], port: wanted, host, idleTimeoutMs, sink, logger, keyGuesses });
+    servers.push(server);
+    ports[protocol] = server.port;
+  }
+  post({ type: 'listening', ports });
+} catch (error) {
+  await Promise.all(servers.map((server) => server.close()));
+  post({ type: 'listen-failed', message: error instanceof Error ? error.message : String(error) });
+}

@@ -1,0 +1,177 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { startTrackerThread, type TrackerListeners } from '../../src/devices/tracker-listeners.js';
+import { serviceTrackerSink } from '../../src/devices/tracker-sink.js';
+import { packFixes, skipFixes, unpackFixes } from '../../src/devices/tracker-thread-messages.js';
+import type { Fix } from '../../src/positioning/fix.js';
+import { egtsPacket, egtsRecord, readEgtsPacket, termIdentity } from '../helpers/egts-encoder.js';
+import { createEmployee, LOCATIONS, startServer, type TestServer } from '../helpers/server.js';
+import { dialects } from '../helpers/stores.js';
+import { MemorySink, TrackerClient } from '../helpers/tracker-client.js';
+import { teltonikaHandshake, teltonikaPacket, wialonLogin, type TeltonikaRecordSpec } from '../helpers/tracker-encoders.js';
+
+/** Every log line the thread sent over, as JSON (to check that keys never appear in clear). */
+function recordingLogger() {
+  const lines: string[] = [];
+  const record = (level: string) => (object: object, message: string) => lines.push(JSON.stringify({ level, message, ...object }, (_k, v) => (v instanceof Error ? v.message : v)));
+  return { lines, logger: { info: record('info'), warn: record('warn'), error: record('error') } };
+}
+
+const fix = (overrides: Partial<Fix>): Fix => ({
+  subscriberId: 7,
+  locationDateMs: 1_780_000_000_123,
+  isValid: true,
+  latitude: 55.751244,
+  longitude: 37.618423,
+  angle: 271,
+  velocityKmh: 63.5,
+  fuelLevel: null,
+  ignition: null,
+  externalPower: null,
+  odometer: null,
+  engineHours: null,
+  sensors: null,
+  ...overrides,
+});
+
+describe('fixes cross to the main thread packed as numbers', () => {
+  it('come back equal, with their nulls, switches and sensors', () => {
+    const fixes = [
+      fix({}),
+      fix({ isValid: false, fuelLevel: 0, ignition: false, externalPower: true, odometer: 123_456.789, engineHours: 0.5, sensors: [] }),
+      fix({ subscriberId: 8, fuelLevel: 41.25, ignition: true, externalPower: false, sensors: [{ sensorID: 1, value: -12.5 }, { sensorID: 30, value: 0 }] }),
+    ];
+    const packed: number[] = [];
+    packFixes(fixes.slice(0, 1), packed);
+    packFixes(fixes.slice(1), packed);
+    const values = Float64Array.from(packed);
+    const first = unpackFixes(values, 0, 1);
+    assert.equal(first.next, skipFixes(values, 0, 1));
+    const rest = unpackFixes(values, first.next, 2);
+    assert.equal(rest.next, values.length);
+    assert.equal(skipFixes(values, 0, 3), values.length);
+    assert.deepEqual([...first.fixes, ...rest.fixes], fixes);
+  });
+});
+
+describe('the tracker thread, with a sink in memory', () => {
+  let listeners: TrackerListeners;
+  const sink = new MemorySink();
+  const { lines, logger } = recordingLogger();
+  const imei = '356307042441013';
+
+  before(async () => {
+    sink.devices.set(imei, { accountId: 3, subscriberId: 11 });
+    listeners = await startTrackerThread({
+      listeners: [
+        { protocol: 'teltonika', port: 0 },
+        { protocol: 'wialon', port: 0 },
+        { protocol: 'egts', port: 0 },
+      ],
+      host: '127.0.0.1',
+      idleTimeoutMs: 60_000,
+      sink,
+      logger,
+      keyGuessLimits: { maxFailures: 2, windowMs: 60_000, lockMs: 60_000 },
+    });
+  });
+  after(() => listeners.close());
+
+  it('listens on a port per protocol', () => {
+    assert.deepEqual(Object.keys(listeners.ports).sort(), ['egts', 'teltonika', 'wialon']);
+    for (const port of Object.values(listeners.ports)) assert.ok(port! > 0);
+  });
+
+  it('acknowledges a packet only once the main thread stored its fixes, with their readings mapped', async () => {
+    const client = await TrackerClient.connect(listeners.ports.teltonika!);
+    await client.send(teltonikaHandshake(imei));
+    assert.deepEqual(await client.readBytes(1), Buffer.from([1]));
+    const held = sink.hold();
+    const record: TeltonikaRecordSpec = { timeMs: Date.now() - 60_000, latitude: 55.75, longitude: 37.61, speedKmh: 40, angle: 90, satellites: 9, io: { 239: [1, 1], 66: [2, 12_600], 16: [4, 123_456] } };
+    await client.send(teltonikaPacket([record, { ...record, timeMs: record.timeMs + 1000 }]));
+    await held.entered;
+    assert.equal(client.pending.length, 0, 'nothing is acknowledged while the store has not answered');
+    held.release();
+    assert.deepEqual(await client.readBytes(4), Buffer.from([0, 0, 0, 2]));
+    const stored = sink.stored.at(-1)!;
+    assert.equal(stored.accountId, 3);
+    assert.deepEqual(
+      stored.fixes.map((f) => [f.subscriberId, f.locationDateMs, f.latitude, f.longitude, f.velocityKmh, f.ignition, f.externalPower, f.odometer]),
+      [
+        [11, record.timeMs, 55.75, 37.61, 40, true, true, 123.456],
+        [11, record.timeMs + 1000, 55.75, 37.61, 40, true, true, 123.456],
+      ],
+    );
+    client.close();
+  });
+
+  it('drops the connection unanswered when the store fails, and logs why', async () => {
+    const client = await TrackerClient.connect(listeners.ports.teltonika!);
+    await client.send(teltonikaHandshake(imei));
+    assert.deepEqual(await client.readBytes(1), Buffer.from([1]));
+    sink.failures = 1;
+    await client.send(teltonikaPacket([{ timeMs: Date.now() - 30_000, latitude: 55.7, longitude: 37.6, speedKmh: 0, angle: 0, satellites: 9 }]));
+    await client.expectClosed();
+    assert.equal(client.pending.length, 0);
+    assert.ok(lines.some((line) => line.includes('tracker frame failed') && line.includes('the store is down')));
+  });
+
+  it('refuses unknown terminals, throttles guessing across its ports, and never logs a key', async () => {
+    const guesses = ['356307049999991', '356307049999992'];
+    for (const key of guesses) {
+      const client = await TrackerClient.connect(listeners.ports.teltonika!);
+      await client.send(teltonikaHandshake(key));
+      assert.deepEqual(await client.readBytes(1), Buffer.from([0]));
+      client.close();
+    }
+    // The address is locked on every port now: Wialon refuses a third guess without looking it up.
+    const wialon = await TrackerClient.connect(listeners.ports.wialon!);
+    await wialon.send(wialonLogin('356307049999993'));
+    assert.equal(await wialon.readLine(), '#AL#0\r\n');
+    wialon.close();
+    assert.ok(lines.some((line) => line.includes('"lockedAddress":true')));
+    for (const key of [imei, ...guesses, '356307049999993']) assert.ok(!lines.some((line) => line.includes(key)), 'a device key in the log');
+  });
+});
+
+for (const dialect of dialects) {
+  describe(`the tracker thread stores through the ingest queue, on ${dialect}`, () => {
+    let server: TestServer;
+    let listeners: TrackerListeners;
+
+    before(async () => {
+      server = await startServer(dialect);
+      const { logger } = recordingLogger();
+      listeners = await startTrackerThread({ listeners: [{ protocol: 'egts', port: 0 }, { protocol: 'teltonika', port: 0 }], host: '127.0.0.1', idleTimeoutMs: 60_000, sink: serviceTrackerSink(server.services), logger });
+    });
+    after(async () => {
+      await listeners.close();
+      await server.close();
+    });
+
+    it('a Teltonika buffer and an EGTS login reach the v6 routes', async () => {
+      const imei = dialect === 'sqlite' ? '356307042441021' : '356307042441022';
+      const subscriberID = await createEmployee(server.api, { name: 'Truck', deviceKey: imei });
+      const t = Date.now() - 10 * 60_000;
+      const client = await TrackerClient.connect(listeners.ports.teltonika!);
+      await client.send(teltonikaHandshake(imei));
+      assert.deepEqual(await client.readBytes(1), Buffer.from([1]));
+      const records = Array.from({ length: 30 }, (_, i): TeltonikaRecordSpec => ({ timeMs: t + i * 10_000, latitude: 55.75 + i * 0.001, longitude: 37.61, speedKmh: 36, angle: 0, satellites: 9 }));
+      await client.send(teltonikaPacket(records));
+      assert.deepEqual(await client.readBytes(4), Buffer.from([0, 0, 0, 30]));
+      const listed = await server.api.get(`${LOCATIONS}?subscriberIDs=${subscriberID}`);
+      assert.equal(listed.status, 200);
+      assert.equal(listed.body.length, 30);
+      assert.deepEqual(
+        listed.body.map((l: any) => Date.parse(l.locationDate)).sort(),
+        records.map((r) => r.timeMs),
+      );
+      client.close();
+
+      const egts = await TrackerClient.connect(listeners.ports.egts!);
+      await egts.send(egtsPacket(egtsRecord({ number: 1, serviceType: 1, subrecords: [termIdentity(1, imei)] }), { packetId: 9 }));
+      assert.deepEqual(readEgtsPacket(await egts.readEgtsPacket()).response, { packetId: 9, result: 0 });
+      egts.close();
+    });
+  });
+}
