@@ -151,5 +151,7 @@ export function startTrackerThread(options: TrackerThreadOptions): Promise<Track
       logger.error({ err: error }, 'the tracker thread failed');
       failedToStart(error);
     });
+    // A thread that failed has no listeners left to close.
+    thread.on('exit', () => onClosed?.());
   });
 }

@@ -21,8 +21,8 @@ export interface TrackerDevice {
 }
 
 /**
- * Throttles device-key guessing per client address (src/http/key-guess-throttle.ts is the one
- * `npm start` passes): each unknown key counts; a locked address is refused every key it has not
+ * Throttles device-key guessing per client address (src/http/key-guess-throttle.ts; the tracker
+ * thread passes one to all its listeners): each unknown key counts; a locked address is refused every key it has not
  * proven before, without the key being looked up.
  */
 export interface KeyGuessGate {
