@@ -3,8 +3,6 @@ import type { KeyGuessLimits } from '../http/key-guess-throttle.js';
 import { INGEST_FIELDS, skipFixes, unpackFixes, type FromTrackerThread, type ToTrackerThread, type TrackerProtocolName, type TrackerThreadData } from './tracker-thread-messages.js';
 import type { TrackerLogger, TrackerSink } from './tracker-server.js';
 
-export type { TrackerProtocolName };
-
 /** Fixes handed to the ingest queue and not yet committed, at most (a frame's are never split). */
 const MAX_FIXES_STORING = 8192;
 
@@ -46,7 +44,7 @@ export async function startTrackerListeners(options: Omit<TrackerThreadOptions, 
  * frames, decodes and acknowledges; this side looks terminals up and stores their fixes through
  * `sink` (the ingest queue), answering the thread once they committed. The main thread runs
  * every transaction and is what limits how fast a fleet's records are stored: in a burst, framing
- * and decoding there took a third of its time (issue 14).
+ * and decoding there took about a quarter of its time (issue 14).
  */
 export function startTrackerThread(options: TrackerThreadOptions): Promise<TrackerListeners> {
   const { sink, logger } = options;
@@ -57,6 +55,7 @@ export function startTrackerThread(options: TrackerThreadOptions): Promise<Track
   let pending = 0;
   let settled: (() => void) | null = null;
   let onClosed: (() => void) | null = null;
+  let exited = false;
 
   // Answers made ready together (a commit's frames, resolved in one run of microtasks) go in one message.
   let stored: number[] = [];
@@ -75,9 +74,10 @@ export function startTrackerThread(options: TrackerThreadOptions): Promise<Track
   };
 
   /**
-   * Frames handed over wait here, still packed, while MAX_FIXES_STORING of theirs are being stored:
-   * a burst from thousands of terminals would otherwise wait in the ingest queue as objects, which
-   * outlive the young generation and made a tenth of the main thread's time collecting them.
+   * Frames handed over wait here, still packed (about 100 bytes a fix), while MAX_FIXES_STORING of
+   * theirs are being stored: a burst from thousands of terminals does not wait in the ingest queue
+   * as a hundred thousand objects. (The collector's share of a burst fell with the young
+   * generation's size, `npm start`'s flag, not measurably with this.)
    */
   const waiting: { id: number; accountId: number; count: number; values: Float64Array; offset: number }[] = [];
   let waitingFrom = 0;
@@ -132,10 +132,12 @@ export function startTrackerThread(options: TrackerThreadOptions): Promise<Track
           return started({
             ports: message.ports,
             close: async () => {
-              await new Promise<void>((closed) => {
-                onClosed = closed;
-                send({ type: 'close' });
-              });
+              if (!exited) {
+                await new Promise<void>((closed) => {
+                  onClosed = closed;
+                  send({ type: 'close' });
+                });
+              }
               if (pending > 0) await new Promise<void>((done) => (settled = done));
               await thread.terminate();
             },
@@ -152,6 +154,9 @@ export function startTrackerThread(options: TrackerThreadOptions): Promise<Track
       failedToStart(error);
     });
     // A thread that failed has no listeners left to close.
-    thread.on('exit', () => onClosed?.());
+    thread.on('exit', () => {
+      exited = true;
+      onClosed?.();
+    });
   });
 }
