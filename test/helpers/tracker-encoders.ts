@@ -4,7 +4,7 @@
  * src/devices, so that decoding tests check one reading of the documents against another.
  */
 
-/** CRC-16/IBM (ARC) with a 256-entry table: a different construction from the server's bitwise loop. */
+/** CRC-16/IBM (ARC) with a 256-entry table, written apart from the server's (test/devices/crc.test.ts checks that one against the bitwise definition). */
 const IBM_TABLE = Array.from({ length: 256 }, (_, n) => {
   let c = n;
   for (let k = 0; k < 8; k++) c = c & 1 ? (c >>> 1) ^ 0xa001 : c >>> 1;
