@@ -28,29 +28,26 @@ export class MapObjectService {
   }
 
   /**
-   * The name of the account's map object nearest to a point, if one is within `maxMetres`
-   * (the track address fallback of CONTRACT §2). Reads a small box around the point.
-   */
-  /**
-   * For each point, the name of the nearest map object within `maxMetres`, or nothing: one
-   * statement per hundred points (the boxes around them, OR-ed), then the exact distances here.
+   * For each point, the name of the account's nearest map object within `maxMetres`, or null (the
+   * track address fallback of CONTRACT §2): one statement reads the objects in a box around each
+   * point, and each point measures only the objects of its own box.
    */
   async nearestNames(executor: Db, accountId: number, points: readonly { latitude: number; longitude: number }[], maxMetres: number): Promise<(string | null)[]> {
+    if (points.length === 0) return [];
+    const dLat = maxMetres / 111_000;
     const boxes = points.map(({ latitude, longitude }) => {
-      const dLat = maxMetres / 111_000;
       const dLon = dLat / Math.max(0.01, Math.cos((latitude * Math.PI) / 180));
       return { minLat: latitude - dLat, maxLat: latitude + dLat, minLon: longitude - dLon, maxLon: longitude + dLon };
     });
-    const candidates: { name: string; latitude: number; longitude: number }[] = [];
-    for (let i = 0; i < boxes.length; i += 100) candidates.push(...(await mapObjectsInBoxes(executor, accountId, boxes.slice(i, i + 100))));
-    return points.map(({ latitude, longitude }) => {
-      let best: { name: string; metres: number } | null = null;
-      for (const row of candidates) {
-        const metres = haversineMetres(latitude, longitude, row.latitude, row.longitude);
-        if (metres <= maxMetres && (!best || metres < best.metres)) best = { name: row.name, metres };
-      }
-      return best?.name ?? null;
-    });
+    const best: ({ name: string; metres: number } | null)[] = points.map(() => null);
+    for (const row of await mapObjectsInBoxes(this.database, executor, accountId, boxes)) {
+      const i = row.box - 1;
+      const { latitude, longitude } = points[i]!;
+      const metres = haversineMetres(latitude, longitude, row.latitude, row.longitude);
+      const current = best[i];
+      if (metres <= maxMetres && (!current || metres < current.metres || (metres === current.metres && row.name < current.name))) best[i] = { name: row.name, metres };
+    }
+    return best.map((b) => b?.name ?? null);
   }
 
   async create(account: Account, input: MapObjectWrite): Promise<MapObject> {

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
-import type { Db } from '../store/database.js';
+import type { Database, Db } from '../store/database.js';
+import { PREPARED } from '../store/prepared.js';
 import type { MapObjectsTable } from '../store/schema.js';
 
 /** The statements of map objects. */
@@ -39,18 +40,24 @@ export async function findMapObject(db: Db, accountId: number, id: number): Prom
   return row ?? null;
 }
 
-/** The account's objects inside any of these boxes (the caller keeps the boxes few: a hundred a statement). */
-export async function mapObjectsInBoxes(db: Db, accountId: number, boxes: Box[]): Promise<{ name: string; latitude: number; longitude: number }[]> {
-  return db
-    .selectFrom('map_objects')
-    .select(['name', 'latitude', 'longitude'])
-    .where('account_id', '=', accountId)
-    .where((eb) =>
-      eb.or(
-        boxes.map((box) => eb.and([eb('latitude', '>=', box.minLat), eb('latitude', '<=', box.maxLat), eb('longitude', '>=', box.minLon), eb('longitude', '<=', box.maxLon)])),
-      ),
-    )
-    .execute();
+/**
+ * The account's objects inside each box, with the box's number (1 for the first): one statement
+ * whatever the number of boxes, the boxes one parameter (a JSON text on SQLite, arrays on
+ * PostgreSQL), each box read as a range of the (account_id, latitude, longitude) index. CROSS
+ * JOIN: SQLite then takes the boxes as the outer loop (it otherwise scanned every box for each of
+ * the account's objects); PostgreSQL plans it as any join.
+ */
+export async function mapObjectsInBoxes(database: Pick<Database, 'dialect'>, db: Db, accountId: number, boxes: readonly Box[]): Promise<{ box: number; name: string; latitude: number; longitude: number }[]> {
+  const table =
+    database.dialect === 'postgres'
+      ? sql`unnest(${boxes.map((b) => b.minLat)}::float8[], ${boxes.map((b) => b.maxLat)}::float8[], ${boxes.map((b) => b.minLon)}::float8[], ${boxes.map((b) => b.maxLon)}::float8[])
+              WITH ORDINALITY AS b (min_lat, max_lat, min_lon, max_lon, box)`
+      : sql`(SELECT key + 1 AS box, value ->> 0 AS min_lat, value ->> 1 AS max_lat, value ->> 2 AS min_lon, value ->> 3 AS max_lon
+              FROM json_each(${JSON.stringify(boxes.map((b) => [b.minLat, b.maxLat, b.minLon, b.maxLon]))})) AS b`;
+  const { rows } = await sql<{ box: number; name: string; latitude: number; longitude: number }>`${PREPARED}
+    SELECT b.box, m.name, m.latitude, m.longitude FROM ${table} CROSS JOIN map_objects AS m
+    WHERE m.account_id = ${accountId} AND m.latitude BETWEEN b.min_lat AND b.max_lat AND m.longitude BETWEEN b.min_lon AND b.max_lon`.execute(db);
+  return rows;
 }
 
 export async function insertMapObject(db: Db, accountId: number, object: MapObjectColumns, now: number): Promise<number> {

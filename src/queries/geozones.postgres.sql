@@ -211,28 +211,19 @@ WHERE
   AND "id" = $2;
 
 -- geozones/map-object-store.ts: mapObjectsInBoxes
+/* prepared */
 SELECT
-  "name",
-  "latitude",
-  "longitude"
+  b.box,
+  m.name,
+  m.latitude,
+  m.longitude
 FROM
-  "map_objects"
+  unnest($1::float8[], $2::float8[], $3::float8[], $4::float8[]) WITH ORDINALITY AS b (min_lat, max_lat, min_lon, max_lon, box)
+  CROSS JOIN map_objects AS m
 WHERE
-  "account_id" = $1
-  AND (
-    (
-      "latitude" >= $2
-      AND "latitude" <= $3
-      AND "longitude" >= $4
-      AND "longitude" <= $5
-    )
-    OR (
-      "latitude" >= $6
-      AND "latitude" <= $7
-      AND "longitude" >= $8
-      AND "longitude" <= $9
-    )
-  );
+  m.account_id = $5
+  AND m.latitude BETWEEN b.min_lat AND b.max_lat
+  AND m.longitude BETWEEN b.min_lon AND b.max_lon;
 
 -- geozones/map-object-store.ts: insertMapObject
 INSERT INTO

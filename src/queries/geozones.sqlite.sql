@@ -211,28 +211,28 @@ WHERE
   AND "id" = ?;
 
 -- geozones/map-object-store.ts: mapObjectsInBoxes
+/* prepared */
 SELECT
-  "name",
-  "latitude",
-  "longitude"
+  b.box,
+  m.name,
+  m.latitude,
+  m.longitude
 FROM
-  "map_objects"
+  (
+    SELECT
+      KEY + 1 AS box,
+      value ->> 0 AS min_lat,
+      value ->> 1 AS max_lat,
+      value ->> 2 AS min_lon,
+      value ->> 3 AS max_lon
+    FROM
+      json_each(?)
+  ) AS b
+  CROSS JOIN map_objects AS m
 WHERE
-  "account_id" = ?
-  AND (
-    (
-      "latitude" >= ?
-      AND "latitude" <= ?
-      AND "longitude" >= ?
-      AND "longitude" <= ?
-    )
-    OR (
-      "latitude" >= ?
-      AND "latitude" <= ?
-      AND "longitude" >= ?
-      AND "longitude" <= ?
-    )
-  );
+  m.account_id = ?
+  AND m.latitude BETWEEN b.min_lat AND b.max_lat
+  AND m.longitude BETWEEN b.min_lon AND b.max_lon;
 
 -- geozones/map-object-store.ts: insertMapObject
 INSERT INTO

@@ -10,6 +10,7 @@ import { boundaries } from './0007-boundaries.js';
 import { growth } from './0008-growth.js';
 import { reports } from './0009-reports.js';
 import { taskHistory } from './0010-task-history.js';
+import { mapObjectPlaces } from './0011-map-object-places.js';
 import type { MigrationFactory } from './migration-helpers.js';
 
 /** Every migration, in order. Names sort by their number prefix; never rename a shipped one. */
@@ -24,6 +25,7 @@ const migrations: Record<string, MigrationFactory> = {
   '0008-growth': growth,
   '0009-reports': reports,
   '0010-task-history': taskHistory,
+  '0011-map-object-places': mapObjectPlaces,
 };
 
 export function migrationProvider(dialect: Dialect): MigrationProvider {
