@@ -4,13 +4,16 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { clientErrorHandler } from '../http/conventions.js';
 import { ApiError, toEnvelope } from '../http/errors.js';
 import { deadlineOptions } from '../http/request-limits.js';
-import type { FromHttpThread, ToHttpThread } from './osmand-messages.js';
+import { DurableCommits } from '../store/wal-sync.js';
+import type { FromHttpThread, HttpThreadData, ToHttpThread } from './osmand-messages.js';
 
 /**
  * The OsmAnd listener's HTTP side, on a thread of its own (see osmand-server.ts): it reads
  * requests (the deadline, the body limit), hands each one's method, address, URL and body to the
  * main thread, and writes the answer the main thread sends back. Requests the protocol cannot
- * start on (other methods, bodies too large, malformed HTTP) are answered here.
+ * start on (other methods, bodies too large, malformed HTTP) are answered here. A stored fix's 200
+ * comes back as soon as its commit is visible and is held here until the database's durability
+ * channel says that commit is on disk.
  */
 
 const BODY_LIMIT_BYTES = 64 * 1024;
@@ -18,7 +21,8 @@ const BODY_LIMIT_BYTES = 64 * 1024;
 const REAP_INTERVAL_MS = 100;
 
 const port = parentPort!;
-const { requestTimeoutMs } = workerData as { requestTimeoutMs: number };
+const { requestTimeoutMs, durabilityChannel } = workerData as HttpThreadData;
+const durable = durabilityChannel === null ? null : new DurableCommits(durabilityChannel);
 const post = (message: FromHttpThread) => port.postMessage(message);
 /** Requests handed over, waiting for their answers. */
 const waiting = new Map<number, ServerResponse>();
@@ -73,10 +77,28 @@ function answerWaiting(id: number, status: number, body: string, headers?: Recor
   answer(response, status, body, headers);
 }
 
+/** 200s for stored fixes, sent once their commit is on disk. */
+function answerStored(ids: number[], commit: number): void {
+  if (durable === null || durable.isDurable(commit)) {
+    for (const id of ids) answerWaiting(id, 200, '');
+    return;
+  }
+  durable.after(commit).then(
+    () => {
+      for (const id of ids) answerWaiting(id, 200, '');
+    },
+    (error: unknown) => {
+      post({ type: 'failed', message: error instanceof Error ? error.message : String(error) });
+      const body = JSON.stringify(toEnvelope(new ApiError('INTERNAL_SERVER_ERROR', 'internal server error')));
+      for (const id of ids) answerWaiting(id, 500, body);
+    },
+  );
+}
+
 port.on('message', (message: ToHttpThread) => {
   switch (message.type) {
     case 'answers':
-      for (const id of message.ok) answerWaiting(id, 200, '');
+      if (message.ok.length > 0) answerStored(message.ok, message.okAfter);
       for (const [id, status, body, headers] of message.others) answerWaiting(id, status, body, headers);
       return;
     case 'listen':

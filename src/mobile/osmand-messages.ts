@@ -7,6 +7,13 @@ import type { AddressInfo } from 'node:net';
  * fraction of what copying an object per request did.
  */
 
+/** What the HTTP thread starts with. */
+export interface HttpThreadData {
+  requestTimeoutMs: number;
+  /** The database's durability channel (see LocationService.durabilityChannel), or null. */
+  durabilityChannel: string | null;
+}
+
 /** Each request of a `requests` message takes this many strings: id, method, client address, URL, content type, body. */
 export const REQUEST_FIELDS = 6;
 
@@ -21,7 +28,10 @@ export type FromHttpThread =
   | { type: 'closed' };
 
 export type ToHttpThread =
-  /** `ok`: the ids answered with an empty 200 (nearly all of them). */
-  | { type: 'answers'; ok: number[]; others: OtherAnswer[] }
+  /**
+   * `ok`: the ids answered with an empty 200 (nearly all of them), once the commit numbered
+   * `okAfter` is on disk (0: at once); `others`, at once.
+   */
+  | { type: 'answers'; ok: number[]; okAfter: number; others: OtherAnswer[] }
   | { type: 'listen'; port: number; host: string }
   | { type: 'close' };

@@ -7,7 +7,7 @@ import { defaultRequestLimits } from '../http/request-limits.js';
 import { UnknownDevice, type LocationService } from '../positioning/positioning.js';
 import { defaultKeyGuessLimits, KeyGuessThrottle, keyFingerprint, type KeyGuessLimits } from '../http/key-guess-throttle.js';
 import { decodeOsmAnd, OsmAndError } from './osmand-decoder.js';
-import { REQUEST_FIELDS, type FromHttpThread, type OtherAnswer, type ToHttpThread } from './osmand-messages.js';
+import { REQUEST_FIELDS, type FromHttpThread, type HttpThreadData, type OtherAnswer, type ToHttpThread } from './osmand-messages.js';
 
 const MAX_FUTURE_MS = 24 * 3_600_000;
 
@@ -49,16 +49,20 @@ export function buildOsmAndServer({
 }: OsmAndOptions): OsmAndListener {
   const log = typeof logger === 'boolean' ? pino({ enabled: logger }) : logger;
   const throttle = new KeyGuessThrottle(keyGuessLimits, clock);
-  const http = new Worker(new URL('./osmand-http-thread.js', import.meta.url), { workerData: { requestTimeoutMs } });
+  const workerData: HttpThreadData = { requestTimeoutMs, durabilityChannel: locations.durabilityChannel };
+  const http = new Worker(new URL('./osmand-http-thread.js', import.meta.url), { workerData });
   const send = (message: ToHttpThread) => http.postMessage(message);
   let onListening: ((message: FromHttpThread) => void) | null = null;
   let onClosed: (() => void) | null = null;
 
-  /** One request's answer body, '' for an empty 200 (stored). */
-  const handle = async (method: string, address: string, url: string, contentType: string, text: string): Promise<string> => {
+  /**
+   * One request's answer body, '' for an empty 200 (stored), and the number of the commit that
+   * must be on disk before it is sent (0: none).
+   */
+  const handle = async (method: string, address: string, url: string, contentType: string, text: string): Promise<[body: string, commit: number]> => {
     const mark = url.indexOf('?');
     const path = mark < 0 ? url : url.slice(0, mark);
-    if (path === '/health' && method !== 'POST') return JSON.stringify({ status: 'ok' });
+    if (path === '/health' && method !== 'POST') return [JSON.stringify({ status: 'ok' }), 0];
     const body = method === 'POST' ? parseBody(contentType, text) : undefined;
     // Like Traccar, any path is the protocol: clients are often configured with `/osmand` or similar.
     const query = mark < 0 ? {} : parseQueryString(url.slice(mark + 1));
@@ -79,8 +83,9 @@ export function buildOsmAndServer({
     // The key's owner is resolved by the ingest queue (cached, checked in the transaction); unknown → 400.
     // OsmAnd carries no vehicle readings.
     const { deviceKey, ...fix } = decoded;
+    let commit;
     try {
-      await locations.ingestDeviceFix(deviceKey, { ...fix, externalPower: null, odometer: null, engineHours: null, sensors: null });
+      commit = await locations.ingestDeviceFix(deviceKey, { ...fix, externalPower: null, odometer: null, engineHours: null, sensors: null });
     } catch (error) {
       if (error instanceof UnknownDevice) {
         if (throttle.failed(address)) log.warn({ address }, 'osmand: too many unknown device keys from one address; refusing new keys from it for a while');
@@ -89,29 +94,35 @@ export function buildOsmAndServer({
       throw error;
     }
     throttle.succeeded(address, key);
-    return '';
+    return ['', commit];
   };
 
   // Answers made ready together (a commit's frames, resolved in one run of microtasks) go to the
   // HTTP thread together, at once: not after the ingest queue's next transaction, which a
   // setImmediate here would wait for (the queue starts it from a setImmediate queued earlier).
+  // The HTTP thread sends the stored ones once their commit is on disk, as the durability
+  // channel tells it, without waiting for this thread to hear of it.
   let ok: number[] = [];
+  let okAfter = 0;
   let others: OtherAnswer[] = [];
   const flush = () => {
-    send({ type: 'answers', ok, others });
+    send({ type: 'answers', ok, okAfter, others });
     ok = [];
+    okAfter = 0;
     others = [];
   };
-  const reply = (id: number, status: number, body: string, headers: Record<string, string> = {}) => {
+  const reply = (id: number, status: number, body: string, headers: Record<string, string> = {}, commit = 0) => {
     if (ok.length === 0 && others.length === 0) queueMicrotask(flush);
-    if (status === 200 && body === '') ok.push(id);
-    else others.push([id, status, body, headers]);
+    if (status === 200 && body === '') {
+      ok.push(id);
+      okAfter = Math.max(okAfter, commit);
+    } else others.push([id, status, body, headers]);
   };
   const take = (fields: string[]) => {
     for (let i = 0; i < fields.length; i += REQUEST_FIELDS) {
       const id = Number(fields[i]);
       handle(fields[i + 1]!, fields[i + 2]!, fields[i + 3]!, fields[i + 4]!, fields[i + 5]!).then(
-        (body) => reply(id, 200, body),
+        ([body, commit]) => reply(id, 200, body, {}, commit),
         (error: unknown) => {
           const apiError = error instanceof ApiError ? error : new ApiError('INTERNAL_SERVER_ERROR', 'internal server error');
           if (!(error instanceof ApiError)) log.error({ err: error }, 'osmand request failed');

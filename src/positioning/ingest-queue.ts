@@ -22,14 +22,17 @@ export interface Frame {
 /**
  * Commits the frames in one transaction, except those it refuses without writing them (each with
  * its error). It resolves once the transaction's commit is visible; `durable` resolves once it is
- * on disk, and only then are the frames answered. Throwing means nothing was committed.
+ * on disk, and only then are the frames answered. `commit` is the commit's number on the
+ * database's durability channel (0: durable already). Throwing means nothing was committed.
  */
-export type CommitGroup = (frames: Frame[]) => Promise<{ refused: Map<Frame, Error>; durable: Promise<void> }>;
+export type CommitGroup = (frames: Frame[]) => Promise<{ refused: Map<Frame, Error>; durable: Promise<void>; commit: number }>;
 
 interface Waiting {
   frame: Frame;
-  resolve: () => void;
+  /** With the commit's number: once durable, or at once when visible for `submitVisible`. */
+  resolve: (commit: number) => void;
   reject: (error: unknown) => void;
+  answersOnceVisible: boolean;
 }
 
 /** A group holds at most this many fixes: a transaction stays short and its statements small. */
@@ -59,9 +62,22 @@ export class IngestQueue {
   ) {}
 
   /** Resolves once the frame's fixes are committed and durable; rejects with the frame's own error. */
-  submit(frame: Frame): Promise<void> {
-    return new Promise<void>((resolve, reject) => {
-      this.waiting.push({ frame, resolve, reject });
+  async submit(frame: Frame): Promise<void> {
+    await this.enqueue(frame, false);
+  }
+
+  /**
+   * Resolves once the frame's fixes are committed, as soon as the commit is visible, with the
+   * commit's number: the caller acknowledges the frame only once the database's durability channel
+   * says that commit is on disk (the OsmAnd listener's HTTP thread waits for it itself).
+   */
+  submitVisible(frame: Frame): Promise<number> {
+    return this.enqueue(frame, true);
+  }
+
+  private enqueue(frame: Frame, answersOnceVisible: boolean): Promise<number> {
+    return new Promise<number>((resolve, reject) => {
+      this.waiting.push({ frame, resolve, reject, answersOnceVisible });
       if (this.running < this.lanes) void this.drain();
     });
   }
@@ -133,17 +149,21 @@ export class IngestQueue {
       for (const waiting of group) await this.commit([waiting]);
       return;
     }
-    const { refused, durable } = outcome;
+    const { refused, durable, commit } = outcome;
+    const settle = (waiting: Waiting) => {
+      const error = refused.get(waiting.frame);
+      if (error) waiting.reject(error);
+      else waiting.resolve(commit);
+    };
+    // A frame answered once visible learns of its commit's sync (or its failure) on the durability channel.
+    for (const waiting of group) if (waiting.answersOnceVisible) settle(waiting);
+    const later = group.filter((waiting) => !waiting.answersOnceVisible);
     durable.then(
       () => {
-        for (const waiting of group) {
-          const error = refused.get(waiting.frame);
-          if (error) waiting.reject(error);
-          else waiting.resolve();
-        }
+        for (const waiting of later) settle(waiting);
       },
       (error: unknown) => {
-        for (const waiting of group) waiting.reject(error);
+        for (const waiting of later) waiting.reject(error);
       },
     );
   }

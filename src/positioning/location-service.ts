@@ -99,20 +99,30 @@ export class LocationService {
   /**
    * One fix sent with a device key (the OsmAnd listener): its owner comes from the employees'
    * cache, checked in the transaction; a key found stale there is looked up afresh once.
-   * Unknown key → 400 `unknown device`.
+   * Unknown key → 400 `unknown device`. Resolves once the fix is committed, as soon as the commit
+   * is visible, with the commit's number: the caller acknowledges the fix only once
+   * `durabilityChannel` says that commit is on disk.
    */
-  async ingestDeviceFix(deviceKey: string, fix: Omit<Fix, 'subscriberId'>): Promise<void> {
+  async ingestDeviceFix(deviceKey: string, fix: Omit<Fix, 'subscriberId'>): Promise<number> {
     for (const cached of [true, false]) {
       const owner = cached ? await this.employees.findByDeviceKeyCached(deviceKey) : await this.employees.findByDeviceKey(deviceKey);
       if (!owner) throw unknownDevice();
       try {
-        await this.queue.submit({ accountId: owner.accountId, fixes: [{ ...fix, subscriberId: owner.subscriberId }], deviceKey, source: 'osmand', unknown: unknownDevice });
-        return;
+        return await this.queue.submitVisible({ accountId: owner.accountId, fixes: [{ ...fix, subscriberId: owner.subscriberId }], deviceKey, source: 'osmand', unknown: unknownDevice });
       } catch (error) {
         if (!cached || !(error instanceof ApiError) || error.kind !== 'BAD_REQUEST') throw error;
         this.employees.forgetDeviceKey(deviceKey);
       }
     }
+    throw unknownDevice();
+  }
+
+  /**
+   * The BroadcastChannel on which the database announces the commits now on disk (see
+   * `ingestDeviceFix`), or null where a commit is durable once it returns.
+   */
+  get durabilityChannel(): string | null {
+    return this.database.durabilityChannel;
   }
 
   /** A batch in its own transaction, all or nothing; answered only after it committed. */
@@ -134,7 +144,7 @@ export class LocationService {
    * naming an employee that is gone (or a device key that is no longer the employee's) is refused
    * before anything of it is written; the others go on.
    */
-  private async commitGroup(frames: Frame[]): Promise<{ refused: Map<Frame, Error>; durable: Promise<void> }> {
+  private async commitGroup(frames: Frame[]): Promise<{ refused: Map<Frame, Error>; durable: Promise<void>; commit: number }> {
     const receivedAt = this.clock();
     const refused = new Map<Frame, Error>();
     const byAccount = new Map<number, Frame[]>();
@@ -154,7 +164,7 @@ export class LocationService {
       else for (const frame of list) refused.set(frame, frame.unknown());
     }
     const committed: Frame[] = [];
-    const { durable } = await this.database.visibleTransaction(async (tx) => {
+    const { durable, commit } = await this.database.visibleTransaction(async (tx) => {
       for (const [account, list] of accounts) {
         const targets = await this.employees.ingestTargetsOf(tx, account.id, [...new Set(list.flatMap((f) => f.fixes.map((fix) => fix.subscriberId)))]);
         const kept = list.filter((frame) => {
@@ -176,7 +186,7 @@ export class LocationService {
     void durable.then(() => {
       for (const frame of committed) this.committed(accountOf.get(frame.accountId)!, frame.fixes, frame.source);
     }, () => {});
-    return { refused, durable };
+    return { refused, durable, commit };
   }
 
   /** The pipeline and isOnline for fixes of known employees, in the caller's transaction. */

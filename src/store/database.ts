@@ -1,11 +1,12 @@
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Transaction } from 'kysely';
 import pg from 'pg';
-import { close as closeFd, fdatasync, mkdirSync, openSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { migrationProvider } from './migrations/index.js';
 import { PREPARED_MARK } from './prepared.js';
 import { WalCheckpointer } from './wal-checkpointer.js';
+import { WalSync } from './wal-sync.js';
 import { ReplicaRouter, type ReplicaStatus } from './replica.js';
 import type { Schema } from './schema.js';
 
@@ -25,8 +26,16 @@ export interface Database {
    * `transaction`, resolved as soon as the commit is visible, with `durable` resolving once it is on
    * disk: the ingest queue starts its next transaction while the disk syncs this one, and answers
    * the senders of this one only after `durable`. (On PostgreSQL a commit returns once durable.)
+   * `commit` is the commit's number, which `durabilityChannel` announces once it is on disk (0
+   * where a commit returns durable).
    */
-  visibleTransaction<T>(fn: (tx: Tx) => Promise<T>): Promise<{ result: T; durable: Promise<void> }>;
+  visibleTransaction<T>(fn: (tx: Tx) => Promise<T>): Promise<{ result: T; durable: Promise<void>; commit: number }>;
+  /**
+   * The name of the BroadcastChannel on which the commits made durable are announced (see
+   * wal-sync.ts), for a thread that answers only what is on disk; null where a commit returns
+   * durable (PostgreSQL, an in-memory SQLite database).
+   */
+  readonly durabilityChannel: string | null;
   /**
    * Resolves once everything committed so far is on disk. On SQLite a commit is visible a moment
    * before its log is synced (see `unsyncedTransaction`); what acts on committed rows outside the
@@ -93,18 +102,20 @@ function openSqlite(path: string): Database {
     ...database,
     transaction: async (fn) => {
       const result = await checkpointer.write(() => unsyncedTransaction(db, sqlite, fn));
-      await wal.committed();
+      await wal.after(wal.committed());
       return result;
     },
     visibleTransaction: async (fn) => {
       const result = await checkpointer.write(() => unsyncedTransaction(db, sqlite, fn));
-      return { result, durable: wal.committed() };
+      const commit = wal.committed();
+      return { result, durable: wal.after(commit), commit };
     },
     durable: () => wal.durable(),
+    durabilityChannel: wal.channelName,
     close: async () => {
       await checkpointer.close();
+      await wal.close();
       await db.destroy();
-      wal.close();
     },
   };
 }
@@ -114,10 +125,11 @@ function openSqlite(path: string): Database {
  * better-sqlite3 is synchronous: with FULL, each COMMIT blocks the event loop for the fsync of the
  * write-ahead log (3-20 ms on the machines we measured), and no request is read meanwhile. So the
  * commit is made with synchronous=NORMAL (the WAL is written, not synced; the connection is held,
- * so nothing else commits that way), and the WAL file is then synced on libuv's thread pool before
- * the caller is answered (`transaction` waits for it; `visibleTransaction` hands it over as
- * `durable`, so the next transaction runs while the disk syncs): what FULL does at every commit (SQLite docs: "the WAL file is synced
- * after each transaction commit"), done off the thread. Statements outside `transaction` keep FULL.
+ * so nothing else commits that way), and the WAL file is then synced on a thread of its own
+ * (wal-sync.ts) before the caller is answered (`transaction` waits for it; `visibleTransaction`
+ * hands it over as `durable` and as the commit's number, so the next transaction runs while the
+ * disk syncs): what FULL does at every commit (SQLite docs: "the WAL file is synced after each
+ * transaction commit"), done off the thread. Statements outside `transaction` keep FULL.
  * Other readers may see the commit during the sync (PostgreSQL shows it only after); a crash of the
  * process loses nothing then, only a crash of the machine could, so the delivery worker waits for
  * `durable()` before it sends anything.
@@ -133,72 +145,6 @@ function unsyncedTransaction<T>(db: Db, sqlite: BetterSqlite3.Database, fn: (tx:
       sqlite.exec('PRAGMA synchronous = FULL');
     }
   });
-}
-
-/** Syncs of the WAL file under way at once, at most (each holds one of libuv's four pool threads). */
-const MAX_SYNCS_IN_FLIGHT = 2;
-
-/**
- * fdatasync of the WAL file on the thread pool. A commit does not wait for a sync that began
- * before it to finish first: it gets one of its own at once (Linux syncs concurrent calls on one
- * file independently), up to two under way; past that, the commits share the next one to start.
- * Linux syncs the file, whichever descriptor wrote it; SQLite keeps the WAL file (it is not
- * deleted while the connection is open).
- */
-class WalSync {
-  private fd: number | null = null;
-  /** Commits so far, and how many of them the latest sync began after. */
-  private commits = 0;
-  private latest: { covers: number; done: Promise<void> } | null = null;
-  private inFlight = 0;
-  private next: Promise<void> | null = null;
-  private readonly slots: (() => void)[] = [];
-
-  constructor(private readonly path: string) {}
-
-  /** Resolves once a transaction just committed is on disk. */
-  committed(): Promise<void> {
-    this.commits++;
-    return this.afterEverything();
-  }
-
-  /** Resolves once everything committed so far is on disk (at once when the latest sync began after the last commit and succeeded). */
-  durable(): Promise<void> {
-    return this.latest?.covers === this.commits ? this.latest.done : this.afterEverything();
-  }
-
-  close(): void {
-    if (this.fd !== null) closeFd(this.fd, () => {});
-    this.fd = null;
-  }
-
-  private afterEverything(): Promise<void> {
-    if (this.inFlight < MAX_SYNCS_IN_FLIGHT) return this.start();
-    this.next ??= new Promise<void>((resolve) => this.slots.push(resolve)).then(() => {
-      this.next = null;
-      return this.start();
-    });
-    return this.next;
-  }
-
-  private start(): Promise<void> {
-    this.fd ??= openSync(this.path, 'r+');
-    const fd = this.fd;
-    this.inFlight++;
-    const done: Promise<void> = new Promise<void>((resolve, reject) => fdatasync(fd, (error) => (error ? reject(error) : resolve())));
-    const latest = { covers: this.commits, done };
-    this.latest = latest;
-    done
-      .catch(() => {
-        // A failed sync proves nothing: the next caller starts another.
-        if (this.latest === latest) this.latest = null;
-      })
-      .finally(() => {
-        this.inFlight--;
-        this.slots.shift()?.();
-      });
-    return done;
-  }
 }
 
 const STATEMENT_CACHE_SIZE = 500;
@@ -263,8 +209,9 @@ function wrap(db: Db, dialect: Dialect, sqlite: BetterSqlite3.Database | null): 
     sqlite,
     replica: null,
     transaction: (fn) => db.transaction().execute(fn),
-    visibleTransaction: async (fn) => ({ result: await db.transaction().execute(fn), durable: Promise.resolve() }),
+    visibleTransaction: async (fn) => ({ result: await db.transaction().execute(fn), durable: Promise.resolve(), commit: 0 }),
     durable: () => Promise.resolve(),
+    durabilityChannel: null,
     async ping() {
       await db.selectFrom('accounts').select((eb) => eb.lit(1).as('one')).limit(1).execute();
     },
