@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import type { KeyGuessLimits } from '../http/key-guess-throttle.js';
 import { INGEST_FIELDS, skipFixes, unpackFixes, type FromTrackerThread, type ToTrackerThread, type TrackerProtocolName, type TrackerThreadData } from './tracker-thread-messages.js';
+import type { Fix } from '../positioning/positioning.js';
 import type { TrackerLogger, TrackerSink } from './tracker-server.js';
 
 /** Fixes handed to the ingest queue and not yet committed, at most (a frame's are never split). */
@@ -20,12 +21,24 @@ export interface TrackerListeners {
   close(): Promise<void>;
 }
 
+/**
+ * A sink whose commits the tracker thread hears of itself: `ingestVisible` resolves as soon as the
+ * fixes' commit is visible, with its number, and the thread acknowledges the frame once
+ * `durabilityChannel` announces that commit on disk, without waiting for the main thread, busy
+ * with the next group's transaction by then, to hear of the sync (as the OsmAnd listener does).
+ */
+export interface ThreadTrackerSink extends TrackerSink {
+  ingestVisible(accountId: number, fixes: Fix[]): Promise<number>;
+  readonly durabilityChannel: string | null;
+}
+
 export interface TrackerThreadOptions {
   /** Port 0: a free one. */
   listeners: { protocol: TrackerProtocolName; port: number }[];
   host: string;
   idleTimeoutMs: number;
-  sink: TrackerSink;
+  /** A plain TrackerSink (tests) resolves once its fixes are stored, and they are acknowledged then. */
+  sink: TrackerSink | ThreadTrackerSink;
   logger: TrackerLogger;
   /** How many unknown keys one address may try (one throttle for every port of the thread). */
   keyGuessLimits?: KeyGuessLimits;
@@ -48,7 +61,11 @@ export async function startTrackerListeners(options: Omit<TrackerThreadOptions, 
  */
 export function startTrackerThread(options: TrackerThreadOptions): Promise<TrackerListeners> {
   const { sink, logger } = options;
-  const workerData: TrackerThreadData = { listeners: options.listeners, host: options.host, idleTimeoutMs: options.idleTimeoutMs, keyGuessLimits: options.keyGuessLimits };
+  const visible = 'ingestVisible' in sink ? sink : null;
+  const workerData: TrackerThreadData = {
+    listeners: options.listeners, host: options.host, idleTimeoutMs: options.idleTimeoutMs, keyGuessLimits: options.keyGuessLimits,
+    durabilityChannel: visible?.durabilityChannel ?? null,
+  };
   const thread = new Worker(new URL('./tracker-thread.js', import.meta.url), { workerData });
   const send = (message: ToTrackerThread) => thread.postMessage(message);
   /** Fixes handed over and not yet answered: closing waits for them. */
@@ -59,15 +76,20 @@ export function startTrackerThread(options: TrackerThreadOptions): Promise<Track
 
   // Answers made ready together (a commit's frames, resolved in one run of microtasks) go in one message.
   let stored: number[] = [];
+  let storedAfter = 0;
   let failed: [number, string][] = [];
   const flush = () => {
-    send({ type: 'ingested', stored, failed });
+    send({ type: 'ingested', stored, storedAfter, failed });
     stored = [];
+    storedAfter = 0;
     failed = [];
   };
-  const answer = (id: number, error?: unknown) => {
+  const answer = (id: number, error?: unknown, commit = 0) => {
     if (stored.length === 0 && failed.length === 0) queueMicrotask(flush);
-    if (error === undefined) stored.push(id);
+    if (error === undefined) {
+      stored.push(id);
+      storedAfter = Math.max(storedAfter, commit);
+    }
     // The thread logs it with the connection it drops; the message names no key (fixes carry none).
     else failed.push([id, error instanceof Error ? error.message : String(error)]);
     if (--pending === 0) settled?.();
@@ -96,13 +118,14 @@ export function startTrackerThread(options: TrackerThreadOptions): Promise<Track
     while (waitingFrom < waiting.length && storing < MAX_FIXES_STORING) {
       const { id, accountId, count, values, offset } = waiting[waitingFrom++]!;
       storing += count;
-      const done = (error?: unknown) => {
+      const done = (error?: unknown, commit?: number) => {
         storing -= count;
-        answer(id, error);
+        answer(id, error, commit);
         store();
       };
-      sink.ingest(accountId, unpackFixes(values, offset, count).fixes).then(
-        () => done(),
+      const { fixes } = unpackFixes(values, offset, count);
+      (visible ? visible.ingestVisible(accountId, fixes) : sink.ingest(accountId, fixes).then(() => 0)).then(
+        (commit) => done(undefined, commit),
         (error: unknown) => done(error ?? new Error('the fixes were not stored')),
       );
     }

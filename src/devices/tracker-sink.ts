@@ -1,14 +1,17 @@
 import type { EmployeeService } from '../employees/employees.js';
 import type { LocationService } from '../positioning/positioning.js';
-import type { TrackerSink } from './tracker-server.js';
+import type { ThreadTrackerSink } from './tracker-listeners.js';
 
 /**
  * The listeners' sink: a frame's fixes go through the ingest queue (group commit with whatever
- * else arrives meanwhile, in order), and the promise resolves only after their commit.
+ * else arrives meanwhile, in order). `ingest` resolves only after their commit is on disk;
+ * `ingestVisible`, for the tracker thread, as soon as it is visible (see ThreadTrackerSink).
  */
-export function serviceTrackerSink(services: { employees: EmployeeService; locations: LocationService }): TrackerSink {
+export function serviceTrackerSink(services: { employees: EmployeeService; locations: LocationService }): ThreadTrackerSink {
   return {
     resolveDevice: (deviceKey) => services.employees.findByDeviceKey(deviceKey),
     ingest: (accountId, fixes) => services.locations.ingest(accountId, fixes, 'tracker'),
+    ingestVisible: (accountId, fixes) => services.locations.ingestVisible(accountId, fixes, 'tracker'),
+    durabilityChannel: services.locations.durabilityChannel,
   };
 }

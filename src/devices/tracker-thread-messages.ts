@@ -17,6 +17,8 @@ export interface TrackerThreadData {
   host: string;
   idleTimeoutMs: number;
   keyGuessLimits?: KeyGuessLimits;
+  /** The database's durability channel (see ThreadTrackerSink), or null: stored means on disk. */
+  durabilityChannel: string | null;
 }
 
 export type LogLevel = 'info' | 'warn' | 'error';
@@ -35,8 +37,11 @@ export type FromTrackerThread =
 
 export type ToTrackerThread =
   | { type: 'resolved'; id: number; device: TrackerDevice | null; error?: string }
-  /** `stored`: the requests whose fixes committed; `failed`: those that were not stored, with why. */
-  | { type: 'ingested'; stored: number[]; failed: [id: number, message: string][] }
+  /**
+   * `stored`: the requests whose fixes committed, to be acknowledged once the commit numbered
+   * `storedAfter` is on disk (0: at once); `failed`: those that were not stored, with why.
+   */
+  | { type: 'ingested'; stored: number[]; storedAfter: number; failed: [id: number, message: string][] }
   | { type: 'close' };
 
 /** Numbers before a fix's sensors: subscriber, time, valid, latitude, longitude, angle, speed, the five readings, sensor count. */

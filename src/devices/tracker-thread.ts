@@ -1,5 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { KeyGuessThrottle } from '../http/key-guess-throttle.js';
+import { DurableCommits } from '../store/wal-sync.js';
 import type { Fix } from '../positioning/positioning.js';
 import { egtsProtocol } from './egts-protocol.js';
 import { teltonikaProtocol } from './teltonika-protocol.js';
@@ -21,7 +22,8 @@ const PROTOCOLS: Record<TrackerProtocolName, TrackerProtocol> = { egts: egtsProt
 const HAND_OVER_NUMBERS = 4096;
 
 const port = parentPort!;
-const { listeners, host, idleTimeoutMs, keyGuessLimits } = workerData as TrackerThreadData;
+const { listeners, host, idleTimeoutMs, keyGuessLimits, durabilityChannel } = workerData as TrackerThreadData;
+const durable = durabilityChannel === null ? null : new DurableCommits(durabilityChannel);
 const post = (message: FromTrackerThread, transfer: ArrayBuffer[] = []) => port.postMessage(message, transfer);
 
 let nextId = 0;
@@ -74,6 +76,20 @@ const keyGuesses = new KeyGuessThrottle(keyGuessLimits);
 
 const servers: TrackerServer[] = [];
 
+/** Frames whose fixes committed are acknowledged once their commit is on disk (see ThreadTrackerSink). */
+function acknowledgeStored(ids: number[], commit: number): void {
+  const settle = (error?: Error) => {
+    for (const id of ids) {
+      const waiting = ingesting.get(id);
+      ingesting.delete(id);
+      if (error) waiting?.reject(error);
+      else waiting?.resolve();
+    }
+  };
+  if (durable === null || durable.isDurable(commit)) settle();
+  else durable.after(commit).then(() => settle(), settle);
+}
+
 port.on('message', (message: ToTrackerThread) => {
   switch (message.type) {
     case 'resolved': {
@@ -84,10 +100,7 @@ port.on('message', (message: ToTrackerThread) => {
       return;
     }
     case 'ingested':
-      for (const id of message.stored) {
-        ingesting.get(id)?.resolve();
-        ingesting.delete(id);
-      }
+      if (message.stored.length > 0) acknowledgeStored(message.stored, message.storedAfter);
       for (const [id, why] of message.failed) {
         ingesting.get(id)?.reject(new Error(why));
         ingesting.delete(id);

@@ -97,6 +97,14 @@ export class LocationService {
   }
 
   /**
+   * `ingest`, resolved as soon as the fixes' commit is visible, with its number: the caller
+   * acknowledges the frame only once `durabilityChannel` says that commit is on disk.
+   */
+  ingestVisible(accountId: number, fixes: Fix[], source: FixSource = 'tracker'): Promise<number> {
+    return this.queue.submitVisible({ accountId, fixes, source, unknown: unknownDevice });
+  }
+
+  /**
    * One fix sent with a device key (the OsmAnd listener): its owner comes from the employees'
    * cache, checked in the transaction; a key found stale there is looked up afresh once.
    * Unknown key → 400 `unknown device`. Resolves once the fix is committed, as soon as the commit
