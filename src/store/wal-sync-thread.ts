@@ -1,32 +1,40 @@
 import { fdatasyncSync, openSync } from 'node:fs';
-import { BroadcastChannel, parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
-import type { DurabilityNews } from './wal-sync.js';
+import { BroadcastChannel, workerData } from 'node:worker_threads';
+import { ASKED, CLOSING, COMMITS, type DurabilityNews } from './wal-sync.js';
 
 /**
- * The write-ahead log's sync thread (see wal-sync.ts). The main thread posts the number of each
- * commit it made; a sync begun after that covers it. Numbers that arrived during a sync are all
- * covered by the next one. Linux syncs the file whichever descriptor wrote it, and SQLite keeps
- * the WAL file while its connection is open; it exists once the first commit is made, which is
- * before the first number arrives.
+ * The write-ahead log's sync thread (see wal-sync.ts). It sleeps on the shared counters until the
+ * main thread asks, then syncs the log once for every commit made by then (commits made during a
+ * sync are covered by the next one) and announces what that covered. Linux syncs the file whichever
+ * descriptor wrote it, and SQLite keeps the WAL file while its connection is open; it exists once
+ * the first commit is made, which is before the first ask.
  */
-const { walPath, channelName } = workerData as { walPath: string; channelName: string };
-const port = parentPort!;
+const { walPath, channelName, shared: buffer } = workerData as { walPath: string; channelName: string; shared: SharedArrayBuffer };
+const shared = new BigInt64Array(buffer);
 const channel = new BroadcastChannel(channelName);
 const announce = (news: DurabilityNews) => channel.postMessage(news);
 let fd: number | null = null;
-let synced = 0;
+let asked = 0n;
+let synced = 0n;
 
-port.on('message', (commit: number) => {
-  let upTo = commit;
-  for (let next = receiveMessageOnPort(port); next; next = receiveMessageOnPort(port)) upTo = Math.max(upTo, next.message as number);
-  if (upTo <= synced) return;
+for (;;) {
+  Atomics.wait(shared, ASKED, asked);
+  if (Atomics.load(shared, CLOSING) !== 0n) break;
+  asked = Atomics.load(shared, ASKED);
+  const upTo = Atomics.load(shared, COMMITS);
+  if (upTo <= synced) {
+    // Asked again for what is on disk already (the news had not reached the asker yet).
+    announce({ durable: Number(synced) });
+    continue;
+  }
   try {
     fd ??= openSync(walPath, 'r+');
     fdatasyncSync(fd);
     synced = upTo;
-    announce({ durable: upTo });
+    announce({ durable: Number(upTo) });
   } catch (error) {
-    // A failed sync proves nothing about what it was to cover: the next request syncs again.
-    announce({ failed: upTo, message: error instanceof Error ? error.message : String(error) });
+    // A failed sync proves nothing about what it was to cover: the next ask syncs again.
+    announce({ failed: Number(upTo), message: error instanceof Error ? error.message : String(error) });
   }
-});
+}
+channel.close();

@@ -13,17 +13,23 @@ import { dialects, freshDatabase, type TestDatabase } from '../helpers/stores.js
  */
 
 /** A thread that reports every announcement it hears on the channel, as another thread of the server would hear it. */
-function listenerThread(channelName: string): { heard: number[]; stop: () => Promise<number> } {
+async function listenerThread(channelName: string): Promise<{ heard: number[]; stop: () => Promise<number> }> {
   const heard: number[] = [];
   const thread = new Worker(
     `const { BroadcastChannel, parentPort, workerData } = require('node:worker_threads');
      const channel = new BroadcastChannel(workerData);
      channel.onmessage = (event) => parentPort.postMessage(event.data);
-     parentPort.on('message', () => { channel.close(); parentPort.close(); });`,
+     parentPort.on('message', () => { channel.close(); parentPort.close(); });
+     parentPort.postMessage('listening');`,
     { eval: true, workerData: channelName },
   );
-  thread.on('message', (news: { durable?: number }) => {
-    if (news.durable !== undefined) heard.push(news.durable);
+  // News announced before the thread listens is not heard there: commits start once it does.
+  await new Promise<void>((listening, failed) => {
+    thread.once('error', failed);
+    thread.on('message', (news: 'listening' | { durable?: number }) => {
+      if (news === 'listening') listening();
+      else if (news.durable !== undefined) heard.push(news.durable);
+    });
   });
   return { heard, stop: () => (thread.postMessage('stop'), thread.terminate()) };
 }
@@ -52,7 +58,7 @@ describe('commits made durable on a thread of their own (SQLite file)', () => {
   it('numbers each commit and announces to every thread the ones on disk, never one not yet made', async () => {
     const { database } = store;
     assert.ok(database.durabilityChannel, 'a file database has a durability channel');
-    const listener = listenerThread(database.durabilityChannel);
+    const listener = await listenerThread(database.durabilityChannel);
     const here = new DurableCommits(database.durabilityChannel);
     try {
       const numbers: number[] = [];
