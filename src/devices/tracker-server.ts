@@ -55,8 +55,6 @@ export interface TrackerServerOptions {
 
 export interface TrackerServer {
   readonly port: number;
-  /** Connections open now. */
-  connectionCount(): number;
   close(): Promise<void>;
 }
 
@@ -190,7 +188,6 @@ export async function startTrackerServer(options: TrackerServerOptions): Promise
   const { port } = server.address() as AddressInfo;
   return {
     port,
-    connectionCount: () => sockets.size,
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());
