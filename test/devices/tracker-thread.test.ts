@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { BroadcastChannel } from 'node:worker_threads';
 import { after, before, describe, it } from 'node:test';
 import { startTrackerThread, type TrackerListeners } from '../../src/devices/tracker-listeners.js';
 import { serviceTrackerSink } from '../../src/devices/tracker-sink.js';
@@ -178,3 +180,65 @@ for (const dialect of dialects) {
     });
   });
 }
+
+/**
+ * The tracker thread acknowledges a frame only once the sync covering its commit is announced
+ * (issue 14: ack only after commit, durable). The real service sink on SQLite; only the channel
+ * the thread hears the news on is the test's, so that the held acknowledgement can be seen.
+ */
+describe('the tracker thread acknowledges once the commit is on disk (SQLite)', () => {
+  let server: TestServer;
+  let listeners: TrackerListeners;
+  let news: BroadcastChannel;
+  const imei = '356307042441031';
+
+  before(async () => {
+    server = await startServer('sqlite');
+    await createEmployee(server.api, { name: 'Held truck', deviceKey: imei });
+    const channelName = `lokator-test-durability-${randomUUID()}`;
+    news = new BroadcastChannel(channelName);
+    const sink = { ...serviceTrackerSink(server.services), durabilityChannel: channelName };
+    listeners = await startTrackerThread({ listeners: [{ protocol: 'teltonika', port: 0 }], host: '127.0.0.1', idleTimeoutMs: 60_000, sink, logger: recordingLogger().logger });
+  });
+  after(async () => {
+    news?.close();
+    await listeners?.close();
+    await server?.close();
+  });
+
+  const commitNow = async () => (await server.database.visibleTransaction(async () => {})).commit;
+  const storedAt = async (timeMs: number) => (await server.database.db.selectFrom('locations').select('id').where('location_date', '=', timeMs).execute()).length;
+
+  it('holds the acknowledgement until its commit is announced, and drops the connection unanswered when that sync failed', async () => {
+    const client = await TrackerClient.connect(listeners.ports.teltonika!);
+    await client.send(teltonikaHandshake(imei));
+    assert.deepEqual(await client.readBytes(1), Buffer.from([1]));
+    const record: TeltonikaRecordSpec = { timeMs: Date.now() - 120_000, latitude: 55.75, longitude: 37.61, speedKmh: 30, angle: 0, satellites: 9 };
+    const before = await commitNow();
+    await client.send(teltonikaPacket([record]));
+    await waitFor('the record stored', async () => (await storedAt(record.timeMs)) === 1, 10_000);
+    const after = await commitNow();
+    news.postMessage({ durable: before });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    assert.equal(client.pending.length, 0, 'acknowledged before its commit was announced on disk');
+    news.postMessage({ durable: after });
+    assert.deepEqual(await client.readBytes(4), Buffer.from([0, 0, 0, 1]));
+
+    // A failed sync: not acknowledged; the terminal reconnects and resends, and the record is stored once.
+    const next: TeltonikaRecordSpec = { ...record, timeMs: record.timeMs + 10_000 };
+    await client.send(teltonikaPacket([next]));
+    await waitFor('the next record stored', async () => (await storedAt(next.timeMs)) === 1, 10_000);
+    news.postMessage({ failed: await commitNow(), message: 'EIO' });
+    await client.expectClosed();
+    assert.equal(client.pending.length, 0);
+    const again = await TrackerClient.connect(listeners.ports.teltonika!);
+    await again.send(teltonikaHandshake(imei));
+    assert.deepEqual(await again.readBytes(1), Buffer.from([1]));
+    await again.send(teltonikaPacket([next]));
+    await commitNow();
+    news.postMessage({ durable: Number.MAX_SAFE_INTEGER });
+    assert.deepEqual(await again.readBytes(4), Buffer.from([0, 0, 0, 1]));
+    assert.equal(await storedAt(next.timeMs), 1);
+    again.close();
+  });
+});
