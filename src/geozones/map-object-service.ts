@@ -35,13 +35,19 @@ export class MapObjectService {
   async nearestNames(executor: Db, accountId: number, points: readonly { latitude: number; longitude: number }[], maxMetres: number): Promise<(string | null)[]> {
     if (points.length === 0) return [];
     const dLat = maxMetres / 111_000;
-    const boxes = points.map(({ latitude, longitude }) => {
+    const boxes: { minLat: number; maxLat: number; minLon: number; maxLon: number }[] = [];
+    /** The point each box was drawn around. */
+    const pointOf: number[] = [];
+    points.forEach(({ latitude, longitude }, i) => {
       const dLon = dLat / Math.max(0.01, Math.cos((latitude * Math.PI) / 180));
-      return { minLat: latitude - dLat, maxLat: latitude + dLat, minLon: longitude - dLon, maxLon: longitude + dLon };
+      for (const [minLon, maxLon] of longitudeRanges(longitude - dLon, longitude + dLon)) {
+        boxes.push({ minLat: latitude - dLat, maxLat: latitude + dLat, minLon, maxLon });
+        pointOf.push(i);
+      }
     });
     const best: ({ name: string; metres: number } | null)[] = points.map(() => null);
     for (const row of await mapObjectsInBoxes(this.database, executor, accountId, boxes)) {
-      const i = row.box - 1;
+      const i = pointOf[row.box - 1]!;
       const { latitude, longitude } = points[i]!;
       const metres = haversineMetres(latitude, longitude, row.latitude, row.longitude);
       const current = best[i];
@@ -119,4 +125,15 @@ function fromRow(row: Columns & { id: number }): MapObject {
     comment: row.comment,
     mapObjectGroupID: row.group_id,
   };
+}
+
+/**
+ * The longitudes from `west` to `east` as ranges within [-180, 180]: a box across the
+ * antimeridian (Chukotka, Fiji) is two, one on each side of it.
+ */
+function longitudeRanges(west: number, east: number): [number, number][] {
+  if (east - west >= 360) return [[-180, 180]];
+  if (west < -180) return [[west + 360, 180], [-180, east]];
+  if (east > 180) return [[west, 180], [-180, east - 360]];
+  return [[west, east]];
 }

@@ -44,6 +44,20 @@ for (const dialect of dialects) {
       assert.equal(names.at(-1), null, "another account's object is never named");
     });
 
+    it('finds an object across the antimeridian, where 179.999° E meets 179.999° W', async () => {
+      const { account, api } = await server.newAccount();
+      // In Chukotka (65° N) a thousandth of a degree of longitude is about 47 m.
+      assert.equal((await api.post(MAP_OBJECTS, { name: 'Depot West', latitude: 65.0, longitude: -179.9995 })).status, 201);
+      assert.equal((await api.post(MAP_OBJECTS, { name: 'Depot East', latitude: 65.0, longitude: 179.998 })).status, 201);
+      const points = [
+        { latitude: 65.0, longitude: 179.9995 }, // 47 m from Depot West across the line, 70 m from Depot East
+        { latitude: 65.0, longitude: -179.999 }, // 24 m from Depot West, 141 m from Depot East across the line
+        { latitude: 65.0, longitude: 179.997 }, // 47 m from Depot East
+      ];
+      const names = await server.services.geozones.mapObjects.nearestNames(server.database.db, account.id, points, RADIUS_M);
+      assert.deepEqual(names, ['Depot West', 'Depot West', 'Depot East']);
+    });
+
     it('answers no points with no names, and an account without objects with nulls', async () => {
       const { account } = await server.newAccount();
       assert.deepEqual(await server.services.geozones.mapObjects.nearestNames(server.database.db, server.account.id, [], RADIUS_M), []);
