@@ -1,4 +1,4 @@
-import { fdatasyncSync, openSync } from 'node:fs';
+import { closeSync, fdatasyncSync, openSync } from 'node:fs';
 import { BroadcastChannel, workerData } from 'node:worker_threads';
 import { ASKED, CLOSING, COMMITS, type DurabilityNews } from './wal-sync.js';
 
@@ -37,4 +37,5 @@ for (;;) {
     announce({ failed: Number(upTo), message: error instanceof Error ? error.message : String(error) });
   }
 }
+if (fd !== null) closeSync(fd);
 channel.close();
