@@ -4,6 +4,9 @@ import { needsBrowser, openWorkspace, type Workspace } from '../helpers/browser.
 import { ADMIN_TOKEN } from '../helpers/server.js';
 import { dialects } from '../helpers/stores.js';
 
+/** The page's document, as the predicate below sees it in the browser. */
+declare const document: { querySelector(selector: string): { value: string } | null };
+
 /**
  * Issue 15: a coordinator sees and sets in Settings how long the account's positions are kept,
  * as the operator does with PATCH /admin/v1/accounts/{id}.
@@ -46,7 +49,8 @@ for (const dialect of dialects) {
       assert.equal(patched.status, 200);
       await page.reload();
       await form.getByLabel('Days', { exact: true }).waitFor();
-      await page.waitForFunction("document.querySelector('#retention-days')?.value === '30'");
+      // A function, not a string: the workspace's CSP refuses eval, which a string predicate needs once it is polled.
+      await page.waitForFunction(() => document.querySelector('#retention-days')?.value === '30');
       await form.getByRole('radio', { name: 'For ever', exact: true }).check();
       await form.getByRole('button', { name: 'Save retention' }).click();
       await form.getByRole('status').filter({ hasText: 'Positions are kept for ever' }).waitFor();
