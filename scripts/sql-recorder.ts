@@ -45,6 +45,7 @@ export class SqlRecorder {
       transaction: (fn) => db.transaction().execute(fn),
       visibleTransaction: async (fn) => ({ result: await db.transaction().execute(fn), durable: Promise.resolve(), commit: 0 }),
       durable: () => Promise.resolve(),
+      stopped: new Promise<Error>(() => {}),
       durabilityChannel: null,
       ping: () => Promise.resolve(),
       close: () => db.destroy(),

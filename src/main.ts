@@ -32,6 +32,13 @@ async function main(): Promise<void> {
 
   const replica = config.DATABASE_REPLICA_URL ? { url: config.DATABASE_REPLICA_URL, maxLagMs: config.DATABASE_REPLICA_MAX_LAG } : undefined;
   const database = await openDatabase({ url: config.databaseUrl, poolSize: config.DATABASE_POOL_SIZE, replica });
+  // SQLite's log failed to sync (see Database.stopped): exit at once, without closing the database
+  // (closing checkpoints the log into the file), as PostgreSQL stops on a failed sync of its log.
+  // The restart recovers from what is on disk; clients resend what was not acknowledged.
+  void database.stopped.then((error) => {
+    log.fatal({ err: error }, 'the database can no longer make writes durable; exiting so that a restart recovers from what is on disk');
+    process.exit(1);
+  });
   await migrate(database);
   await checkIdHeadroom(database);
   const router = config.ROUTER_URL ? { url: config.ROUTER_URL, timeoutMs: config.ROUTER_TIMEOUT_MS, log: log.child({ component: 'router' }) } : null;

@@ -42,6 +42,14 @@ export interface Database {
    * database (the delivery worker sending an outbox row) waits for this first.
    */
   durable(): Promise<void>;
+  /**
+   * Resolves, with the reason, if the store stopped taking writes because it can no longer make
+   * them durable: on SQLite, once syncing the write-ahead log failed (see DurabilityNews in
+   * wal-sync.ts). Every transaction is refused from then on; the server should exit without
+   * closing the database, so that its restart recovers from what is on disk. Never resolves on
+   * PostgreSQL (which stops itself on such a failure) or in memory.
+   */
+  readonly stopped: Promise<Error>;
   ping(): Promise<void>;
   close(): Promise<void>;
   /** The streaming replica GET requests read from (DATABASE_REPLICA_URL), or null. */
@@ -98,19 +106,27 @@ function openSqlite(path: string): Database {
   // Checkpoints run on a thread of their own, never inside a commit on this one.
   sqlite.pragma('wal_autocheckpoint = 0');
   const checkpointer = new WalCheckpointer(path, () => sqlite.pragma('wal_autocheckpoint = 1000'));
+  // The log is not to be trusted after a failed sync: a checkpoint could copy what never reached the disk.
+  void wal.stopped.then(() => checkpointer.halt());
+  const refuseOnceStopped = () => {
+    if (wal.failed) throw new Error(`the database takes no more writes: ${wal.failed.message}; restart the server`);
+  };
   return {
     ...database,
     transaction: async (fn) => {
+      refuseOnceStopped();
       const result = await checkpointer.write(() => unsyncedTransaction(db, sqlite, fn));
       await wal.after(wal.committed());
       return result;
     },
     visibleTransaction: async (fn) => {
+      refuseOnceStopped();
       const result = await checkpointer.write(() => unsyncedTransaction(db, sqlite, fn));
       const commit = wal.committed();
       return { result, durable: wal.after(commit), commit };
     },
     durable: () => wal.durable(),
+    stopped: wal.stopped,
     durabilityChannel: wal.channelName,
     close: async () => {
       await checkpointer.close();
@@ -211,6 +227,7 @@ function wrap(db: Db, dialect: Dialect, sqlite: BetterSqlite3.Database | null): 
     transaction: (fn) => db.transaction().execute(fn),
     visibleTransaction: async (fn) => ({ result: await db.transaction().execute(fn), durable: Promise.resolve(), commit: 0 }),
     durable: () => Promise.resolve(),
+    stopped: new Promise<Error>(() => {}),
     durabilityChannel: null,
     async ping() {
       await db.selectFrom('accounts').select((eb) => eb.lit(1).as('one')).limit(1).execute();

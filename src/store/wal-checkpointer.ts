@@ -68,6 +68,14 @@ export class WalCheckpointer {
     }
   }
 
+  /**
+   * No checkpoint starts from now on (the one under way, if any, finishes): the log is no longer
+   * to be trusted (a sync of it failed, see wal-sync.ts).
+   */
+  halt(): void {
+    clearInterval(this.timer);
+  }
+
   /** What the last checkpoint found (for tests). */
   get lastReport(): CheckpointReport | null {
     return this.last;

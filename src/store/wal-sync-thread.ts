@@ -5,9 +5,10 @@ import { ASKED, CLOSING, COMMITS, type DurabilityNews } from './wal-sync.js';
 /**
  * The write-ahead log's sync thread (see wal-sync.ts). It sleeps on the shared counters until the
  * main thread asks, then syncs the log once for every commit made by then (commits made during a
- * sync are covered by the next one) and announces what that covered. Linux syncs the file whichever
- * descriptor wrote it, and SQLite keeps the WAL file while its connection is open; it exists once
- * the first commit is made, which is before the first ask.
+ * sync are covered by the next one) and announces what that covered; after a failed sync, it
+ * announces the failure and stops. Linux syncs the file whichever descriptor wrote it, and SQLite
+ * keeps the WAL file while its connection is open; it exists once the first commit is made, which
+ * is before the first ask.
  */
 const { walPath, channelName, shared: buffer } = workerData as { walPath: string; channelName: string; shared: SharedArrayBuffer };
 const shared = new BigInt64Array(buffer);
@@ -33,8 +34,9 @@ for (;;) {
     synced = upTo;
     announce({ durable: Number(upTo) });
   } catch (error) {
-    // A failed sync proves nothing about what it was to cover: the next ask syncs again.
+    // The end (see DurabilityNews): a later sync of this file could succeed without what this one lost.
     announce({ failed: Number(upTo), message: error instanceof Error ? error.message : String(error) });
+    break;
   }
 }
 if (fd !== null) closeSync(fd);

@@ -4,7 +4,14 @@ import { BroadcastChannel, Worker } from 'node:worker_threads';
 /**
  * What the sync thread announces on a database's durability channel, heard on every thread:
  * `durable`, every commit up to that number is on disk; `failed`, the sync meant to cover commits
- * up to that number failed, so they are not known to be on disk (a later sync may still cover them).
+ * up to that number failed, and no commit after the last one announced durable ever will be.
+ *
+ * A failed sync is the end, not a retry (as PostgreSQL panics on a failed fsync of its log): Linux
+ * may drop the pages that failed to reach the disk and report the next sync of the file a
+ * success. The log on disk would then have a hole, and recovery after a crash stops at a hole
+ * (each frame's checksum covers the ones before it): every commit after it would be lost, the
+ * acknowledged ones too. So nothing more is announced durable; the database refuses writes
+ * (`Database.stopped`) and the server exits, and its restart recovers from what is on disk.
  */
 export type DurabilityNews = { durable: number } | { failed: number; message: string };
 
@@ -29,6 +36,11 @@ export class DurableCommits {
   private upTo = 0;
   private waits: { commit: number; resolve: () => void; reject: (error: Error) => void }[] = [];
   private readonly channel: BroadcastChannel;
+  /** Why commits stopped being made durable (a failed sync), once they did. */
+  private failure: Error | null = null;
+  private announceStop: (error: Error) => void = () => {};
+  /** Resolves with the reason once a sync failed: no later commit will be durable (see DurabilityNews). */
+  readonly stopped = new Promise<Error>((resolve) => (this.announceStop = resolve));
 
   constructor(channelName: string) {
     this.channel = new BroadcastChannel(channelName);
@@ -42,9 +54,15 @@ export class DurableCommits {
     return commit <= this.upTo;
   }
 
-  /** Resolves once commit `commit` is on disk; rejects if the sync covering it failed. */
+  /** The failure that stopped commits from being made durable, if one did. */
+  get failed(): Error | null {
+    return this.failure;
+  }
+
+  /** Resolves once commit `commit` is on disk; rejects if a sync failed before it was. */
   after(commit: number): Promise<void> {
     if (commit <= this.upTo) return Promise.resolve();
+    if (this.failure) return Promise.reject(this.failure);
     if (this.waits.length === 0) this.channel.ref();
     return new Promise((resolve, reject) => this.waits.push({ commit, resolve, reject }));
   }
@@ -58,13 +76,21 @@ export class DurableCommits {
    * does not hear its own messages).
    */
   hear(news: DurabilityNews): void {
-    if ('durable' in news) this.upTo = Math.max(this.upTo, news.durable);
-    const settled = 'durable' in news ? news.durable : news.failed;
+    // After a failure nothing is durable any more, whatever a confused sender says.
+    if (this.failure) return;
+    if ('failed' in news) {
+      this.failure = new Error(`syncing the write-ahead log failed: ${news.message}`);
+      for (const wait of this.waits) wait.reject(this.failure);
+      this.waits = [];
+      this.channel.unref();
+      this.announceStop(this.failure);
+      return;
+    }
+    this.upTo = Math.max(this.upTo, news.durable);
     const left: typeof this.waits = [];
     for (const wait of this.waits) {
-      if (wait.commit > settled) left.push(wait);
-      else if ('durable' in news) wait.resolve();
-      else wait.reject(new Error(`syncing the write-ahead log failed: ${news.message}`));
+      if (wait.commit > news.durable) left.push(wait);
+      else wait.resolve();
     }
     this.waits = left;
     if (left.length === 0) this.channel.unref();
@@ -80,7 +106,7 @@ export class DurableCommits {
  * listening threads as soon as the disk is done. Before, the sync ran on libuv's pool and its
  * completion waited on the main thread for the next transaction to end: 1.3-1.5 ms from visible to
  * durable under bench:devices, for a sync of under a millisecond. Commits made during a sync are
- * covered by one sync after it.
+ * covered by one sync after it. A failed sync stops it for good (see DurabilityNews): `stopped`.
  */
 export class WalSync {
   /** The BroadcastChannel name this database's durability news travels on. */
@@ -92,10 +118,12 @@ export class WalSync {
   private readonly announce: BroadcastChannel;
   private readonly exited: Promise<void>;
   private commits = 0;
-  private broken: Error | null = null;
+  /** Resolves with the reason once commits stopped being made durable: a sync failed, or the thread died. */
+  readonly stopped: Promise<Error>;
 
   constructor(walPath: string) {
     this.news = new DurableCommits(this.channelName);
+    this.stopped = this.news.stopped;
     this.announce = new BroadcastChannel(this.channelName);
     this.announce.unref();
     this.thread = new Worker(new URL('./wal-sync-thread.js', import.meta.url), { workerData: { walPath, channelName: this.channelName, shared: this.shared.buffer } });
@@ -111,13 +139,17 @@ export class WalSync {
     return this.commits;
   }
 
-  /** Resolves once commit `commit` is on disk. */
+  /** The failure that stopped commits from being made durable, if one did: no write should begin then. */
+  get failed(): Error | null {
+    return this.news.failed;
+  }
+
+  /** Resolves once commit `commit` is on disk; rejects once a sync failed before it was. */
   after(commit: number): Promise<void> {
-    if (this.broken) return Promise.reject(this.broken);
     return this.news.after(commit);
   }
 
-  /** Resolves once everything committed so far is on disk (after a failed sync, it asks for another). */
+  /** Resolves once everything committed so far is on disk; rejects once a sync failed before it was. */
   durable(): Promise<void> {
     if (this.news.isDurable(this.commits)) return Promise.resolve();
     this.request();
@@ -137,7 +169,7 @@ export class WalSync {
   }
 
   private request(): void {
-    if (this.broken) return;
+    if (this.news.failed) return;
     Atomics.store(this.shared, COMMITS, BigInt(this.commits));
     this.ask();
   }
@@ -147,10 +179,9 @@ export class WalSync {
     Atomics.notify(this.shared, ASKED);
   }
 
-  /** The thread is gone: nothing more will be synced; every wait, here and on other threads, fails. */
+  /** The thread is gone: nothing more will be synced; every wait, here and on other threads, fails, as after a failed sync. */
   private fail(error: Error): void {
-    this.broken = new Error(`the write-ahead log's sync thread failed: ${error.message}`);
-    const news: DurabilityNews = { failed: Number.MAX_SAFE_INTEGER, message: error.message };
+    const news: DurabilityNews = { failed: this.commits, message: `the sync thread failed: ${error.message}` };
     this.news.hear(news);
     this.announce.postMessage(news);
   }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { Worker } from 'node:worker_threads';
+import { BroadcastChannel, Worker } from 'node:worker_threads';
 import { sql } from 'kysely';
 import { openDatabase, type Database } from '../../src/store/database.js';
 import { DurableCommits } from '../../src/store/wal-sync.js';
@@ -147,7 +147,7 @@ describe('where a commit returns durable there is no channel', () => {
 });
 
 describe('what a listening thread makes of the news', () => {
-  it('a failed sync fails the commits it was to cover, and only those; a later sync covers the rest', async () => {
+  it('a failed sync fails every commit not yet durable, for good: later news and later commits change nothing', async () => {
     const name = `lokator-durability-test-${process.pid}`;
     const news = new DurableCommits(name);
     try {
@@ -156,15 +156,46 @@ describe('what a listening thread makes of the news', () => {
           () => 'durable',
           (error: Error) => error.message,
         );
+      const failed = 'syncing the write-ahead log failed: EIO';
       const [one, two, three] = [outcome(1), outcome(2), outcome(3)];
+      news.hear({ durable: 1 });
+      const failedBefore = news.failed;
+      assert.equal(failedBefore, null);
       news.hear({ failed: 2, message: 'EIO' });
+      // A confused sender cannot revive it: a later sync may "succeed" without what the failed one lost.
       news.hear({ durable: 3 });
-      assert.deepEqual(await Promise.all([one, two, three]), ['syncing the write-ahead log failed: EIO', 'syncing the write-ahead log failed: EIO', 'durable']);
-      assert.ok(news.isDurable(2), 'a later sync covers what an earlier one failed to');
-      assert.equal(news.isDurable(4), false);
-      assert.equal(await outcome(3), 'durable');
+      assert.deepEqual(await Promise.all([one, two, three]), ['durable', failed, failed]);
+      assert.equal(await outcome(4), failed);
+      assert.equal(await outcome(1), 'durable', 'what was durable before stays so');
+      assert.equal(news.isDurable(2), false);
+      assert.equal(news.failed?.message, failed);
+      assert.equal((await news.stopped).message, failed);
     } finally {
       news.close();
+    }
+  });
+});
+
+describe('a database whose log failed to sync takes no more writes (SQLite file)', () => {
+  it('stops: transactions are refused and change nothing, and `stopped` says why', async () => {
+    const store = await freshDatabase('sqlite');
+    const { database } = store;
+    const sender = new BroadcastChannel(database.durabilityChannel!);
+    try {
+      await sql`CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT NOT NULL)`.execute(database.db);
+      await insertRow(database, 'before')();
+      await database.durable();
+      // As the sync thread announces a failed fdatasync (a process-level test makes the real one fail: wal-sync-failure.test.ts).
+      sender.postMessage({ failed: Number.MAX_SAFE_INTEGER, message: 'EIO: i/o error, fdatasync' });
+      const reason = await database.stopped;
+      assert.match(reason.message, /EIO/);
+      await assert.rejects(insertRow(database, 'after')(), /takes no more writes.*EIO/);
+      await assert.rejects(database.transaction(async (tx) => sql`INSERT INTO t (v) VALUES ('after')`.execute(tx)), /takes no more writes/);
+      const { rows } = await sql<{ v: string }>`SELECT v FROM t`.execute(database.db);
+      assert.deepEqual(rows.map((r) => r.v), ['before']);
+    } finally {
+      sender.close();
+      await store.drop();
     }
   });
 });
