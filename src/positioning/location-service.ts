@@ -112,17 +112,20 @@ export class LocationService {
    * `durabilityChannel` says that commit is on disk.
    */
   async ingestDeviceFix(deviceKey: string, fix: Omit<Fix, 'subscriberId'>): Promise<number> {
-    for (const cached of [true, false]) {
-      const owner = cached ? await this.employees.findByDeviceKeyCached(deviceKey) : await this.employees.findByDeviceKey(deviceKey);
-      if (!owner) throw unknownDevice();
-      try {
-        return await this.queue.submitVisible({ accountId: owner.accountId, fixes: [{ ...fix, subscriberId: owner.subscriberId }], deviceKey, source: 'osmand', unknown: unknownDevice });
-      } catch (error) {
-        if (!cached || !(error instanceof ApiError) || error.kind !== 'BAD_REQUEST') throw error;
-        this.employees.forgetDeviceKey(deviceKey);
-      }
+    const submit = (owner: { accountId: number; subscriberId: number }) =>
+      this.queue.submitVisible({ accountId: owner.accountId, fixes: [{ ...fix, subscriberId: owner.subscriberId }], deviceKey, source: 'osmand', unknown: unknownDevice });
+    const cached = await this.employees.findByDeviceKeyCached(deviceKey);
+    if (!cached) throw unknownDevice();
+    try {
+      return await submit(cached);
+    } catch (error) {
+      // Refused in the transaction: the key may have moved to another employee since it was cached.
+      if (!(error instanceof ApiError) || error.kind !== 'BAD_REQUEST') throw error;
+      this.employees.forgetDeviceKey(deviceKey);
     }
-    throw unknownDevice();
+    const owner = await this.employees.findByDeviceKey(deviceKey);
+    if (!owner) throw unknownDevice();
+    return submit(owner);
   }
 
   /**
