@@ -24,7 +24,7 @@ import { teltonikaProtocol } from '../src/devices/teltonika-protocol.js';
 import { startTrackerThread } from '../src/devices/tracker-listeners.js';
 import { startTrackerServer, type TrackerSink } from '../src/devices/tracker-server.js';
 import { serviceTrackerSink } from '../src/devices/tracker-sink.js';
-import { teltonikaHandshake, teltonikaPacket, type TeltonikaRecordSpec } from '../test/helpers/tracker-encoders.js';
+import { teltonikaHandshake, teltonikaPacket, type TeltonikaRecordSpec } from '../scripts/trackers/tracker-encoders.js';
 import { Cleanup, flagValue, fmt, percentile, random, ratio, runBench, serverStore, startServer, tempDir } from './common.js';
 
 const PACE_MS = 3000;

@@ -17,7 +17,7 @@ import {
   readEgtsPacket,
   stateData,
   termIdentity,
-} from '../helpers/egts-encoder.js';
+} from '../../scripts/trackers/egts-encoder.js';
 
 const hex = (text: string) => Buffer.from(text, 'hex');
 

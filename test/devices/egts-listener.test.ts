@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { egtsProtocol } from '../../src/devices/egts-protocol.js';
-import { egtsPacket, egtsRecord, liquidLevel, posData, readEgtsPacket, stateData, termIdentity, type ReadEgtsPacket } from '../helpers/egts-encoder.js';
+import { egtsPacket, egtsRecord, liquidLevel, posData, readEgtsPacket, stateData, termIdentity, type ReadEgtsPacket } from '../../scripts/trackers/egts-encoder.js';
 import { startListener, type Listener, type TrackerClient } from '../helpers/tracker-client.js';
 
 const IMEI = '864495034643376';

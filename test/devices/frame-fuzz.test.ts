@@ -4,8 +4,8 @@ import { egtsProtocol } from '../../src/devices/egts-protocol.js';
 import { teltonikaProtocol } from '../../src/devices/teltonika-protocol.js';
 import type { TrackerConnection, TrackerProtocol } from '../../src/devices/tracker-protocol.js';
 import { wialonProtocol } from '../../src/devices/wialon-protocol.js';
-import { adSensorsData, countersData, egtsCrc16, egtsCrc8, egtsPacket, egtsRecord, extPosData, liquidLevel, posData, stateData, termIdentity } from '../helpers/egts-encoder.js';
-import { crc16Arc, teltonikaHandshake, teltonikaPacket, wialonLine, wialonLogin, wialonRecord } from '../helpers/tracker-encoders.js';
+import { adSensorsData, countersData, egtsCrc16, egtsCrc8, egtsPacket, egtsRecord, extPosData, liquidLevel, posData, stateData, termIdentity } from '../../scripts/trackers/egts-encoder.js';
+import { crc16Arc, teltonikaHandshake, teltonikaPacket, wialonLine, wialonLogin, wialonRecord } from '../../scripts/trackers/tracker-encoders.js';
 
 const T0 = Date.parse('2024-05-20T10:00:00Z');
 const ROUNDS = 400;

@@ -7,7 +7,7 @@ import { assertRefusedUnchanged, read } from '../helpers/bad-input.js';
 import { createEmployee, SUBSCRIBERS, startServer, type TestServer } from '../helpers/server.js';
 import { dialects } from '../helpers/stores.js';
 import { TrackerClient } from '../helpers/tracker-client.js';
-import { teltonikaHandshake, teltonikaPacket } from '../helpers/tracker-encoders.js';
+import { teltonikaHandshake, teltonikaPacket } from '../../scripts/trackers/tracker-encoders.js';
 
 const T0 = Date.parse('2024-05-20T10:00:00Z');
 /** A CAN tracker: fuel in 0.1 l under IO 84, ignition read from digital input 1, no sensors. */

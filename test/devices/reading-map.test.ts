@@ -8,8 +8,8 @@ import { decodeTeltonikaPacket } from '../../src/devices/teltonika-codec.js';
 import { teltonikaReadingMap } from '../../src/devices/teltonika-reading-map.js';
 import { parseWialonRecord } from '../../src/devices/wialon-message.js';
 import { wialonReadingMap } from '../../src/devices/wialon-reading-map.js';
-import { adSensorsData, countersData, egtsRecord, liquidLevel, posData, stateData } from '../helpers/egts-encoder.js';
-import { teltonikaPacket, wialonRecord } from '../helpers/tracker-encoders.js';
+import { adSensorsData, countersData, egtsRecord, liquidLevel, posData, stateData } from '../../scripts/trackers/egts-encoder.js';
+import { teltonikaPacket, wialonRecord } from '../../scripts/trackers/tracker-encoders.js';
 
 const TIME = Date.parse('2024-05-20T10:00:00Z');
 const at = { timeMs: TIME, latitude: 55.75, longitude: 37.61, satellites: 9 };

@@ -10,7 +10,7 @@ import {
   teltonikaFrameLength,
   TeltonikaFormatError,
 } from '../../src/devices/teltonika-codec.js';
-import { crc16Arc, teltonikaHandshake, teltonikaPacket, type TeltonikaRecordSpec } from '../helpers/tracker-encoders.js';
+import { crc16Arc, teltonikaHandshake, teltonikaPacket, type TeltonikaRecordSpec } from '../../scripts/trackers/tracker-encoders.js';
 
 const hex = (text: string) => Buffer.from(text.replace(/\s+/g, ''), 'hex');
 

@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { teltonikaProtocol } from '../../src/devices/teltonika-protocol.js';
 import { KeyGuessThrottle } from '../../src/http/key-guess-throttle.js';
 import { startListener, type Listener } from '../helpers/tracker-client.js';
-import { teltonikaHandshake, teltonikaPacket, type TeltonikaRecordSpec } from '../helpers/tracker-encoders.js';
+import { teltonikaHandshake, teltonikaPacket, type TeltonikaRecordSpec } from '../../scripts/trackers/tracker-encoders.js';
 
 const IMEI = '356307042441013';
 const ACCOUNT = 7;

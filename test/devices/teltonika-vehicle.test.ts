@@ -6,7 +6,7 @@ import { serviceTrackerSink } from '../../src/devices/tracker-sink.js';
 import { createEmployee, startServer, type TestServer } from '../helpers/server.js';
 import { dialects } from '../helpers/stores.js';
 import { TrackerClient } from '../helpers/tracker-client.js';
-import { teltonikaHandshake, teltonikaPacket, type TeltonikaRecordSpec } from '../helpers/tracker-encoders.js';
+import { teltonikaHandshake, teltonikaPacket, type TeltonikaRecordSpec } from '../../scripts/trackers/tracker-encoders.js';
 import { createRule, signalsOf, T0, Trip, type FixBody } from '../signals/signal-api.js';
 
 const BASE = '/v6/api/globalPositioningManagement';

@@ -3,11 +3,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { egtsPacket, egtsRecord, readEgtsPacket, termIdentity } from '../helpers/egts-encoder.js';
+import { egtsPacket, egtsRecord, readEgtsPacket, termIdentity } from '../../scripts/trackers/egts-encoder.js';
 import { freePort, startProcess, type RunningProcess } from '../helpers/process.js';
 import { Client, createEmployee, LOCATIONS } from '../helpers/server.js';
 import { TrackerClient } from '../helpers/tracker-client.js';
-import { teltonikaHandshake, teltonikaPacket, wialonLogin } from '../helpers/tracker-encoders.js';
+import { teltonikaHandshake, teltonikaPacket, wialonLogin } from '../../scripts/trackers/tracker-encoders.js';
 
 const TOKEN = 'bootstrap-token-trackers-0123456789';
 

@@ -6,12 +6,12 @@ import { startTrackerThread, type TrackerListeners } from '../../src/devices/tra
 import { serviceTrackerSink } from '../../src/devices/tracker-sink.js';
 import { packFixes, skipFixes, unpackFixes } from '../../src/devices/tracker-thread-messages.js';
 import type { Fix } from '../../src/positioning/fix.js';
-import { egtsPacket, egtsRecord, readEgtsPacket, termIdentity } from '../helpers/egts-encoder.js';
+import { egtsPacket, egtsRecord, readEgtsPacket, termIdentity } from '../../scripts/trackers/egts-encoder.js';
 import { createEmployee, LOCATIONS, startServer, type TestServer } from '../helpers/server.js';
 import { waitFor } from '../helpers/smtp.js';
 import { dialects } from '../helpers/stores.js';
 import { MemorySink, TrackerClient } from '../helpers/tracker-client.js';
-import { teltonikaHandshake, teltonikaPacket, wialonLogin, type TeltonikaRecordSpec } from '../helpers/tracker-encoders.js';
+import { teltonikaHandshake, teltonikaPacket, wialonLogin, type TeltonikaRecordSpec } from '../../scripts/trackers/tracker-encoders.js';
 
 /** Every log line the thread sent over, as JSON (to check that keys never appear in clear). */
 function recordingLogger() {

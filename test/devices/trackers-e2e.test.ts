@@ -5,11 +5,11 @@ import { teltonikaProtocol } from '../../src/devices/teltonika-protocol.js';
 import { startTrackerServer, type TrackerServer } from '../../src/devices/tracker-server.js';
 import { serviceTrackerSink } from '../../src/devices/tracker-sink.js';
 import { wialonProtocol } from '../../src/devices/wialon-protocol.js';
-import { egtsPacket, egtsRecord, liquidLevel, posData, readEgtsPacket, stateData, termIdentity } from '../helpers/egts-encoder.js';
+import { egtsPacket, egtsRecord, liquidLevel, posData, readEgtsPacket, stateData, termIdentity } from '../../scripts/trackers/egts-encoder.js';
 import { createEmployee, LOCATIONS, startServer, type TestServer } from '../helpers/server.js';
 import { dialects } from '../helpers/stores.js';
 import { TrackerClient } from '../helpers/tracker-client.js';
-import { teltonikaHandshake, teltonikaPacket, wialonLine, wialonLogin, wialonRecord } from '../helpers/tracker-encoders.js';
+import { teltonikaHandshake, teltonikaPacket, wialonLine, wialonLogin, wialonRecord } from '../../scripts/trackers/tracker-encoders.js';
 
 const T0 = Date.parse('2024-05-20T10:00:00Z');
 const WIDE = 'dateFrom=2000-01-01T00:00:00Z&dateTo=2100-01-01T00:00:00Z';

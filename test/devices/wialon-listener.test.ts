@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { wialonProtocol } from '../../src/devices/wialon-protocol.js';
 import { startListener, type Listener } from '../helpers/tracker-client.js';
-import { wialonLine, wialonLogin, wialonRecord, type WialonRecordSpec } from '../helpers/tracker-encoders.js';
+import { wialonLine, wialonLogin, wialonRecord, type WialonRecordSpec } from '../../scripts/trackers/tracker-encoders.js';
 
 const IMEI = '860000000000001';
 const SUBSCRIBER = 31;

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { checkedWialonBody, parseWialonLine, parseWialonLogin, parseWialonRecord, wialonFrameLength } from '../../src/devices/wialon-message.js';
-import { wialonLine, wialonLogin, wialonRecord } from '../helpers/tracker-encoders.js';
+import { wialonLine, wialonLogin, wialonRecord } from '../../scripts/trackers/tracker-encoders.js';
 
 const NOW = Date.parse('2024-05-20T12:00:00Z');
 const body = (line: string) => parseWialonLine(line.replace(/\r\n$/, ''))!.body;

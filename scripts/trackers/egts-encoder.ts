@@ -1,6 +1,7 @@
 /**
  * EGTS packets as a terminal sends them, written from GOST R 54619-2011 / GOST 33472-2015
- * independently of src/devices (tables for the CRCs, a byte writer instead of a reader).
+ * independently of src/devices (tables for the CRCs, a byte writer instead of a reader), for the
+ * tests and the terminal simulator (scripts/terminal-simulator.ts).
  */
 
 const CRC8_TABLE = Array.from({ length: 256 }, (_, n) => {

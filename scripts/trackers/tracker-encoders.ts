@@ -1,7 +1,8 @@
 /**
  * Frames as Teltonika and Wialon IPS trackers send them, written from the specifications (the
  * Teltonika wiki "Data Sending Protocols", Gurtam's "Wialon IPS" 1.1 and 2.0) independently of
- * src/devices, so that decoding tests check one reading of the documents against another.
+ * src/devices, so that decoding tests check one reading of the documents against another. The
+ * terminal simulator (scripts/terminal-simulator.ts) sends them too.
  */
 
 /** CRC-16/IBM (ARC) with a 256-entry table, written apart from the server's (test/devices/crc.test.ts checks that one against the bitwise definition). */

@@ -1,0 +1,113 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { after, before, describe, it } from 'node:test';
+import { freePort, startProcess, type RunningProcess } from '../helpers/process.js';
+import { Client, createEmployee, LOCATIONS } from '../helpers/server.js';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const TOKEN = 'terminal-simulator-token-0123456789';
+const EVENTS = '/v6/api/globalPositioningManagement/events';
+const TRACKS = '/v6/api/globalPositioningManagement/tracks';
+
+/** Resolves once a TCP connection to the port is accepted (polls, 10 s deadline). */
+async function accepting(port: number): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const connected = await new Promise<boolean>((resolve) => {
+      const socket = connect(port, '127.0.0.1', () => (socket.destroy(), resolve(true)));
+      socket.once('error', () => resolve(false));
+    });
+    if (connected) return;
+    if (Date.now() > deadline) throw new Error(`nothing listens on port ${port}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** Runs `npm run simulate:terminal -- …args` as a user would (the script itself, under tsx); resolves with its exit code and output. */
+function simulate(args: string[]): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/terminal-simulator.ts', ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += String(chunk)));
+    child.stderr.on('data', (chunk) => (output += String(chunk)));
+    child.on('exit', (code) => resolve({ code, output }));
+  });
+}
+
+/**
+ * The terminal simulator README's "Vehicle trackers" points new users to, against the real server
+ * process with its three tracker listeners: a drive of each protocol comes out of the v6 routes
+ * as fixes, tracks, speeding and a fuel filling (issue 14: tried as a new user would).
+ */
+describe('the terminal simulator against a running server (SQLite)', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'lokator-simulator-'));
+  let server: RunningProcess;
+  let api: Client;
+  const ports = { teltonika: 0, wialon: 0, egts: 0 };
+  before(async () => {
+    for (const protocol of ['teltonika', 'wialon', 'egts'] as const) ports[protocol] = await freePort();
+    server = await startProcess({
+      DATA_DIR: dataDir,
+      LOKATOR_BOOTSTRAP_TOKEN: TOKEN,
+      TELTONIKA_PORT: String(ports.teltonika),
+      WIALON_IPS_PORT: String(ports.wialon),
+      EGTS_PORT: String(ports.egts),
+    });
+    api = new Client(`http://127.0.0.1:${server.port}`, TOKEN);
+    // The API answers /health before the tracker listeners (started after it) listen.
+    for (const port of Object.values(ports)) await accepting(port);
+  });
+  after(() => {
+    if (server?.child.exitCode === null) server.child.kill('SIGKILL');
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  const cases = [
+    { protocol: 'teltonika', imei: '356307042441013', extra: [] },
+    { protocol: 'wialon', imei: '356307042441014', extra: ['--version', '2.0'] },
+    { protocol: 'egts', imei: '864495034643376', extra: [] },
+  ] as const;
+  for (const { protocol, imei, extra } of cases) {
+    it(`${protocol}: a buffered 30-minute drive gives its fixes, two tracks, speeding and a 40-litre filling`, async () => {
+      const subscriberID = await createEmployee(api, { name: `Truck ${protocol}`, deviceKey: imei });
+      const run = await simulate([protocol, imei, '--port', String(ports[protocol]), '--buffered', '--minutes', '30', '--interval', '10', ...extra]);
+      assert.equal(run.code, 0, run.output);
+      assert.match(run.output, /180 of 180 records acknowledged/);
+
+      const locations = await api.get(`${LOCATIONS}?subscriberIDs=${subscriberID}&count=1000`);
+      assert.equal(locations.status, 200, locations.text);
+      assert.equal(locations.body.length, 180);
+      const tracks = await api.get(`${TRACKS}?subscriberIDs=${subscriberID}`);
+      assert.equal(tracks.body.length, 2, tracks.text);
+      const day = (offsetMs: number) => new Date(Date.now() + offsetMs).toISOString();
+      const events = await api.get(`${EVENTS}?subscriberIDs=${subscriberID}&startDate=${day(-3_600_000)}&finishDate=${day(60_000)}`);
+      assert.equal(events.status, 200, events.text);
+      const kinds = (events.body.data[0].events as { type: number; value: number }[]).map((e) => e.type);
+      assert.ok(kinds.includes(4), `speed exceeded among ${kinds.join(', ')}`);
+      const filling = (events.body.data[0].events as { type: number; value: number }[]).find((e) => e.type === 1);
+      assert.ok(filling && filling.value >= 35 && filling.value <= 45, `a filling of about 40 litres: ${events.text}`);
+    });
+  }
+
+  it('live: records dated now, one by one, each acknowledged', async () => {
+    const imei = '356307042441099';
+    const subscriberID = await createEmployee(api, { name: 'Live truck', deviceKey: imei });
+    const run = await simulate(['teltonika', imei, '--port', String(ports.teltonika), '--minutes', '0.05', '--interval', '1']);
+    assert.equal(run.code, 0, run.output);
+    assert.match(run.output, /3 of 3 records acknowledged/);
+    const locations = await api.get(`${LOCATIONS}?subscriberIDs=${subscriberID}&count=10`);
+    assert.equal(locations.body.length, 3);
+    for (const location of locations.body as { locationDate: string }[]) assert.ok(Math.abs(Date.parse(location.locationDate) - Date.now()) < 60_000);
+  });
+
+  it('an IMEI no employee has: refused by the server, the simulator says what to do and exits 1', async () => {
+    const run = await simulate(['egts', '864495034600000', '--port', String(ports.egts), '--minutes', '0.05', '--interval', '1']);
+    assert.equal(run.code, 1);
+    assert.match(run.output, /refused terminal 864495034600000 with result code 151 \(create an employee whose deviceKey is the IMEI\)/);
+  });
+});
