@@ -155,12 +155,14 @@ export interface AppOptions {
   config: AppConfig;
   logger?: FastifyBaseLogger | boolean;
   clock?: () => number;
+  /** Why `/ready` answers 503 besides the database, or null (see registerObservability); default: never. */
+  notReady?: () => string | null;
 }
 
 const MANAGEMENT_BODY_LIMIT = 1024 * 1024;
 
 /** The API server: the v6 routes, the operator routes, docs and health, with the conventions of CONTRACT §1. */
-export async function buildApp({ database, services, config, logger = false, clock = Date.now }: AppOptions): Promise<FastifyInstance> {
+export async function buildApp({ database, services, config, logger = false, clock = Date.now, notReady }: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     ...(typeof logger === 'boolean' ? { logger } : { loggerInstance: logger }),
     serverFactory: serverWithDeadline(config.REQUEST_TIMEOUT ?? defaultRequestLimits.requestTimeoutMs),
@@ -180,7 +182,7 @@ export async function buildApp({ database, services, config, logger = false, clo
 
   await app.register(fastifyCookie);
   await registerOpenApi(app, version);
-  registerObservability(app, database, services.metrics);
+  registerObservability(app, database, services.metrics, notReady);
   if (config.LOKATOR_ADMIN_TOKEN) await app.register(adminRoutes(services.accounts, services.sessions, config.LOKATOR_ADMIN_TOKEN));
 
   await app.register(

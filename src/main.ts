@@ -47,7 +47,9 @@ async function main(): Promise<void> {
   // The weeks of partitions ahead exist before the first fix is taken (PostgreSQL).
   await services.retention.makePartitionsAhead();
 
-  const app = await buildApp({ database, services, config, logger: log });
+  // `/ready` says 503 until every listener listens: the API starts first, devices' ports after it.
+  let starting = true;
+  const app = await buildApp({ database, services, config, logger: log, notReady: () => (starting ? 'starting: the device listeners are not listening yet' : null) });
   const osmand = buildOsmAndServer({
     locations: services.locations,
     logger: log.child({ listener: 'osmand' }),
@@ -66,6 +68,7 @@ async function main(): Promise<void> {
     sink: serviceTrackerSink(services),
     logger: log.child({ listener: 'trackers' }),
   });
+  starting = false;
   log.info(
     { version, store: database.dialect, port: config.PORT, osmandPort: config.OSMAND_PORT, trackerPorts, geocoder: Boolean(addressFiller) },
     `Lokator ${version} is serving on ${database.dialect === 'sqlite' ? config.databaseUrl : 'PostgreSQL'}`,

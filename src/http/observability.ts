@@ -23,8 +23,12 @@ export function createMetrics(): Metrics {
   };
 }
 
-/** `/health` (the process answers), `/ready` (the database answers), `/metrics` (Prometheus text). */
-export function registerObservability(app: FastifyInstance, database: Database, metrics: Metrics): void {
+/**
+ * `/health` (the process answers), `/ready` (the server takes devices' and clients' traffic: the
+ * database answers, and `notReady` gives no reason, such as listeners not yet listening),
+ * `/metrics` (Prometheus text).
+ */
+export function registerObservability(app: FastifyInstance, database: Database, metrics: Metrics, notReady: () => string | null = () => null): void {
   const duration = new Histogram({
     name: 'lokator_http_request_duration_seconds',
     help: 'HTTP request duration by route, method and status',
@@ -42,6 +46,8 @@ export function registerObservability(app: FastifyInstance, database: Database, 
   const hidden = { schema: { hide: true } };
   app.get('/health', hidden, async () => ({ status: 'ok' }));
   app.get('/ready', hidden, async (request, reply) => {
+    const reason = notReady();
+    if (reason !== null) return sendError(reply, new ApiError('SERVICE_UNAVAILABLE', reason));
     try {
       await database.ping();
       return { status: 'ready' };

@@ -24,7 +24,7 @@ export interface RunningProcess {
   exited: Promise<number | null>;
 }
 
-/** Starts `src/main.ts` as `npm start` would, and waits until the API answers /health. */
+/** Starts `src/main.ts` as `npm start` would, and waits until `/ready` answers 200: the API and every listener take traffic. */
 export async function startProcess(env: Record<string, string>): Promise<RunningProcess> {
   const port = await freePort();
   const osmandPort = await freePort();
@@ -41,7 +41,7 @@ export async function startProcess(env: Record<string, string>): Promise<Running
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${output}`);
     try {
-      const r = await fetch(`http://127.0.0.1:${port}/health`);
+      const r = await fetch(`http://127.0.0.1:${port}/ready`);
       if (r.ok) break;
     } catch {
       // not listening yet
