@@ -47,9 +47,12 @@ async function main(): Promise<void> {
   // The weeks of partitions ahead exist before the first fix is taken (PostgreSQL).
   await services.retention.makePartitionsAhead();
 
-  // `/ready` says 503 until every listener listens: the API starts first, devices' ports after it.
+  // `/ready` says 503 until every listener listens (the API starts first, devices' ports after it)
+  // and from the moment shutdown begins (the device listeners close first, the API last).
   let starting = true;
-  const app = await buildApp({ database, services, config, logger: log, notReady: () => (starting ? 'starting: the device listeners are not listening yet' : null) });
+  let stopping = false;
+  const notReady = () => (starting ? 'starting: the device listeners are not listening yet' : stopping ? 'the server is shutting down' : null);
+  const app = await buildApp({ database, services, config, logger: log, notReady });
   const osmand = buildOsmAndServer({
     locations: services.locations,
     logger: log.child({ listener: 'osmand' }),
@@ -81,7 +84,6 @@ async function main(): Promise<void> {
   services.reports.scheduler.start(log.child({ worker: 'report-schedules' }));
   services.retention.start(log.child({ worker: 'retention' }));
 
-  let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
