@@ -12,7 +12,7 @@
  *   npm run simulate:terminal -- wialon 356307042441013 --version 2.0 --host lokator.example.com
  *   npm run simulate:terminal -- egts 864495034643376 --buffered --minutes 30
  *
- * Live (the default): a record every `--interval` seconds (5), dated now, for `--minutes` (10).
+ * Live (the default): a record every `--interval` whole seconds (5), dated now, for `--minutes` (10).
  * `--buffered`: the whole drive dated in the past, ending now, sent at once as the terminal's
  * black box (Teltonika's stored records, Wialon `#B#`, EGTS history), 50 records a packet.
  * `--host` (127.0.0.1) and `--port` (the protocol's default: Teltonika 5027, Wialon IPS 5039,
@@ -239,6 +239,12 @@ function egts(imei: string, answers: Answers): Terminal {
   };
 }
 
+/**
+ * Now, to the second below: trackers date records in whole seconds (EGTS and Wialon IPS can say
+ * nothing finer), and a record rounded up would lie a moment in the future.
+ */
+const wholeSecondNow = () => Math.floor(Date.now() / 1000) * 1000;
+
 const describe = (r: DriveRecord) =>
   `${new Date(r.timeMs).toISOString().slice(11, 19)} ${r.latitude.toFixed(5)},${r.longitude.toFixed(5)} ${r.speedKmh} km/h, ignition ${r.ignition ? 'on' : 'off'}, fuel ${r.fuelLitres.toFixed(1)} l, power ${r.powerVolts.toFixed(1)} V`;
 
@@ -259,7 +265,7 @@ async function main(): Promise<void> {
     process.stderr.write('usage: npm run simulate:terminal -- <teltonika|wialon|egts> <imei> [--host H] [--port P] [--interval s] [--minutes m] [--buffered] [--version 1.1|2.0]\n');
     process.exit(2);
   }
-  const intervalMs = Number(values.interval) * 1000;
+  const intervalMs = Math.max(1, Math.round(Number(values.interval))) * 1000;
   const count = Math.max(1, Math.round((Number(values.minutes) * 60_000) / intervalMs));
   const port = values.port ? Number(values.port) : DEFAULT_PORTS[protocol as Protocol];
   const socket = connect(port, values.host);
@@ -275,7 +281,7 @@ async function main(): Promise<void> {
 
   let acknowledged = 0;
   if (values.buffered) {
-    const records = drive(Date.now() - (count - 1) * intervalMs, count, intervalMs);
+    const records = drive(wholeSecondNow() - (count - 1) * intervalMs, count, intervalMs);
     for (let i = 0; i < records.length; i += RECORDS_PER_PACKET) {
       const packet = records.slice(i, i + RECORDS_PER_PACKET);
       const answered = await terminal.send(packet);
@@ -283,11 +289,11 @@ async function main(): Promise<void> {
       process.stdout.write(`sent ${packet.length} buffered records up to ${describe(packet.at(-1)!)}: ${answered} acknowledged\n`);
     }
   } else {
-    const startMs = Date.now();
-    const records = drive(startMs, count, intervalMs);
+    // Each record is sent when its second has come, dated that second.
+    const records = drive(wholeSecondNow(), count, intervalMs);
     for (const record of records) {
       await new Promise((resolve) => setTimeout(resolve, Math.max(0, record.timeMs - Date.now())));
-      const answered = await terminal.send([{ ...record, timeMs: Date.now() }]);
+      const answered = await terminal.send([record]);
       acknowledged += answered;
       process.stdout.write(`sent ${describe(record)}: ${answered ? 'acknowledged' : 'not acknowledged'}\n`);
     }
