@@ -21,10 +21,12 @@
  */
 import { connect, type Socket } from 'node:net';
 import { parseArgs } from 'node:util';
+import { settings } from '../src/config.js';
 import { EGTS_EPOCH_S, egtsPacket, egtsRecord, liquidLevel, posData, readEgtsPacket, stateData, termIdentity } from './trackers/egts-encoder.js';
 import { teltonikaHandshake, teltonikaPacket, wialonLine, wialonLogin, wialonRecord } from './trackers/tracker-encoders.js';
 
-const DEFAULT_PORTS = { teltonika: 5027, wialon: 5039, egts: 5162 } as const;
+/** The server's own defaults (EGTS_PORT, WIALON_IPS_PORT, TELTONIKA_PORT), so the two never disagree. */
+const DEFAULT_PORTS = { teltonika: settings.TELTONIKA_PORT.default, wialon: settings.WIALON_IPS_PORT.default, egts: settings.EGTS_PORT.default };
 type Protocol = keyof typeof DEFAULT_PORTS;
 const RECORDS_PER_PACKET = 50;
 const ANSWER_TIMEOUT_MS = 30_000;
@@ -49,7 +51,6 @@ interface DriveRecord {
  * driving (to 92%), parked with the ignition off, the external power cut from 96%.
  */
 function drive(startMs: number, count: number, intervalMs: number, from = { latitude: 55.7512, longitude: 37.6184 }): DriveRecord[] {
-  const next = Math.random;
   const records: DriveRecord[] = [];
   let { latitude, longitude } = from;
   let fuel = 30;
@@ -59,9 +60,9 @@ function drive(startMs: number, count: number, intervalMs: number, from = { lati
     const share = count === 1 ? 0 : i / (count - 1);
     const driving = (share >= 0.05 && share < 0.4) || (share >= 0.6 && share < 0.92);
     const fast = share >= 0.2 && share < 0.3;
-    const speedKmh = driving ? Math.round(fast ? 98 + next() * 8 : 35 + next() * 30) : 0;
+    const speedKmh = driving ? Math.round(fast ? 98 + Math.random() * 8 : 35 + Math.random() * 30) : 0;
     if (driving) {
-      heading = (heading + (next() - 0.5) * 20 + 360) % 360;
+      heading = (heading + (Math.random() - 0.5) * 20 + 360) % 360;
       const km = (speedKmh * intervalMs) / 3_600_000;
       latitude += (km / 111.2) * Math.cos((heading * Math.PI) / 180);
       longitude += (km / (111.2 * Math.cos((latitude * Math.PI) / 180))) * Math.sin((heading * Math.PI) / 180);
@@ -78,7 +79,7 @@ function drive(startMs: number, count: number, intervalMs: number, from = { lati
       angle: Math.round(heading),
       ignition: share < 0.4 || (share >= 0.6 && share < 0.92),
       fuelLitres: Math.round(Math.max(0, fuel) * 10) / 10,
-      powerVolts: share >= 0.96 ? 0 : 12.6 + next() * 0.6,
+      powerVolts: share >= 0.96 ? 0 : 12.6 + Math.random() * 0.6,
       odometerKm: odometer,
     });
   }
