@@ -80,11 +80,11 @@ export async function sqliteStore(dir: string, name: string, cleanup: Cleanup): 
   return database;
 }
 
-/** The server store a bench runs on: PostgreSQL when asked for (see `wantsPostgres`), else a fresh SQLite file in `dir`; `store` says which, for the printed header. */
-export async function serverStore(dir: string, cleanup: Cleanup): Promise<{ database: Database; store: string }> {
+/** The server store a bench runs on: PostgreSQL when asked for (see `wantsPostgres`), else a fresh SQLite file in `dir`; `store` says which, for the printed header; `postgresUrl` is the database's URL on PostgreSQL. */
+export async function serverStore(dir: string, cleanup: Cleanup): Promise<{ database: Database; store: string; postgresUrl?: string }> {
   if (!wantsPostgres()) return { database: await sqliteStore(dir, 'server.db', cleanup), store: 'SQLite (WAL, synchronous=FULL)' };
-  const { database, where } = await postgresStore(cleanup);
-  return { database, store: `PostgreSQL (${where})` };
+  const { database, url, where } = await postgresStore(cleanup);
+  return { database, store: `PostgreSQL (${where})`, postgresUrl: url };
 }
 
 /**

@@ -18,6 +18,10 @@
  * file and answers once an fdatasync begun after the append has finished (one per turn of the
  * event loop, as the server's write-ahead log is synced). No server that answers only what is on
  * disk can be faster with this many connections on this disk.
+ *
+ * On PostgreSQL a second ceiling is measured as well (see `postgresBoundServer`): node:http
+ * committing each turn's requests in one INSERT, the server's four lanes at once. The server's
+ * ratio to the ceiling is printed against it there.
  */
 import { spawn } from 'node:child_process';
 import { closeSync, fdatasync, openSync, writeSync } from 'node:fs';
@@ -26,12 +30,15 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
+import pg from 'pg';
 import { buildOsmAndServer } from '../src/mobile/osmand-server.js';
 import { Cleanup, SUBSCRIBERS, flagValue, fmt, pause, ratio, runBench, serverStore, startServer, tempDir } from './common.js';
 
 const TARGET_SQLITE = 0.5;
 const TARGET_POSTGRES = 0.3;
 const TARGET_P99_MS = 50;
+/** Transactions the server's ingest queue runs at once on PostgreSQL (location-service.ts). */
+const POSTGRES_LANES = 4;
 
 interface ClientResult {
   requests: number;
@@ -103,6 +110,58 @@ async function diskBoundServer(dir: string, cleanup: Cleanup): Promise<string> {
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
+/**
+ * PostgreSQL's ceiling (`--pg`): node:http committing each turn's requests as one multi-row INSERT
+ * (its own transaction, one round trip) into a table of the server's database, up to `lanes`
+ * commits at once as the server's ingest queue runs them, answering each request once its commit
+ * returned. No server that answers only what PostgreSQL has committed, one round trip a group, can
+ * be faster on this machine.
+ */
+async function postgresBoundServer(url: string, lanes: number, cleanup: Cleanup): Promise<string> {
+  const pool = new pg.Pool({ connectionString: url, max: lanes });
+  cleanup.add(() => pool.end());
+  await pool.query('CREATE TABLE bench_ceiling (id bigserial PRIMARY KEY, url text NOT NULL)');
+  let waiting: { url: string; answer: () => void }[] = [];
+  let running = 0;
+  let scheduled = false;
+  const drain = async () => {
+    scheduled = false;
+    if (running >= lanes || waiting.length === 0) return;
+    const group = waiting;
+    waiting = [];
+    running++;
+    try {
+      await pool.query({ name: 'ceiling', text: 'INSERT INTO bench_ceiling (url) SELECT unnest($1::text[])', values: [group.map((w) => w.url)] });
+      for (const w of group) w.answer();
+    } finally {
+      running--;
+      schedule();
+    }
+  };
+  const schedule = () => {
+    if (!scheduled && waiting.length > 0) {
+      scheduled = true;
+      setImmediate(drain);
+    }
+  };
+  const server = createServer((request, response) => {
+    request.resume();
+    request.on('end', () => {
+      waiting.push({
+        url: request.url ?? '/',
+        answer: () => {
+          response.writeHead(200, { 'content-length': '0' });
+          response.end();
+        },
+      });
+      schedule();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  cleanup.add(() => new Promise((resolve) => server.close(resolve)));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
 const cpuMicros = ({ user, system }: NodeJS.CpuUsage) => user + system;
 
 async function main(): Promise<void> {
@@ -112,7 +171,7 @@ async function main(): Promise<void> {
   const cleanup = new Cleanup();
   try {
     const dir = tempDir(cleanup);
-    const { database, store } = await serverStore(dir, cleanup);
+    const { database, store, postgresUrl } = await serverStore(dir, cleanup);
     const server = await startServer(database, 0, cleanup);
     // The devices: employees with the keys the client sends, created through the API 8 at a time.
     const create = async (first: number) => {
@@ -131,6 +190,7 @@ async function main(): Promise<void> {
     const osmandUrl = `http://127.0.0.1:${(await osmand.listen({ port: 0, host: '127.0.0.1' })).port}`;
     const bareUrl = await bareServer(cleanup);
     const diskUrl = await diskBoundServer(dir, cleanup);
+    const postgresCeilingUrl = postgresUrl ? await postgresBoundServer(postgresUrl, POSTGRES_LANES, cleanup) : null;
 
     // Fixes dated from two hours ago on, five seconds apart per device: recent, in order, live.
     const startS = Math.floor(Date.now() / 1000) - 7200;
@@ -144,6 +204,8 @@ async function main(): Promise<void> {
     await pause(200);
     const disk = await runClient(diskUrl, devices, seconds, connections, startS, 0);
     await pause(200);
+    const postgresCeiling = postgresCeilingUrl ? await runClient(postgresCeilingUrl, devices, seconds, connections, startS, 0) : null;
+    if (postgresCeiling) await pause(200);
     const [serverCpu, mainCpu] = [process.cpuUsage(), process.threadCpuUsage()];
     const measured = await runClient(osmandUrl, devices, seconds, connections, startS, warm.next);
     const [serverCpuUs, mainCpuUs] = [cpuMicros(process.cpuUsage(serverCpu)), cpuMicros(process.threadCpuUsage(mainCpu))];
@@ -160,7 +222,11 @@ async function main(): Promise<void> {
     console.log(`devices on ${store}: ${fmt(devices)} devices, one fix per request over the OsmAnd listener, ${connections} connections, ${seconds} s per phase`);
     console.log(`  bare node:http: ${fmt(bare.perSecond)} requests/s · p50 ${bare.p50} ms · p99 ${bare.p99} ms`);
     console.log(`  disk's ceiling: ${fmt(disk.perSecond)} requests/s · p50 ${disk.p50} ms · p99 ${disk.p99} ms (node:http answering after an fdatasync; ratio to bare ${ratio(disk.perSecond, bare.perSecond)})`);
-    console.log(`  server:         ${fmt(measured.perSecond)} fixes/s · p50 ${measured.p50} ms · p99 ${measured.p99} ms (acknowledged after commit; ratio to the disk's ceiling ${ratio(measured.perSecond, disk.perSecond)})`);
+    if (postgresCeiling) {
+      console.log(`  PostgreSQL's ceiling: ${fmt(postgresCeiling.perSecond)} requests/s · p50 ${postgresCeiling.p50} ms · p99 ${postgresCeiling.p99} ms (node:http answering after a one-statement INSERT of each turn's requests, ${POSTGRES_LANES} at once; ratio to bare ${ratio(postgresCeiling.perSecond, bare.perSecond)})`);
+    }
+    const ceiling = postgresCeiling ?? disk;
+    console.log(`  server:         ${fmt(measured.perSecond)} fixes/s · p50 ${measured.p50} ms · p99 ${measured.p99} ms (acknowledged after commit; ratio to the ${postgresCeiling ? "PostgreSQL's" : "disk's"} ceiling ${ratio(measured.perSecond, ceiling.perSecond)})`);
     // CPU time of this process (all its threads) per answer: what the ratio comes to when the
     // client is not the limit, and steadier than the rates on a busy machine. The main thread's
     // share is what bounds the rate on an idle machine.
