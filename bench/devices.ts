@@ -8,6 +8,7 @@
  *   npm run bench:devices                      # SQLite (WAL, synchronous=FULL)
  *   npm run bench:devices -- --pg              # PostgreSQL (DATABASE_URL, or a throwaway cluster)
  *   npm run bench:devices -- --devices 500 --seconds 10 --connections 32
+ *   npm run bench:devices -- --fleet 10000 --every 3   # the fleet as it is (see `fleet` below)
  *
  * The client (autocannon) is a separate process (bench/devices-client.ts), so the server and the
  * references each have the main thread of this process to themselves. Phases: warm-up of the
@@ -164,30 +165,48 @@ async function postgresBoundServer(url: string, lanes: number, cleanup: Cleanup)
 
 const cpuMicros = ({ user, system }: NodeJS.CpuUsage) => user + system;
 
+/** A fresh store and server with `devices` employees whose device keys the clients send, and the OsmAnd listener. */
+async function fleetServer(devices: number, cleanup: Cleanup) {
+  const dir = tempDir(cleanup);
+  const { database, store, postgresUrl } = await serverStore(dir, cleanup);
+  const server = await startServer(database, 0, cleanup);
+  // The devices: employees with the keys the client sends, created through the API 8 at a time.
+  const create = async (first: number) => {
+    for (let i = first; i < devices; i += 8) {
+      const response = await fetch(`${server.baseUrl}${SUBSCRIBERS}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${server.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: `Phone ${i}`, deviceKey: `device-${i}` }),
+      });
+      if (response.status !== 201) throw new Error(`creating device ${i}: ${response.status} ${await response.text()}`);
+    }
+  };
+  await Promise.all(Array.from({ length: 8 }, (_, i) => create(i)));
+  const osmand = buildOsmAndServer({ locations: server.services.locations });
+  cleanup.add(() => osmand.close());
+  const osmandUrl = `http://127.0.0.1:${(await osmand.listen({ port: 0, host: '127.0.0.1' })).port}`;
+  const storedFixes = async () => {
+    const { rows } = await sql<{ n: number | string }>`SELECT count(*) AS n FROM locations`.execute(database.db);
+    return Number(rows[0]!.n);
+  };
+  return { dir, database, store, postgresUrl, osmandUrl, storedFixes };
+}
+
+/** Every acknowledged fix must be stored (a fix in flight when a client stopped may be stored unacknowledged). */
+function storedCheck(acknowledged: number, stored: number, failed: number): string {
+  return stored >= acknowledged
+    ? `check: ${fmt(acknowledged)} fixes acknowledged, ${fmt(stored)} stored (a fix in flight when the client stopped may be stored unacknowledged); ${fmt(failed)} failed`
+    : `check: MISSING, ${fmt(acknowledged)} fixes acknowledged but only ${fmt(stored)} stored`;
+}
+
 async function main(): Promise<void> {
+  if (process.argv.includes('--fleet')) return fleet();
   const devices = flagValue('--devices', 2000);
   const seconds = flagValue('--seconds', 10);
   const connections = flagValue('--connections', 64);
   const cleanup = new Cleanup();
   try {
-    const dir = tempDir(cleanup);
-    const { database, store, postgresUrl } = await serverStore(dir, cleanup);
-    const server = await startServer(database, 0, cleanup);
-    // The devices: employees with the keys the client sends, created through the API 8 at a time.
-    const create = async (first: number) => {
-      for (let i = first; i < devices; i += 8) {
-        const response = await fetch(`${server.baseUrl}${SUBSCRIBERS}`, {
-          method: 'POST',
-          headers: { authorization: `Bearer ${server.token}`, 'content-type': 'application/json' },
-          body: JSON.stringify({ name: `Phone ${i}`, deviceKey: `device-${i}` }),
-        });
-        if (response.status !== 201) throw new Error(`creating device ${i}: ${response.status} ${await response.text()}`);
-      }
-    };
-    await Promise.all(Array.from({ length: 8 }, (_, i) => create(i)));
-    const osmand = buildOsmAndServer({ locations: server.services.locations });
-    cleanup.add(() => osmand.close());
-    const osmandUrl = `http://127.0.0.1:${(await osmand.listen({ port: 0, host: '127.0.0.1' })).port}`;
+    const { dir, database, store, postgresUrl, osmandUrl, storedFixes } = await fleetServer(devices, cleanup);
     const bareUrl = await bareServer(cleanup);
     const diskUrl = await diskBoundServer(dir, cleanup);
     const postgresCeilingUrl = postgresUrl ? await postgresBoundServer(postgresUrl, POSTGRES_LANES, cleanup) : null;
@@ -210,14 +229,7 @@ async function main(): Promise<void> {
     const measured = await runClient(osmandUrl, devices, seconds, connections, startS, warm.next);
     const [serverCpuUs, mainCpuUs] = [cpuMicros(process.cpuUsage(serverCpu)), cpuMicros(process.threadCpuUsage(mainCpu))];
 
-    const { rows } = await sql<{ n: number | string }>`SELECT count(*) AS n FROM locations`.execute(database.db);
-    const stored = Number(rows[0]!.n);
-    const acknowledged = warm.ok + measured.ok;
-    const failed = warm.other + warm.errors + measured.other + measured.errors;
-    const check =
-      stored >= acknowledged
-        ? `check: ${fmt(acknowledged)} fixes acknowledged, ${fmt(stored)} stored (a fix in flight when the client stopped may be stored unacknowledged); ${fmt(failed)} failed`
-        : `check: MISSING, ${fmt(acknowledged)} fixes acknowledged but only ${fmt(stored)} stored`;
+    const check = storedCheck(warm.ok + measured.ok, await storedFixes(), warm.other + warm.errors + measured.other + measured.errors);
     const target = database.dialect === 'postgres' ? TARGET_POSTGRES : TARGET_SQLITE;
     console.log(`devices on ${store}: ${fmt(devices)} devices, one fix per request over the OsmAnd listener, ${connections} connections, ${seconds} s per phase`);
     console.log(`  bare node:http: ${fmt(bare.perSecond)} requests/s · p50 ${bare.p50} ms · p99 ${bare.p99} ms`);
@@ -235,6 +247,78 @@ async function main(): Promise<void> {
     );
     console.log(`  ${check}`);
     console.log(`devices: ${fmt(measured.perSecond)} fixes/s · ratio to bare ${ratio(measured.perSecond, bare.perSecond)} (target ≥ ${target}) · p99 ${measured.p99} ms (target < ${TARGET_P99_MS})`);
+  } finally {
+    await cleanup.run();
+  }
+}
+
+
+interface FleetResult {
+  due: number;
+  answered: number;
+  ok: number;
+  other: number;
+  errors: number;
+  p50: number;
+  p99: number;
+  max: number;
+  seconds: number;
+  clientCpuSeconds: number;
+  firstRound: { p50: number; p99: number };
+  secondHalf: { p50: number; p99: number };
+}
+
+/**
+ * Runs the fleet client process (bench/fleet-client.ts); `onMeasuring` is called when its measured
+ * rounds begin. Resolves with its figures of those rounds.
+ */
+function runFleetClient(baseUrl: string, devices: number, everySeconds: number, seconds: number, startS: number, onMeasuring: () => void): Promise<FleetResult> {
+  return new Promise((resolve, reject) => {
+    const args = ['--import', 'tsx', 'bench/fleet-client.ts', baseUrl, String(devices), String(everySeconds), String(seconds), String(startS)];
+    const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+    let output = '';
+    child.stdout.on('data', (chunk) => {
+      output += String(chunk);
+      if (output.startsWith('measuring\n') && !output.includes('{')) onMeasuring();
+    });
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      if (code !== 0) reject(new Error(`fleet client exited with ${code}: ${output}`));
+      else resolve(JSON.parse(output.trim().split('\n').at(-1)!) as FleetResult);
+    });
+  });
+}
+
+/**
+ * `--fleet N` (`--every S`, `--seconds T`): the fleet of issue 13 as it is, not a load test: N
+ * phones (default 10,000), each on a connection of its own, each sending a fix every S seconds
+ * (default 3); a first round brings them online and connected, then T seconds (default 30) are
+ * measured. The rate offered is fixed (N / S fixes a second); what is measured is whether the
+ * server keeps up with it, how long a fix waits for its 200 (counted from when it was due), and
+ * what that costs the server's CPU.
+ */
+async function fleet(): Promise<void> {
+  const devices = flagValue('--fleet', 10_000);
+  const everySeconds = flagValue('--every', 3);
+  const seconds = flagValue('--seconds', 30);
+  const cleanup = new Cleanup();
+  try {
+    const { store, osmandUrl, storedFixes } = await fleetServer(devices, cleanup);
+    const startS = Math.floor(Date.now() / 1000) - 7200;
+    let cpuAtStart: [NodeJS.CpuUsage, NodeJS.CpuUsage] | null = null;
+    const measured = await runFleetClient(osmandUrl, devices, everySeconds, seconds, startS, () => (cpuAtStart = [process.cpuUsage(), process.threadCpuUsage()]));
+    const [serverCpu, mainCpu] = cpuAtStart ?? [process.cpuUsage(), process.threadCpuUsage()];
+    const [serverCpuUs, mainCpuUs] = [cpuMicros(process.cpuUsage(serverCpu)), cpuMicros(process.threadCpuUsage(mainCpu))];
+    const answered = Math.max(1, measured.answered);
+    // The warm-up round's fixes are stored too: one per phone.
+    const check = storedCheck(devices + measured.ok, await storedFixes(), measured.other + measured.errors);
+    console.log(`fleet on ${store}: ${fmt(devices)} phones, each on its own connection sending a fix every ${everySeconds} s over the OsmAnd listener; ${seconds} s measured after a first round`);
+    console.log(`  offered: ${fmt(devices / everySeconds)} fixes/s; acknowledged ${fmt(measured.ok)} of ${fmt(measured.due)} due (${fmt(measured.ok / measured.seconds)} fixes/s over ${measured.seconds.toFixed(1)} s)`);
+    console.log(`  latency from when a fix was due to its 200: p50 ${measured.p50} ms · p99 ${measured.p99} ms · max ${measured.max} ms (target p99 < ${TARGET_P99_MS})`);
+    console.log(`    the first round (every phone connecting and coming online at once; not in the figures above): p50 ${measured.firstRound.p50} ms · p99 ${measured.firstRound.p99} ms`);
+    console.log(`    fixes due in the second half of the measured time: p50 ${measured.secondHalf.p50} ms · p99 ${measured.secondHalf.p99} ms`);
+    console.log(`  CPU per answer: server ${fmt(serverCpuUs / answered)} µs, of which the main thread ${fmt(mainCpuUs / answered)} µs; the server used ${((serverCpuUs / 1e6 / measured.seconds) * 100).toFixed(0)}% of one core, the phones' process ${((measured.clientCpuSeconds / measured.seconds) * 100).toFixed(0)}%`);
+    console.log(`  ${check}`);
   } finally {
     await cleanup.run();
   }
