@@ -1,6 +1,6 @@
 import { sql, type Selectable } from 'kysely';
 import type { Database, Db, Tx } from '../store/database.js';
-import { idTable } from '../store/id-table.js';
+import { isOneOf } from '../store/id-table.js';
 import { PREPARED } from '../store/prepared.js';
 import type { SubscribersTable } from '../store/schema.js';
 import type { Row } from './employee-rows.js';
@@ -81,7 +81,7 @@ export async function ingestTargetRows(tx: Tx, database: Pick<Database, 'dialect
   // building the query with Kysely cost more than the read itself.
   const { rows } = await sql<{ id: number; vehicle_settings: string; is_online: number; seen_at: number | null; device_key: string | null }>`${PREPARED}
     SELECT id, vehicle_settings, is_online, seen_at, device_key FROM subscribers
-    WHERE account_id = ${accountId} AND id IN ${idTable(database, ids)} AND deleted_at IS NULL`.execute(tx);
+    WHERE account_id = ${accountId} AND ${isOneOf(database, 'id', ids)} AND deleted_at IS NULL`.execute(tx);
   return rows;
 }
 

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Database, Db } from '../store/database.js';
-import { idTable } from '../store/id-table.js';
+import { idTable, isOneOf } from '../store/id-table.js';
 
 /** A processed valid fix's time and the pipeline's running totals at it. */
 export interface MetricRow {
@@ -51,7 +51,7 @@ export async function periodEdges(database: Database, executor: Db, accountId: n
   const rows = new Map<number, MetricRow>();
   if (wanted.length > 0) {
     const { rows: found } = await sql<MetricRow>`
-      SELECT ${METRIC_COLUMNS} FROM locations WHERE account_id = ${accountId} AND id IN (SELECT id FROM ${idTable(database, wanted)} AS w)`.execute(executor);
+      SELECT ${METRIC_COLUMNS} FROM locations WHERE account_id = ${accountId} AND ${isOneOf(database, 'id', wanted)}`.execute(executor);
     for (const row of found) rows.set(Number(row.id), numeric(row));
   }
   const pick = (id: number | null) => (id === null ? null : (rows.get(Number(id)) ?? null));

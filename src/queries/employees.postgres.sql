@@ -117,10 +117,7 @@ FROM
   subscribers
 WHERE
   account_id = $1
-  AND id IN (
-    SELECT
-      unnest($2::BIGINT[]) AS id
-  )
+  AND "id" = ANY ($2::BIGINT[])
   AND deleted_at IS NULL;
 
 -- employees/employee-store.ts: livingIds

@@ -106,7 +106,7 @@ FROM
   subscribers
 WHERE
   account_id = ?
-  AND id IN (
+  AND "id" IN (
     SELECT
       value AS id
     FROM

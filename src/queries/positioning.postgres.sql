@@ -1201,10 +1201,7 @@ FROM
   pipeline_states
 WHERE
   account_id = $1
-  AND subscriber_id IN (
-    SELECT
-      unnest($2::BIGINT[]) AS id
-  )
+  AND "subscriber_id" = ANY ($2::BIGINT[])
 ORDER BY
   subscriber_id
 FOR UPDATE;

@@ -419,16 +419,11 @@ FROM
   locations
 WHERE
   account_id = ?
-  AND id IN (
+  AND "id" IN (
     SELECT
-      id
+      value AS id
     FROM
-      (
-        SELECT
-          value AS id
-        FROM
-          json_each(?)
-      ) AS w
+      json_each(?)
   );
 
 -- positioning/statistics-store.ts: bucketRows
@@ -1074,7 +1069,7 @@ FROM
   pipeline_states
 WHERE
   account_id = ?
-  AND subscriber_id IN (
+  AND "subscriber_id" IN (
     SELECT
       value AS id
     FROM

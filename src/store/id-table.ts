@@ -4,10 +4,24 @@ import type { Database } from './database.js';
 /**
  * A list of ids as a one-column table `(id)` to select from, one parameter whatever its length:
  * an array on PostgreSQL, a JSON text on SQLite. One SQL text for any number of ids, and far
- * cheaper to build than an `IN` list of as many parameters.
+ * cheaper to build than an `IN` list of as many parameters. To keep only the rows whose column is
+ * one of the ids, use `isOneOf`.
  */
 export function idTable(database: Pick<Database, 'dialect'>, ids: readonly number[]) {
   return database.dialect === 'postgres'
     ? sql`(SELECT unnest(${[...ids]}::bigint[]) AS id)`
     : sql`(SELECT value AS id FROM json_each(${JSON.stringify(ids)}))`;
+}
+
+/**
+ * `column` is one of `ids`, as a condition: `column = ANY(array)` on PostgreSQL, `column IN` the
+ * id table on SQLite. On PostgreSQL the array form is planned as an index probe per id whatever
+ * the table's statistics say. As `IN (SELECT unnest(…))` it is a semi-join, which the planner
+ * may turn around: on a table filled since it was last analysed (the employees of an account just
+ * imported, the pipeline states of a fleet's first fixes) it estimated one row and compared every
+ * row of the table with every id, 250 ms for 200 ids among 10,000 employees instead of 1 ms, and
+ * the ingest queue's group transactions waited on it until autovacuum analysed the table.
+ */
+export function isOneOf(database: Pick<Database, 'dialect'>, column: string, ids: readonly number[]) {
+  return database.dialect === 'postgres' ? sql`${sql.ref(column)} = ANY(${[...ids]}::bigint[])` : sql`${sql.ref(column)} IN ${idTable(database, ids)}`;
 }

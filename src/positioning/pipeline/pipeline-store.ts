@@ -1,7 +1,7 @@
 import { sql, type Selectable } from 'kysely';
 import { BulkWriter, bulkInsert, rowsFor, type BulkRows } from '../../store/bulk-writer.js';
 import type { Database, Db, Tx } from '../../store/database.js';
-import { idTable } from '../../store/id-table.js';
+import { isOneOf } from '../../store/id-table.js';
 import { PREPARED } from '../../store/prepared.js';
 import type { PipelineCheckpointsTable, PipelineStatesTable, StatisticsBucketsTable, TracksTable, VehicleEventsTable, ZoneVisitsTable } from '../../store/schema.js';
 import { pointKey } from '../address-resolver.js';
@@ -108,7 +108,7 @@ export async function lockPipelineStateTexts(tx: Tx, database: Database, account
   const lock = database.dialect === 'postgres' ? sql`ORDER BY subscriber_id FOR UPDATE` : sql``;
   const { rows } = await sql<{ subscriber_id: number; state: string }>`${PREPARED}
     SELECT subscriber_id, state FROM pipeline_states
-    WHERE account_id = ${accountId} AND subscriber_id IN ${idTable(database, subscriberIds)} ${lock}`.execute(tx);
+    WHERE account_id = ${accountId} AND ${isOneOf(database, 'subscriber_id', subscriberIds)} ${lock}`.execute(tx);
   return new Map(rows.map((r) => [Number(r.subscriber_id), r.state]));
 }
 
