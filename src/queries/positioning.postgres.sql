@@ -1551,11 +1551,12 @@ WHERE
   AND t.id = u.id
   AND t.location_date >= $10;
 
-DELETE FROM "pipeline_checkpoints"
+/* prepared */
+DELETE FROM pipeline_checkpoints
 WHERE
-  "account_id" = $1
-  AND "subscriber_id" = $2
-  AND "at_ms" < $3;
+  account_id = $1
+  AND "subscriber_id" = ANY ($2::BIGINT[])
+  AND at_ms < $3;
 
 -- positioning/pipeline/pipeline-store.ts: PipelineStore.apply (with the batch's fixes, no replay: one statement on PostgreSQL)
 /* prepared */
@@ -1792,11 +1793,12 @@ WHERE
   AND t.id = u.id
   AND t.location_date >= $10;
 
-DELETE FROM "pipeline_checkpoints"
+/* prepared */
+DELETE FROM pipeline_checkpoints
 WHERE
-  "account_id" = $1
-  AND "subscriber_id" = $2
-  AND "at_ms" < $3;
+  account_id = $1
+  AND "subscriber_id" = ANY ($2::BIGINT[])
+  AND at_ms < $3;
 
 -- positioning/pipeline/pipeline-store.ts: PipelineStore.applyZoneVisits (after a replay)
 DELETE FROM "zone_visits"

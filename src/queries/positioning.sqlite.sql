@@ -1337,11 +1337,17 @@ WHERE
   AND id = ?
   AND location_date >= ?;
 
-DELETE FROM "pipeline_checkpoints"
+/* prepared */
+DELETE FROM pipeline_checkpoints
 WHERE
-  "account_id" = ?
-  AND "subscriber_id" = ?
-  AND "at_ms" < ?;
+  account_id = ?
+  AND "subscriber_id" IN (
+    SELECT
+      value AS id
+    FROM
+      json_each(?)
+  )
+  AND at_ms < ?;
 
 -- positioning/pipeline/pipeline-store.ts: PipelineStore.apply (with the batch's fixes, no replay: one statement on PostgreSQL)
 INSERT INTO
@@ -1480,11 +1486,17 @@ WHERE
   AND id = ?
   AND location_date >= ?;
 
-DELETE FROM "pipeline_checkpoints"
+/* prepared */
+DELETE FROM pipeline_checkpoints
 WHERE
-  "account_id" = ?
-  AND "subscriber_id" = ?
-  AND "at_ms" < ?;
+  account_id = ?
+  AND "subscriber_id" IN (
+    SELECT
+      value AS id
+    FROM
+      json_each(?)
+  )
+  AND at_ms < ?;
 
 -- positioning/pipeline/pipeline-store.ts: PipelineStore.applyZoneVisits (after a replay)
 DELETE FROM "zone_visits"
