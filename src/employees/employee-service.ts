@@ -4,7 +4,7 @@ import { ApiError } from '../http/errors.js';
 import type { Database, Db, Tx } from '../store/database.js';
 import { isUniqueViolation } from '../store/errors.js';
 import type { ChangeRecorder } from '../events/events.js';
-import { EmployeeChanges } from './employee-changes.js';
+import { EmployeeChanges, type EmployeeChange } from './employee-changes.js';
 import { EmployeePresence, type PresenceOptions, type PresenceRow } from './employee-presence.js';
 import { buildEmployee, fromRow, patchEmployee, toRow } from './employee-rows.js';
 import type { Employee, EmployeeListQuery, EmployeePatch, EmployeeWrite, VehicleSettings } from './employee-schema.js';
@@ -59,6 +59,10 @@ export class EmployeeService {
   ) {
     this.changes = new EmployeeChanges(events, clock, (change) => {
       // A key an employee had or got no longer answers from the cache: the next fix reads it afresh.
+      // A change that leaves the owner as cached (isOnline turning with the fixes, a new name) keeps
+      // it: a fleet's first fixes each turn an employee online, and forgetting their keys then
+      // cost every phone a second lookup.
+      if (!changesDeviceOwner(change)) return;
       if (change.type !== 'add' && change.before.deviceKey) this.deviceOwners.delete(change.before.deviceKey);
       if (change.type !== 'delete' && change.after.deviceKey) this.deviceOwners.delete(change.after.deviceKey);
     });
@@ -241,4 +245,11 @@ export class EmployeeService {
       throw error;
     }
   }
+}
+
+/** Whether a change can alter what `findByDeviceKeyCached` answers for a key: the key, the employee, or its reading map. */
+function changesDeviceOwner(change: EmployeeChange): boolean {
+  if (change.type !== 'edit') return true;
+  const { before, after } = change;
+  return before.deviceKey !== after.deviceKey || JSON.stringify(before.vehicleSettings) !== JSON.stringify(after.vehicleSettings);
 }
