@@ -318,7 +318,7 @@ async function fleet(): Promise<void> {
     console.log(`    the first round (every phone connecting and coming online at once; not in the figures above): p50 ${measured.firstRound.p50} ms · p99 ${measured.firstRound.p99} ms`);
     console.log(`    fixes due in the second half of the measured time: p50 ${measured.secondHalf.p50} ms · p99 ${measured.secondHalf.p99} ms`);
     console.log(`  CPU per answer: server ${fmt(serverCpuUs / answered)} µs, of which the main thread ${fmt(mainCpuUs / answered)} µs; the server used ${((serverCpuUs / 1e6 / measured.seconds) * 100).toFixed(0)}% of one core, the phones' process ${((measured.clientCpuSeconds / measured.seconds) * 100).toFixed(0)}%`);
-    console.log(`  ${check}`);
+    console.log(`  ${check}${measured.other + measured.errors > 0 ? ` (${fmt(measured.other)} answered otherwise than 200, ${fmt(measured.errors)} unanswered)` : ''}`);
   } finally {
     await cleanup.run();
   }
