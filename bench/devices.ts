@@ -54,20 +54,31 @@ interface ClientResult {
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
-/** Runs the autocannon client process against `baseUrl`; resolves with its figures. */
-function runClient(baseUrl: string, devices: number, seconds: number, connections: number, startS: number, firstRequest: number, amount?: number): Promise<ClientResult> {
+/**
+ * Runs a client script of this folder as its own process; `onLine` hears each line it prints.
+ * Resolves with the JSON of its last line.
+ */
+function runClientProcess<T>(script: string, args: (string | number)[], onLine: (line: string) => void = () => {}): Promise<T> {
   return new Promise((resolve, reject) => {
-    const args = ['--import', 'tsx', 'bench/devices-client.ts', baseUrl, String(devices), String(seconds), String(connections), String(startS), String(firstRequest)];
-    if (amount) args.push(String(amount));
-    const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', `bench/${script}`, ...args.map(String)], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
     let output = '';
-    child.stdout.on('data', (chunk) => (output += String(chunk)));
+    let heard = 0;
+    child.stdout.on('data', (chunk) => {
+      output += String(chunk);
+      const lines = output.split('\n').slice(0, -1);
+      for (; heard < lines.length; heard++) onLine(lines[heard]!);
+    });
     child.on('error', reject);
     child.on('exit', (code) => {
-      if (code !== 0) reject(new Error(`client exited with ${code}: ${output}`));
-      else resolve(JSON.parse(output.trim().split('\n').at(-1)!) as ClientResult);
+      if (code !== 0) reject(new Error(`${script} exited with ${code}: ${output}`));
+      else resolve(JSON.parse(output.trim().split('\n').at(-1)!) as T);
     });
   });
+}
+
+/** Runs the autocannon client process against `baseUrl`; resolves with its figures. */
+function runClient(baseUrl: string, devices: number, seconds: number, connections: number, startS: number, firstRequest: number, amount?: number): Promise<ClientResult> {
+  return runClientProcess('devices-client.ts', [baseUrl, devices, seconds, connections, startS, firstRequest, ...(amount ? [amount] : [])]);
 }
 
 /** The reference: node:http answering every request with an empty 200 once its body is read. */
@@ -273,19 +284,8 @@ interface FleetResult {
  * rounds begin. Resolves with its figures of those rounds.
  */
 function runFleetClient(baseUrl: string, devices: number, everySeconds: number, seconds: number, startS: number, onMeasuring: () => void): Promise<FleetResult> {
-  return new Promise((resolve, reject) => {
-    const args = ['--import', 'tsx', 'bench/fleet-client.ts', baseUrl, String(devices), String(everySeconds), String(seconds), String(startS)];
-    const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
-    let output = '';
-    child.stdout.on('data', (chunk) => {
-      output += String(chunk);
-      if (output.startsWith('measuring\n') && !output.includes('{')) onMeasuring();
-    });
-    child.on('error', reject);
-    child.on('exit', (code) => {
-      if (code !== 0) reject(new Error(`fleet client exited with ${code}: ${output}`));
-      else resolve(JSON.parse(output.trim().split('\n').at(-1)!) as FleetResult);
-    });
+  return runClientProcess('fleet-client.ts', [baseUrl, devices, everySeconds, seconds, startS], (line) => {
+    if (line === 'measuring') onMeasuring();
   });
 }
 
