@@ -178,7 +178,7 @@ export const catalogue: Entry[] = [
   { file: 'employees/employee-store.ts', name: 'ingestTargetRows', run: ({ tx, database }) => employees.ingestTargetRows(tx, database, ACCOUNT, [SUBSCRIBER, 11]) },
   { file: 'employees/employee-store.ts', name: 'livingIds', run: ({ database }) => employees.livingIds(database.db, ACCOUNT, [SUBSCRIBER, 11]) },
   { file: 'employees/employee-store.ts', name: 'identityRows', run: ({ database }) => employees.identityRows(database.db, ACCOUNT, [SUBSCRIBER, 11]) },
-  { file: 'employees/employee-store.ts', name: 'findByDeviceKey', run: ({ database }) => employees.findByDeviceKey(database.db, 'k3y') },
+  { file: 'employees/employee-store.ts', name: 'findByDeviceKeys', run: ({ database }) => employees.findByDeviceKeys(database.db, database, ['k3y', 'k4y']) },
   { file: 'employees/employee-store.ts', name: 'touchSeenAt', run: ({ tx }) => employees.touchSeenAt(tx, ACCOUNT, [SUBSCRIBER, 11], T) },
   { file: 'employees/employee-store.ts', name: 'silentOnline', run: ({ database }) => employees.silentOnline(database.db, T - 600_000, 500) },
   { file: 'employees/employee-store.ts', name: 'presenceToFlip (going offline; locked on PostgreSQL)', run: ({ database, tx }) => employees.presenceToFlip(tx, ACCOUNT, [SUBSCRIBER, 11], { online: false, silentSince: T - 600_000, forUpdate: database.dialect === 'postgres' }) },

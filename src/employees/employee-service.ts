@@ -37,6 +37,8 @@ export interface EmployeeIdentity {
 
 /** Device keys whose owner is remembered; past this, the memory starts afresh. */
 const MAX_CACHED_DEVICE_KEYS = 100_000;
+/** Device keys looked up in one statement at most. */
+const KEYS_PER_READ = 500;
 
 const notFound = (id: number | string) => new ApiError('NO_SUCH_SUBSCRIBER', `no subscriber ${id}`);
 
@@ -48,6 +50,9 @@ export class EmployeeService {
   readonly groups: SubscriberGroupService;
   /** Device key → living owner, as last read; see `findByDeviceKeyCached`. */
   private readonly deviceOwners = new Map<string, DeviceOwner>();
+  /** Keys asked for in this turn of the event loop, read together once it ends (see `findByDeviceKey`). */
+  private keysToRead = new Map<string, { resolve: (owner: DeviceOwner | null) => void; reject: (error: unknown) => void }[]>();
+  private keysReadScheduled = false;
 
   constructor(
     private readonly database: Database,
@@ -173,11 +178,41 @@ export class EmployeeService {
     return new Map(rows.map((r) => [r.id, { name: r.name, externalSubscriberID: r.external_id, living: r.deleted_at === null }]));
   }
 
-  async findByDeviceKey(deviceKey: string): Promise<DeviceOwner | null> {
-    const row = await store.findByDeviceKey(this.database.db, deviceKey);
-    if (!row) return null;
-    const { readingMap } = JSON.parse(row.vehicle_settings) as VehicleSettings;
-    return { accountId: row.account_id, subscriberId: row.id, readingMap: readingMap ?? null };
+  /**
+   * The living employee whose device key this is, read afresh. The keys asked for in one turn of
+   * the event loop are read together, in one statement once the turn's I/O is done: after a
+   * restart, or when a fleet comes online, every phone's first fix and every tracker's login asks
+   * for its key at once, and a read each cost PostgreSQL a round trip each.
+   */
+  findByDeviceKey(deviceKey: string): Promise<DeviceOwner | null> {
+    return new Promise((resolve, reject) => {
+      const waiting = this.keysToRead.get(deviceKey);
+      if (waiting) waiting.push({ resolve, reject });
+      else this.keysToRead.set(deviceKey, [{ resolve, reject }]);
+      if (!this.keysReadScheduled) {
+        this.keysReadScheduled = true;
+        setImmediate(() => void this.readKeys());
+      }
+    });
+  }
+
+  private async readKeys(): Promise<void> {
+    const asked = this.keysToRead;
+    this.keysToRead = new Map();
+    this.keysReadScheduled = false;
+    try {
+      const owners = new Map<string, DeviceOwner>();
+      const keys = [...asked.keys()];
+      for (let i = 0; i < keys.length; i += KEYS_PER_READ) {
+        for (const row of await store.findByDeviceKeys(this.database.db, this.database, keys.slice(i, i + KEYS_PER_READ))) {
+          const { readingMap } = JSON.parse(row.vehicle_settings) as VehicleSettings;
+          owners.set(row.device_key, { accountId: row.account_id, subscriberId: row.id, readingMap: readingMap ?? null });
+        }
+      }
+      for (const [key, waiting] of asked) for (const { resolve } of waiting) resolve(owners.get(key) ?? null);
+    } catch (error) {
+      for (const waiting of asked.values()) for (const { reject } of waiting) reject(error);
+    }
   }
 
   /**

@@ -144,16 +144,18 @@ WHERE
   "account_id" = $1
   AND "id" IN ($2, $3);
 
--- employees/employee-store.ts: findByDeviceKey
+-- employees/employee-store.ts: findByDeviceKeys
+/* prepared */
 SELECT
-  "account_id",
-  "id",
-  "vehicle_settings"
+  device_key,
+  account_id,
+  id,
+  vehicle_settings
 FROM
-  "subscribers"
+  subscribers
 WHERE
-  "device_key" = $1
-  AND "deleted_at" IS NULL;
+  device_key = ANY ($1::TEXT[])
+  AND deleted_at IS NULL;
 
 -- employees/employee-store.ts: touchSeenAt
 UPDATE "subscribers"

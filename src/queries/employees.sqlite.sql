@@ -138,16 +138,23 @@ WHERE
   "account_id" = ?
   AND "id" IN (?, ?);
 
--- employees/employee-store.ts: findByDeviceKey
+-- employees/employee-store.ts: findByDeviceKeys
+/* prepared */
 SELECT
-  "account_id",
-  "id",
-  "vehicle_settings"
+  device_key,
+  account_id,
+  id,
+  vehicle_settings
 FROM
-  "subscribers"
+  subscribers
 WHERE
-  "device_key" = ?
-  AND "deleted_at" IS NULL;
+  device_key IN (
+    SELECT
+      value
+    FROM
+      json_each(?)
+  )
+  AND deleted_at IS NULL;
 
 -- employees/employee-store.ts: touchSeenAt
 UPDATE "subscribers"

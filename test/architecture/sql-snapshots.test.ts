@@ -29,7 +29,7 @@ const CROSS_ACCOUNT: Record<string, string> = {
   'accounts/session-store.ts: findSession': "a cookie's token finds the account",
   'accounts/session-store.ts: deleteSession': "signing out ends the cookie's session, found by its token",
   'accounts/session-store.ts: deleteEndedSessions': 'expired sessions of every account are forgotten',
-  'employees/employee-store.ts: findByDeviceKey': "a device's key finds the account",
+  'employees/employee-store.ts: findByDeviceKeys': "a device's key finds the account",
   'employees/employee-store.ts: silentOnline': 'the presence sweep looks at every account (then flips per account)',
   'positioning/track-store.ts: unnamedTracks': 'the address filler names the tracks of every account (then writes each by its account)',
   'reports/schedule-store.ts: dueSchedules': 'the report scheduler serves every account (then claims and sends per account)',
