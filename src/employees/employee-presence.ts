@@ -58,7 +58,7 @@ export class EmployeePresence {
     const stale = rows.filter((r) => r.is_online === 1 && (r.seen_at ?? 0) < atMs - this.seenGranularityMs).map((r) => r.id);
     if (stale.length > 0) {
       // Not updated: the sweeper turned it offline since the read above; it is back online now.
-      const kept = new Set(await touchSeenAt(tx, account.id, stale, atMs));
+      const kept = new Set(await touchSeenAt(tx, this.database, account.id, stale, atMs));
       offline.push(...stale.filter((id) => !kept.has(id)));
     }
     if (offline.length > 0) await this.setOnline(tx, account, offline, { online: true, atMs });
@@ -101,7 +101,7 @@ export class EmployeePresence {
     ids: number[],
     flip: { online: true; atMs: number } | { online: false; cutoff: number; nowMs: number },
   ): Promise<number> {
-    const rows = await presenceToFlip(tx, account.id, ids, {
+    const rows = await presenceToFlip(tx, this.database, account.id, ids, {
       online: flip.online,
       silentSince: flip.online ? null : flip.cutoff,
       forUpdate: this.database.dialect === 'postgres',
@@ -109,6 +109,7 @@ export class EmployeePresence {
     if (rows.length === 0) return 0;
     await writeOnline(
       tx,
+      this.database,
       account.id,
       rows.map((r) => r.id),
       flip.online ? { atMs: flip.atMs } : null,

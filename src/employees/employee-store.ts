@@ -111,12 +111,12 @@ export async function findByDeviceKeys(db: Db, database: Pick<Database, 'dialect
 }
 
 /** Keeps the arrival time of online employees; the ids it did not update went offline meanwhile. */
-export async function touchSeenAt(tx: Tx, accountId: number, ids: number[], atMs: number): Promise<number[]> {
+export async function touchSeenAt(tx: Tx, database: Pick<Database, 'dialect'>, accountId: number, ids: number[], atMs: number): Promise<number[]> {
   const rows = await tx
     .updateTable('subscribers')
     .set({ seen_at: atMs })
     .where('account_id', '=', accountId)
-    .where('id', 'in', ids)
+    .where(isOneOf(database, 'id', ids))
     .where('is_online', '=', 1)
     .returning('id')
     .execute();
@@ -143,6 +143,7 @@ export async function silentOnline(db: Db, cutoff: number, limit: number): Promi
  */
 export async function presenceToFlip(
   tx: Tx,
+  database: Pick<Database, 'dialect'>,
   accountId: number,
   ids: number[],
   flip: { online: boolean; silentSince: number | null; forUpdate: boolean },
@@ -151,7 +152,7 @@ export async function presenceToFlip(
     .selectFrom('subscribers')
     .selectAll()
     .where('account_id', '=', accountId)
-    .where('id', 'in', ids)
+    .where(isOneOf(database, 'id', ids))
     .where('deleted_at', 'is', null)
     .where('is_online', '=', flip.online ? 0 : 1)
     .orderBy('id');
@@ -161,7 +162,7 @@ export async function presenceToFlip(
 }
 
 /** isOnline turned on (with the arrival time) or off. */
-export async function writeOnline(tx: Tx, accountId: number, ids: number[], online: { atMs: number } | null): Promise<void> {
-  const update = tx.updateTable('subscribers').where('account_id', '=', accountId).where('id', 'in', ids);
+export async function writeOnline(tx: Tx, database: Pick<Database, 'dialect'>, accountId: number, ids: number[], online: { atMs: number } | null): Promise<void> {
+  const update = tx.updateTable('subscribers').where('account_id', '=', accountId).where(isOneOf(database, 'id', ids));
   await (online ? update.set({ is_online: 1, seen_at: online.atMs }) : update.set({ is_online: 0 })).execute();
 }

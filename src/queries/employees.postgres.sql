@@ -163,8 +163,8 @@ SET
   "seen_at" = $1
 WHERE
   "account_id" = $2
-  AND "id" IN ($3, $4)
-  AND "is_online" = $5
+  AND "id" = ANY ($3::BIGINT[])
+  AND "is_online" = $4
 RETURNING
   "id";
 
@@ -191,10 +191,10 @@ FROM
   "subscribers"
 WHERE
   "account_id" = $1
-  AND "id" IN ($2, $3)
+  AND "id" = ANY ($2::BIGINT[])
   AND "deleted_at" IS NULL
-  AND "is_online" = $4
-  AND "seen_at" <= $5
+  AND "is_online" = $3
+  AND "seen_at" <= $4
 ORDER BY
   "id"
 FOR UPDATE;
@@ -206,7 +206,7 @@ SET
   "seen_at" = $2
 WHERE
   "account_id" = $3
-  AND "id" IN ($4, $5);
+  AND "id" = ANY ($4::BIGINT[]);
 
 -- employees/subscriber-group-store.ts: listGroups
 SELECT

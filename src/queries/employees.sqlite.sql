@@ -162,7 +162,12 @@ SET
   "seen_at" = ?
 WHERE
   "account_id" = ?
-  AND "id" IN (?, ?)
+  AND "id" IN (
+    SELECT
+      value AS id
+    FROM
+      json_each(?)
+  )
   AND "is_online" = ?
 RETURNING
   "id";
@@ -190,7 +195,12 @@ FROM
   "subscribers"
 WHERE
   "account_id" = ?
-  AND "id" IN (?, ?)
+  AND "id" IN (
+    SELECT
+      value AS id
+    FROM
+      json_each(?)
+  )
   AND "deleted_at" IS NULL
   AND "is_online" = ?
   AND "seen_at" <= ?
@@ -204,7 +214,12 @@ SET
   "seen_at" = ?
 WHERE
   "account_id" = ?
-  AND "id" IN (?, ?);
+  AND "id" IN (
+    SELECT
+      value AS id
+    FROM
+      json_each(?)
+  );
 
 -- employees/subscriber-group-store.ts: listGroups
 SELECT
