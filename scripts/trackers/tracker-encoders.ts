@@ -42,41 +42,74 @@ export interface TeltonikaRecordSpec {
   nx?: Record<number, Buffer>;
 }
 
-function uint(size: number, value: number | bigint): Buffer {
-  const bytes = Buffer.alloc(size);
-  if (size === 8) bytes.writeBigUInt64BE(BigInt(value));
-  else bytes.writeUIntBE(Number(value), 0, size);
-  return bytes;
+/**
+ * Appends `value` as `size` big-endian bytes (signed values in two's complement) to `bytes`. The
+ * frames are built as plain byte lists and become one Buffer at the end: a Buffer per field
+ * made the bench's 100,000-record bursts allocate gigabytes of small ArrayBuffers.
+ */
+function uint(bytes: number[], size: number, value: number | bigint): void {
+  const at = bytes.length;
+  if (typeof value === 'number' && (value >= 0 || size <= 4)) {
+    let v = value < 0 ? value + 2 ** (size * 8) : value;
+    for (let i = size - 1; i >= 0; i--) {
+      bytes[at + i] = v % 256;
+      v = Math.floor(v / 256);
+    }
+    return;
+  }
+  let v = BigInt.asUintN(size * 8, BigInt(value));
+  for (let i = size - 1; i >= 0; i--) {
+    bytes[at + i] = Number(v & 0xffn);
+    v >>= 8n;
+  }
 }
 
-function teltonikaRecord(spec: TeltonikaRecordSpec, extended: boolean): Buffer {
+function teltonikaRecord(bytes: number[], spec: TeltonikaRecordSpec, extended: boolean): void {
   const idSize = extended ? 2 : 1;
-  const gps = Buffer.alloc(15);
-  gps.writeInt32BE(Math.round(spec.longitude * 1e7), 0);
-  gps.writeInt32BE(Math.round(spec.latitude * 1e7), 4);
-  gps.writeUInt16BE(spec.altitude ?? 0, 8);
-  gps.writeUInt16BE(spec.angle ?? 0, 10);
-  gps.writeUInt8(spec.satellites ?? 0, 12);
-  gps.writeUInt16BE(spec.speedKmh ?? 0, 13);
   const entries = Object.entries(spec.io ?? {}).map(([id, [size, value]]) => ({ id: Number(id), size, value }));
   const nx = Object.entries(spec.nx ?? {});
-  const parts = [uint(8, spec.timeMs), uint(1, spec.priority ?? 0), gps, uint(idSize, spec.eventIoId ?? 0), uint(idSize, entries.length + nx.length)];
+  uint(bytes, 8, spec.timeMs);
+  uint(bytes, 1, spec.priority ?? 0);
+  // GPS element: longitude, latitude (signed, 1e-7 degrees), altitude, angle, satellites, speed.
+  uint(bytes, 4, Math.round(spec.longitude * 1e7));
+  uint(bytes, 4, Math.round(spec.latitude * 1e7));
+  uint(bytes, 2, spec.altitude ?? 0);
+  uint(bytes, 2, spec.angle ?? 0);
+  uint(bytes, 1, spec.satellites ?? 0);
+  uint(bytes, 2, spec.speedKmh ?? 0);
+  uint(bytes, idSize, spec.eventIoId ?? 0);
+  uint(bytes, idSize, entries.length + nx.length);
   for (const size of [1, 2, 4, 8]) {
     const group = entries.filter((e) => e.size === size);
-    parts.push(uint(idSize, group.length));
-    for (const e of group) parts.push(uint(idSize, e.id), uint(size, e.value));
+    uint(bytes, idSize, group.length);
+    for (const e of group) {
+      uint(bytes, idSize, e.id);
+      uint(bytes, size, e.value);
+    }
   }
   if (extended) {
-    parts.push(uint(2, nx.length));
-    for (const [id, value] of nx) parts.push(uint(2, Number(id)), uint(2, value.length), value);
+    uint(bytes, 2, nx.length);
+    for (const [id, value] of nx) {
+      uint(bytes, 2, Number(id));
+      uint(bytes, 2, value.length);
+      bytes.push(...value);
+    }
   }
-  return Buffer.concat(parts);
 }
 
 /** An AVL packet: preamble, data length, codec, count, records, count, CRC-16/IBM as 4 bytes. */
 export function teltonikaPacket(records: TeltonikaRecordSpec[], codec: 0x08 | 0x8e = 0x08): Buffer {
-  const data = Buffer.concat([uint(1, codec), uint(1, records.length), ...records.map((r) => teltonikaRecord(r, codec === 0x8e)), uint(1, records.length)]);
-  return Buffer.concat([uint(4, 0), uint(4, data.length), data, uint(4, crc16Arc(data))]);
+  const data: number[] = [];
+  uint(data, 1, codec);
+  uint(data, 1, records.length);
+  for (const r of records) teltonikaRecord(data, r, codec === 0x8e);
+  uint(data, 1, records.length);
+  const frame: number[] = [];
+  uint(frame, 4, 0);
+  uint(frame, 4, data.length);
+  const crc: number[] = [];
+  uint(crc, 4, crc16Arc(Uint8Array.from(data)));
+  return Buffer.from([...frame, ...data, ...crc]);
 }
 
 // ---------------------------------------------------------------- Wialon IPS
