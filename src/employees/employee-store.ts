@@ -97,16 +97,14 @@ export async function identityRows(executor: Db, accountId: number, ids: number[
   return executor.selectFrom('subscribers').select(['id', 'name', 'external_id', 'deleted_at']).where('account_id', '=', accountId).where('id', 'in', ids).execute();
 }
 
-/** The living employee whose device sends this key (the key finds the account). */
 /**
  * The living owners of these device keys, in one read: the keys a turn of the event loop asks for
  * (see EmployeeService.findByDeviceKey). One statement text whatever their number: an array on
  * PostgreSQL, a JSON list on SQLite.
  */
 export async function findByDeviceKeys(db: Db, database: Pick<Database, 'dialect'>, deviceKeys: readonly string[]): Promise<{ device_key: string; account_id: number; id: number; vehicle_settings: string }[]> {
-  const keys = database.dialect === 'postgres' ? sql`device_key = ANY(${[...deviceKeys]}::text[])` : sql`device_key IN (SELECT value FROM json_each(${JSON.stringify(deviceKeys)}))`;
   const { rows } = await sql<{ device_key: string; account_id: number; id: number; vehicle_settings: string }>`${PREPARED}
-    SELECT device_key, account_id, id, vehicle_settings FROM subscribers WHERE ${keys} AND deleted_at IS NULL`.execute(db);
+    SELECT device_key, account_id, id, vehicle_settings FROM subscribers WHERE ${isOneOf(database, 'device_key', deviceKeys, 'text')} AND deleted_at IS NULL`.execute(db);
   return rows;
 }
 

@@ -54,7 +54,7 @@ export class PositionRetention {
     await markRemovedBefore(this.database.db, accountId, beforeMs);
     let removed = 0;
     for (const subscriberId of await this.withRowsBefore('pipeline_checkpoints', accountId, beforeMs)) {
-      removed += await this.database.transaction((tx) => deleteCheckpointsBefore(tx, accountId, subscriberId, beforeMs));
+      removed += await this.database.transaction((tx) => deleteCheckpointsBefore(tx, this.database, accountId, [subscriberId], beforeMs));
     }
     return removed;
   }

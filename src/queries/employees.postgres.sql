@@ -154,7 +154,7 @@ SELECT
 FROM
   subscribers
 WHERE
-  device_key = ANY ($1::TEXT[])
+  "device_key" = ANY ($1::TEXT[])
   AND deleted_at IS NULL;
 
 -- employees/employee-store.ts: touchSeenAt

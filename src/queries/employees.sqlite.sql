@@ -108,7 +108,7 @@ WHERE
   account_id = ?
   AND "id" IN (
     SELECT
-      value AS id
+      value
     FROM
       json_each(?)
   )
@@ -148,7 +148,7 @@ SELECT
 FROM
   subscribers
 WHERE
-  device_key IN (
+  "device_key" IN (
     SELECT
       value
     FROM
@@ -164,7 +164,7 @@ WHERE
   "account_id" = ?
   AND "id" IN (
     SELECT
-      value AS id
+      value
     FROM
       json_each(?)
   )
@@ -197,7 +197,7 @@ WHERE
   "account_id" = ?
   AND "id" IN (
     SELECT
-      value AS id
+      value
     FROM
       json_each(?)
   )
@@ -216,7 +216,7 @@ WHERE
   "account_id" = ?
   AND "id" IN (
     SELECT
-      value AS id
+      value
     FROM
       json_each(?)
   );

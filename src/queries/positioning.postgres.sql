@@ -1338,11 +1338,12 @@ WHERE
   AND "at_ms" > $3;
 
 -- positioning/pipeline/pipeline-store.ts: deleteCheckpointsBefore
-DELETE FROM "pipeline_checkpoints"
+/* prepared */
+DELETE FROM pipeline_checkpoints
 WHERE
-  "account_id" = $1
-  AND "subscriber_id" = $2
-  AND "at_ms" < $3;
+  account_id = $1
+  AND "subscriber_id" = ANY ($2::BIGINT[])
+  AND at_ms < $3;
 
 -- positioning/pipeline/pipeline-store.ts: PipelineStore.apply (one row of each kind, after a replay)
 DELETE FROM "tracks"

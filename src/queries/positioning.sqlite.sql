@@ -421,7 +421,7 @@ WHERE
   account_id = ?
   AND "id" IN (
     SELECT
-      value AS id
+      value
     FROM
       json_each(?)
   );
@@ -1071,7 +1071,7 @@ WHERE
   account_id = ?
   AND "subscriber_id" IN (
     SELECT
-      value AS id
+      value
     FROM
       json_each(?)
   );
@@ -1196,11 +1196,17 @@ WHERE
   AND "at_ms" > ?;
 
 -- positioning/pipeline/pipeline-store.ts: deleteCheckpointsBefore
-DELETE FROM "pipeline_checkpoints"
+/* prepared */
+DELETE FROM pipeline_checkpoints
 WHERE
-  "account_id" = ?
-  AND "subscriber_id" = ?
-  AND "at_ms" < ?;
+  account_id = ?
+  AND "subscriber_id" IN (
+    SELECT
+      value
+    FROM
+      json_each(?)
+  )
+  AND at_ms < ?;
 
 -- positioning/pipeline/pipeline-store.ts: PipelineStore.apply (one row of each kind, after a replay)
 DELETE FROM "tracks"
@@ -1343,7 +1349,7 @@ WHERE
   account_id = ?
   AND "subscriber_id" IN (
     SELECT
-      value AS id
+      value
     FROM
       json_each(?)
   )
@@ -1492,7 +1498,7 @@ WHERE
   account_id = ?
   AND "subscriber_id" IN (
     SELECT
-      value AS id
+      value
     FROM
       json_each(?)
   )

@@ -1,4 +1,4 @@
-import { sql, type SqlBool } from 'kysely';
+import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import type { Database } from './database.js';
 
 /**
@@ -24,6 +24,11 @@ export function idTable(database: Pick<Database, 'dialect'>, ids: readonly numbe
  * statement text whatever the number of ids, so it is prepared once (a Kysely `in` list is a
  * statement of its own for every length).
  */
-export function isOneOf(database: Pick<Database, 'dialect'>, column: string, ids: readonly number[]) {
-  return database.dialect === 'postgres' ? sql<SqlBool>`${sql.ref(column)} = ANY(${[...ids]}::bigint[])` : sql<SqlBool>`${sql.ref(column)} IN ${idTable(database, ids)}`;
+export function isOneOf(database: Pick<Database, 'dialect'>, column: string, ids: readonly number[]): RawBuilder<SqlBool>;
+/** `column` is one of `values`, a list of texts (device keys): the same, as `text[]` on PostgreSQL. */
+export function isOneOf(database: Pick<Database, 'dialect'>, column: string, values: readonly string[], type: 'text'): RawBuilder<SqlBool>;
+export function isOneOf(database: Pick<Database, 'dialect'>, column: string, values: readonly (number | string)[], type: 'bigint' | 'text' = 'bigint') {
+  return database.dialect === 'postgres'
+    ? sql<SqlBool>`${sql.ref(column)} = ANY(${[...values]}::${sql.raw(type)}[])`
+    : sql<SqlBool>`${sql.ref(column)} IN (SELECT value FROM json_each(${JSON.stringify(values)}))`;
 }

@@ -101,6 +101,14 @@ for (const dialect of dialects) {
         (await api.get(`${BASE}/tracks?subscriberIDs=${subscriberId}&dateFrom=${iso(TODAY - 200 * DAY_MS)}&dateTo=${iso(TODAY - 1)}`)).body as { startDate: string }[];
       const tracksB = await tracksOf(kept, b1);
 
+      const checkpointsBefore = async (subscriberIds: number[], beforeMs: number) =>
+        Number((await server.database.db.selectFrom('pipeline_checkpoints').select((eb) => eb.fn.countAll<number>().as('n')).where('subscriber_id', 'in', subscriberIds).where('at_ms', '<', beforeMs).executeTakeFirstOrThrow()).n);
+      // A1 and C1 drive up to yesterday: their batches pruned what lies 8 days before their newest
+      // checkpoint. A2 stopped 33 days ago: it keeps the 8 days before that, past A's cut-off.
+      const pastA1 = await checkpointsBefore([a1], cutA);
+      const pastRest = (await checkpointsBefore([a2], cutA)) + (await checkpointsBefore([c1], cutC));
+      assert.ok(pastRest > 0, 'A2 has checkpoints past its account’s retention');
+
       // Fixes of today keep arriving, a small batch at a time, for as long as the run lasts.
       let running = true;
       let posted = 0;
@@ -128,6 +136,9 @@ for (const dialect of dialects) {
       assert.equal(report.fixes.rows, removedA + removedC, 'the report counts what went');
       assert.ok(report.fixes.batches >= report.fixes.rows / BATCH_ROWS, `in batches of ${BATCH_ROWS} or so: ${JSON.stringify(report.fixes)}`);
       assert.deepEqual(report.partitionsDropped, [], 'B keeps everything: no week is older than every cut-off');
+      assert.equal((await checkpointsBefore([a1, a2], cutA)) + (await checkpointsBefore([c1], cutC)), 0, 'no checkpoint a replay could start from before the cut-offs');
+      // A1's batches meanwhile may prune its own old checkpoints; A2 and C1 get no fixes.
+      assert.ok(report.checkpoints >= pastRest && report.checkpoints <= pastRest + pastA1, `the report counts the checkpoints removed: ${report.checkpoints} of ${pastRest} + ${pastA1}`);
 
       const tracksA = await tracksOf(server.api, a1);
       assert.equal(Date.parse(tracksA[0]!.startDate) >= NOW - 120 * DAY_MS, true, 'tracks of A kept for 4 × 30 days');

@@ -229,22 +229,17 @@ export async function deleteCheckpointsAfter(tx: Tx, accountId: number, subscrib
   await tx.deleteFrom('pipeline_checkpoints').where('account_id', '=', accountId).where('subscriber_id', '=', subscriberId).where('at_ms', '>', afterMs).execute();
 }
 
-/** The subscriber's checkpoints before `beforeMs` (a replay cannot start there any more); the number removed. */
-export async function deleteCheckpointsBefore(tx: Tx, accountId: number, subscriberId: number, beforeMs: number): Promise<number> {
-  const result = await tx.deleteFrom('pipeline_checkpoints').where('account_id', '=', accountId).where('subscriber_id', '=', subscriberId).where('at_ms', '<', beforeMs).executeTakeFirst();
-  return Number(result.numDeletedRows);
-}
-
 /**
- * The checkpoints before `beforeMs` of every subscriber of `subscriberIds`, in one statement: a
- * batch drops its subscribers' checkpoints older than any replay can start from. Each subscriber
- * could be given a bound of its own; the earliest of theirs serves them all (what it leaves, a
- * later batch removes), and so a batch costs one statement, not one per subscriber, which was a
- * round trip each on PostgreSQL when a whole fleet crossed an hour at once.
+ * The checkpoints before `beforeMs` of every subscriber of `subscriberIds` (a replay cannot start
+ * there any more), in one statement; the number removed. A batch drops its subscribers' old
+ * checkpoints with one bound for them all, the earliest of theirs (what it leaves, a later batch
+ * removes): one statement, not one per subscriber, which was a round trip each on PostgreSQL when a
+ * whole fleet crossed an hour at once. Retention passes one subscriber at a time.
  */
-async function deleteCheckpointsOfSubscribersBefore(tx: Tx, database: Database, accountId: number, subscriberIds: number[], beforeMs: number): Promise<void> {
-  await sql`${PREPARED}DELETE FROM pipeline_checkpoints
+export async function deleteCheckpointsBefore(tx: Tx, database: Pick<Database, 'dialect'>, accountId: number, subscriberIds: readonly number[], beforeMs: number): Promise<number> {
+  const result = await sql`${PREPARED}DELETE FROM pipeline_checkpoints
     WHERE account_id = ${accountId} AND ${isOneOf(database, 'subscriber_id', subscriberIds)} AND at_ms < ${beforeMs}`.execute(tx);
+  return Number(result.numAffectedRows ?? 0);
 }
 
 /** The pipeline's reads and writes: its state, checkpoints and derived rows, all in the ingest transaction. */
@@ -363,7 +358,7 @@ export class PipelineStore {
     const checkpointed = all.filter((w) => w.checkpoints.size > 0);
     if (checkpointed.length > 0) {
       const earliestNewest = Math.min(...checkpointed.map((w) => Math.max(...w.checkpoints.keys())));
-      await deleteCheckpointsOfSubscribersBefore(tx, this.database, accountId, checkpointed.map((w) => w.subscriberId), earliestNewest - CHECKPOINT_RETENTION_MS);
+      await deleteCheckpointsBefore(tx, this.database, accountId, checkpointed.map((w) => w.subscriberId), earliestNewest - CHECKPOINT_RETENTION_MS);
     }
   }
 
