@@ -1,17 +1,18 @@
 /**
  * Native trackers at scale: N simulated Teltonika terminals (codec 8 Extended) connected at once
- * to one listener, each sending a record every few seconds (paced phase), then all of them their
- * buffer of BURST records at the same moment, three times (burst phase: the medians of the three
- * are printed). The same frames go, in a second run,
- * to a bare listener that parses and acknowledges without storing (the same framing and decoding
- * code, a sink that answers at once, on the bench's thread, as a plain TCP server would run). The
- * stored listener is the one `npm start` runs: its connections on the tracker thread, its fixes
- * stored by the main thread. Prints records/s, p99 acknowledgement latency, the burst's
- * CPU time per record and RSS for both, the stored/bare ratio of the burst's records/s and the
- * bare/stored ratio of its CPU per record (which the machine's other load moves less); asserts nothing.
+ * to each of two listeners. The stored listener is the one `npm start` runs: its connections on
+ * the tracker thread, its fixes stored by the main thread. The bare listener is the reference: the
+ * same framing and decoding code with a sink that answers at once, on the bench's thread, as a
+ * plain TCP server would run. Each fleet first sends a record per terminal every few seconds
+ * (paced phase, one listener after the other), then all its terminals their buffer of BURST
+ * records at the same moment (burst phase): the two listeners take turns, a burst each, the
+ * first of a pair alternating, and get the same frames. Prints records/s, p99 acknowledgement
+ * latency and the burst's CPU time per record for both (medians of the bursts), the RSS, the
+ * median of the pairs' stored/bare ratios of records/s and the bare/stored ratio of CPU per
+ * record (which the machine's other load moves less); asserts nothing.
  *
  *   npm run bench:trackers                          # 5,000 terminals on SQLite
- *   npm run bench:trackers -- --terminals 500 --seconds 10 --bursts 5
+ *   npm run bench:trackers -- --terminals 500 --seconds 10 --bursts 3
  *   npm run bench:trackers -- --pg                  # PostgreSQL (DATABASE_URL, or a throwaway cluster)
  *
  * Target (issue 14): stored ≥ 0.5 of bare on SQLite. The service sink of src/devices/tracker-sink.ts
@@ -70,20 +71,51 @@ interface PhaseResult {
 interface BurstResult extends PhaseResult {
   /** The process's CPU time (all its threads) per record stored: what the store costs, whatever else the machine runs. */
   cpuMsPerRecord: number;
+  /** The process's RSS once the burst was acknowledged, its terminals still connected. */
+  rssMb: number;
 }
 
 /**
- * `storedSince` says how many records the sink has taken since the burst began (the bare sink:
- * those of the packets acknowledged; the store: rows in `locations`), so a store that commits a
- * packet's records one by one is credited for those it committed before the cap.
+ * One listener's terminals, with what tells how many records it took since a burst began (the
+ * bare sink: those of the packets acknowledged; the store: rows in `locations`), so a store that
+ * commits a packet's records one by one is credited for those it committed before the cap.
  */
-async function drive(port: number, keys: string[], seconds: number, bursts: number, storedSince: (acknowledgedPackets: number) => Promise<number>): Promise<{ paced: PhaseResult; burst: BurstResult; rssMb: number }> {
-  const next = random(14);
+interface Fleet {
+  terminals: Terminal[];
+  storedSince: (acknowledgedPackets: number) => Promise<number>;
+}
+
+/** A listener's port, the device keys its terminals identify with, and its count of records taken. */
+interface Target {
+  port: number;
+  keys: string[];
+  storedSince: Fleet['storedSince'];
+}
+
+const median = (values: number[]) => percentile([...values].sort((a, b) => a - b), 0.5);
+
+/**
+ * Opens a terminal per key, makes its handshake, runs `phase` and closes them. Each phase has
+ * its fleet connected only while it runs: two fleets of 5,000 at once would need 20,000 file
+ * descriptors in this process (both ends of every connection), the usual limit.
+ */
+async function withFleet<T>(target: Target, phase: (fleet: Fleet) => Promise<T>): Promise<T> {
+  const { port, keys, storedSince } = target;
   const terminals: Terminal[] = [];
-  for (let i = 0; i < keys.length; i += 200) terminals.push(...(await Promise.all(keys.slice(i, i + 200).map(() => Terminal.open(port)))));
-  await Promise.all(terminals.map((t, i) => t.exchange(teltonikaHandshake(keys[i]!), 1)));
+  try {
+    for (let i = 0; i < keys.length; i += 200) terminals.push(...(await Promise.all(keys.slice(i, i + 200).map(() => Terminal.open(port)))));
+    await Promise.all(terminals.map((t, i) => t.exchange(teltonikaHandshake(keys[i]!), 1)));
+    return await phase({ terminals, storedSince });
+  } finally {
+    for (const terminal of terminals) terminal.socket.destroy();
+  }
+}
+
+/** Records of terminal i, each 10 ms after the last record of any terminal. */
+function recordSource(): (i: number) => TeltonikaRecordSpec {
+  const next = random(14);
   let clockMs = Date.now() - 3_600_000;
-  const record = (i: number): TeltonikaRecordSpec => ({
+  return (i) => ({
     timeMs: (clockMs += 10),
     latitude: 55.6 + next() * 0.3,
     longitude: 37.4 + next() * 0.4 + i * 1e-6,
@@ -92,14 +124,17 @@ async function drive(port: number, keys: string[], seconds: number, bursts: numb
     satellites: 9,
     io: { 239: [1, 1], 66: [2, 12_600], 201: [2, 40] },
   });
+}
 
-  // Paced: every terminal sends one record every PACE_MS, starting at a random offset.
+/** Paced: every terminal sends one record every PACE_MS, starting at a random offset. */
+async function paced(fleet: Fleet, record: (i: number) => TeltonikaRecordSpec, seconds: number): Promise<PhaseResult> {
+  const next = random(15);
   const latencies: number[] = [];
   let records = 0;
   const pacedStart = performance.now();
   const endAt = pacedStart + seconds * 1000;
   await Promise.all(
-    terminals.map(async (terminal, i) => {
+    fleet.terminals.map(async (terminal, i) => {
       await new Promise((resolve) => setTimeout(resolve, next() * PACE_MS));
       while (performance.now() < endAt) {
         const sentAt = performance.now();
@@ -109,46 +144,51 @@ async function drive(port: number, keys: string[], seconds: number, bursts: numb
       }
     }),
   );
-  const paced = { recordsPerSecond: records / ((performance.now() - pacedStart) / 1000), p99Ms: percentile(latencies.sort((a, b) => a - b), 0.99) };
-
-  // Bursts: every terminal sends its buffer at once, `bursts` times (a burst lasts well under a
-  // second when nothing is stored, so one alone swings with the machine's load; the median of
-  // several does not). A store that cannot keep up is measured over BURST_CAP_MS (records
-  // acknowledged by then), so the bench still ends within a few minutes.
-  const results: BurstResult[] = [];
-  for (let round = 0; round < bursts; round++) {
-    const packets = terminals.map((_, i) => teltonikaPacket(Array.from({ length: BURST }, () => record(i)), 0x8e));
-    const burstLatencies: number[] = [];
-    await storedSince(-1);
-    const burstStart = performance.now();
-    const cpuBefore = process.cpuUsage();
-    const all = Promise.all(terminals.map(async (terminal, i) => burstLatencies.push(await terminal.exchange(packets[i]!, 4))));
-    await Promise.race([all, new Promise((resolve) => setTimeout(resolve, BURST_CAP_MS))]);
-    const burstSeconds = (performance.now() - burstStart) / 1000;
-    const cpu = process.cpuUsage(cpuBefore);
-    // Unanswered packets count at the cap as their latency: a lower bound of their real one.
-    while (burstLatencies.length < terminals.length) burstLatencies.push(burstSeconds * 1000);
-    const acknowledged = burstLatencies.filter((ms) => ms < burstSeconds * 1000).length;
-    const stored = await storedSince(acknowledged);
-    results.push({
-      recordsPerSecond: stored / burstSeconds,
-      p99Ms: percentile(burstLatencies.sort((a, b) => a - b), 0.99),
-      cpuMsPerRecord: (cpu.user + cpu.system) / 1000 / Math.max(1, stored),
-    });
-    await all;
-    await new Promise((resolve) => setTimeout(resolve, BURST_PAUSE_MS));
-  }
-  const median = (pick: (r: BurstResult) => number) => percentile(results.map(pick).sort((a, b) => a - b), 0.5);
-  const burst = { recordsPerSecond: median((r) => r.recordsPerSecond), p99Ms: median((r) => r.p99Ms), cpuMsPerRecord: median((r) => r.cpuMsPerRecord) };
-  const rssMb = process.memoryUsage().rss / 1024 / 1024;
-  for (const terminal of terminals) terminal.socket.destroy();
-  return { paced, burst, rssMb };
+  return { recordsPerSecond: records / ((performance.now() - pacedStart) / 1000), p99Ms: percentile(latencies.sort((a, b) => a - b), 0.99) };
 }
+
+/**
+ * Every terminal sends a buffer of BURST records at once. A store that cannot keep up is
+ * measured over BURST_CAP_MS (records acknowledged by then), so the bench still ends within a
+ * few minutes.
+ */
+async function burst(fleet: Fleet, record: (i: number) => TeltonikaRecordSpec): Promise<BurstResult> {
+  const { terminals, storedSince } = fleet;
+  const packets = terminals.map((_, i) => teltonikaPacket(Array.from({ length: BURST }, () => record(i)), 0x8e));
+  const latencies: number[] = [];
+  await storedSince(-1);
+  const burstStart = performance.now();
+  const cpuBefore = process.cpuUsage();
+  const all = Promise.all(terminals.map(async (terminal, i) => latencies.push(await terminal.exchange(packets[i]!, 4))));
+  await Promise.race([all, new Promise((resolve) => setTimeout(resolve, BURST_CAP_MS))]);
+  const burstSeconds = (performance.now() - burstStart) / 1000;
+  const cpu = process.cpuUsage(cpuBefore);
+  // Unanswered packets count at the cap as their latency: a lower bound of their real one.
+  while (latencies.length < terminals.length) latencies.push(burstSeconds * 1000);
+  const acknowledged = latencies.filter((ms) => ms < burstSeconds * 1000).length;
+  const stored = await storedSince(acknowledged);
+  await all;
+  const rssMb = process.memoryUsage().rss / 1024 / 1024;
+  await new Promise((resolve) => setTimeout(resolve, BURST_PAUSE_MS));
+  return {
+    recordsPerSecond: stored / burstSeconds,
+    p99Ms: percentile(latencies.sort((a, b) => a - b), 0.99),
+    cpuMsPerRecord: (cpu.user + cpu.system) / 1000 / Math.max(1, stored),
+    rssMb,
+  };
+}
+
+const burstMedians = (results: BurstResult[]): BurstResult => ({
+  recordsPerSecond: median(results.map((r) => r.recordsPerSecond)),
+  p99Ms: median(results.map((r) => r.p99Ms)),
+  cpuMsPerRecord: median(results.map((r) => r.cpuMsPerRecord)),
+  rssMb: Math.max(...results.map((r) => r.rssMb)),
+});
 
 runBench('bench:trackers', async () => {
   const count = flagValue('--terminals', 5000);
   const seconds = flagValue('--seconds', 20);
-  const bursts = flagValue('--bursts', 3);
+  const bursts = flagValue('--bursts', 5);
   const cleanup = new Cleanup();
   try {
     const { database, store } = await serverStore(tempDir(cleanup), cleanup);
@@ -156,7 +196,7 @@ runBench('bench:trackers', async () => {
     // Device keys by SQL: creating them through the API would take longer than the bench.
     await database.db.updateTable('subscribers').set({ device_key: sql<string>`'bench-' || CAST(id AS TEXT)` }).execute();
     const keys = server.employeeIds.map((id) => `bench-${id}`);
-    process.stdout.write(`bench:trackers — ${fmt(count)} Teltonika terminals, ${seconds} s paced (a record every ${PACE_MS / 1000} s), then ${bursts} bursts of ${BURST} records each (medians below); ${store}\n`);
+    process.stdout.write(`bench:trackers — ${fmt(count)} Teltonika terminals, ${seconds} s paced (a record every ${PACE_MS / 1000} s), then ${bursts} bursts of ${BURST} records each per listener, in turns (medians below); ${store}\n`);
 
     const bare: TrackerSink = { resolveDevice: async () => ({ accountId: server.account.id, subscriberId: server.employeeIds[0]! }), ingest: async () => {} };
     const rows = async () => Number((await database.db.selectFrom('locations').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
@@ -165,33 +205,48 @@ runBench('bench:trackers', async () => {
       bare: async (acknowledged: number) => Math.max(0, acknowledged) * BURST,
       stored: async (acknowledged: number) => (acknowledged < 0 ? (rowsBefore = await rows()) : (await rows()) - rowsBefore),
     };
-    const results: Record<string, Awaited<ReturnType<typeof drive>>> = {};
     const quiet = { info() {}, warn() {}, error() {} };
-    const listeners = {
-      // The reference: the same framing and decoding on the bench's own thread, answering at once.
-      bare: async () => {
-        const listener = await startTrackerServer({ protocol: teltonikaProtocol, sink: bare, host: '127.0.0.1' });
-        return { port: listener.port, close: () => listener.close() };
-      },
-      // What `npm start` runs: the listener's thread, storing through the ingest queue.
-      stored: async () => {
-        const listener = await startTrackerThread({ listeners: [{ protocol: 'teltonika', port: 0 }], host: '127.0.0.1', idleTimeoutMs: 600_000, sink: serviceTrackerSink(server.services), logger: quiet });
-        return { port: listener.ports.teltonika!, close: () => listener.close() };
-      },
+    // The reference: the same framing and decoding on the bench's own thread, answering at once.
+    const bareListener = await startTrackerServer({ protocol: teltonikaProtocol, sink: bare, host: '127.0.0.1' });
+    cleanup.add(() => bareListener.close());
+    // What `npm start` runs: the listener's thread, storing through the ingest queue.
+    const storedListener = await startTrackerThread({ listeners: [{ protocol: 'teltonika', port: 0 }], host: '127.0.0.1', idleTimeoutMs: 600_000, sink: serviceTrackerSink(server.services), logger: quiet });
+    cleanup.add(() => storedListener.close());
+    const targets: Record<'bare' | 'stored', Target> = {
+      bare: { port: bareListener.port, keys, storedSince: counters.bare },
+      stored: { port: storedListener.ports.teltonika!, keys, storedSince: counters.stored },
     };
+    // Each fleet's own records from the same seed: the two listeners get the same frames.
+    const records = { bare: recordSource(), stored: recordSource() };
+    const pacedResults = {
+      bare: await withFleet(targets.bare, (fleet) => paced(fleet, records.bare, seconds)),
+      stored: await withFleet(targets.stored, (fleet) => paced(fleet, records.stored, seconds)),
+    };
+
+    // Bursts: the two listeners in turn, the first of a pair alternating, so that the machine's
+    // other load, which swings from one second to the next, weighs on both alike; each pair gives
+    // a ratio, and the medians are printed (a burst lasts well under a second when nothing is
+    // stored, so one alone swings with the machine's load).
+    const burstResults: Record<'bare' | 'stored', BurstResult[]> = { bare: [], stored: [] };
+    const ratios: number[] = [];
+    for (let round = 0; round < bursts; round++) {
+      for (const name of round % 2 === 0 ? (['bare', 'stored'] as const) : (['stored', 'bare'] as const)) {
+        burstResults[name].push(await withFleet(targets[name], (fleet) => burst(fleet, records[name])));
+      }
+      ratios.push(burstResults.stored[round]!.recordsPerSecond / burstResults.bare[round]!.recordsPerSecond);
+    }
     for (const name of ['bare', 'stored'] as const) {
-      const listener = await listeners[name]();
-      results[name] = await drive(listener.port, keys, seconds, bursts, counters[name]);
-      await listener.close();
-      const r = results[name]!;
+      const p = pacedResults[name];
+      const b = burstMedians(burstResults[name]);
       process.stdout.write(
-        `${name.padEnd(7)} paced ${fmt(r.paced.recordsPerSecond)} records/s, p99 ack ${r.paced.p99Ms.toFixed(1)} ms; ` +
-          `burst ${fmt(r.burst.recordsPerSecond)} records/s, p99 ack ${fmt(r.burst.p99Ms)} ms, CPU ${(r.burst.cpuMsPerRecord * 1000).toFixed(1)} µs/record; RSS ${fmt(r.rssMb)} MB\n`,
+        `${name.padEnd(7)} paced ${fmt(p.recordsPerSecond)} records/s, p99 ack ${p.p99Ms.toFixed(1)} ms; ` +
+          `burst ${fmt(b.recordsPerSecond)} records/s, p99 ack ${fmt(b.p99Ms)} ms, CPU ${(b.cpuMsPerRecord * 1000).toFixed(1)} µs/record; ` +
+          `RSS after its bursts up to ${fmt(b.rssMb)} MB (the process: both listeners)\n`,
       );
     }
-    process.stdout.write(`stored / bare (burst records/s): ${ratio(results.stored!.burst.recordsPerSecond, results.bare!.burst.recordsPerSecond)} (target ≥ 0.5)\n`);
+    process.stdout.write(`stored / bare (burst records/s, median of ${bursts} pairs): ${median(ratios).toFixed(2)} (target ≥ 0.5; pairs ${ratios.map((r) => r.toFixed(2)).join(', ')})\n`);
     // The machine's other load swings the wall-clock ratio; CPU time per record sees less of it.
-    process.stdout.write(`bare / stored (burst CPU per record): ${ratio(results.bare!.burst.cpuMsPerRecord, results.stored!.burst.cpuMsPerRecord)}\n`);
+    process.stdout.write(`bare / stored (burst CPU per record): ${ratio(burstMedians(burstResults.bare).cpuMsPerRecord, burstMedians(burstResults.stored).cpuMsPerRecord)}\n`);
   } finally {
     await cleanup.run();
   }
