@@ -1,4 +1,4 @@
-import { connect, createServer, type AddressInfo } from 'node:net';
+import { connect } from 'node:net';
 import type { Services } from '../../src/app.js';
 import { buildOsmAndServer, type OsmAndListener as Listener, type OsmAndOptions } from '../../src/mobile/osmand-server.js';
 
@@ -126,13 +126,4 @@ function rawRequest(host: string, port: number, request: string): Promise<OsmAnd
 }
 
 /** A TCP port free on loopback now, for a listener whose port must be known before it starts. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
+export { freePort } from './process.js';
