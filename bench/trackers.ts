@@ -76,20 +76,15 @@ interface BurstResult extends PhaseResult {
 }
 
 /**
- * One listener's terminals, with what tells how many records it took since a burst began (the
- * bare sink: those of the packets acknowledged; the store: rows in `locations`), so a store that
- * commits a packet's records one by one is credited for those it committed before the cap.
+ * A listener's port, the device keys its terminals identify with, and how many records it took
+ * since a burst began (the bare sink: those of the packets acknowledged; the store: rows in
+ * `locations`), so a store that commits a packet's records one by one is credited for those it
+ * committed before the cap.
  */
-interface Fleet {
-  terminals: Terminal[];
-  storedSince: (acknowledgedPackets: number) => Promise<number>;
-}
-
-/** A listener's port, the device keys its terminals identify with, and its count of records taken. */
 interface Target {
   port: number;
   keys: string[];
-  storedSince: Fleet['storedSince'];
+  storedSince: (acknowledgedPackets: number) => Promise<number>;
 }
 
 const median = (values: number[]) => percentile([...values].sort((a, b) => a - b), 0.5);
@@ -99,13 +94,13 @@ const median = (values: number[]) => percentile([...values].sort((a, b) => a - b
  * its fleet connected only while it runs: two fleets of 5,000 at once would need 20,000 file
  * descriptors in this process (both ends of every connection), the usual limit.
  */
-async function withFleet<T>(target: Target, phase: (fleet: Fleet) => Promise<T>): Promise<T> {
-  const { port, keys, storedSince } = target;
+async function withFleet<T>(target: Target, phase: (terminals: Terminal[]) => Promise<T>): Promise<T> {
+  const { port, keys } = target;
   const terminals: Terminal[] = [];
   try {
     for (let i = 0; i < keys.length; i += 200) terminals.push(...(await Promise.all(keys.slice(i, i + 200).map(() => Terminal.open(port)))));
     await Promise.all(terminals.map((t, i) => t.exchange(teltonikaHandshake(keys[i]!), 1)));
-    return await phase({ terminals, storedSince });
+    return await phase(terminals);
   } finally {
     for (const terminal of terminals) terminal.socket.destroy();
   }
@@ -127,14 +122,14 @@ function recordSource(): (i: number) => TeltonikaRecordSpec {
 }
 
 /** Paced: every terminal sends one record every PACE_MS, starting at a random offset. */
-async function paced(fleet: Fleet, record: (i: number) => TeltonikaRecordSpec, seconds: number): Promise<PhaseResult> {
+async function paced(terminals: Terminal[], record: (i: number) => TeltonikaRecordSpec, seconds: number): Promise<PhaseResult> {
   const next = random(15);
   const latencies: number[] = [];
   let records = 0;
   const pacedStart = performance.now();
   const endAt = pacedStart + seconds * 1000;
   await Promise.all(
-    fleet.terminals.map(async (terminal, i) => {
+    terminals.map(async (terminal, i) => {
       await new Promise((resolve) => setTimeout(resolve, next() * PACE_MS));
       while (performance.now() < endAt) {
         const sentAt = performance.now();
@@ -152,8 +147,7 @@ async function paced(fleet: Fleet, record: (i: number) => TeltonikaRecordSpec, s
  * measured over BURST_CAP_MS (records acknowledged by then), so the bench still ends within a
  * few minutes.
  */
-async function burst(fleet: Fleet, record: (i: number) => TeltonikaRecordSpec): Promise<BurstResult> {
-  const { terminals, storedSince } = fleet;
+async function burst(terminals: Terminal[], storedSince: Target['storedSince'], record: (i: number) => TeltonikaRecordSpec): Promise<BurstResult> {
   const packets = terminals.map((_, i) => teltonikaPacket(Array.from({ length: BURST }, () => record(i)), 0x8e));
   const latencies: number[] = [];
   await storedSince(-1);
@@ -219,8 +213,8 @@ runBench('bench:trackers', async () => {
     // Each fleet's own records from the same seed: the two listeners get the same frames.
     const records = { bare: recordSource(), stored: recordSource() };
     const pacedResults = {
-      bare: await withFleet(targets.bare, (fleet) => paced(fleet, records.bare, seconds)),
-      stored: await withFleet(targets.stored, (fleet) => paced(fleet, records.stored, seconds)),
+      bare: await withFleet(targets.bare, (terminals) => paced(terminals, records.bare, seconds)),
+      stored: await withFleet(targets.stored, (terminals) => paced(terminals, records.stored, seconds)),
     };
 
     // Bursts: the two listeners in turn, the first of a pair alternating, so that the machine's
@@ -231,13 +225,14 @@ runBench('bench:trackers', async () => {
     const ratios: number[] = [];
     for (let round = 0; round < bursts; round++) {
       for (const name of round % 2 === 0 ? (['bare', 'stored'] as const) : (['stored', 'bare'] as const)) {
-        burstResults[name].push(await withFleet(targets[name], (fleet) => burst(fleet, records[name])));
+        burstResults[name].push(await withFleet(targets[name], (terminals) => burst(terminals, targets[name].storedSince, records[name])));
       }
       ratios.push(burstResults.stored[round]!.recordsPerSecond / burstResults.bare[round]!.recordsPerSecond);
     }
+    const medians = { bare: burstMedians(burstResults.bare), stored: burstMedians(burstResults.stored) };
     for (const name of ['bare', 'stored'] as const) {
       const p = pacedResults[name];
-      const b = burstMedians(burstResults[name]);
+      const b = medians[name];
       process.stdout.write(
         `${name.padEnd(7)} paced ${fmt(p.recordsPerSecond)} records/s, p99 ack ${p.p99Ms.toFixed(1)} ms; ` +
           `burst ${fmt(b.recordsPerSecond)} records/s, p99 ack ${fmt(b.p99Ms)} ms, CPU ${(b.cpuMsPerRecord * 1000).toFixed(1)} µs/record; ` +
@@ -246,7 +241,7 @@ runBench('bench:trackers', async () => {
     }
     process.stdout.write(`stored / bare (burst records/s, median of ${bursts} pairs): ${median(ratios).toFixed(2)} (target ≥ 0.5; pairs ${ratios.map((r) => r.toFixed(2)).join(', ')})\n`);
     // The machine's other load swings the wall-clock ratio; CPU time per record sees less of it.
-    process.stdout.write(`bare / stored (burst CPU per record): ${ratio(burstMedians(burstResults.bare).cpuMsPerRecord, burstMedians(burstResults.stored).cpuMsPerRecord)}\n`);
+    process.stdout.write(`bare / stored (burst CPU per record): ${ratio(medians.bare.cpuMsPerRecord, medians.stored.cpuMsPerRecord)}\n`);
   } finally {
     await cleanup.run();
   }
