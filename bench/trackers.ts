@@ -6,7 +6,7 @@
  * plain TCP server would run. Each fleet first sends a record per terminal every few seconds
  * (paced phase, one listener after the other), then all its terminals their buffer of BURST
  * records at the same moment (burst phase): the two listeners take turns, a burst each, the
- * first of a pair alternating, and get the same frames. Prints records/s, p99 acknowledgement
+ * first of a pair alternating, and get the same frames (but for their timestamps). Prints records/s, p99 acknowledgement
  * latency and the burst's CPU time per record for both (medians of the bursts), the RSS, the
  * median of the pairs' stored/bare ratios of records/s and the bare/stored ratio of CPU per
  * record (which the machine's other load moves less); asserts nothing.
@@ -210,7 +210,8 @@ runBench('bench:trackers', async () => {
       bare: { port: bareListener.port, keys, storedSince: counters.bare },
       stored: { port: storedListener.ports.teltonika!, keys, storedSince: counters.stored },
     };
-    // Each fleet's own records from the same seed: the two listeners get the same frames.
+    // Each fleet's own records from the same seed: the two listeners get the same frames, but for
+    // their timestamps (each source starts from its own moment of creation, a millisecond or so apart).
     const records = { bare: recordSource(), stored: recordSource() };
     const pacedResults = {
       bare: await withFleet(targets.bare, (terminals) => paced(terminals, records.bare, seconds)),

@@ -124,6 +124,3 @@ function rawRequest(host: string, port: number, request: string): Promise<OsmAnd
     socket.write(request);
   });
 }
-
-/** A TCP port free on loopback now, for a listener whose port must be known before it starts. */
-export { freePort } from './process.js';

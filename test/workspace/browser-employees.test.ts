@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { renderSVG } from 'uqr';
 import { needsBrowser, openWorkspace, type Workspace } from '../helpers/browser.js';
-import { freePort, startOsmAnd, type OsmAndListener } from '../helpers/osmand.js';
+import { startOsmAnd, type OsmAndListener } from '../helpers/osmand.js';
+import { freePort } from '../helpers/process.js';
 import { createEmployee, SUBSCRIBERS } from '../helpers/server.js';
 import { dialects } from '../helpers/stores.js';
 
