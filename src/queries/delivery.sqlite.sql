@@ -126,7 +126,7 @@ ORDER BY
   "id" DESC;
 
 -- delivery/outbox.ts: Outbox.enqueue
-INSERT INTO
+INSERT OR FAIL INTO
   deliveries (
     account_id,
     event_rule_id,
@@ -287,7 +287,7 @@ PRAGMA synchronous;
 
 PRAGMA synchronous = NORMAL;
 
-INSERT INTO
+INSERT OR FAIL INTO
   delivery_attempts (delivery_id, account_id, attempted_at, duration_ms, status_code, error)
 VALUES
   (?, ?, ?, ?, ?, ?),

@@ -69,6 +69,13 @@ const namesOf = <Row>(columns: { readonly [K in keyof Row]-?: PgType }) => Objec
  * round trips); PostgreSQL gets the rows as one JSON parameter in one statement, so a batch
  * is one round trip whatever its size. Both run on the caller's transaction. Rows are typed
  * objects; they become positional values only here.
+ *
+ * SQLite's inserts are `INSERT OR FAIL`: a constraint that fails stops the statement without
+ * undoing the rows it already wrote, so SQLite keeps no statement journal for it (with the
+ * default ABORT, every multi-row statement copied each page it touched first: a twentieth of a
+ * tracker burst's main thread, and a temporary file's writes once the copies outgrew memory).
+ * The error still reaches the caller, whose transaction is rolled back: no caller goes on with a
+ * transaction after a failed bulk insert, and none may.
  */
 export class BulkWriter {
   private readonly statements = new Map<string, BetterSqlite3.Statement>();
@@ -103,7 +110,9 @@ export class BulkWriter {
     const chunk = Math.max(1, Math.min(SQLITE_ROWS_PER_STATEMENT, Math.floor(SQLITE_MAX_PARAMETERS / names.length)));
     for (let i = 0; i < rows.length; i += chunk) {
       const part = rows.slice(i, i + chunk);
-      this.insertStatement(shape, names, part.length).run(flatValues(part, names));
+      // The values as arguments, not as one array: better-sqlite3 binds arguments directly but
+      // fetches an array's elements one by one (binding was a tenth of a tracker burst's main thread).
+      this.insertStatement(shape, names, part.length).run(...flatValues(part, names));
     }
   }
 
@@ -114,7 +123,7 @@ export class BulkWriter {
     let statement = byCount.get(count);
     if (!statement) {
       const tuple = `(${names.map(() => '?').join(', ')})`;
-      statement = this.prepare(`INSERT INTO ${shape.table} (${names.join(', ')}) VALUES ${Array(count).fill(tuple).join(', ')}${onConflict(shape)}`);
+      statement = this.prepare(`INSERT OR FAIL INTO ${shape.table} (${names.join(', ')}) VALUES ${Array(count).fill(tuple).join(', ')}${onConflict(shape)}`);
       byCount.set(count, statement);
     }
     return statement;
