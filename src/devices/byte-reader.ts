@@ -48,7 +48,9 @@ export class ByteReader {
   }
   /** Big-endian unsigned of 1, 2, 4 or 8 bytes; 8-byte values beyond 2^53 lose precision (none is a reading). */
   unsignedBe(size: 1 | 2 | 4 | 8): number {
-    if (size === 8) return Number(this.bytes.readBigUInt64BE(this.take(8)));
-    return this.bytes.readUIntBE(this.take(size), size);
+    const at = this.take(size);
+    // Two halves rather than a BigInt: the same number (rounded once, in the sum), without a heap object per field.
+    if (size === 8) return this.bytes.readUInt32BE(at) * 2 ** 32 + this.bytes.readUInt32BE(at + 4);
+    return this.bytes.readUIntBE(at, size);
   }
 }

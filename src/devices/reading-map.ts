@@ -52,16 +52,17 @@ function switched(readings: Record<string, number>, source: SwitchInput | null):
 
 /** The vehicle readings of one record; a target whose input the record lacks is null (unknown, not zero). */
 export function applyReadingMap(readings: Record<string, number>, map: ReadingMap): VehicleReadings {
-  const sensors = map.sensors.flatMap((sensor) => {
+  let sensors: { sensorID: number; value: number }[] | null = null;
+  for (const sensor of map.sensors) {
     const value = scaled(readings, sensor);
-    return value === null ? [] : [{ sensorID: sensor.sensorID, value }];
-  });
+    if (value !== null) (sensors ??= []).push({ sensorID: sensor.sensorID, value });
+  }
   return {
     fuelLevel: scaled(readings, map.fuelLevel),
     ignition: switched(readings, map.ignition),
     externalPower: switched(readings, map.externalPower),
     odometer: scaled(readings, map.odometer),
     engineHours: scaled(readings, map.engineHours),
-    sensors: sensors.length > 0 ? sensors : null,
+    sensors,
   };
 }

@@ -76,6 +76,20 @@ export function teltonikaAck(count: number): Buffer {
   return answer;
 }
 
+/** The IO elements' value sizes, in the order a record lists them. */
+const IO_SIZES = [1, 2, 4, 8] as const;
+
+/** An IO element's id or count: two bytes in Codec 8 Extended, one in Codec 8. */
+const ioId = (reader: ByteReader, extended: boolean) => (extended ? reader.u16be() : reader.u8());
+
+/**
+ * The readings' key of an IO element (`io239`), made once per id: a record's decoding allocated
+ * a new string for each (with the BigInt of its time, a closure and an array, most of what a
+ * burst left for the tracker thread's collector, issue 14).
+ */
+const IO_KEYS: string[] = [];
+const ioKey = (id: number) => (IO_KEYS[id] ??= `io${id}`);
+
 function decodeRecord(reader: ByteReader, extended: boolean): TrackerRecord {
   const timeMs = reader.unsignedBe(8);
   reader.u8(); // priority
@@ -86,15 +100,11 @@ function decodeRecord(reader: ByteReader, extended: boolean): TrackerRecord {
   const satellites = reader.u8();
   const speedKmh = reader.u16be();
   const readings: Record<string, number> = {};
-  const id = () => (extended ? reader.u16be() : reader.u8());
-  id(); // the IO element that caused the record
-  id(); // total number of IO elements
-  for (const size of [1, 2, 4, 8] as const) {
-    const n = id();
-    for (let i = 0; i < n; i++) {
-      const ioId = id();
-      readings[`io${ioId}`] = reader.unsignedBe(size);
-    }
+  ioId(reader, extended); // the IO element that caused the record
+  ioId(reader, extended); // total number of IO elements
+  for (const size of IO_SIZES) {
+    const n = ioId(reader, extended);
+    for (let i = 0; i < n; i++) readings[ioKey(ioId(reader, extended))] = reader.unsignedBe(size);
   }
   if (extended) {
     // Variable-length elements (NX) carry text and blobs, not readings.

@@ -198,7 +198,9 @@ export async function startTrackerServer(options: TrackerServerOptions): Promise
 
 /** The records as fixes of the employee, leaving out what no map can make plausible. */
 function toFixes(records: TrackerRecord[], subscriberId: number, map: ReadingMap, nowMs: number): Fix[] {
-  return records.flatMap((record) => {
+  // A loop, not flatMap with a spread: no array and no second object per record on the tracker thread.
+  const fixes: Fix[] = [];
+  for (const record of records) {
     const plausible =
       Number.isFinite(record.timeMs) &&
       record.timeMs <= nowMs + MAX_FUTURE_MS &&
@@ -206,18 +208,23 @@ function toFixes(records: TrackerRecord[], subscriberId: number, map: ReadingMap
       Math.abs(record.longitude) <= 180 &&
       Number.isFinite(record.speedKmh) &&
       record.speedKmh >= 0;
-    if (!plausible) return [];
-    return [
-      {
-        subscriberId,
-        locationDateMs: record.timeMs,
-        isValid: record.isValid,
-        latitude: record.latitude,
-        longitude: record.longitude,
-        angle: ((record.angle % 360) + 360) % 360,
-        velocityKmh: record.speedKmh,
-        ...applyReadingMap(record.readings, map),
-      },
-    ];
-  });
+    if (!plausible) continue;
+    const readings = applyReadingMap(record.readings, map);
+    fixes.push({
+      subscriberId,
+      locationDateMs: record.timeMs,
+      isValid: record.isValid,
+      latitude: record.latitude,
+      longitude: record.longitude,
+      angle: ((record.angle % 360) + 360) % 360,
+      velocityKmh: record.speedKmh,
+      fuelLevel: readings.fuelLevel,
+      ignition: readings.ignition,
+      externalPower: readings.externalPower,
+      odometer: readings.odometer,
+      engineHours: readings.engineHours,
+      sensors: readings.sensors,
+    });
+  }
+  return fixes;
 }

@@ -92,7 +92,7 @@ describe('Teltonika codecs', () => {
       angle: 271,
       satellites: 9,
       speedKmh: 87,
-      io: { 239: [1, 1], 66: [2, 12_800], 16: [4, 123_456_789], 449: [8, 7200], 300: [2, 5] },
+      io: { 239: [1, 1], 66: [2, 12_800], 16: [4, 123_456_789], 449: [8, 2 ** 40 + 7200], 300: [2, 5] },
       nx: { 385: Buffer.from('driver') },
     };
     const [record] = decodeTeltonikaPacket(teltonikaPacket([spec], 0x8e)).records;
@@ -103,7 +103,7 @@ describe('Teltonika codecs', () => {
       longitude: spec.longitude,
       angle: 271,
       speedKmh: 87,
-      readings: { io239: 1, io66: 12_800, io16: 123_456_789, io449: 7200, io300: 5 },
+      readings: { io239: 1, io66: 12_800, io16: 123_456_789, io449: 2 ** 40 + 7200, io300: 5 },
     });
     // Codec 8 has 1-byte ids (up to 255) and no NX group.
     const codec8 = decodeTeltonikaPacket(teltonikaPacket([{ ...spec, io: { 239: [1, 1], 66: [2, 12_800], 16: [4, 123_456_789], 78: [8, 7200] }, nx: {} }]));
