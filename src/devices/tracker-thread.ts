@@ -4,7 +4,7 @@ import { DurableCommits } from '../store/wal-sync.js';
 import type { Fix } from '../positioning/positioning.js';
 import { egtsProtocol } from './egts-protocol.js';
 import { teltonikaProtocol } from './teltonika-protocol.js';
-import { packFixes, type FromTrackerThread, type LogLevel, type ToTrackerThread, type TrackerProtocolName, type TrackerThreadData } from './tracker-thread-messages.js';
+import { PackedNumbers, packFixes, type FromTrackerThread, type LogLevel, type ToTrackerThread, type TrackerProtocolName, type TrackerThreadData } from './tracker-thread-messages.js';
 import type { TrackerProtocol } from './tracker-protocol.js';
 import { startTrackerServer, type TrackerDevice, type TrackerLogger, type TrackerServer, type TrackerSink } from './tracker-server.js';
 import { wialonProtocol } from './wialon-protocol.js';
@@ -32,14 +32,13 @@ const ingesting = new Map<number, { resolve: () => void; reject: (error: Error) 
 
 /** Fixes read in this turn of the event loop, handed over together (or sooner, past HAND_OVER_NUMBERS). */
 let requests: number[] = [];
-let packed: number[] = [];
+const packed = new PackedNumbers();
 let handOverQueued = false;
 const handOver = () => {
   if (requests.length === 0) return;
-  const fixes = Float64Array.from(packed);
+  const fixes = packed.take();
   post({ type: 'ingest', requests, fixes }, [fixes.buffer as ArrayBuffer]);
   requests = [];
-  packed = [];
 };
 
 const sink: TrackerSink = {
@@ -62,7 +61,7 @@ const sink: TrackerSink = {
           handOver();
         });
       }
-      if (packed.length >= HAND_OVER_NUMBERS) handOver();
+      if (packed.size >= HAND_OVER_NUMBERS) handOver();
     }),
 };
 

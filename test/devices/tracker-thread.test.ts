@@ -4,7 +4,7 @@ import { BroadcastChannel } from 'node:worker_threads';
 import { after, before, describe, it } from 'node:test';
 import { startTrackerThread, type TrackerListeners } from '../../src/devices/tracker-listeners.js';
 import { serviceTrackerSink } from '../../src/devices/tracker-sink.js';
-import { packFixes, skipFixes, unpackFixes } from '../../src/devices/tracker-thread-messages.js';
+import { PackedNumbers, packFixes, skipFixes, unpackFixes } from '../../src/devices/tracker-thread-messages.js';
 import type { Fix } from '../../src/positioning/fix.js';
 import { egtsPacket, egtsRecord, readEgtsPacket, termIdentity } from '../../scripts/trackers/egts-encoder.js';
 import { createEmployee, LOCATIONS, startServer, type TestServer } from '../helpers/server.js';
@@ -44,10 +44,13 @@ describe('fixes cross to the main thread packed as numbers', () => {
       fix({ isValid: false, fuelLevel: 0, ignition: false, externalPower: true, odometer: 123_456.789, engineHours: 0.5, sensors: [] }),
       fix({ subscriberId: 8, fuelLevel: 41.25, ignition: true, externalPower: false, sensors: [{ sensorID: 1, value: -12.5 }, { sensorID: 30, value: 0 }] }),
     ];
-    const packed: number[] = [];
+    // Past the buffer's first size, so that its growth is crossed too.
+    const packed = new PackedNumbers();
+    for (let i = 0; i < 100; i++) packFixes(fixes, packed);
+    assert.equal(packed.take().length, 100 * (3 * 13 + 2 * 2));
     packFixes(fixes.slice(0, 1), packed);
     packFixes(fixes.slice(1), packed);
-    const values = Float64Array.from(packed);
+    const values = packed.take();
     const first = unpackFixes(values, 0, 1);
     assert.equal(first.next, skipFixes(values, 0, 1));
     const rest = unpackFixes(values, first.next, 2);
