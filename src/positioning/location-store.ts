@@ -88,14 +88,7 @@ export function insertionOf(accountId: number, receivedAt: number, fixes: Fix[],
     odometer: fix.odometer,
     engine_hours: fix.engineHours,
     sensors: fix.sensors ? JSON.stringify(fix.sensors) : null,
-    // Spelled out rather than spread from metricColumns: a copy per row on the hot path.
-    cum_distance_m: metrics[i]?.cumDistanceM ?? null,
-    cum_track_m: metrics[i]?.cumTrackM ?? null,
-    cum_engine_s: metrics[i]?.cumEngineS ?? null,
-    fuel_smoothed: metrics[i]?.fuelSmoothed ?? null,
-    odo_anchor_km: metrics[i]?.odoAnchorKm ?? null,
-    odo_anchor_cum_m: metrics[i]?.odoAnchorCumM ?? null,
-    odo_anchor_track_m: metrics[i]?.odoAnchorTrackM ?? null,
+    ...metricColumns(metrics[i] ?? null),
   }));
   return rowsFor(INSERT_LOCATIONS, rows);
 }
