@@ -24,6 +24,8 @@ interface Confirmation {
 class EgtsSession implements TrackerSession {
   private nextPacketId = 0;
   private nextRecordNumber = 0;
+  /** The terminal was refused: it is not looked up again (its connection closes after this packet). */
+  private refused = false;
 
   constructor(private readonly connection: TrackerConnection) {}
 
@@ -62,11 +64,11 @@ class EgtsSession implements TrackerSession {
     for (const record of records) {
       if (record.serviceType === AUTH_SERVICE) {
         const identity = record.subrecords.find((s) => s.type === SR_TERM_IDENTITY);
-        if (identity && !connection.identified) authResult = await this.authenticate(identity.data);
+        if (identity && !connection.identified && !this.refused) authResult = await this.authenticate(identity.data);
         confirmations.push({ record, status: EGTS_PC.OK });
       } else if (record.serviceType === TELEDATA_SERVICE) {
         // Terminals that skip the AUTH service name themselves by the records' object id (OID).
-        if (!connection.identified && record.objectId !== null) await connection.identify(String(record.objectId));
+        if (!connection.identified && !this.refused && record.objectId !== null) this.refused = !(await connection.identify([String(record.objectId)]));
         if (!connection.identified) {
           confirmations.push({ record, status: EGTS_PC.AUTH_DENIED });
           continue;
@@ -100,7 +102,8 @@ class EgtsSession implements TrackerSession {
       throw error;
     }
     const keys = [...new Set([identity.imei, String(identity.terminalId)].filter((key): key is string => key !== null))];
-    for (const key of keys) if (await this.connection.identify(key)) return EGTS_PC.OK;
+    if (await this.connection.identify(keys)) return EGTS_PC.OK;
+    this.refused = true;
     return EGTS_PC.AUTH_DENIED;
   }
 

@@ -30,7 +30,7 @@ class TeltonikaSession implements TrackerSession {
     const { connection } = this;
     if (isTeltonikaHandshake(frame)) {
       if (connection.identified) return connection.close('a second handshake');
-      if (await connection.identify(decodeTeltonikaImei(frame))) connection.send(ACCEPT);
+      if (await connection.identify([decodeTeltonikaImei(frame)])) connection.send(ACCEPT);
       else {
         connection.send(REFUSE);
         connection.close('unknown terminal');

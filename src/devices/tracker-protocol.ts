@@ -4,10 +4,12 @@ import type { TrackerRecord } from './tracker-record.js';
 /** What a protocol's dialogue may do on its connection; the listener (tracker-server.ts) provides it. */
 export interface TrackerConnection {
   /**
-   * Looks the terminal up by its device key (IMEI or terminal id). True when an employee has it;
-   * the connection is then bound to that employee for good.
+   * Looks the terminal up by the device keys it names, most specific first (EGTS: its IMEI, then
+   * its terminal id). True when an employee has one of them; the connection is then bound to that
+   * employee for good. A terminal none of whose keys is known counts as one unknown key toward
+   * its address's throttle, however many it named, and is logged once.
    */
-  identify(deviceKey: string): Promise<boolean>;
+  identify(deviceKeys: readonly string[]): Promise<boolean>;
   readonly identified: boolean;
   /**
    * Stores the records of the identified terminal, in order, and resolves only after they

@@ -105,23 +105,29 @@ export async function startTrackerServer(options: TrackerServerOptions): Promise
       get identified() {
         return device !== null;
       },
-      async identify(deviceKey) {
-        const digest = deviceKeyDigest(deviceKey);
-        if (keyGuesses && keyGuesses.retryAfterSeconds(address, digest) > 0) {
-          // Refusing only unknown keys would tell a guesser when a guess hits: no new key is looked up.
-          logger.warn({ ...context(), device: digest, lockedAddress: true }, 'terminal refused: its address guessed too many keys');
+      async identify(deviceKeys) {
+        const keys = deviceKeys.map((key) => ({ key, digest: deviceKeyDigest(key) }));
+        // While the address is locked only keys it proved are looked up: refusing only unknown keys
+        // would tell a guesser when a guess hits.
+        const heard = keyGuesses ? keys.filter(({ digest }) => keyGuesses.retryAfterSeconds(address, digest) === 0) : keys;
+        // The log names the keys by digest: the first as for one key, the others (EGTS's terminal id) beside it.
+        const [first, ...others] = keys.map(({ digest }) => digest);
+        const named = { device: first, ...(others.length > 0 ? { otherDevices: others } : {}) };
+        if (heard.length === 0) {
+          logger.warn({ ...context(), ...named, lockedAddress: true }, 'terminal refused: its address guessed too many keys');
           return false;
         }
-        const owner = deviceKey === '' ? null : await sink.resolveDevice(deviceKey);
-        if (!owner) {
-          const locked = keyGuesses?.failed(address) ?? false;
-          logger.warn({ ...context(), device: digest, ...(locked ? { lockedAddress: true } : {}) }, 'unknown terminal refused');
-          return false;
+        for (const { key, digest } of heard) {
+          const owner = key === '' ? null : await sink.resolveDevice(key);
+          if (!owner) continue;
+          keyGuesses?.succeeded(address, digest);
+          device = { ...owner, digest, map: resolveReadingMap(protocol.defaultReadingMap, owner.readingMap) };
+          logger.info(context(), 'terminal identified');
+          return true;
         }
-        keyGuesses?.succeeded(address, digest);
-        device = { ...owner, digest, map: resolveReadingMap(protocol.defaultReadingMap, owner.readingMap) };
-        logger.info(context(), 'terminal identified');
-        return true;
+        const locked = keyGuesses?.failed(address) ?? false;
+        logger.warn({ ...context(), ...named, ...(locked ? { lockedAddress: true } : {}) }, 'unknown terminal refused');
+        return false;
       },
       async store(records) {
         if (!device) throw new Error('records from a terminal that has not identified itself');

@@ -46,7 +46,7 @@ class WialonSession implements TrackerSession {
     const login = parseWialonLogin(body);
     if (login === 'crc') return this.answer('AL', CRC_ERROR.AL);
     // The password is not checked: like the OsmAnd port, the device key (IMEI) is the credential.
-    if (login && (await connection.identify(login.imei))) {
+    if (login && (await connection.identify([login.imei]))) {
       this.version = login.version;
       return this.answer('AL', 1);
     }

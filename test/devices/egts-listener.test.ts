@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { egtsProtocol } from '../../src/devices/egts-protocol.js';
+import { KeyGuessThrottle } from '../../src/http/key-guess-throttle.js';
 import { egtsPacket, egtsRecord, liquidLevel, posData, readEgtsPacket, stateData, termIdentity, type ReadEgtsPacket } from '../../scripts/trackers/egts-encoder.js';
 import { startListener, type Listener, type TrackerClient } from '../helpers/tracker-client.js';
 
@@ -106,6 +107,42 @@ describe('EGTS listener', () => {
     assert.deepEqual(confirmations(readEgtsPacket(await stranger.readEgtsPacket())), [[1, 151]]);
     await stranger.expectClosed();
     assert.ok(!listener.logs.some((line) => /222222222222222|4444|864495034643376/.test(line)));
+  });
+
+  it('counts an unknown terminal once toward its address\'s throttle, whatever keys and records it sent', async () => {
+    // Three unknown keys lock the address: the known terminal is heard only if the two unknown ones
+    // before it counted as one each (an IMEI with a terminal id; an object id on three records).
+    const guarded = await startListener(egtsProtocol, { clock: () => T0, keyGuesses: new KeyGuessThrottle({ maxFailures: 3, windowMs: 60_000, lockMs: 60_000 }) });
+    try {
+      guarded.sink.devices.set(IMEI, { accountId: 5, subscriberId: 50 });
+      const unknown = await guarded.connect();
+      await unknown.send(authPacket(1, '222222222222222', 4444));
+      readEgtsPacket(await unknown.readEgtsPacket());
+      assert.equal(await resultCode(unknown), 151);
+      await unknown.expectClosed();
+      const byObjectId = await guarded.connect();
+      const stranger = (number: number) => egtsRecord({ number, serviceType: TELEDATA, objectId: 5555, subrecords: [posData({ timeMs: T0, latitude: 1, longitude: 1 })] });
+      await byObjectId.send(egtsPacket(Buffer.concat([stranger(1), stranger(2), stranger(3)]), { packetId: 2 }));
+      assert.deepEqual(confirmations(readEgtsPacket(await byObjectId.readEgtsPacket())), [[1, 151], [2, 151], [3, 151]]);
+      await byObjectId.expectClosed();
+      assert.equal(guarded.logs.filter((line) => line.includes('unknown terminal refused')).length, 2, 'one line per terminal');
+
+      const known = await guarded.connect();
+      await known.send(authPacket(3, IMEI));
+      readEgtsPacket(await known.readEgtsPacket());
+      assert.equal(await resultCode(known), 0, 'the address is not locked yet');
+      const third = await guarded.connect();
+      await third.send(authPacket(4, '333333333333333', 6666));
+      readEgtsPacket(await third.readEgtsPacket());
+      assert.equal(await resultCode(third), 151);
+      const fourth = await guarded.connect();
+      await fourth.send(authPacket(5, '444444444444444', 7777));
+      readEgtsPacket(await fourth.readEgtsPacket());
+      assert.equal(await resultCode(fourth), 151);
+      assert.ok(guarded.logs.some((line) => line.includes('guessed too many keys')), 'a third unknown terminal locked it');
+    } finally {
+      await guarded.close();
+    }
   });
 
   it('answers a bad body CRC with EGTS_PC_DATACRC_ERROR and goes on; a bad header CRC closes', async () => {
