@@ -34,21 +34,27 @@ export class StatisticsAccumulator {
     return { current: null };
   }
 
-  add(timeMs: number, before: FixMetrics, after: FixMetrics, out: { bucket(record: BucketRecord): void }): void {
+  /**
+   * Before a valid fix changes the running totals (`before`, the pipeline's live ones): the fix's
+   * quarter hour starts from them if it is a new one, and the last one is reported.
+   */
+  enter(timeMs: number, before: FixMetrics, out: { bucket(record: BucketRecord): void }): void {
     const bucketMs = Math.floor(timeMs / BUCKET_MS) * BUCKET_MS;
-    let current = this.state.current;
-    if (current && current.bucketMs !== bucketMs) {
-      out.bucket(current);
-      current = null;
-    }
-    if (!current) {
-      current = { bucketMs, firstFixMs: timeMs, lastFixMs: timeMs, fixCount: 0, before: { ...before }, firstFuel: after.fuelSmoothed, end: { ...after } };
-    }
-    current.lastFixMs = timeMs;
-    current.fixCount += 1;
-    current.end = { ...after };
-    if (current.firstFuel === null) current.firstFuel = after.fuelSmoothed;
-    this.state.current = current;
+    const current = this.state.current;
+    if (current?.bucketMs === bucketMs) return;
+    if (current) out.bucket(current);
+    this.state.current = { bucketMs, firstFixMs: timeMs, lastFixMs: timeMs, fixCount: 0, before: { ...before }, firstFuel: null, end: { ...before } };
   }
 
+  /**
+   * After it (`enter` came first): its totals are the bucket's end so far, copied into the bucket's
+   * own object rather than a new one per fix.
+   */
+  add(timeMs: number, after: FixMetrics): void {
+    const current = this.state.current!;
+    current.lastFixMs = timeMs;
+    current.fixCount += 1;
+    Object.assign(current.end, after);
+    if (current.firstFuel === null) current.firstFuel = after.fuelSmoothed;
+  }
 }

@@ -100,8 +100,8 @@ export class SubscriberPipeline {
     if (duplicate && state.lastValid?.t === fix.timeMs) return { ...state.metrics };
 
     const point = { t: fix.timeMs, lat: fix.latitude, lon: fix.longitude };
-    const before = { ...state.metrics };
     const metrics = state.metrics;
+    this.statistics.enter(fix.timeMs, metrics, out);
     const previous = state.lastValid;
     const engineS = previous ? this.engineSeconds(previous, fix) : 0;
     if (previous) {
@@ -118,7 +118,7 @@ export class SubscriberPipeline {
     }
     this.speed.step(point, fix.velocityKmh, out);
     if (fix.sensors) this.sensors.step(point, fix.sensors, out);
-    this.statistics.add(fix.timeMs, before, metrics, out);
+    this.statistics.add(fix.timeMs, metrics);
     const zones = this.zonesAt(fix);
     if (zones) new ZoneVisitDetector((state.visits ??= ZoneVisitDetector.initialState())).step(point, zones, out);
     if (state.visits?.inside.length === 0) delete state.visits;

@@ -9,6 +9,12 @@ function metrics(km: number, engineS: number, fuel: number | null): FixMetrics {
   return { cumDistanceM: km * 1000, cumTrackM: km * 900, cumEngineS: engineS, fuelSmoothed: fuel, odoAnchorKm: null, odoAnchorCumM: 0, odoAnchorTrackM: 0 };
 }
 
+/** One valid fix, as the pipeline passes it: the totals before it, then after it. */
+function step(accumulator: StatisticsAccumulator, timeMs: number, before: FixMetrics, after: FixMetrics, sink: RecordingSink): void {
+  accumulator.enter(timeMs, before, sink);
+  accumulator.add(timeMs, after);
+}
+
 /** Feeds (time, metrics after the fix) pairs; each fix's `before` is the previous fix's metrics. */
 function runStatistics(fixes: [timeMs: number, after: FixMetrics][], start: FixMetrics = metrics(0, 0, null)) {
   const sink = new RecordingSink();
@@ -16,7 +22,7 @@ function runStatistics(fixes: [timeMs: number, after: FixMetrics][], start: FixM
   let before = start;
   fixes.forEach(([timeMs, after], i) => {
     sink.step = i;
-    accumulator.add(timeMs, before, after, sink);
+    step(accumulator, timeMs, before, after, sink);
     before = after;
   });
   const reported = () => sink.calls.flatMap((c) => (c.kind === 'bucket' ? [{ ...c.record, step: c.step }] : []));
@@ -96,7 +102,7 @@ describe('statistics accumulator', () => {
   it('holds in its state the bucket still being filled, with what came since', () => {
     const { sink, accumulator } = runStatistics([[T0 + MINUTE, metrics(1, 10, 50)]]);
     reportOpen(accumulator, sink);
-    accumulator.add(T0 + 2 * MINUTE, metrics(1, 10, 50), metrics(2, 70, 49), sink);
+    step(accumulator, T0 + 2 * MINUTE, metrics(1, 10, 50), metrics(2, 70, 49), sink);
     reportOpen(accumulator, sink);
     const record = sink.buckets.get(T0)!;
     assert.equal(record.fixCount, 2);
@@ -110,13 +116,31 @@ describe('statistics accumulator', () => {
     const live = metrics(0, 0, null);
     const before = { ...live };
     live.cumDistanceM = 500;
-    accumulator.add(T0, before, live, sink);
+    step(accumulator, T0, before, live, sink);
     before.cumDistanceM = -1;
     live.cumDistanceM = 99_999; // the next fix's processing, before the record is written
     reportOpen(accumulator, sink);
     const record = sink.buckets.get(T0)!;
     assert.equal(record.before.cumDistanceM, 0);
     assert.equal(record.end.cumDistanceM, 500);
+  });
+
+  it('leaves a reported bucket as it was reported (a batch writes it after its later fixes)', () => {
+    const accumulator = new StatisticsAccumulator(StatisticsAccumulator.initialState());
+    const kept: BucketRecord[] = [];
+    const byReference = { bucket: (record: BucketRecord) => void kept.push(record) };
+    const fix = (timeMs: number, before: FixMetrics, after: FixMetrics) => {
+      accumulator.enter(timeMs, before, byReference);
+      accumulator.add(timeMs, after);
+    };
+    fix(T0 + MINUTE, metrics(0, 0, 50), metrics(1, 60, 49));
+    fix(T0 + 2 * MINUTE, metrics(1, 60, 49), metrics(2, 120, 48));
+    fix(T0 + 16 * MINUTE, metrics(2, 120, 48), metrics(3, 180, 47));
+    assert.equal(kept.length, 1);
+    const reported = structuredClone(kept[0]!);
+    fix(T0 + 17 * MINUTE, metrics(3, 180, 47), metrics(4, 240, 46));
+    assert.deepEqual(kept[0], reported);
+    assert.deepEqual(reported.end, metrics(2, 120, 48));
   });
 
   it('round-trips its state through JSON', () => {
@@ -128,8 +152,8 @@ describe('statistics accumulator', () => {
     const restored = new StatisticsAccumulator(JSON.parse(JSON.stringify(accumulator.state)));
     const a = new RecordingSink();
     const b = new RecordingSink();
-    accumulator.add(T0 + 20 * MINUTE, metrics(2, 60, 49), metrics(3, 120, 48), a);
-    restored.add(T0 + 20 * MINUTE, metrics(2, 60, 49), metrics(3, 120, 48), b);
+    step(accumulator, T0 + 20 * MINUTE, metrics(2, 60, 49), metrics(3, 120, 48), a);
+    step(restored, T0 + 20 * MINUTE, metrics(2, 60, 49), metrics(3, 120, 48), b);
     assert.deepEqual(b.calls, a.calls);
     assert.deepEqual(restored.state, accumulator.state);
   });
