@@ -262,20 +262,24 @@ async function main(): Promise<void> {
     },
   });
   const [protocol, imei] = positionals as [string | undefined, string | undefined];
-  if (!protocol || !(protocol in DEFAULT_PORTS) || !imei) {
+  const positive = (text: string) => Number.isFinite(Number(text)) && Number(text) > 0;
+  const port = values.port === undefined ? DEFAULT_PORTS[protocol as Protocol] : Number(values.port);
+  const version = values.version === '1.1' || values.version === '2.0' ? values.version : null;
+  const understood =
+    protocol !== undefined && protocol in DEFAULT_PORTS && imei !== undefined && imei !== '' && positionals.length === 2 &&
+    positive(values.interval) && positive(values.minutes) && Number.isInteger(port) && port > 0 && port < 65_536;
+  if (!understood || version === null) {
     process.stderr.write('usage: npm run simulate:terminal -- <teltonika|wialon|egts> <imei> [--host H] [--port P] [--interval s] [--minutes m] [--buffered] [--version 1.1|2.0]\n');
     process.exit(2);
   }
   const intervalMs = Math.max(1, Math.round(Number(values.interval))) * 1000;
   const count = Math.max(1, Math.round((Number(values.minutes) * 60_000) / intervalMs));
-  const port = values.port ? Number(values.port) : DEFAULT_PORTS[protocol as Protocol];
   const socket = connect(port, values.host);
   await new Promise<void>((resolve, reject) => {
     socket.once('connect', resolve);
     socket.once('error', reject);
   });
   const answers = new Answers(socket);
-  const version = values.version === '2.0' ? '2.0' : '1.1';
   const terminal = protocol === 'teltonika' ? teltonika(imei, answers) : protocol === 'wialon' ? wialon(imei, answers, version) : egts(imei, answers);
   await terminal.login();
   process.stdout.write(`${protocol} ${imei}: logged in to ${values.host}:${port}\n`);

@@ -99,6 +99,14 @@ describe('the terminal simulator against a running server (SQLite)', () => {
     for (const location of locations.body as { locationDate: string }[]) assert.ok(Math.abs(Date.parse(location.locationDate) - Date.now()) < 60_000);
   });
 
+  it('what it does not understand: the usage line and exit 2, without connecting', async () => {
+    for (const args of [['teltonika'], ['bogus', '356307042441013'], ['teltonika', '356307042441013', 'extra'], ['teltonika', '356307042441013', '--interval', 'often'], ['wialon', '356307042441013', '--version', '3'], ['egts', '356307042441013', '--port', '70000']]) {
+      const run = await simulate(args);
+      assert.equal(run.code, 2, args.join(' '));
+      assert.match(run.output, /^usage: npm run simulate:terminal/, args.join(' '));
+    }
+  });
+
   it('an IMEI no employee has: refused by the server, the simulator says what to do and exits 1', async () => {
     const run = await simulate(['egts', '864495034600000', '--port', String(ports.egts), '--minutes', '0.05', '--interval', '1']);
     assert.equal(run.code, 1);
