@@ -43,6 +43,18 @@ async function resultCode(client: TrackerClient): Promise<number> {
   return packet.records[0]!.subrecords[0]!.data[0]!;
 }
 
+/** A teledata record of a terminal that names itself only by the record's object id (no AUTH). */
+const byObjectId = (number: number, objectId: number) =>
+  egtsRecord({ number, serviceType: TELEDATA, objectId, subrecords: [posData({ timeMs: T0, latitude: 1, longitude: 1 })] });
+
+/** Connects and authenticates with these keys: the client, and the AUTH result code it was answered. */
+async function authenticateAs(listener: Listener, packetId: number, imei?: string, terminalId?: number) {
+  const client = await listener.connect();
+  await client.send(authPacket(packetId, imei, terminalId));
+  readEgtsPacket(await client.readEgtsPacket());
+  return { client, result: await resultCode(client) };
+}
+
 describe('EGTS listener', () => {
   let listener: Listener;
 
@@ -97,13 +109,11 @@ describe('EGTS listener', () => {
   });
 
   it('refuses an unknown terminal with EGTS_PC_AUTH_DENIED and closes; logs no identifier', async () => {
-    const client = await listener.connect();
-    await client.send(authPacket(1, '222222222222222', 4444));
-    readEgtsPacket(await client.readEgtsPacket());
-    assert.equal(await resultCode(client), 151);
+    const { client, result } = await authenticateAs(listener, 1, '222222222222222', 4444);
+    assert.equal(result, 151);
     await client.expectClosed();
     const stranger = await listener.connect();
-    await stranger.send(egtsPacket(egtsRecord({ number: 1, serviceType: TELEDATA, objectId: 4444, subrecords: [posData({ timeMs: T0, latitude: 1, longitude: 1 })] }), { packetId: 2 }));
+    await stranger.send(egtsPacket(byObjectId(1, 4444), { packetId: 2 }));
     assert.deepEqual(confirmations(readEgtsPacket(await stranger.readEgtsPacket())), [[1, 151]]);
     await stranger.expectClosed();
     assert.ok(!listener.logs.some((line) => /222222222222222|4444|864495034643376/.test(line)));
@@ -115,31 +125,20 @@ describe('EGTS listener', () => {
     const guarded = await startListener(egtsProtocol, { clock: () => T0, keyGuesses: new KeyGuessThrottle({ maxFailures: 3, windowMs: 60_000, lockMs: 60_000 }) });
     try {
       guarded.sink.devices.set(IMEI, { accountId: 5, subscriberId: 50 });
-      const unknown = await guarded.connect();
-      await unknown.send(authPacket(1, '222222222222222', 4444));
-      readEgtsPacket(await unknown.readEgtsPacket());
-      assert.equal(await resultCode(unknown), 151);
-      await unknown.expectClosed();
-      const byObjectId = await guarded.connect();
-      const stranger = (number: number) => egtsRecord({ number, serviceType: TELEDATA, objectId: 5555, subrecords: [posData({ timeMs: T0, latitude: 1, longitude: 1 })] });
-      await byObjectId.send(egtsPacket(Buffer.concat([stranger(1), stranger(2), stranger(3)]), { packetId: 2 }));
-      assert.deepEqual(confirmations(readEgtsPacket(await byObjectId.readEgtsPacket())), [[1, 151], [2, 151], [3, 151]]);
-      await byObjectId.expectClosed();
+      const unknown = await authenticateAs(guarded, 1, '222222222222222', 4444);
+      assert.equal(unknown.result, 151);
+      await unknown.client.expectClosed();
+      const stranger = await guarded.connect();
+      await stranger.send(egtsPacket(Buffer.concat([byObjectId(1, 5555), byObjectId(2, 5555), byObjectId(3, 5555)]), { packetId: 2 }));
+      assert.deepEqual(confirmations(readEgtsPacket(await stranger.readEgtsPacket())), [[1, 151], [2, 151], [3, 151]]);
+      await stranger.expectClosed();
       assert.equal(guarded.logs.filter((line) => line.includes('unknown terminal refused')).length, 2, 'one line per terminal');
 
-      const known = await guarded.connect();
-      await known.send(authPacket(3, IMEI));
-      readEgtsPacket(await known.readEgtsPacket());
-      assert.equal(await resultCode(known), 0, 'the address is not locked yet');
-      const third = await guarded.connect();
-      await third.send(authPacket(4, '333333333333333', 6666));
-      readEgtsPacket(await third.readEgtsPacket());
-      assert.equal(await resultCode(third), 151);
-      const fourth = await guarded.connect();
-      await fourth.send(authPacket(5, '444444444444444', 7777));
-      readEgtsPacket(await fourth.readEgtsPacket());
-      assert.equal(await resultCode(fourth), 151);
-      assert.ok(guarded.logs.some((line) => line.includes('guessed too many keys')), 'a third unknown terminal locked it');
+      assert.equal((await authenticateAs(guarded, 3, IMEI)).result, 0, 'the address is not locked yet');
+      assert.equal((await authenticateAs(guarded, 4, '333333333333333', 6666)).result, 151);
+      // The third unknown terminal locked the address: the fourth is refused for the lock.
+      assert.equal((await authenticateAs(guarded, 5, '444444444444444', 7777)).result, 151);
+      assert.ok(guarded.logs.some((line) => line.includes('guessed too many keys')), 'refused for the lock');
     } finally {
       await guarded.close();
     }
