@@ -240,7 +240,8 @@ function toFixes(records: TrackerRecord[], subscriberId: number, map: ReadingMap
       isValid: record.isValid,
       latitude: record.latitude,
       longitude: record.longitude,
-      angle: ((record.angle % 360) + 360) % 360,
+      // Whole degrees, as the interface's angle and its integer column: Wialon courses such as 292.540 come with decimals.
+      angle: Math.round(((record.angle % 360) + 360) % 360) % 360,
       velocityKmh: record.speedKmh,
       fuelLevel: readings.fuelLevel,
       ignition: readings.ignition,
