@@ -9,6 +9,7 @@ import type { TrackerRecord } from './tracker-record.js';
 /** EGTS over TCP: authentication by TERM_IDENTITY (or the records' object id), teledata records confirmed one by one. */
 export const egtsProtocol: TrackerProtocol = {
   name: 'egts',
+  deviceProtocol: 'egts',
   // FDL is 16 bits: no transport packet is larger than the routed header, 65,535 bytes and the CRC.
   maxFrameBytes: 16 + 65_535 + 2,
   defaultReadingMap: egtsReadingMap,

@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads';
+import type { DeviceProtocol } from '../employees/employees.js';
 import type { KeyGuessLimits } from '../http/key-guess-throttle.js';
 import { INGEST_FIELDS, skipFixes, unpackFixes, type FromTrackerThread, type ToTrackerThread, type TrackerProtocolName, type TrackerThreadData } from './tracker-thread-messages.js';
 import type { Fix } from '../positioning/positioning.js';
@@ -135,10 +136,11 @@ export function startTrackerThread(options: TrackerThreadOptions): Promise<Track
     }
   };
 
-  const resolve = (id: number, deviceKey: string) => {
-    sink.resolveDevice(deviceKey).then(
-      (device) => send({ type: 'resolved', id, device }),
-      (error: unknown) => send({ type: 'resolved', id, device: null, error: error instanceof Error ? error.message : String(error) }),
+  const resolve = (id: number, protocol: DeviceProtocol, deviceKey: string, password: string | null) => {
+    sink.authenticateDevice(protocol, deviceKey, password).then(
+      // Only what the thread needs crosses: a refusal's outcome, an acceptance's owner.
+      (login) => send({ type: 'resolved', id, login: login.outcome === 'accepted' ? { outcome: 'accepted', owner: { accountId: login.owner.accountId, subscriberId: login.owner.subscriberId, readingMap: login.owner.readingMap ?? null } } : { outcome: login.outcome } }),
+      (error: unknown) => send({ type: 'resolved', id, login: { outcome: 'unknown' }, error: error instanceof Error ? error.message : String(error) }),
     );
   };
 
@@ -148,7 +150,7 @@ export function startTrackerThread(options: TrackerThreadOptions): Promise<Track
         case 'ingest':
           return take(message.requests, message.fixes);
         case 'resolve':
-          return resolve(message.id, message.deviceKey);
+          return resolve(message.id, message.protocol, message.deviceKey, message.password);
         case 'log':
           return logger[message.level](message.object, message.message);
         case 'listening':

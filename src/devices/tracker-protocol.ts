@@ -1,3 +1,4 @@
+import type { DeviceProtocol } from '../employees/employees.js';
 import type { ReadingMap } from './reading-map.js';
 import type { TrackerRecord } from './tracker-record.js';
 
@@ -10,6 +11,14 @@ export interface TrackerConnection {
    * its address's throttle, however many it named, and is logged once.
    */
   identify(deviceKeys: readonly string[]): Promise<boolean>;
+  /**
+   * `identify` with the password the terminal's login carries (null: none, or the protocol's "no
+   * password"), for protocols whose login has one: `accepted` binds the connection as `identify`
+   * does; `password-required` (none given) and `wrong-password` say the key is known but its
+   * device password was not given, and count toward the address's throttle as an unknown key
+   * does. Call it once per login, with the password when the protocol carries one.
+   */
+  login(deviceKeys: readonly string[], password: string | null): Promise<LoginOutcome>;
   readonly identified: boolean;
   /**
    * Stores the records of the identified terminal, in order, and resolves only after they
@@ -26,6 +35,9 @@ export interface TrackerConnection {
   warn(message: string, details?: Record<string, unknown>): void;
 }
 
+/** What a terminal's login came to (EmployeeService.authenticateDevice's outcomes). */
+export type LoginOutcome = 'accepted' | 'unknown' | 'password-required' | 'wrong-password';
+
 /** A dialogue with one connected terminal: the state a protocol keeps between frames. */
 export interface TrackerSession {
   /** One whole frame; the listener hands frames over one at a time, in arrival order. */
@@ -35,6 +47,8 @@ export interface TrackerSession {
 export interface TrackerProtocol {
   /** `egts`, `wialon` or `teltonika`: in logs and metrics. */
   readonly name: string;
+  /** The employee's deviceProtocol whose keys this listener hears (besides keys without one). */
+  readonly deviceProtocol: DeviceProtocol;
   /** The largest frame a terminal of this protocol legitimately sends; bigger ones close the connection. */
   readonly maxFrameBytes: number;
   readonly defaultReadingMap: ReadingMap;

@@ -1,17 +1,24 @@
 import { createHash } from 'node:crypto';
 import { createServer, type AddressInfo, type Socket } from 'node:net';
+import type { DeviceProtocol } from '../employees/employees.js';
 import type { Fix } from '../positioning/positioning.js';
 import { applyReadingMap, resolveReadingMap, type ReadingMap, type ReadingMapOverride } from './reading-map.js';
-import type { TrackerConnection, TrackerProtocol } from './tracker-protocol.js';
+import type { LoginOutcome, TrackerConnection, TrackerProtocol } from './tracker-protocol.js';
 import type { TrackerRecord } from './tracker-record.js';
 
 /** What the listener needs from the rest of Lokator (tracker-sink.ts adapts the services to it). */
 export interface TrackerSink {
-  /** The employee whose device key is this IMEI / terminal id, or null. */
-  resolveDevice(deviceKey: string): Promise<TrackerDevice | null>;
+  /**
+   * A terminal's login on `protocol`'s listener (EmployeeService.authenticateDevice): the employee
+   * whose device key is this IMEI / terminal id, if the key is heard on this protocol and the
+   * password (null: none given) is the device's, when it has one.
+   */
+  authenticateDevice(protocol: DeviceProtocol, deviceKey: string, password: string | null): Promise<TrackerLogin>;
   /** Stores the fixes (in order) and resolves only after they committed; rejects if they were not stored. */
   ingest(accountId: number, fixes: Fix[]): Promise<void>;
 }
+
+export type TrackerLogin = { outcome: 'accepted'; owner: TrackerDevice } | { outcome: Exclude<LoginOutcome, 'accepted'> };
 
 export interface TrackerDevice {
   accountId: number;
@@ -106,6 +113,9 @@ export async function startTrackerServer(options: TrackerServerOptions): Promise
         return device !== null;
       },
       async identify(deviceKeys) {
+        return (await connection.login(deviceKeys, null)) === 'accepted';
+      },
+      async login(deviceKeys, password) {
         const keys = deviceKeys.map((key) => ({ key, digest: deviceKeyDigest(key) }));
         // While the address is locked only keys it proved are looked up: refusing only unknown keys
         // would tell a guesser when a guess hits.
@@ -115,19 +125,27 @@ export async function startTrackerServer(options: TrackerServerOptions): Promise
         const named = { device: first, ...(others.length > 0 ? { otherDevices: others } : {}) };
         if (heard.length === 0) {
           logger.warn({ ...context(), ...named, lockedAddress: true }, 'terminal refused: its address guessed too many keys');
-          return false;
+          return 'unknown';
         }
         for (const { key, digest } of heard) {
-          const owner = key === '' ? null : await sink.resolveDevice(key);
-          if (!owner) continue;
+          if (key === '') continue;
+          const login = await sink.authenticateDevice(protocol.deviceProtocol, key, password);
+          if (login.outcome === 'unknown') continue;
+          if (login.outcome !== 'accepted') {
+            // A wrong or missing password counts as a guess: the key alone must not open the vehicle.
+            const locked = keyGuesses?.failed(address) ?? false;
+            logger.warn({ ...context(), device: digest, outcome: login.outcome, ...(locked ? { lockedAddress: true } : {}) }, 'terminal refused: device password');
+            return login.outcome;
+          }
+          const { owner } = login;
           keyGuesses?.succeeded(address, digest);
           device = { ...owner, digest, map: resolveReadingMap(protocol.defaultReadingMap, owner.readingMap) };
           logger.info(context(), 'terminal identified');
-          return true;
+          return 'accepted';
         }
         const locked = keyGuesses?.failed(address) ?? false;
         logger.warn({ ...context(), ...named, ...(locked ? { lockedAddress: true } : {}) }, 'unknown terminal refused');
-        return false;
+        return 'unknown';
       },
       async store(records) {
         if (!device) throw new Error('records from a terminal that has not identified itself');
@@ -222,7 +240,8 @@ function toFixes(records: TrackerRecord[], subscriberId: number, map: ReadingMap
       isValid: record.isValid,
       latitude: record.latitude,
       longitude: record.longitude,
-      angle: ((record.angle % 360) + 360) % 360,
+      // Whole degrees, as the interface's angle and its integer column: Wialon courses such as 292.540 come with decimals.
+      angle: Math.round(((record.angle % 360) + 360) % 360) % 360,
       velocityKmh: record.speedKmh,
       fuelLevel: readings.fuelLevel,
       ignition: readings.ignition,

@@ -9,7 +9,7 @@ import type { ThreadTrackerSink } from './tracker-listeners.js';
  */
 export function serviceTrackerSink(services: { employees: EmployeeService; locations: LocationService }): ThreadTrackerSink {
   return {
-    resolveDevice: (deviceKey) => services.employees.findByDeviceKey(deviceKey),
+    authenticateDevice: (protocol, deviceKey, password) => services.employees.authenticateDevice(protocol, deviceKey, password),
     ingest: (accountId, fixes) => services.locations.ingest(accountId, fixes, 'tracker'),
     ingestVisible: (accountId, fixes) => services.locations.ingestVisible(accountId, fixes, 'tracker'),
     durabilityChannel: services.locations.durabilityChannel,

@@ -1,6 +1,7 @@
 import type { KeyGuessLimits } from '../http/key-guess-throttle.js';
 import type { Fix } from '../positioning/positioning.js';
-import type { TrackerDevice } from './tracker-server.js';
+import type { DeviceProtocol } from '../employees/employees.js';
+import type { TrackerLogin } from './tracker-server.js';
 
 /**
  * What the tracker thread (tracker-thread.ts) and its main-thread side (tracker-listeners.ts) tell
@@ -29,14 +30,15 @@ export const INGEST_FIELDS = 3;
 export type FromTrackerThread =
   | { type: 'listening'; ports: Partial<Record<TrackerProtocolName, number>> }
   | { type: 'listen-failed'; message: string }
-  | { type: 'resolve'; id: number; deviceKey: string }
+  /** A terminal's login (TrackerSink.authenticateDevice); the password never goes into a log message. */
+  | { type: 'resolve'; id: number; protocol: DeviceProtocol; deviceKey: string; password: string | null }
   /** `requests`: id, account, fix count for each; `fixes`: their fixes one after the other (`packFixes`). */
   | { type: 'ingest'; requests: number[]; fixes: Float64Array }
   | { type: 'log'; level: LogLevel; object: object; message: string }
   | { type: 'closed' };
 
 export type ToTrackerThread =
-  | { type: 'resolved'; id: number; device: TrackerDevice | null; error?: string }
+  | { type: 'resolved'; id: number; login: TrackerLogin; error?: string }
   /**
    * `stored`: the requests whose fixes committed, to be acknowledged once the commit numbered
    * `storedAfter` is on disk (0: at once); `failed`: those that were not stored, with why.

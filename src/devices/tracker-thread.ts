@@ -6,7 +6,7 @@ import { egtsProtocol } from './egts-protocol.js';
 import { teltonikaProtocol } from './teltonika-protocol.js';
 import { PackedNumbers, packFixes, type FromTrackerThread, type LogLevel, type ToTrackerThread, type TrackerProtocolName, type TrackerThreadData } from './tracker-thread-messages.js';
 import type { TrackerProtocol } from './tracker-protocol.js';
-import { startTrackerServer, type TrackerDevice, type TrackerLogger, type TrackerServer, type TrackerSink } from './tracker-server.js';
+import { startTrackerServer, type TrackerLogin, type TrackerLogger, type TrackerServer, type TrackerSink } from './tracker-server.js';
 import { wialonProtocol } from './wialon-protocol.js';
 
 /**
@@ -27,7 +27,7 @@ const durable = durabilityChannel === null ? null : new DurableCommits(durabilit
 const post = (message: FromTrackerThread, transfer: ArrayBuffer[] = []) => port.postMessage(message, transfer);
 
 let nextId = 0;
-const resolving = new Map<number, { resolve: (device: TrackerDevice | null) => void; reject: (error: Error) => void }>();
+const resolving = new Map<number, { resolve: (login: TrackerLogin) => void; reject: (error: Error) => void }>();
 const ingesting = new Map<number, { resolve: () => void; reject: (error: Error) => void }>();
 
 /** Fixes read in this turn of the event loop, handed over together (or sooner, past HAND_OVER_NUMBERS). */
@@ -42,11 +42,11 @@ const handOver = () => {
 };
 
 const sink: TrackerSink = {
-  resolveDevice: (deviceKey) =>
+  authenticateDevice: (protocol, deviceKey, password) =>
     new Promise((resolve, reject) => {
       const id = nextId++;
       resolving.set(id, { resolve, reject });
-      post({ type: 'resolve', id, deviceKey });
+      post({ type: 'resolve', id, protocol, deviceKey, password });
     }),
   ingest: (accountId: number, fixes: Fix[]) =>
     new Promise((resolve, reject) => {
@@ -95,7 +95,7 @@ port.on('message', (message: ToTrackerThread) => {
       const waiting = resolving.get(message.id);
       resolving.delete(message.id);
       if (message.error !== undefined) waiting?.reject(new Error(message.error));
-      else waiting?.resolve(message.device);
+      else waiting?.resolve(message.login);
       return;
     }
     case 'ingested':

@@ -1,7 +1,8 @@
 import { connect, type Socket } from 'node:net';
 import type { Fix } from '../../src/positioning/fix.js';
 import type { TrackerProtocol } from '../../src/devices/tracker-protocol.js';
-import { startTrackerServer, type TrackerDevice, type TrackerServer, type TrackerServerOptions, type TrackerSink } from '../../src/devices/tracker-server.js';
+import type { DeviceProtocol } from '../../src/employees/employees.js';
+import { startTrackerServer, type TrackerDevice, type TrackerLogin, type TrackerServer, type TrackerServerOptions, type TrackerSink } from '../../src/devices/tracker-server.js';
 
 const DEADLINE_MS = 5000;
 
@@ -115,14 +116,23 @@ export class TrackerClient {
  */
 export class MemorySink implements TrackerSink {
   readonly devices = new Map<string, TrackerDevice>();
+  /** A device key's protocol (absent: heard on every listener) and password (absent: none), as employees set them. */
+  readonly protocols = new Map<string, DeviceProtocol>();
+  readonly passwords = new Map<string, string>();
   readonly stored: { accountId: number; fixes: Fix[] }[] = [];
   failures = 0;
   private gate: Promise<void> | null = null;
   private release: (() => void) | null = null;
   private entered: (() => void) | null = null;
 
-  async resolveDevice(deviceKey: string): Promise<TrackerDevice | null> {
-    return this.devices.get(deviceKey) ?? null;
+  async authenticateDevice(protocol: DeviceProtocol, deviceKey: string, password: string | null): Promise<TrackerLogin> {
+    const owner = this.devices.get(deviceKey);
+    const registered = this.protocols.get(deviceKey);
+    if (!owner || (registered !== undefined && registered !== protocol)) return { outcome: 'unknown' };
+    const expected = this.passwords.get(deviceKey);
+    if (expected === undefined) return { outcome: 'accepted', owner };
+    if (password === null) return { outcome: 'password-required' };
+    return password === expected ? { outcome: 'accepted', owner } : { outcome: 'wrong-password' };
   }
 
   async ingest(accountId: number, fixes: Fix[]): Promise<void> {
