@@ -120,12 +120,12 @@ export class EmployeeService {
     });
   }
 
-  async replace(principal: Principal, subscriberID: number, input: EmployeeWrite): Promise<void> {
-    await this.update(principal, subscriberID, (before) => buildEmployee(subscriberID, input, before));
+  async replace(principal: Principal, subscriberID: number, input: EmployeeWrite): Promise<Employee> {
+    return this.update(principal, subscriberID, (before) => buildEmployee(subscriberID, input, before));
   }
 
-  async patch(principal: Principal, subscriberID: number, input: EmployeePatch): Promise<void> {
-    await this.update(principal, subscriberID, (before) => patchEmployee(before, input));
+  async patch(principal: Principal, subscriberID: number, input: EmployeePatch): Promise<Employee> {
+    return this.update(principal, subscriberID, (before) => patchEmployee(before, input));
   }
 
   async delete(principal: Principal, subscriberID: number): Promise<void> {
@@ -238,14 +238,16 @@ export class EmployeeService {
     this.deviceOwners.delete(deviceKey);
   }
 
-  private async update(principal: Principal, subscriberID: number, change: (before: Employee) => Employee): Promise<void> {
+  /** Applies a change and answers the employee as stored, read in the same transaction (what a GET would show). */
+  private async update(principal: Principal, subscriberID: number, change: (before: Employee) => Employee): Promise<Employee> {
     const account = principal.account;
-    await this.database.transaction(async (tx) => {
+    return this.database.transaction(async (tx) => {
       const before = await this.lockLiving(tx, account, subscriberID);
       const after = change(before);
       await this.checkReferences(tx, account, after, before);
       await this.writeGuarded(() => store.updateEmployee(tx, account.id, subscriberID, toRow(after), this.clock()));
       await this.changes.commit(tx, account, [{ type: 'edit', before, after }], { userID: principal.userID });
+      return this.lockLiving(tx, account, subscriberID);
     });
   }
 
