@@ -75,9 +75,13 @@ export class EmployeeService {
     this.presence = new EmployeePresence(database, accounts, clock, presence, this.changes);
   }
 
-  /** Fixes arrived for these employees, in the ingest transaction: see `EmployeePresence.fixesArrived`. */
-  fixesArrived(tx: Tx, account: Account, targets: ReadonlyMap<number, IngestTarget>, atMs: number): Promise<void> {
-    return this.presence.fixesArrived(tx, account, [...targets.values()].map((t) => t.presence), atMs);
+  /**
+   * Fixes arrived for these employees, in the ingest transaction: see `EmployeePresence.fixesArrived`.
+   * `newestFixMs` is the time of each employee's newest fix among them.
+   */
+  fixesArrived(tx: Tx, account: Account, targets: ReadonlyMap<number, IngestTarget>, newestFixMs: ReadonlyMap<number, number>, atMs: number): Promise<void> {
+    const rows = [...targets.values()].map((t) => ({ ...t.presence, newestFixMs: newestFixMs.get(t.presence.id) ?? Number.NEGATIVE_INFINITY }));
+    return this.presence.fixesArrived(tx, account, rows, atMs);
   }
 
   async list(account: Account, query: EmployeeListQuery): Promise<Employee[]> {

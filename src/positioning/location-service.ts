@@ -204,8 +204,10 @@ export class LocationService {
   private async run(tx: Tx, account: Account, fixes: Fix[], frameOf: number[] | null, targets: Map<number, IngestTarget>, receivedAt: number): Promise<void> {
     const vehicleSettings = new Map([...targets].map(([id, target]) => [id, target.vehicleSettings]));
     await this.pipeline.ingest(tx, { accountId: account.id, timeZone: account.timeZone, receivedAt, trackSettings: trackSettingsOf(account.settings.track), vehicleSettings }, fixes, frameOf);
-    // isOnline turns true when fixes start arriving (an employee change event, in this transaction).
-    await this.employees.fixesArrived(tx, account, targets, receivedAt);
+    // isOnline turns true when current fixes start arriving (an employee change event, in this transaction).
+    const newestFixMs = new Map<number, number>();
+    for (const fix of fixes) newestFixMs.set(fix.subscriberId, Math.max(fix.locationDateMs, newestFixMs.get(fix.subscriberId) ?? fix.locationDateMs));
+    await this.employees.fixesArrived(tx, account, targets, newestFixMs, receivedAt);
   }
 
   private committed(account: Account, fixes: Fix[], source: FixSource): void {
