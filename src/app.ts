@@ -24,6 +24,7 @@ import { registerReplicaReads } from './http/replica-reads.js';
 import { defaultRequestLimits, InFlightLimiter, serverWithDeadline } from './http/request-limits.js';
 import { validatorCompiler } from './http/validation.js';
 import { locationRoutes } from './positioning/location-routes.js';
+import { MobileLocations } from './positioning/mobile-locations.js';
 import { mobilePositioningRoutes } from './positioning/mobile-positioning-routes.js';
 import { createDelivery, defaultDeliverySettings, type DeliveryServices, type DeliverySettings } from './delivery/delivery.js';
 import { deliveryRoutes } from './delivery/delivery-routes.js';
@@ -80,6 +81,8 @@ export interface Services {
   /** "Locate now" requests. */
   subscriberRequests: SubscriberRequestService;
   locations: LocationService;
+  /** The fixes in the shape of the mobile positioning routes. */
+  mobileLocations: MobileLocations;
   tracks: TrackService;
   vehicleEvents: VehicleEventService;
   statistics: StatisticsService;
@@ -132,6 +135,7 @@ export function createServices(database: Database, clock: () => number = Date.no
   const signalDetection = new SignalDetection(geozones.lookup, signals, arrivals, allocateSignalIds, employees);
   const locations = new LocationService(database, accounts, employees, metrics, addresses, clock, signalDetection, options.signalMaxAgeMs);
   const tracks = new TrackService(database, addresses, clock);
+  const mobileLocations = new MobileLocations(database, locations, addresses);
   const subscriberRequests = new SubscriberRequestService(database, employees, locations, clock);
   const vehicleEvents = new VehicleEventService(database, clock);
   const statistics = new StatisticsService(database, employees, clock);
@@ -146,7 +150,7 @@ export function createServices(database: Database, clock: () => number = Date.no
   const live = new LiveFeed(locations);
   const retentionSettings = { ...defaultRetentionSettings, ...options.retention };
   const retention = new RetentionJob(database, accounts, sessions, new PositionRetention(database, retentionSettings.batchRows), retentionSettings, clock);
-  return { accounts, sessions, live, employees, tasks, customFields, forms, subscriberRequests, locations, tracks, vehicleEvents, statistics, reports, geozones, eventRules, outbox, signals, arrivals, delivery, retention, metrics };
+  return { accounts, sessions, live, employees, tasks, customFields, forms, subscriberRequests, locations, mobileLocations, tracks, vehicleEvents, statistics, reports, geozones, eventRules, outbox, signals, arrivals, delivery, retention, metrics };
 }
 
 export interface AppOptions {
@@ -201,7 +205,7 @@ export async function buildApp({ database, services, config, logger = false, clo
       await api.register(deliveryRoutes(services.delivery.log, services.delivery.secrets));
       await api.register(taskRoutes(services.tasks));
       // What clients of the original service call besides (issue 16).
-      await api.register(mobilePositioningRoutes(services.locations, services.tracks));
+      await api.register(mobilePositioningRoutes(services.mobileLocations, services.tracks));
       await api.register(subscriberGroupRoutes(services.employees.groups));
       await api.register(subscriberRequestRoutes(services.subscriberRequests));
       await api.register(customFieldRoutes(services.customFields));

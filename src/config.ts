@@ -172,7 +172,7 @@ export const settings = {
   MESSENGER_GATEWAY_URL: url('HTTP gateway of the first messenger channel: POST {"to", "text", "messageID"} as JSON', httpSchemes),
   MESSENGER2_GATEWAY_URL: url('HTTP gateway of the second messenger channel: POST {"to", "text", "messageID"} as JSON', httpSchemes),
   ONLINE_TIMEOUT: {
-    doc: 'an employee whose fixes stopped arriving this long ago turns isOnline false (s, m, h)',
+    doc: 'an employee no current fix arrived for this long turns isOnline false, and a fix older than this on arrival turns nobody online (s, m, h)',
     default: 600_000,
     parse: (raw: string) => {
       const ms = durationMs(raw);

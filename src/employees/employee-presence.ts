@@ -51,8 +51,13 @@ export class EmployeePresence {
    * the arrival time is kept, and only when it is staler than `seenGranularityMs`, so a batch
    * usually costs nothing here. `rows` are the employees' presence columns as the ingest
    * transaction read them (EmployeeService.ingestTargetsOf), so no second read is needed.
+   *
+   * Only a fix at most ONLINE_TIMEOUT older than its arrival counts: a phone uploading an earlier
+   * working day, or a tracker emptying its buffer, is not online at the place it was hours ago, and
+   * such an upload neither turns anyone online nor keeps anyone online longer.
    */
-  async fixesArrived(tx: Tx, account: Account, rows: readonly PresenceRow[], atMs: number): Promise<void> {
+  async fixesArrived(tx: Tx, account: Account, arrived: readonly (PresenceRow & { newestFixMs: number })[], atMs: number): Promise<void> {
+    const rows = arrived.filter((r) => r.newestFixMs >= atMs - this.onlineTimeoutMs);
     if (rows.length === 0) return;
     const offline = rows.filter((r) => r.is_online === 0).map((r) => r.id);
     const stale = rows.filter((r) => r.is_online === 1 && (r.seen_at ?? 0) < atMs - this.seenGranularityMs).map((r) => r.id);

@@ -54,20 +54,32 @@ export function employeeRoutes(employees: EmployeeService, probes = new DeviceKe
 
     api.put(
       `${base}/:subscriberID`,
-      { schema: { tags, summary: 'Replace an employee', params: ById, body: EmployeeWrite, response: { 204: NoContent, ...errors } } },
-      async (request, reply) => {
-        await guarded(request, () => employees.replace(request.principal, request.params.subscriberID, request.body));
-        return reply.code(204).send(null);
+      {
+        schema: {
+          tags,
+          summary: 'Replace an employee; answers 200 with the employee as GET shows it',
+          description: 'The original service answers its employee updates with 200, and its clients treat any other status as a failure.',
+          params: ById,
+          body: EmployeeWrite,
+          response: { 200: EmployeeView, ...errors },
+        },
       },
+      async (request) => toEmployeeView(await guarded(request, () => employees.replace(request.principal, request.params.subscriberID, request.body))),
     );
 
     api.patch(
       `${base}/:subscriberID`,
-      { schema: { tags, summary: 'Change some fields of an employee', params: ById, body: EmployeePatch, response: { 204: NoContent, ...errors } } },
-      async (request, reply) => {
-        await guarded(request, () => employees.patch(request.principal, request.params.subscriberID, request.body));
-        return reply.code(204).send(null);
+      {
+        schema: {
+          tags,
+          summary: 'Change some fields of an employee; answers 200 with the employee as GET shows it',
+          description: 'The original service answers its employee updates with 200, and its clients treat any other status as a failure.',
+          params: ById,
+          body: EmployeePatch,
+          response: { 200: EmployeeView, ...errors },
+        },
       },
+      async (request) => toEmployeeView(await guarded(request, () => employees.patch(request.principal, request.params.subscriberID, request.body))),
     );
 
     api.delete(

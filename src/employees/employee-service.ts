@@ -63,9 +63,13 @@ export class EmployeeService {
     this.presence = new EmployeePresence(database, accounts, clock, presence, this.changes);
   }
 
-  /** Fixes arrived for these employees, in the ingest transaction: see `EmployeePresence.fixesArrived`. */
-  fixesArrived(tx: Tx, account: Account, targets: ReadonlyMap<number, IngestTarget>, atMs: number): Promise<void> {
-    return this.presence.fixesArrived(tx, account, [...targets.values()].map((t) => t.presence), atMs);
+  /**
+   * Fixes arrived for these employees, in the ingest transaction: see `EmployeePresence.fixesArrived`.
+   * `newestFixMs` is the time of each employee's newest fix among them.
+   */
+  fixesArrived(tx: Tx, account: Account, targets: ReadonlyMap<number, IngestTarget>, newestFixMs: ReadonlyMap<number, number>, atMs: number): Promise<void> {
+    const rows = [...targets.values()].map((t) => ({ ...t.presence, newestFixMs: newestFixMs.get(t.presence.id) ?? Number.NEGATIVE_INFINITY }));
+    return this.presence.fixesArrived(tx, account, rows, atMs);
   }
 
   async list(account: Account, query: EmployeeListQuery): Promise<Employee[]> {
@@ -109,12 +113,12 @@ export class EmployeeService {
     });
   }
 
-  async replace(principal: Principal, subscriberID: number, input: EmployeeWrite): Promise<void> {
-    await this.update(principal, subscriberID, (before) => buildEmployee(subscriberID, input, before), input.devicePassword);
+  async replace(principal: Principal, subscriberID: number, input: EmployeeWrite): Promise<Employee> {
+    return this.update(principal, subscriberID, (before) => buildEmployee(subscriberID, input, before), input.devicePassword);
   }
 
-  async patch(principal: Principal, subscriberID: number, input: EmployeePatch): Promise<void> {
-    await this.update(principal, subscriberID, (before) => patchEmployee(before, input), input.devicePassword);
+  async patch(principal: Principal, subscriberID: number, input: EmployeePatch): Promise<Employee> {
+    return this.update(principal, subscriberID, (before) => patchEmployee(before, input), input.devicePassword);
   }
 
   async delete(principal: Principal, subscriberID: number): Promise<void> {
@@ -190,16 +194,18 @@ export class EmployeeService {
     this.deviceKeys.forget(deviceKey);
   }
 
-  private async update(principal: Principal, subscriberID: number, change: (before: Employee) => Employee, devicePassword: string | null | undefined): Promise<void> {
+  /** Applies a change and answers the employee as stored, read in the same transaction (what a GET would show). */
+  private async update(principal: Principal, subscriberID: number, change: (before: Employee) => Employee, devicePassword: string | null | undefined): Promise<Employee> {
     const account = principal.account;
     // Hashed before the transaction: scrypt takes tens of milliseconds, no lock waits for it.
     const password = await passwordColumn(devicePassword);
-    await this.database.transaction(async (tx) => {
+    return this.database.transaction(async (tx) => {
       const before = await this.lockLiving(tx, account, subscriberID);
       const after = change(before);
       await this.checkReferences(tx, account, after, before);
       await this.writeGuarded(() => store.updateEmployee(tx, account.id, subscriberID, { ...toRow(after), ...password }, this.clock()));
       await this.changes.commit(tx, account, [{ type: 'edit', before, after }], { userID: principal.userID });
+      return this.lockLiving(tx, account, subscriberID);
     });
   }
 

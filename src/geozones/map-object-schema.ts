@@ -34,7 +34,16 @@ export const MapObject = Type.Object({
 export type MapObject = Static<typeof MapObject>;
 
 export const MapObjectListQuery = Type.Object({
-  address: Type.Optional(Type.String({ minLength: 1, maxLength: 500, description: 'objects whose address contains this text, ignoring case' })),
+  address: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 500,
+      description:
+        'objects whose address contains every word of this text, in any order, ignoring case (Latin and Cyrillic alike; ё and е are different letters). ' +
+        'Words are runs of letters and digits: spaces, commas, full stops, hyphens and other punctuation separate them ("д. 1" is the words "д" and "1"); ' +
+        'each word may occur inside a longer one ("примор" finds "Приморский"); `%`, `_` and `\\` are plain characters. A text with no letter or digit: 400 code 2.',
+    }),
+  ),
   mapObjectIDs: Type.Optional(IdList),
   mapObjectGroupIDs: Type.Optional(IdList),
 });

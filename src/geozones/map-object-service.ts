@@ -1,5 +1,6 @@
 import type { Account } from '../accounts/accounts.js';
 import { ApiError } from '../http/errors.js';
+import { searchWords } from '../http/free-text.js';
 import { haversineMetres } from '../geo/geo.js';
 import type { Database, Db } from '../store/database.js';
 import type { MapObject, MapObjectListQuery, MapObjectPatch, MapObjectWrite } from './map-object-schema.js';
@@ -15,9 +16,15 @@ export class MapObjectService {
     private readonly clock: () => number = Date.now,
   ) {}
 
-  /** `address`: the objects whose address contains the text, ignoring case (as clients search by street). */
+  /**
+   * `address`: the objects whose address holds every word of the text, in any order, ignoring case
+   * (bots send whole addresses: "Санкт-Петербург Приморский дом 1"). A text without a letter or a
+   * digit names nothing to search for: 400 code 2, not every object.
+   */
   async list(account: Account, query: MapObjectListQuery = {}): Promise<MapObject[]> {
-    const rows = await listMapObjects(this.database.db, account.id, { addressContains: query.address, ids: query.mapObjectIDs, groupIds: query.mapObjectGroupIDs });
+    const addressWords = query.address === undefined ? undefined : searchWords(query.address);
+    if (addressWords?.length === 0) throw new ApiError('BAD_REQUEST', 'address has no word to search for', { address: 'needs a letter or a digit' });
+    const rows = await listMapObjects(this.database.db, account.id, { addressWords, ids: query.mapObjectIDs, groupIds: query.mapObjectGroupIDs });
     return rows.map(fromRow);
   }
 

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { containsPattern, foldCase } from '../http/free-text.js';
 import type { Database, Db } from '../store/database.js';
 import { PREPARED } from '../store/prepared.js';
 import type { MapObjectsTable } from '../store/schema.js';
@@ -11,8 +12,8 @@ export type MapObjectRow = MapObjectColumns & { id: number };
 const columns = ['id', 'name', 'address', 'latitude', 'longitude', 'external_id', 'comment', 'group_id'] as const;
 
 export interface MapObjectFilter {
-  /** Objects whose address contains this text, ignoring case. */
-  addressContains?: string | undefined;
+  /** Objects whose address contains every one of these words (from `searchWords`), ignoring case. */
+  addressWords?: string[] | undefined;
   ids?: number[] | undefined;
   groupIds?: number[] | undefined;
 }
@@ -26,10 +27,8 @@ export interface Box {
 
 export async function listMapObjects(db: Db, accountId: number, filter: MapObjectFilter): Promise<MapObjectRow[]> {
   let select = db.selectFrom('map_objects').select(columns).where('account_id', '=', accountId);
-  if (filter.addressContains) {
-    const pattern = `%${filter.addressContains.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    select = select.where(sql<boolean>`lower(address) like ${pattern} escape '\\'`);
-  }
+  // The folded copy, so that case is ignored alike on both stores; a word anywhere, one LIKE each.
+  for (const word of filter.addressWords ?? []) select = select.where(sql<boolean>`address_folded like ${containsPattern(word)} escape '\\'`);
   if (filter.ids?.length) select = select.where('id', 'in', filter.ids);
   if (filter.groupIds?.length) select = select.where('group_id', 'in', filter.groupIds);
   return select.orderBy('id').execute();
@@ -63,7 +62,7 @@ export async function mapObjectsInBoxes(database: Pick<Database, 'dialect'>, db:
 export async function insertMapObject(db: Db, accountId: number, object: MapObjectColumns, now: number): Promise<number> {
   const { id } = await db
     .insertInto('map_objects')
-    .values({ ...object, account_id: accountId, created_at: now, updated_at: now })
+    .values({ ...object, address_folded: foldCase(object.address), account_id: accountId, created_at: now, updated_at: now })
     .returning('id')
     .executeTakeFirstOrThrow();
   return id;
@@ -73,7 +72,7 @@ export async function insertMapObject(db: Db, accountId: number, object: MapObje
 export async function updateMapObject(db: Db, accountId: number, id: number, changed: Partial<MapObjectColumns>, now: number): Promise<boolean> {
   const result = await db
     .updateTable('map_objects')
-    .set({ ...changed, updated_at: now })
+    .set({ ...changed, ...(changed.address === undefined ? {} : { address_folded: foldCase(changed.address) }), updated_at: now })
     .where('account_id', '=', accountId)
     .where('id', '=', id)
     .executeTakeFirst();

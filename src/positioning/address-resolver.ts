@@ -19,7 +19,19 @@ export class AddressResolver {
   }
 
   async names(executor: Db, accountId: number, points: { latitude: number; longitude: number }[]): Promise<Map<string, string>> {
-    const names = new Map<string, string>();
+    const places = await this.placeNames(executor, accountId, points);
+    return new Map(points.map((point) => {
+      const key = pointKey(point.latitude, point.longitude);
+      return [key, places.get(key) ?? coordinatesText(point.latitude, point.longitude)];
+    }));
+  }
+
+  /**
+   * The name of the enabled zone containing each point, else of the nearest map object within
+   * 200 m, else null (keyed by `pointKey`): the places an account itself named.
+   */
+  async placeNames(executor: Db, accountId: number, points: readonly { latitude: number; longitude: number }[]): Promise<Map<string, string | null>> {
+    const names = new Map<string, string | null>();
     if (points.length === 0) return names;
     const zones = await this.geozones.lookup.indexFor(accountId, executor);
     const unnamed = new Map<string, { latitude: number; longitude: number }>();
@@ -33,7 +45,7 @@ export class AddressResolver {
     // Outside every zone: the nearest map object, asked for all such points at once.
     const rest = [...unnamed.entries()];
     const objects = await this.geozones.mapObjects.nearestNames(executor, accountId, rest.map(([, point]) => point), MAP_OBJECT_RADIUS_M);
-    rest.forEach(([key, point], i) => names.set(key, objects[i] || coordinatesText(point.latitude, point.longitude)));
+    rest.forEach(([key], i) => names.set(key, objects[i] || null));
     return names;
   }
 }

@@ -11,7 +11,7 @@ import { IngestQueue, type FixSource, type Frame } from './ingest-queue.js';
 import type { Location, LocationInput, LocationListQuery } from './location-schema.js';
 import type { PipelineSignals } from './pipeline/pipeline-signals.js';
 import { PipelineRunner } from './pipeline/pipeline-runner.js';
-import { findLocation, latestFixes, listLocations } from './location-store.js';
+import { findLocation, latestFixes, listLocations, type LocationRow } from './location-store.js';
 import { PipelineStore } from './pipeline/pipeline-store.js';
 import { trackSettingsOf } from './pipeline/pipeline-types.js';
 
@@ -204,8 +204,10 @@ export class LocationService {
   private async run(tx: Tx, account: Account, fixes: Fix[], frameOf: number[] | null, targets: Map<number, IngestTarget>, receivedAt: number): Promise<void> {
     const vehicleSettings = new Map([...targets].map(([id, target]) => [id, target.vehicleSettings]));
     await this.pipeline.ingest(tx, { accountId: account.id, timeZone: account.timeZone, receivedAt, trackSettings: trackSettingsOf(account.settings.track), vehicleSettings }, fixes, frameOf);
-    // isOnline turns true when fixes start arriving (an employee change event, in this transaction).
-    await this.employees.fixesArrived(tx, account, targets, receivedAt);
+    // isOnline turns true when current fixes start arriving (an employee change event, in this transaction).
+    const newestFixMs = new Map<number, number>();
+    for (const fix of fixes) newestFixMs.set(fix.subscriberId, Math.max(fix.locationDateMs, newestFixMs.get(fix.subscriberId) ?? fix.locationDateMs));
+    await this.employees.fixesArrived(tx, account, targets, newestFixMs, receivedAt);
   }
 
   private committed(account: Account, fixes: Fix[], source: FixSource): void {
@@ -219,11 +221,15 @@ export class LocationService {
     return () => this.committedListeners.delete(listener);
   }
 
-  /** `offset` (the mobile positioning list's) skips that many after the other filters. */
-  async list(account: Account, query: LocationListQuery & { offset?: number }): Promise<Location[]> {
+  async list(account: Account, query: LocationListQuery): Promise<Location[]> {
+    return (await this.listRows(account, query)).map((row) => toLocation(row, account.timeZone));
+  }
+
+  /** The stored rows of `list`; `offset` (the mobile positioning list's) skips that many after the other filters. */
+  async listRows(account: Account, query: LocationListQuery & { offset?: number }): Promise<LocationRow[]> {
     const period = resolvePeriod(query, { from: 'dateFrom', to: 'dateTo' }, account.timeZone, this.clock());
     // Newest first; a client pages by passing the last id it saw (CONTRACT §1, real API).
-    const rows = await listLocations(this.database.db, account.id, {
+    return listLocations(this.database.db, account.id, {
       fromMs: period.fromMs,
       toMs: period.toMs,
       subscriberIds: query.subscriberIDs,
@@ -231,13 +237,17 @@ export class LocationService {
       count: query.count ?? 1000,
       offset: query.offset ?? 0,
     });
-    return rows.map((row) => toLocation(row, account.timeZone));
   }
 
   async get(account: Account, locationID: number): Promise<Location> {
+    return toLocation(await this.getRow(account, locationID), account.timeZone);
+  }
+
+  /** The stored row of `get` (404 code 1001 when the account has no such fix). */
+  async getRow(account: Account, locationID: number): Promise<LocationRow> {
     const row = await findLocation(this.database.db, account.id, locationID);
     if (!row) throw new ApiError('LOCATION_NOT_FOUND', `no location ${locationID}`);
-    return toLocation(row, account.timeZone);
+    return row;
   }
 
   /** The latest fix (by its time) of each living employee of the account, or of those named. */

@@ -126,11 +126,12 @@ export class LocationStore {
   }
 }
 
-/** A listed fix: the columns of interface 2.1. */
+/** A listed fix: the columns of interface 2.1, and when it arrived (the mobile routes' requestDate). */
 export interface LocationRow {
   id: number;
   subscriber_id: number;
   location_date: number;
+  received_at: number;
   is_valid: number;
   latitude: number;
   longitude: number;
@@ -138,7 +139,7 @@ export interface LocationRow {
   velocity: number;
 }
 
-const listed = ['id', 'subscriber_id', 'location_date', 'is_valid', 'latitude', 'longitude', 'angle', 'velocity'] as const;
+const listed = ['id', 'subscriber_id', 'location_date', 'received_at', 'is_valid', 'latitude', 'longitude', 'angle', 'velocity'] as const;
 
 export interface LocationFilter {
   fromMs: number;

@@ -1,8 +1,7 @@
 import { Type } from 'typebox';
 import { DateTimeText, Id, IdList, Offset } from '../http/list-params.js';
 import { ErrorBody, type Api } from '../http/route-types.js';
-import { Location } from './location-schema.js';
-import type { LocationService } from './location-service.js';
+import { MobileLocation, type MobileLocations } from './mobile-locations.js';
 import { Track } from './track-schema.js';
 import type { TrackService } from './track-service.js';
 
@@ -23,10 +22,10 @@ const MobileTrackQuery = Type.Object({
 /**
  * `/v6/api/mobilePositioningManagement`: the original's positions of the employees' phones. In
  * Lokator every fix of an employee is its phone's (or its tracker's) position, so these answer the
- * same fixes and tracks as the GPS routes, with the same ids, shapes and paging, at most 200 a page
- * (README: "Mobile positioning").
+ * same fixes and tracks as the GPS routes, with the same ids and paging, at most 200 a page; the
+ * locations carry the original's mobile fields besides (docs/clients.md).
  */
-export function mobilePositioningRoutes(locations: LocationService, tracks: TrackService) {
+export function mobilePositioningRoutes(locations: MobileLocations, tracks: TrackService) {
   return async (api: Api) => {
     const base = '/mobilePositioningManagement';
 
@@ -36,9 +35,11 @@ export function mobilePositioningRoutes(locations: LocationService, tracks: Trac
         schema: {
           tags,
           summary: 'The employees’ positions, newest first (the GPS locations, 200 a page)',
-          description: 'Page with `lastLocationID` (only smaller ids) or `offset`.',
+          description:
+            'Page with `lastLocationID` (only smaller ids) or `offset`. Each position has the fields of a GPS location and those of the original’s mobile ' +
+            'locations (`state`, `source`, `requestDate`, `address`), always present, null where Lokator has no value.',
           querystring: MobileLocationQuery,
-          response: { 200: Type.Array(Location), ...errors },
+          response: { 200: Type.Array(MobileLocation), ...errors },
         },
       },
       async (request) => locations.list(request.principal.account, request.query),
@@ -46,7 +47,7 @@ export function mobilePositioningRoutes(locations: LocationService, tracks: Trac
 
     api.get(
       `${base}/locations/:locationID`,
-      { schema: { tags, summary: 'One position of an employee', params: Type.Object({ locationID: Id }), response: { 200: Location, ...errors } } },
+      { schema: { tags, summary: 'One position of an employee', params: Type.Object({ locationID: Id }), response: { 200: MobileLocation, ...errors } } },
       async (request) => locations.get(request.principal.account, request.params.locationID),
     );
 

@@ -188,9 +188,10 @@ FROM
   "map_objects"
 WHERE
   "account_id" = $1
-  AND lower(address) LIKE $2 escape '\'
-  AND "id" IN ($3, $4)
-  AND "group_id" IN ($5)
+  AND address_folded LIKE $2 escape '\'
+  AND address_folded LIKE $3 escape '\'
+  AND "id" IN ($4, $5)
+  AND "group_id" IN ($6)
 ORDER BY
   "id";
 
@@ -235,12 +236,13 @@ INSERT INTO
     "external_id",
     "comment",
     "group_id",
+    "address_folded",
     "account_id",
     "created_at",
     "updated_at"
   )
 VALUES
-  ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+  ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
 RETURNING
   "id";
 
@@ -248,11 +250,13 @@ RETURNING
 UPDATE "map_objects"
 SET
   "name" = $1,
-  "comment" = $2,
-  "updated_at" = $3
+  "address" = $2,
+  "comment" = $3,
+  "address_folded" = $4,
+  "updated_at" = $5
 WHERE
-  "account_id" = $4
-  AND "id" = $5;
+  "account_id" = $6
+  AND "id" = $7;
 
 -- geozones/map-object-store.ts: deleteMapObject
 DELETE FROM "map_objects"

@@ -188,7 +188,8 @@ FROM
   "map_objects"
 WHERE
   "account_id" = ?
-  AND lower(address) like ? ESCAPE '\'
+  AND address_folded like ? ESCAPE '\'
+  AND address_folded like ? ESCAPE '\'
   AND "id" IN (?, ?)
   AND "group_id" IN (?)
 ORDER BY
@@ -244,12 +245,13 @@ INSERT INTO
     "external_id",
     "comment",
     "group_id",
+    "address_folded",
     "account_id",
     "created_at",
     "updated_at"
   )
 VALUES
-  (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+  (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 RETURNING
   "id";
 
@@ -257,7 +259,9 @@ RETURNING
 UPDATE "map_objects"
 SET
   "name" = ?,
+  "address" = ?,
   "comment" = ?,
+  "address_folded" = ?,
   "updated_at" = ?
 WHERE
   "account_id" = ?

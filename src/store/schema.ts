@@ -233,6 +233,8 @@ export interface MapObjectsTable {
   account_id: number;
   name: string;
   address: string;
+  /** `address` folded (`foldCase`), what the address filter searches. */
+  address_folded: Generated<string>;
   latitude: number;
   longitude: number;
   external_id: string | null;

@@ -46,7 +46,7 @@ for (const dialect of dialects) {
       assert.deepEqual(await ids(`subscriberGroupIDs=${north}`), [a]);
       assert.deepEqual(await ids(`subscriberGroupIDs[]=${north}&subscriberGroupIDs[]=${south}`), [a, b]);
       assert.deepEqual(await ids(`subscriberGroupIDs=${north},${south}`), [a, b]);
-      assert.equal((await server.api.patch(`${SUBSCRIBERS}/${b}`, { subscriberGroupID: north })).status, 204);
+      assert.equal((await server.api.patch(`${SUBSCRIBERS}/${b}`, { subscriberGroupID: north })).status, 200);
       assert.deepEqual(await ids(`subscriberGroupIDs=${north}`), [a, b]);
     });
 
@@ -56,7 +56,7 @@ for (const dialect of dialects) {
       await assertRefusedUnchanged(() => read(server.api, GROUPS), () => server.api.delete(`${GROUPS}/${group}`), { code: 1019 });
       const leaver = await createEmployee(server.api, { name: 'Leaver', subscriberGroupID: group });
       assert.equal((await server.api.delete(`${SUBSCRIBERS}/${leaver}`)).status, 204);
-      assert.equal((await server.api.patch(`${SUBSCRIBERS}/${member}`, { subscriberGroupID: null })).status, 204);
+      assert.equal((await server.api.patch(`${SUBSCRIBERS}/${member}`, { subscriberGroupID: null })).status, 200);
       assert.equal((await server.api.delete(`${GROUPS}/${group}`)).status, 204, 'a deleted employee does not hold its group');
     });
 

@@ -32,9 +32,9 @@ for (const dialect of dialects) {
       const path = `${SUBSCRIBERS}/${id}`;
       assert.deepEqual((await server.api.get(path)).body.vehicleSettings.readingMap, CAN_MAP);
       const odometerOnly = { odometer: { input: 'io87', scale: 0.001 } };
-      assert.equal((await server.api.patch(path, { vehicleSettings: { readingMap: odometerOnly } })).status, 204);
+      assert.equal((await server.api.patch(path, { vehicleSettings: { readingMap: odometerOnly } })).status, 200);
       assert.deepEqual((await server.api.get(path)).body.vehicleSettings.readingMap, odometerOnly);
-      assert.equal((await server.api.patch(path, { vehicleSettings: { readingMap: null } })).status, 204);
+      assert.equal((await server.api.patch(path, { vehicleSettings: { readingMap: null } })).status, 200);
       assert.equal((await server.api.get(path)).body.vehicleSettings.readingMap, null);
     });
 

@@ -110,13 +110,13 @@ for (const dialect of dialects) {
       assert.equal('somethingUnknown' in r.body, false);
     });
 
-    it('replaces with PUT (omitted fields take defaults, the device key stays) and changes with PATCH', async () => {
+    it('replaces with PUT (omitted fields take defaults, the device key stays) and changes with PATCH, both answering 200 with the employee', async () => {
       const created = await server.api.post(SUBSCRIBERS, { name: 'Petr', phone: '7911', icon: 'car', vehicleSettings: { speedLimit: 60, fuelFillThreshold: 20 } });
       const id = created.body.subscriberID;
       const put = await server.api.put(`${SUBSCRIBERS}/${id}`, { name: 'Petr I.', canTrack: true });
-      assert.equal(put.status, 204);
-      assert.equal(put.text, '');
+      assert.equal(put.status, 200, put.text);
       const replaced = (await server.api.get(`${SUBSCRIBERS}/${id}`)).body;
+      assert.deepEqual(put.body, replaced, 'PUT answers the employee as GET shows it');
       assert.equal(replaced.name, 'Petr I.');
       assert.equal(replaced.phone, '', 'omitted by PUT: default');
       assert.equal(replaced.canTrack, true);
@@ -124,8 +124,9 @@ for (const dialect of dialects) {
       assert.equal(replaced.deviceKeyHint, `…${created.body.deviceKey.slice(-4)}`, 'the device key stays');
 
       const patch = await server.api.patch(`${SUBSCRIBERS}/${id}`, { phone: '7922', vehicleSettings: { fuelDrainThreshold: 5 }, regionID: null });
-      assert.equal(patch.status, 204);
+      assert.equal(patch.status, 200, patch.text);
       const patched = (await server.api.get(`${SUBSCRIBERS}/${id}`)).body;
+      assert.deepEqual(patch.body, patched, 'PATCH answers the employee as GET shows it');
       assert.deepEqual(patched, { ...replaced, phone: '7922', vehicleSettings: { ...replaced.vehicleSettings, fuelDrainThreshold: 5 } });
 
       const nullName = await server.api.patch(`${SUBSCRIBERS}/${id}`, { name: null });

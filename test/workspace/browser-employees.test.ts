@@ -176,5 +176,26 @@ for (const dialect of dialects) {
       assert.equal((await employees.authenticateDevice('wialonIps', '2002', null)).outcome, 'accepted');
       assert.deepEqual(workspace.pageErrors, []);
     });
+
+    test('the search finds an employee by every word typed, in any order, Cyrillic in any case', async () => {
+      await createEmployee(workspace.server.api, { name: 'Иван Петрович Сидоров', phone: '+7 911 555-12-34' });
+      await createEmployee(workspace.server.api, { name: 'Пётр Иванов' });
+      const { page } = workspace;
+      await page.goto('/#/employees');
+      await page.reload();
+      const table = page.locator('table.cards tbody tr');
+      const search = page.getByRole('search', { name: 'Filter employees' }).getByLabel('Find employee');
+      const names = async () => (await table.allTextContents()).map((row) => (row.match(/Иван Петрович Сидоров|Пётр Иванов|Anna Phone|Boris Tracker/) ?? [''])[0]);
+      await search.fill('СИДОРОВ иван');
+      await until(async () => JSON.stringify(await names()) === JSON.stringify(['Иван Петрович Сидоров']), 'both words, in any order and case, find one');
+      await search.fill('иван');
+      await until(async () => (await names()).sort().join() === ['Иван Петрович Сидоров', 'Пётр Иванов'].sort().join(), 'a word inside a longer one finds both');
+      await search.fill('сидоров 555');
+      await until(async () => (await names()).join() === 'Иван Петрович Сидоров', 'a word of the name and one of the phone');
+      await search.fill('петр');
+      await until(async () => (await names()).join() === 'Иван Петрович Сидоров', 'е is not ё: Пётр is not found by петр');
+      await search.fill('');
+      assert.deepEqual(workspace.pageErrors, []);
+    });
   });
 }

@@ -12,6 +12,7 @@ import { reports } from './0009-reports.js';
 import { taskHistory } from './0010-task-history.js';
 import { mapObjectPlaces } from './0011-map-object-places.js';
 import { deviceIdentity } from './0012-device-identity.js';
+import { foldedTexts } from './0015-folded-texts.js';
 import type { MigrationFactory } from './migration-helpers.js';
 
 /** Every migration, in order. Names sort by their number prefix; never rename a shipped one. */
@@ -28,6 +29,7 @@ const migrations: Record<string, MigrationFactory> = {
   '0010-task-history': taskHistory,
   '0011-map-object-places': mapObjectPlaces,
   '0012-device-identity': deviceIdentity,
+  '0015-folded-texts': foldedTexts,
 };
 
 export function migrationProvider(dialect: Dialect): MigrationProvider {

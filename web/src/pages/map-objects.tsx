@@ -1,5 +1,6 @@
 import type L from 'leaflet';
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { matchesWords, searchWords } from '../../../src/http/free-text';
 import { api, describe } from '../api';
 import { fitTo, MapView } from '../map/base-map';
 import { mapObjectLayer, type MapObjectLayer } from '../map/map-object-layer';
@@ -92,9 +93,9 @@ export function MapObjectsPage() {
     setStatus(message);
   };
 
-  const needle = search.trim().toLocaleLowerCase();
+  const words = searchWords(search);
   const listed = (objects ?? [])
-    .filter((o) => !needle || `${o.name} ${o.address} ${o.externalID ?? ''}`.toLocaleLowerCase().includes(needle))
+    .filter((o) => words.length === 0 || matchesWords(`${o.name}\n${o.address}\n${o.externalID ?? ''}`, words))
     .sort((a, b) => a.name.localeCompare(b.name));
   const selected = editor.kind === 'object' ? objects?.find((o) => o.mapObjectID === editor.mapObjectID) : undefined;
   return (

@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import type { Employee, SubscriberGroup } from '../../types';
+import { matchesWords, searchWords } from '../../../../src/http/free-text';
 
 export const EMPLOYEES = '/v6/api/subscriberManagement/subscribers';
 export const EMPLOYEE_GROUPS = '/v6/api/subscriberManagement/subscriberGroups';
@@ -22,13 +23,14 @@ export function EmployeeTable({ employees, groups }: Props) {
   const [showInactive, setShowInactive] = useState(false);
   const groupName = new Map(groups.map((g) => [g.subscriberGroupID, g.name]));
 
-  const needle = search.trim().toLocaleLowerCase();
+  const words = searchWords(search);
   const all = employees ?? [];
   const matching = all
     .filter((e) => showInactive || e.isActive)
     .filter((e) => groupFilter === '' || (groupFilter === 'none' ? e.subscriberGroupID === null : String(e.subscriberGroupID) === groupFilter))
     .filter((e) => presence === 'all' || e.isOnline === (presence === 'online'))
-    .filter((e) => !needle || [e.name, e.phone, e.externalSubscriberID ?? ''].some((text) => text.toLocaleLowerCase().includes(needle)))
+    // Every word in one of the fields: "Иван 7911" finds Ivan by name and phone.
+    .filter((e) => words.length === 0 || matchesWords([e.name, e.phone, e.externalSubscriberID ?? ''].join('\n'), words))
     .sort((a, b) => a.name.localeCompare(b.name));
   const shown = matching.slice(0, MAX_ROWS);
 

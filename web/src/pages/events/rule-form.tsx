@@ -10,6 +10,7 @@ import { RECIPIENT_LISTS, RuleRecipients } from './rule-recipients';
 import { rememberSaved } from './saved-rule';
 import { checkName, ruleOf, serverErrors } from './rule-checks';
 import { draftOf, emptyDraft, KINDS, NUMBER_PARAMETERS, RULES, WEEKDAYS, type EventRule, type FieldErrors, type RuleDraft } from './rule-model';
+import { matchesWords, searchWords } from '../../../../src/http/free-text';
 
 const SUBSCRIBERS = '/v6/api/subscriberManagement/subscribers';
 
@@ -146,8 +147,8 @@ function Employees({ employees, draft, errors, change }: FormPartProps & { emplo
   const [filter, setFilter] = useState('');
   const shown = useMemo(() => {
     const sorted = [...(employees ?? [])].sort((a, b) => a.name.localeCompare(b.name));
-    const text = filter.trim().toLowerCase();
-    return text ? sorted.filter((e) => e.name.toLowerCase().includes(text) || draft.subscriberIDs.includes(e.subscriberID)) : sorted;
+    const words = searchWords(filter);
+    return words.length > 0 ? sorted.filter((e) => matchesWords(e.name, words) || draft.subscriberIDs.includes(e.subscriberID)) : sorted;
   }, [employees, filter, draft.subscriberIDs]);
   if (employees === null) return <p class="muted">Loading employees…</p>;
   const count = draft.subscriberIDs.length;

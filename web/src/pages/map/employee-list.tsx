@@ -2,6 +2,7 @@ import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { api } from '../../api';
 import type { Employee, Location, SubscriberGroup } from '../../types';
 import { formatSpeed } from './fix-format';
+import { matchesWords, searchWords } from '../../../../src/http/free-text';
 
 interface Props {
   employees: ReadonlyMap<number, Employee> | null;
@@ -38,10 +39,10 @@ export function EmployeeList({ employees, positions, formatTime, selected, onSel
 
   // Sorted when the employees change, not with every batch of positions.
   const all = useMemo(() => (employees ? [...employees.values()].sort((a, b) => a.name.localeCompare(b.name)) : []), [employees]);
-  const needle = filter.trim().toLocaleLowerCase();
+  const words = searchWords(filter);
   const inGroup = groupFilter ? all.filter((employee) => String(employee.subscriberGroupID) === groupFilter) : all;
-  const matching = needle ? inGroup.filter((employee) => employee.name.toLocaleLowerCase().includes(needle)) : inGroup;
-  const filtered = needle !== '' || groupFilter !== '';
+  const matching = words.length > 0 ? inGroup.filter((employee) => matchesWords(employee.name, words)) : inGroup;
+  const filtered = words.length > 0 || groupFilter !== '';
 
   return (
     <aside class="employee-panel" aria-labelledby="employees-title">
