@@ -96,16 +96,35 @@ export const reportTitles: Record<ReportKind, string> = {
   summary: 'Summary',
 };
 
-/** The totals of a column over all rows: null when the column has none or no row has a value. */
-export function columnTotal<K extends ReportKind>(column: ReportColumn<K>, records: readonly RecordOf[K][]): number | null {
-  if (!column.total) return null;
-  let total: number | null = null;
-  for (const record of records) {
-    const value = column.value(record);
-    if (typeof value !== 'number') continue;
-    total = total === null ? value : column.total === 'sum' ? total + value : Math.max(total, value);
+/**
+ * The totals row of a report, added up record by record as a file is written (the records are not
+ * kept): per column, null when the column has none or no record has a value.
+ */
+export class ColumnTotals<K extends ReportKind> {
+  private readonly sums: (number | null)[];
+
+  constructor(private readonly columns: readonly ReportColumn<K>[]) {
+    this.sums = columns.map(() => null);
   }
-  if (total === null) return null;
-  const digits = column.digits ?? 0;
-  return Math.round(total * 10 ** digits) / 10 ** digits;
+
+  add(record: RecordOf[K]): void {
+    for (let i = 0; i < this.columns.length; i++) {
+      const column = this.columns[i]!;
+      if (!column.total) continue;
+      const value = column.value(record);
+      if (typeof value !== 'number') continue;
+      const total = this.sums[i]!;
+      this.sums[i] = total === null ? value : column.total === 'sum' ? total + value : Math.max(total, value);
+    }
+  }
+
+  /** Each column's total, rounded to the digits it shows. */
+  values(): (number | null)[] {
+    return this.columns.map((column, i) => {
+      const total = this.sums[i]!;
+      if (total === null) return null;
+      const digits = column.digits ?? 0;
+      return Math.round(total * 10 ** digits) / 10 ** digits;
+    });
+  }
 }

@@ -1,6 +1,6 @@
-import type { Writable } from 'node:stream';
-import { columnTotal, reportColumns, reportTitles, type CellType, type ReportColumn } from './report-columns.js';
-import type { RecordOf, ReportKind, ReportRow } from './report-schema.js';
+import { Readable, type Writable } from 'node:stream';
+import { ColumnTotals, reportColumns, reportTitles, type CellType, type ReportColumn } from './report-columns.js';
+import type { ReportKind, ReportRow } from './report-schema.js';
 import { XlsxSheetWriter, type XlsxValue } from './xlsx-writer.js';
 
 const NUMBER_FORMATS: Partial<Record<CellType, string>> = {
@@ -11,19 +11,29 @@ const NUMBER_FORMATS: Partial<Record<CellType, string>> = {
 };
 const DAY_S = 86_400;
 
+/** Whose rows a file lists: the report's records chunk by chunk (`ReportService.stream`). */
+export type RowChunks<K extends ReportKind> = AsyncIterable<readonly ReportRow<K>[]>;
+
 /**
  * The report as CSV (RFC 4180): a header row, then one line per record, CRLF line ends, a field
  * quoted when it holds a comma, a quote or a line break (quotes doubled). Date-times as the JSON
- * answer writes them (the account's zone with its offset), durations in seconds.
+ * answer writes them (the account's zone with its offset), durations in seconds. Made as it is
+ * read: a chunk of records becomes one piece of text only when the response asks for more.
  */
-export function reportCsv<K extends ReportKind>(kind: K, rows: readonly ReportRow<K>[], names: ReadonlyMap<number, string>): string {
+export function reportCsv<K extends ReportKind>(kind: K, chunks: RowChunks<K>, names: ReadonlyMap<number, string>): Readable {
   const columns = reportColumns[kind] as ReportColumn<K>[];
-  const lines = [['Employee ID', 'Employee', ...columns.map((c) => (c.type === 'duration' ? `${c.header}, s` : c.header))].map(csvField).join(',')];
-  for (const { subscriberId, record } of rows) {
-    const fields = [subscriberId, names.get(subscriberId) ?? '', ...columns.map((c) => c.value(record))];
-    lines.push(fields.map(csvField).join(','));
+  async function* text(): AsyncGenerator<string> {
+    yield `${['Employee ID', 'Employee', ...columns.map((c) => (c.type === 'duration' ? `${c.header}, s` : c.header))].map(csvField).join(',')}\r\n`;
+    for await (const rows of chunks) {
+      let lines = '';
+      for (const { subscriberId, record } of rows) {
+        const fields = [subscriberId, names.get(subscriberId) ?? '', ...columns.map((c) => c.value(record))];
+        lines += `${fields.map(csvField).join(',')}\r\n`;
+      }
+      yield lines;
+    }
   }
-  return `${lines.join('\r\n')}\r\n`;
+  return Readable.from(text(), { objectMode: false });
 }
 
 function csvField(value: string | number | boolean | null): string {
@@ -35,10 +45,11 @@ function csvField(value: string | number | boolean | null): string {
 /**
  * The report as an XLSX workbook, streamed to `output` as it is written (xlsx-writer.ts: rows are
  * written and deflated as they come, never held as a whole workbook): one sheet, a bold header row,
- * a row per record with real number and date cells, and a bold totals row. Excel dates carry no
- * zone, so a date cell holds the wall-clock time of the account's zone the JSON answer shows.
+ * a row per record with real number and date cells, and a bold totals row, added up as the rows
+ * go by. Excel dates carry no zone, so a date cell holds the wall-clock time of the account's zone
+ * the JSON answer shows.
  */
-export async function writeReportXlsx<K extends ReportKind>(kind: K, rows: readonly ReportRow<K>[], names: ReadonlyMap<number, string>, output: Writable): Promise<void> {
+export async function writeReportXlsx<K extends ReportKind>(kind: K, chunks: RowChunks<K>, names: ReadonlyMap<number, string>, output: Writable): Promise<void> {
   const columns = reportColumns[kind] as ReportColumn<K>[];
   const sheet = new XlsxSheetWriter(output, reportTitles[kind], [
     { width: 12, numFmt: '0' },
@@ -46,13 +57,19 @@ export async function writeReportXlsx<K extends ReportKind>(kind: K, rows: reado
     ...columns.map((c) => ({ width: c.width ?? Math.max(12, c.header.length + 2), numFmt: numberFormat(c) })),
   ]);
   sheet.header(['Employee ID', 'Employee', ...columns.map((c) => c.header)]);
+  const totals = new ColumnTotals(columns);
   let written = 0;
-  for (const { subscriberId, record } of rows) {
-    if (++written % ROWS_PER_TURN === 0) await sheet.pause();
-    sheet.row([subscriberId, names.get(subscriberId) ?? '', ...columns.map((c) => cellValue(c.type, c.value(record)))]);
+  for await (const rows of chunks) {
+    for (const { subscriberId, record } of rows) {
+      if (++written % ROWS_PER_TURN === 0) await sheet.pause();
+      sheet.row([subscriberId, names.get(subscriberId) ?? '', ...columns.map((c) => cellValue(c.type, c.value(record)))]);
+      totals.add(record);
+    }
+    // Waits while the output is behind, so a slow reader holds back the reading, not memory.
+    await sheet.pause();
   }
-  const records = rows.map((r) => r.record) as RecordOf[K][];
-  sheet.row([null, 'Total', ...columns.map((c) => cellValue(c.type, columnTotal(c, records)))], true);
+  const sums = totals.values();
+  sheet.row([null, 'Total', ...columns.map((c, i) => cellValue(c.type, sums[i]!))], true);
   await sheet.end();
 }
 
