@@ -99,7 +99,7 @@ export class ReportService {
    * in bounded memory and with a turn of the event loop between chunks. `vehicleDays` sizes the
    * chunks; the result does not depend on it.
    */
-  stream(account: Account, request: ReportRequest, ids: number[], vehicleDays = CHUNK_VEHICLE_DAYS): AsyncGenerator<ReportRow<ReportKind>[]> {
+  stream(account: Account, request: ReportRequest, ids: number[], vehicleDays = CHUNK_VEHICLE_DAYS[request.kind]): AsyncGenerator<ReportRow<ReportKind>[]> {
     const { period } = request;
     const chunks = reportChunks(period, ids, account.timeZone, vehicleDays);
     switch (request.kind) {
