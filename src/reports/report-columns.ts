@@ -14,7 +14,6 @@ export interface ReportColumn<K extends ReportKind> {
   total?: 'sum' | 'max';
   /** Decimal places shown (numbers). */
   digits?: number;
-  width?: number;
 }
 
 type Columns = { [K in ReportKind]: ReportColumn<K>[] };
@@ -25,8 +24,8 @@ export const reportColumns: Columns = {
     { header: 'Track ID', type: 'integer', value: (r) => r.trackID },
     { header: 'Start', type: 'date', value: (r) => r.startDate },
     { header: 'Finish', type: 'date', value: (r) => r.finishDate },
-    { header: 'Start address', type: 'text', value: (r) => r.startAddress, width: 30 },
-    { header: 'Finish address', type: 'text', value: (r) => r.finishAddress, width: 30 },
+    { header: 'Start address', type: 'text', value: (r) => r.startAddress },
+    { header: 'Finish address', type: 'text', value: (r) => r.finishAddress },
     { header: 'Distance, m', type: 'integer', value: (r) => r.distance, total: 'sum' },
     { header: 'Duration', type: 'duration', value: (r) => r.duration, total: 'sum' },
     { header: 'Max speed, km/h', type: 'number', value: (r) => r.maxSpeed, total: 'max', digits: 1 },
@@ -37,7 +36,7 @@ export const reportColumns: Columns = {
     { header: 'Finish', type: 'date', value: (r) => r.finishDate },
     { header: 'Duration', type: 'duration', value: (r) => r.duration, total: 'sum' },
     { header: 'Idling', type: 'duration', value: (r) => r.idleSeconds, total: 'sum' },
-    { header: 'Address', type: 'text', value: (r) => r.address, width: 30 },
+    { header: 'Address', type: 'text', value: (r) => r.address },
     { header: 'Latitude', type: 'number', value: (r) => r.latitude, digits: 6 },
     { header: 'Longitude', type: 'number', value: (r) => r.longitude, digits: 6 },
   ],
@@ -55,7 +54,7 @@ export const reportColumns: Columns = {
   ],
   zoneVisits: [
     { header: 'Zone ID', type: 'integer', value: (r) => r.zoneID },
-    { header: 'Zone', type: 'text', value: (r) => r.zoneName, width: 24 },
+    { header: 'Zone', type: 'text', value: (r) => r.zoneName },
     { header: 'Entered', type: 'date', value: (r) => r.enteredDate },
     { header: 'Left', type: 'date', value: (r) => r.leftDate },
     { header: 'Time inside', type: 'duration', value: (r) => r.duration, total: 'sum' },

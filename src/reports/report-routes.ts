@@ -2,7 +2,8 @@ import { PassThrough } from 'node:stream';
 import { ErrorBody, type Api } from '../http/route-types.js';
 import { MAX_REPORT_DAYS } from './report-chunks.js';
 import { localDate } from './report-days.js';
-import { reportCsv, reportFileName, writeReportXlsx } from './report-files.js';
+import { reportCsv } from './report-csv.js';
+import { reportFileName, writeReportXlsx } from './report-files.js';
 import { recordSchemas, reportAnswer, ReportQuery, reportKinds, type ReportKind } from './report-schema.js';
 import type { ReportService } from './report-service.js';
 
@@ -50,7 +51,7 @@ export function reportRoutes(reports: ReportService) {
           // A file is not the JSON answer the schema describes: sent as it is, past the serializer.
           const raw = reply as unknown as { type(type: string): { send(payload: unknown): void } };
           if (query.format === 'csv') {
-            raw.type('text/csv; charset=utf-8').send(reportCsv(kind, rows, subjects.names));
+            raw.type('text/csv; charset=utf-8').send(reportCsv(kind, rows, subjects.names, query.csvDialect));
             return reply;
           }
           const body = new PassThrough();

@@ -28,6 +28,7 @@ const MIDNIGHT = Date.parse(`${FIRST_DAY}T00:00:00+01:00`);
 /** Where each vehicle's generated days start, before local midnight: at 09:20 of a generated day it drives, at 03:00 it sleeps at the depot. */
 const SHIFTS = [9 * HOUR + 20 * MINUTE, 3 * HOUR];
 const DAYS = 4;
+const FORMULA_NAME = '=HYPERLINK("http://example.com","x")';
 
 async function getAll(api: Client, path: string): Promise<any[]> {
   const records: any[] = [];
@@ -42,6 +43,17 @@ async function getAll(api: Client, path: string): Promise<any[]> {
 
 /** What a CSV field of a column holds for a value: as the JSON answer writes it, empty for null. */
 const csvText = (value: unknown) => (value === null ? '' : String(value));
+
+/** The same for Excel: decimal commas (`excel-ru`), date-times as Excel reads them, formulas as text. */
+function excelText(type: string, value: unknown, decimalComma: boolean): string {
+  if (value === null) return '';
+  if (typeof value === 'number') return decimalComma ? String(value).replace('.', ',') : String(value);
+  if (type === 'date') return `${String(value).slice(0, 10)} ${String(value).slice(11, 19)}`;
+  if (type === 'text' && /^[=+\-@]/.test(String(value))) return `'${String(value)}`;
+  return String(value);
+}
+
+const BOM = [0xef, 0xbb, 0xbf];
 
 /** A cell's value compared with the JSON answer's, by its column's type (exceljs reads date-formatted cells as Dates). */
 function assertCell(actual: unknown, column: ReportColumn<ReportKind>, expected: string | number | boolean | null, what: string): void {
@@ -83,6 +95,8 @@ for (const dialect of dialects) {
           }
         }
       }
+      // A name a spreadsheet would run as a formula: an Excel CSV must show it as text.
+      ids.push(await createEmployee(api, { name: FORMULA_NAME }));
     });
     after(() => server?.close());
 
@@ -159,6 +173,62 @@ for (const dialect of dialects) {
           const digits = c.digits ?? 0;
           assertCell(totals.getCell(k + 3).value, c, Math.round(total * 10 ** digits) / 10 ** digits, `${kind} total ${c.header}`);
         });
+      }
+    });
+
+    it('csvDialect=excel-ru gives Excel a byte-order mark, `;`, decimal commas, dates it reads and formulas as text; excel-en the same with `,`; the default stays RFC 4180', async () => {
+      const headers = { authorization: `Bearer ${server.token}` };
+      for (const kind of ['trips', 'summary', 'stops'] as const) {
+        const json = await getAll(server.api, `/v6/api/reports/${kind}?${PERIOD}`);
+        const columns = reportColumns[kind] as ReportColumn<ReportKind>[];
+        const plain = Buffer.from(await (await fetch(`${server.baseUrl}/v6/api/reports/${kind}?${PERIOD}&format=csv`, { headers })).arrayBuffer());
+        assert.notDeepEqual([...plain.subarray(0, 3)], BOM, `${kind}: no byte-order mark by default`);
+        for (const [dialect, separator, decimalComma] of [['excel-ru', ';', true], ['excel-en', ',', false]] as const) {
+          const r = await fetch(`${server.baseUrl}/v6/api/reports/${kind}?${PERIOD}&format=csv&csvDialect=${dialect}`, { headers });
+          assert.equal(r.status, 200);
+          assert.match(r.headers.get('content-type') ?? '', /^text\/csv; charset=utf-8/);
+          const bytes = Buffer.from(await r.arrayBuffer());
+          assert.deepEqual([...bytes.subarray(0, 3)], BOM, `${kind} ${dialect}: UTF-8 with a byte-order mark`);
+          const [header, ...lines] = parseCsv(bytes.subarray(3).toString('utf8'), separator);
+          assert.deepEqual(header!.slice(0, 2), ['Employee ID', 'Employee']);
+          assert.equal(lines.length, json.length);
+          lines.forEach((line, i) => {
+            const { subscriberID, name, record } = json[i]!;
+            const expected = [String(subscriberID), excelText('text', name, decimalComma), ...columns.map((c) => excelText(c.type, c.value(record), decimalComma))];
+            assert.deepEqual(line, expected, `${kind} ${dialect} line ${i + 1}`);
+          });
+          if (kind === 'summary') {
+            assert.ok(lines.some((l) => l[1] === `'${FORMULA_NAME}`), 'the formula-like name as text');
+            if (decimalComma) assert.ok(lines.some((l) => /^\d+,\d+$/.test(l[header!.indexOf('Mileage, km')]!)), 'a decimal comma');
+          }
+          if (kind === 'trips') assert.match(lines[0]![header!.indexOf('Start')]!, /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/, 'a date-time Excel reads');
+        }
+      }
+      const path = `/v6/api/reports/trips?${PERIOD}&format=csv`;
+      await assertRefusedUnchanged(() => getAll(server.api, `/v6/api/reports/trips?${PERIOD}`), () => server.api.get(`${path}&csvDialect=excel-de`), { code: 2, field: 'csvDialect' }, 'unknown dialect');
+    });
+
+    it('XLSX columns are as wide as what they show: dates whole (no ###), names and addresses to the widest, at most 50', async () => {
+      const headers = { authorization: `Bearer ${server.token}` };
+      for (const kind of ['trips', 'summary'] as const) {
+        const json = await getAll(server.api, `/v6/api/reports/${kind}?${PERIOD}`);
+        const book = new ExcelJS.Workbook();
+        await book.xlsx.load(Buffer.from(await (await fetch(`${server.baseUrl}/v6/api/reports/${kind}?${PERIOD}&format=xlsx`, { headers })).arrayBuffer()) as unknown as ArrayBuffer);
+        const sheet = book.worksheets[0]!;
+        const columns = reportColumns[kind] as ReportColumn<ReportKind>[];
+        const widthOf = (header: string) => sheet.getColumn(2 + 1 + columns.findIndex((c) => c.header === header)).width!;
+        const longestName = Math.max(...json.map((r) => r.name.length));
+        assert.ok(sheet.getColumn(2).width! >= longestName + 2, `${kind}: the names fit (${sheet.getColumn(2).width} for ${longestName})`);
+        for (const c of columns) {
+          const width = widthOf(c.header);
+          assert.ok(width >= c.header.length + 2 && width <= 54, `${kind} ${c.header}: ${width}`);
+          if (c.type === 'date') assert.ok(width >= 21, `${kind} ${c.header}: a whole date-time (${width})`);
+          if (c.type === 'day') assert.ok(width >= 12, `${kind} ${c.header}: a whole date (${width})`);
+          if (c.type === 'text') {
+            const longest = Math.max(...json.map((r) => String(c.value(r.record)).length));
+            assert.ok(width >= Math.min(50, longest + 2), `${kind} ${c.header}: ${width} for ${longest} characters`);
+          }
+        }
       }
     });
 
