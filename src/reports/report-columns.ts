@@ -85,6 +85,14 @@ export const reportColumns: Columns = {
   ],
 };
 
+/**
+ * A column's header in a file whose date-times carry no offset (an XLSX date cell, an Excel CSV):
+ * a date-time column names the account's zone its wall-clock times are in.
+ */
+export function zonedHeader<K extends ReportKind>(column: ReportColumn<K>, timeZone: string): string {
+  return column.type === 'date' ? `${column.header} (${timeZone})` : column.header;
+}
+
 /** Titles of the reports (sheet names, file names, e-mail subjects). */
 export const reportTitles: Record<ReportKind, string> = {
   trips: 'Trips',

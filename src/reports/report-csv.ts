@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { reportColumns, type CellType, type ReportColumn } from './report-columns.js';
+import { reportColumns, zonedHeader, type CellType, type ReportColumn } from './report-columns.js';
 import type { CsvDialect, ReportKind, ReportRow } from './report-schema.js';
 
 /** Whose rows a file lists: the report's records chunk by chunk (`ReportService.stream`). */
@@ -30,19 +30,26 @@ const DIALECTS: Record<CsvDialect, DialectRules> = {
  * (the default) is for programs: commas, date-times as the JSON answer writes them (the account's
  * zone with its offset), numbers with a decimal point, data as it is. The Excel dialects are for
  * people opening the file in Excel, which reads a CSV by the system's regional settings: a
- * byte-order mark (UTF-8, so Cyrillic names survive), date-times Excel takes for dates, text that
+ * byte-order mark (UTF-8, so Cyrillic names survive), date-times Excel takes for dates (their
+ * column's header names the account's zone, as they carry no offset), text that
  * would run as a formula defused; `excel-ru` with `;` and decimal commas (Russian and most of
  * continental Europe), `excel-en` with `,` and decimal points. Made as it is read: a chunk of
  * records becomes one piece of text only when the response asks for more.
  */
-export function reportCsv<K extends ReportKind>(kind: K, chunks: RowChunks<K>, names: ReadonlyMap<number, string>, dialect: CsvDialect = 'rfc4180'): Readable {
+export function reportCsv<K extends ReportKind>(
+  kind: K,
+  chunks: RowChunks<K>,
+  names: ReadonlyMap<number, string>,
+  file: { timeZone: string; dialect?: CsvDialect | undefined },
+): Readable {
   const columns = reportColumns[kind] as ReportColumn<K>[];
-  const rules = DIALECTS[dialect];
+  const rules = DIALECTS[file.dialect ?? 'rfc4180'];
   const special = new RegExp(`["\\r\\n${rules.separator}]`);
   const field = (type: CellType, value: Value) => csvField(type, value, rules, special);
   const line = (fields: string[]) => `${fields.join(rules.separator)}\r\n`;
   async function* text(): AsyncGenerator<string> {
-    const headers = ['Employee ID', 'Employee', ...columns.map((c) => (c.type === 'duration' ? `${c.header}, s` : c.header))];
+    const header = (c: ReportColumn<K>) => (c.type === 'duration' ? `${c.header}, s` : rules.excelDates ? zonedHeader(c, file.timeZone) : c.header);
+    const headers = ['Employee ID', 'Employee', ...columns.map(header)];
     yield (rules.bom ? '\uFEFF' : '') + line(headers.map((h) => field('text', h)));
     for await (const rows of chunks) {
       let lines = '';

@@ -1,5 +1,5 @@
 import type { Writable } from 'node:stream';
-import { ColumnTotals, reportColumns, reportTitles, type CellType, type ReportColumn } from './report-columns.js';
+import { ColumnTotals, reportColumns, reportTitles, zonedHeader, type CellType, type ReportColumn } from './report-columns.js';
 import type { RowChunks } from './report-csv.js';
 import type { ReportKind } from './report-schema.js';
 import { XlsxSheetWriter, type XlsxValue } from './xlsx-writer.js';
@@ -17,16 +17,22 @@ const DAY_S = 86_400;
  * written and deflated as they come, never held as a whole workbook): one sheet, a bold header row,
  * a row per record with real number and date cells, and a bold totals row, added up as the rows
  * go by. Excel dates carry no zone, so a date cell holds the wall-clock time of the account's zone
- * the JSON answer shows.
+ * the JSON answer shows, and its column's header names the zone.
  */
-export async function writeReportXlsx<K extends ReportKind>(kind: K, chunks: RowChunks<K>, names: ReadonlyMap<number, string>, output: Writable): Promise<void> {
+export async function writeReportXlsx<K extends ReportKind>(
+  kind: K,
+  chunks: RowChunks<K>,
+  names: ReadonlyMap<number, string>,
+  timeZone: string,
+  output: Writable,
+): Promise<void> {
   const columns = reportColumns[kind] as ReportColumn<K>[];
   // The widths go before the rows in the sheet: they are measured on the first chunk (up to some
   // hundreds of rows), read before anything is written.
   const rest = chunks[Symbol.asyncIterator]();
   const first = await rest.next();
   const firstRows = first.done ? [] : first.value;
-  const headers = ['Employee ID', 'Employee', ...columns.map((c) => c.header)];
+  const headers = ['Employee ID', 'Employee', ...columns.map((c) => zonedHeader(c, timeZone))];
   const widths = columnWidths(headers, [{ type: 'integer' }, { type: 'text' }, ...columns], [
     firstRows.map((r) => r.subscriberId),
     firstRows.map((r) => names.get(r.subscriberId) ?? ''),

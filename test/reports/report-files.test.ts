@@ -183,6 +183,7 @@ for (const dialect of dialects) {
         const columns = reportColumns[kind] as ReportColumn<ReportKind>[];
         const plain = Buffer.from(await (await fetch(`${server.baseUrl}/v6/api/reports/${kind}?${PERIOD}&format=csv`, { headers })).arrayBuffer());
         assert.notDeepEqual([...plain.subarray(0, 3)], BOM, `${kind}: no byte-order mark by default`);
+        assert.deepEqual(parseCsv(plain.toString('utf8'))[0]!.slice(2), columns.map((c) => (c.type === 'duration' ? `${c.header}, s` : c.header)), `${kind}: RFC 4180 headers as they were`);
         for (const [dialect, separator, decimalComma] of [['excel-ru', ';', true], ['excel-en', ',', false]] as const) {
           const r = await fetch(`${server.baseUrl}/v6/api/reports/${kind}?${PERIOD}&format=csv&csvDialect=${dialect}`, { headers });
           assert.equal(r.status, 200);
@@ -201,7 +202,11 @@ for (const dialect of dialects) {
             assert.ok(lines.some((l) => l[1] === `'${FORMULA_NAME}`), 'the formula-like name as text');
             if (decimalComma) assert.ok(lines.some((l) => /^\d+,\d+$/.test(l[header!.indexOf('Mileage, km')]!)), 'a decimal comma');
           }
-          if (kind === 'trips') assert.match(lines[0]![header!.indexOf('Start')]!, /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/, 'a date-time Excel reads');
+          if (kind === 'trips') {
+            const start = header!.indexOf(`Start (${TIME_ZONE})`);
+            assert.ok(start > 0, 'the date-time column names the zone its times are in');
+            assert.match(lines[0]![start]!, /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/, 'a date-time Excel reads');
+          }
         }
       }
       const path = `/v6/api/reports/trips?${PERIOD}&format=csv`;
@@ -217,11 +222,14 @@ for (const dialect of dialects) {
         const sheet = book.worksheets[0]!;
         const columns = reportColumns[kind] as ReportColumn<ReportKind>[];
         const widthOf = (header: string) => sheet.getColumn(2 + 1 + columns.findIndex((c) => c.header === header)).width!;
+        const zoned = columns.filter((c) => c.type === 'date').map((c) => `${c.header} (${TIME_ZONE})`);
+        for (const name of zoned) assert.ok((sheet.getRow(1).values as unknown[]).includes(name), `${kind}: the header ${name}`);
         const longestName = Math.max(...json.map((r) => r.name.length));
         assert.ok(sheet.getColumn(2).width! >= longestName + 2, `${kind}: the names fit (${sheet.getColumn(2).width} for ${longestName})`);
         for (const c of columns) {
           const width = widthOf(c.header);
           assert.ok(width >= c.header.length + 2 && width <= 54, `${kind} ${c.header}: ${width}`);
+          if (c.type === 'date') assert.ok(width >= `${c.header} (${TIME_ZONE})`.length + 2, `${kind} ${c.header}: the zone in the header fits`);
           if (c.type === 'date') assert.ok(width >= 21, `${kind} ${c.header}: a whole date-time (${width})`);
           if (c.type === 'day') assert.ok(width >= 12, `${kind} ${c.header}: a whole date (${width})`);
           if (c.type === 'text') {
