@@ -14,12 +14,19 @@
  *   npm run bench:reports                    # SQLite server
  *   npm run bench:reports -- --pg            # PostgreSQL server (DATABASE_URL, or a throwaway cluster)
  *   npm run bench:reports -- --vehicles 100 --days 10 --runs 5
+ *
+ * Then the files' effect on other requests, over real HTTP: `/health` asked in a loop alone (the
+ * reference) and while each big download streams (the trips of the period as CSV and as XLSX, and
+ * the summary of a whole year, 366 days ending with the period, as CSV); printed: the longest
+ * `/health` wait and the event loop's longest delay (target under 100 ms) and the growth of the
+ * resident memory, each against the reference.
  */
 import { performance } from 'node:perf_hooks';
 import { sql } from 'kysely';
 import type { LocationInput } from '../src/positioning/location-schema.js';
 import type { Database } from '../src/store/database.js';
 import { Cleanup, flagValue, fmt, iso, ratio, runBench, serverStore, startServer, tempDir, type BenchServer } from './common.js';
+import { download, healthDuring, type StallFigures } from './health-stall.js';
 import { DAY_MS, FIXES_PER_DAY, vehicleDays } from './vehicle.js';
 
 /** October 2026, in the past, so no fix is refused as dated in the future. */
@@ -28,6 +35,7 @@ const BATCH = 2880;
 const TRACKS = '/v6/api/globalPositioningManagement/tracks';
 const JSON_TARGET_MS = 2000;
 const XLSX_TARGET_MS = 5000;
+const STALL_TARGET_MS = 100;
 
 /** The derived tables and their columns, copied from the first vehicle to the others. */
 const DERIVED: Record<string, string[]> = {
@@ -153,9 +161,36 @@ async function main(): Promise<void> {
       const target = c.target === null ? '' : ` · target < ${c.target / 1000} s ${ms < c.target ? 'met' : 'MISSED'}`;
       console.log(`  ${c.name.padEnd(40)} ${fmt(ms).padStart(7)} ms (${unit}) · ratio to route 3 ${ratio(ms, reference)}${target}`);
     }
+    await stalls(server, period, MONTH_START_MS + days * DAY_MS - 1000);
   } finally {
     await cleanup.run();
   }
+}
+
+/** `/health` alone, then during each big download over real HTTP: the longest wait and the memory grown. */
+async function stalls(server: BenchServer, period: string, endMs: number): Promise<void> {
+  const headers = { authorization: `Bearer ${server.token}` };
+  const year = `dateFrom=${iso(endMs + 1000 - 366 * DAY_MS)}&dateTo=${iso(endMs)}`;
+  const downloads = [
+    { name: 'trips, CSV', url: `/v6/api/reports/trips?${period}&format=csv` },
+    { name: 'trips, XLSX', url: `/v6/api/reports/trips?${period}&format=xlsx` },
+    { name: 'summary, CSV, 366 days', url: `/v6/api/reports/summary?${year}&format=csv` },
+  ];
+  const figures: { name: string; f: StallFigures }[] = [];
+  for (const d of downloads) figures.push({ name: d.name, f: await healthDuring(server.baseUrl, () => download(`${server.baseUrl}${d.url}`, headers)) });
+  const longestRun = Math.max(...figures.map((x) => x.f.durationMs));
+  const alone = await healthDuring(server.baseUrl, null, Math.max(1000, longestRun));
+  console.log('/health over real HTTP, asked in a loop: alone, and while each download streams (target: no wait over 100 ms)');
+  const line = (name: string, f: StallFigures) => {
+    const what = f.size ? `${fmt(f.size / 1024)} KiB in ${fmt(f.durationMs)} ms` : `${fmt(f.durationMs)} ms`;
+    const met = f.longestMs < STALL_TARGET_MS ? 'met' : 'MISSED';
+    console.log(
+      `  ${name.padEnd(28)} ${what.padEnd(28)} ${fmt(f.requests).padStart(6)} requests · longest ${f.longestMs.toFixed(1)} ms (p99 ${f.p99Ms.toFixed(1)}, ` +
+        `loop delay max ${f.loopDelayMaxMs.toFixed(1)}) · RSS +${f.rssGrowthMiB.toFixed(1)} MiB · ${met}`,
+    );
+  };
+  line('alone (reference)', alone);
+  for (const { name, f } of figures) line(name, f);
 }
 
 runBench('reports', main);

@@ -25,7 +25,8 @@ export class ReportAttachments {
     const account = await this.accounts.get(accountId);
     if (!account) throw new Error(`no account ${accountId}`);
     const subjects = await this.reports.subjects(account, report.subscriberIDs, report.subscriberGroupIDs);
-    const rows = await this.reports.rows(account, { kind: report.kind, period: { fromMs: report.fromMs, toMs: report.toMs } }, subjects.ids, null);
+    // The same chunked reading as a download: the mail is sent whole, so only the deflated file is held.
+    const rows = this.reports.stream(account, { kind: report.kind, period: { fromMs: report.fromMs, toMs: report.toMs } }, subjects.ids);
     const chunks: Buffer[] = [];
     const sink = new PassThrough();
     sink.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -33,7 +34,7 @@ export class ReportAttachments {
       sink.on('end', resolve);
       sink.on('error', reject);
     });
-    await writeReportXlsx(report.kind, rows, subjects.names, sink);
+    await writeReportXlsx(report.kind, rows, subjects.names, account.timeZone, sink);
     await ended;
     return { filename: report.filename, content: Buffer.concat(chunks), contentType: XLSX_TYPE };
   }

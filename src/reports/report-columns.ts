@@ -14,7 +14,6 @@ export interface ReportColumn<K extends ReportKind> {
   total?: 'sum' | 'max';
   /** Decimal places shown (numbers). */
   digits?: number;
-  width?: number;
 }
 
 type Columns = { [K in ReportKind]: ReportColumn<K>[] };
@@ -25,8 +24,8 @@ export const reportColumns: Columns = {
     { header: 'Track ID', type: 'integer', value: (r) => r.trackID },
     { header: 'Start', type: 'date', value: (r) => r.startDate },
     { header: 'Finish', type: 'date', value: (r) => r.finishDate },
-    { header: 'Start address', type: 'text', value: (r) => r.startAddress, width: 30 },
-    { header: 'Finish address', type: 'text', value: (r) => r.finishAddress, width: 30 },
+    { header: 'Start address', type: 'text', value: (r) => r.startAddress },
+    { header: 'Finish address', type: 'text', value: (r) => r.finishAddress },
     { header: 'Distance, m', type: 'integer', value: (r) => r.distance, total: 'sum' },
     { header: 'Duration', type: 'duration', value: (r) => r.duration, total: 'sum' },
     { header: 'Max speed, km/h', type: 'number', value: (r) => r.maxSpeed, total: 'max', digits: 1 },
@@ -37,7 +36,7 @@ export const reportColumns: Columns = {
     { header: 'Finish', type: 'date', value: (r) => r.finishDate },
     { header: 'Duration', type: 'duration', value: (r) => r.duration, total: 'sum' },
     { header: 'Idling', type: 'duration', value: (r) => r.idleSeconds, total: 'sum' },
-    { header: 'Address', type: 'text', value: (r) => r.address, width: 30 },
+    { header: 'Address', type: 'text', value: (r) => r.address },
     { header: 'Latitude', type: 'number', value: (r) => r.latitude, digits: 6 },
     { header: 'Longitude', type: 'number', value: (r) => r.longitude, digits: 6 },
   ],
@@ -55,7 +54,7 @@ export const reportColumns: Columns = {
   ],
   zoneVisits: [
     { header: 'Zone ID', type: 'integer', value: (r) => r.zoneID },
-    { header: 'Zone', type: 'text', value: (r) => r.zoneName, width: 24 },
+    { header: 'Zone', type: 'text', value: (r) => r.zoneName },
     { header: 'Entered', type: 'date', value: (r) => r.enteredDate },
     { header: 'Left', type: 'date', value: (r) => r.leftDate },
     { header: 'Time inside', type: 'duration', value: (r) => r.duration, total: 'sum' },
@@ -86,6 +85,14 @@ export const reportColumns: Columns = {
   ],
 };
 
+/**
+ * A column's header in a file whose date-times carry no offset (an XLSX date cell, an Excel CSV):
+ * a date-time column names the account's zone its wall-clock times are in.
+ */
+export function zonedHeader<K extends ReportKind>(column: ReportColumn<K>, timeZone: string): string {
+  return column.type === 'date' ? `${column.header} (${timeZone})` : column.header;
+}
+
 /** Titles of the reports (sheet names, file names, e-mail subjects). */
 export const reportTitles: Record<ReportKind, string> = {
   trips: 'Trips',
@@ -96,16 +103,35 @@ export const reportTitles: Record<ReportKind, string> = {
   summary: 'Summary',
 };
 
-/** The totals of a column over all rows: null when the column has none or no row has a value. */
-export function columnTotal<K extends ReportKind>(column: ReportColumn<K>, records: readonly RecordOf[K][]): number | null {
-  if (!column.total) return null;
-  let total: number | null = null;
-  for (const record of records) {
-    const value = column.value(record);
-    if (typeof value !== 'number') continue;
-    total = total === null ? value : column.total === 'sum' ? total + value : Math.max(total, value);
+/**
+ * The totals row of a report, added up record by record as a file is written (the records are not
+ * kept): per column, null when the column has none or no record has a value.
+ */
+export class ColumnTotals<K extends ReportKind> {
+  private readonly sums: (number | null)[];
+
+  constructor(private readonly columns: readonly ReportColumn<K>[]) {
+    this.sums = columns.map(() => null);
   }
-  if (total === null) return null;
-  const digits = column.digits ?? 0;
-  return Math.round(total * 10 ** digits) / 10 ** digits;
+
+  add(record: RecordOf[K]): void {
+    for (let i = 0; i < this.columns.length; i++) {
+      const column = this.columns[i]!;
+      if (!column.total) continue;
+      const value = column.value(record);
+      if (typeof value !== 'number') continue;
+      const total = this.sums[i]!;
+      this.sums[i] = total === null ? value : column.total === 'sum' ? total + value : Math.max(total, value);
+    }
+  }
+
+  /** Each column's total, rounded to the digits it shows. */
+  values(): (number | null)[] {
+    return this.columns.map((column, i) => {
+      const total = this.sums[i]!;
+      if (total === null) return null;
+      const digits = column.digits ?? 0;
+      return Math.round(total * 10 ** digits) / 10 ** digits;
+    });
+  }
 }

@@ -1,6 +1,7 @@
 import type { Writable } from 'node:stream';
-import { columnTotal, reportColumns, reportTitles, type CellType, type ReportColumn } from './report-columns.js';
-import type { RecordOf, ReportKind, ReportRow } from './report-schema.js';
+import { ColumnTotals, reportColumns, reportTitles, zonedHeader, type CellType, type ReportColumn } from './report-columns.js';
+import type { RowChunks } from './report-csv.js';
+import type { ReportKind } from './report-schema.js';
 import { XlsxSheetWriter, type XlsxValue } from './xlsx-writer.js';
 
 const NUMBER_FORMATS: Partial<Record<CellType, string>> = {
@@ -12,48 +13,92 @@ const NUMBER_FORMATS: Partial<Record<CellType, string>> = {
 const DAY_S = 86_400;
 
 /**
- * The report as CSV (RFC 4180): a header row, then one line per record, CRLF line ends, a field
- * quoted when it holds a comma, a quote or a line break (quotes doubled). Date-times as the JSON
- * answer writes them (the account's zone with its offset), durations in seconds.
- */
-export function reportCsv<K extends ReportKind>(kind: K, rows: readonly ReportRow<K>[], names: ReadonlyMap<number, string>): string {
-  const columns = reportColumns[kind] as ReportColumn<K>[];
-  const lines = [['Employee ID', 'Employee', ...columns.map((c) => (c.type === 'duration' ? `${c.header}, s` : c.header))].map(csvField).join(',')];
-  for (const { subscriberId, record } of rows) {
-    const fields = [subscriberId, names.get(subscriberId) ?? '', ...columns.map((c) => c.value(record))];
-    lines.push(fields.map(csvField).join(','));
-  }
-  return `${lines.join('\r\n')}\r\n`;
-}
-
-function csvField(value: string | number | boolean | null): string {
-  if (value === null) return '';
-  const text = String(value);
-  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
-}
-
-/**
  * The report as an XLSX workbook, streamed to `output` as it is written (xlsx-writer.ts: rows are
  * written and deflated as they come, never held as a whole workbook): one sheet, a bold header row,
- * a row per record with real number and date cells, and a bold totals row. Excel dates carry no
- * zone, so a date cell holds the wall-clock time of the account's zone the JSON answer shows.
+ * a row per record with real number and date cells, and a bold totals row, added up as the rows
+ * go by. Excel dates carry no zone, so a date cell holds the wall-clock time of the account's zone
+ * the JSON answer shows, and its column's header names the zone.
  */
-export async function writeReportXlsx<K extends ReportKind>(kind: K, rows: readonly ReportRow<K>[], names: ReadonlyMap<number, string>, output: Writable): Promise<void> {
+export async function writeReportXlsx<K extends ReportKind>(
+  kind: K,
+  chunks: RowChunks<K>,
+  names: ReadonlyMap<number, string>,
+  timeZone: string,
+  output: Writable,
+): Promise<void> {
   const columns = reportColumns[kind] as ReportColumn<K>[];
-  const sheet = new XlsxSheetWriter(output, reportTitles[kind], [
-    { width: 12, numFmt: '0' },
-    { width: 24 },
-    ...columns.map((c) => ({ width: c.width ?? Math.max(12, c.header.length + 2), numFmt: numberFormat(c) })),
+  // The widths go before the rows in the sheet: they are measured on the first chunk (up to some
+  // hundreds of rows), read before anything is written.
+  const rest = chunks[Symbol.asyncIterator]();
+  const first = await rest.next();
+  const firstRows = first.done ? [] : first.value;
+  const headers = ['Employee ID', 'Employee', ...columns.map((c) => zonedHeader(c, timeZone))];
+  const widths = columnWidths(headers, [{ type: 'integer' }, { type: 'text' }, ...columns], [
+    firstRows.map((r) => r.subscriberId),
+    firstRows.map((r) => names.get(r.subscriberId) ?? ''),
+    ...columns.map((c) => firstRows.map((r) => c.value(r.record))),
   ]);
-  sheet.header(['Employee ID', 'Employee', ...columns.map((c) => c.header)]);
+  const sheet = new XlsxSheetWriter(output, reportTitles[kind], [
+    { width: widths[0]!, numFmt: '0' },
+    { width: widths[1]! },
+    ...columns.map((c, i) => ({ width: widths[i + 2]!, numFmt: numberFormat(c) })),
+  ]);
+  sheet.header(headers);
+  const totals = new ColumnTotals(columns);
   let written = 0;
-  for (const { subscriberId, record } of rows) {
-    if (++written % ROWS_PER_TURN === 0) await sheet.pause();
-    sheet.row([subscriberId, names.get(subscriberId) ?? '', ...columns.map((c) => cellValue(c.type, c.value(record)))]);
+  try {
+    for (let chunk = first; !chunk.done; chunk = await rest.next()) {
+      for (const { subscriberId, record } of chunk.value) {
+        if (++written % ROWS_PER_TURN === 0) await sheet.pause();
+        sheet.row([subscriberId, names.get(subscriberId) ?? '', ...columns.map((c) => cellValue(c.type, c.value(record)))]);
+        totals.add(record);
+      }
+      // Waits while the output is behind, so a slow reader holds back the reading, not memory.
+      await sheet.pause();
+    }
+  } finally {
+    // Stops the reading when the writing failed (the client went away).
+    await rest.return?.();
   }
-  const records = rows.map((r) => r.record) as RecordOf[K][];
-  sheet.row([null, 'Total', ...columns.map((c) => cellValue(c.type, columnTotal(c, records)))], true);
+  const sums = totals.values();
+  sheet.row([null, 'Total', ...columns.map((c, i) => cellValue(c.type, sums[i]!))], true);
   await sheet.end();
+}
+
+/** The widest a column grows, in characters: a long address is cut at the column's edge rather than pushing the rest away. */
+const MAX_WIDTH = 50;
+
+/**
+ * Each column's width, in characters (Excel's unit): its header's or its widest value's, as the
+ * cell shows it, and two more; a column with a sum gets room for the total's extra digits. A date
+ * column is never narrower than its date, so Excel never shows `###` for one.
+ */
+function columnWidths(headers: readonly string[], columns: readonly { type: CellType; digits?: number; total?: 'sum' | 'max' }[], values: readonly (readonly (string | number | boolean | null)[])[]): number[] {
+  return columns.map((column, i) => {
+    let widest = headers[i]!.length + 1; // the header is bold
+    for (const value of values[i]!) widest = Math.max(widest, shownLength(column, value));
+    if (column.type === 'date' || column.type === 'day') widest = Math.max(widest, shownLength(column, ''));
+    return Math.min(MAX_WIDTH, widest + 2 + (column.total === 'sum' ? 2 : 0));
+  });
+}
+
+/** How many characters a value takes in its cell, as its number format shows it. */
+function shownLength(column: { type: CellType; digits?: number }, value: string | number | boolean | null): number {
+  if (value === null) return 0;
+  switch (column.type) {
+    case 'number':
+      return typeof value === 'number' ? value.toFixed(column.digits ?? 0).length : String(value).length;
+    case 'duration':
+      return typeof value === 'number' ? String(Math.floor(value / 3600)).length + 6 : 8;
+    case 'date':
+      return 19;
+    case 'day':
+      return 10;
+    case 'boolean':
+      return 5;
+    default:
+      return String(value).length;
+  }
 }
 
 /** Rows written between two turns of the event loop (see `XlsxSheetWriter.pause`). */

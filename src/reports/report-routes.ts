@@ -1,7 +1,9 @@
 import { PassThrough } from 'node:stream';
 import { ErrorBody, type Api } from '../http/route-types.js';
+import { MAX_REPORT_DAYS } from './report-chunks.js';
 import { localDate } from './report-days.js';
-import { reportCsv, reportFileName, writeReportXlsx } from './report-files.js';
+import { reportCsv } from './report-csv.js';
+import { reportFileName, writeReportXlsx } from './report-files.js';
 import { recordSchemas, reportAnswer, ReportQuery, reportKinds, type ReportKind } from './report-schema.js';
 import type { ReportService } from './report-service.js';
 
@@ -30,7 +32,9 @@ export function reportRoutes(reports: ReportService) {
             summary: summaries[kind],
             description:
               'Employees: `subscriberIDs` and/or `subscriberGroupIDs` (either counts; neither: all). JSON is paged by `count` and `offset` ' +
-              '(records across the answer, before grouping); `format=csv` (text/csv, RFC 4180) and `format=xlsx` answer the whole report as a file.',
+              '(records across the answer, before grouping); `format=csv` (text/csv, RFC 4180) and `format=xlsx` answer the whole report as a file, ' +
+              'streamed as it is read. The period (`dateFrom` to `dateTo`, default the 72 hours before `dateTo`) is at most ' +
+              `${MAX_REPORT_DAYS} days long; a longer one is refused with 400, code 2, naming \`dateTo\` (\`dateFrom\` when \`dateTo\` is omitted).`,
             querystring: ReportQuery,
             response: { 200: reportAnswer(recordSchemas[kind]), ...errors },
           },
@@ -41,17 +45,17 @@ export function reportRoutes(reports: ReportService) {
           if (!query.format || query.format === 'json') return reports.answer(account, kind, query);
           const period = reports.period(account, query);
           const subjects = await reports.subjects(account, query.subscriberIDs, query.subscriberGroupIDs);
-          const rows = await reports.rows(account, { kind, period }, subjects.ids, null);
+          const rows = reports.stream(account, { kind, period }, subjects.ids);
           const name = reportFileName(kind, localDate(period.fromMs, account.timeZone), localDate(period.toMs, account.timeZone), query.format);
           reply.header('content-disposition', `attachment; filename="${name}"`);
           // A file is not the JSON answer the schema describes: sent as it is, past the serializer.
           const raw = reply as unknown as { type(type: string): { send(payload: unknown): void } };
           if (query.format === 'csv') {
-            raw.type('text/csv; charset=utf-8').send(reportCsv(kind, rows, subjects.names));
+            raw.type('text/csv; charset=utf-8').send(reportCsv(kind, rows, subjects.names, { timeZone: account.timeZone, dialect: query.csvDialect }));
             return reply;
           }
           const body = new PassThrough();
-          writeReportXlsx(kind, rows, subjects.names, body).catch((error: unknown) => body.destroy(error as Error));
+          writeReportXlsx(kind, rows, subjects.names, account.timeZone, body).catch((error: unknown) => body.destroy(error as Error));
           raw.type(XLSX_TYPE).send(body);
           return reply;
         },

@@ -10,6 +10,8 @@ export const ReportKindName = Type.Union(
 
 export const reportFormats = ['json', 'csv', 'xlsx'] as const;
 export type ReportFormat = (typeof reportFormats)[number];
+export const csvDialects = ['rfc4180', 'excel-en', 'excel-ru'] as const;
+export type CsvDialect = (typeof csvDialects)[number];
 
 /** The query every report takes: a period, whose employees (both lists empty: all), a page, a format. */
 export const ReportQuery = Type.Object({
@@ -21,7 +23,16 @@ export const ReportQuery = Type.Object({
   offset: Type.Optional(Offset),
   format: Type.Optional(
     Type.Union([Type.Literal('json'), Type.Literal('csv'), Type.Literal('xlsx')], {
-      description: 'json (default; paged by count and offset), csv (RFC 4180) or xlsx (one sheet, a header row and totals): files hold the whole report',
+      description: 'json (default; paged by count and offset), csv (RFC 4180, or as csvDialect says) or xlsx (one sheet, a header row and totals): files hold the whole report',
+    }),
+  ),
+  csvDialect: Type.Optional(
+    Type.Union([Type.Literal('rfc4180'), Type.Literal('excel-en'), Type.Literal('excel-ru')], {
+      description:
+        'With format=csv: rfc4180 (default, for programs: commas, ISO date-times with their offset, decimal points); ' +
+        'excel-ru (for Excel with Russian or continental regional settings: UTF-8 with a byte-order mark, `;` between fields, decimal commas, ' +
+        'date-times as `YYYY-MM-DD HH:mm:ss` in the account’s zone, text that would run as a formula prefixed with `\'`); ' +
+        'excel-en (the same with `,` and decimal points, for English regional settings). Ignored by the other formats.',
     }),
   ),
 });

@@ -4,9 +4,10 @@ import { resolvePeriod, type Period } from '../http/list-params.js';
 import type { ReportData } from '../positioning/positioning.js';
 import type { Database } from '../store/database.js';
 import { fuelRows, summaryRows } from './daily-report.js';
-import { speedingRows, zoneVisitRows } from './event-report.js';
+import { speedingChunks, zoneVisitChunkRows, zoneVisitRows } from './event-report.js';
+import { checkReportPeriod, chunkedRows, CHUNK_VEHICLE_DAYS, pageOf, reportChunks } from './report-chunks.js';
 import type { ReportAnswer, ReportKind, ReportQuery, ReportRow } from './report-schema.js';
-import { stopRows, tripRows, type Page } from './trip-report.js';
+import { stopChunks, tripChunkRows, tripRows, type Page } from './trip-report.js';
 
 /** Whose report: the employees chosen, with their names. */
 export interface ReportSubjects {
@@ -35,9 +36,14 @@ export class ReportService {
     private readonly clock: () => number = Date.now,
   ) {}
 
-  /** The request's period (CONTRACT §1: the account's zone, 72 hours before dateTo by default). */
+  /**
+   * The request's period (CONTRACT §1: the account's zone, 72 hours before dateTo by default), at
+   * most `MAX_REPORT_DAYS` long.
+   */
   period(account: Account, query: ReportQuery): Period {
-    return resolvePeriod(query, { from: 'dateFrom', to: 'dateTo' }, account.timeZone, this.clock());
+    const period = resolvePeriod(query, { from: 'dateFrom', to: 'dateTo' }, account.timeZone, this.clock());
+    checkReportPeriod(period, { dateTo: query.dateTo !== undefined });
+    return period;
   }
 
   /**
@@ -66,22 +72,49 @@ export class ReportService {
     return new Map(ids.map((id) => [id, identities.get(id)?.name ?? '']));
   }
 
-  /** The records of a report, in order (by employee, then time); `page` cuts a run of them. */
+  /**
+   * The records of a report, in order (by employee, then time); `page` cuts a run of them. Trips,
+   * zone visits and the daily reports seek their page in the store; stops and speeding are read
+   * chunk by chunk up to the page's end.
+   */
   async rows(account: Account, request: ReportRequest, ids: number[], page: Page | null): Promise<ReportRow<ReportKind>[]> {
     const { period } = request;
     switch (request.kind) {
       case 'trips':
         return tripRows(this.data, account, ids, period, page);
-      case 'stops':
-        return slice(await stopRows(this.data, account, ids, period), page);
       case 'fuel':
         return fuelRows(this.data, account, ids, period, page);
       case 'zoneVisits':
         return zoneVisitRows(this.data, account, ids, period, page);
-      case 'speeding':
-        return speedingRows(this.data, account, ids, period, await this.employees.vehicleSettingsOf(this.database.db, account.id, ids), page);
       case 'summary':
         return summaryRows(this.data, account, ids, period, page);
+      case 'stops':
+      case 'speeding':
+        return pageOf(this.stream(account, request, ids), page);
+    }
+  }
+
+  /**
+   * The whole report chunk by chunk (report-chunks.ts), in order: what the files are written from,
+   * in bounded memory and with a turn of the event loop between chunks. `vehicleDays` sizes the
+   * chunks; the result does not depend on it.
+   */
+  stream(account: Account, request: ReportRequest, ids: number[], vehicleDays = CHUNK_VEHICLE_DAYS[request.kind]): AsyncGenerator<ReportRow<ReportKind>[]> {
+    const { period } = request;
+    const chunks = reportChunks(period, ids, account.timeZone, vehicleDays);
+    switch (request.kind) {
+      case 'trips':
+        return chunkedRows(chunks, (chunk) => tripChunkRows(this.data, account, chunk));
+      case 'stops':
+        return stopChunks(this.data, account, chunks, period);
+      case 'fuel':
+        return chunkedRows(chunks, (chunk) => fuelRows(this.data, account, chunk.ids, chunk, null));
+      case 'zoneVisits':
+        return chunkedRows(chunks, (chunk) => zoneVisitChunkRows(this.data, account, chunk));
+      case 'speeding':
+        return speedingChunks(this.data, account, chunks, (chunkIds) => this.employees.vehicleSettingsOf(this.database.db, account.id, chunkIds));
+      case 'summary':
+        return chunkedRows(chunks, (chunk) => summaryRows(this.data, account, chunk.ids, chunk, null));
     }
   }
 
@@ -101,8 +134,4 @@ export class ReportService {
     for (const group of data) group.name = names.get(group.subscriberID) ?? '';
     return { data };
   }
-}
-
-function slice<T>(rows: T[], page: Page | null): T[] {
-  return page ? rows.slice(page.offset, page.offset + page.limit) : rows;
 }

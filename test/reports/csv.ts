@@ -1,5 +1,5 @@
-/** RFC 4180 as a reader sees it: CRLF records, fields quoted when they hold a comma, quote or line break, quotes doubled. */
-export function parseCsv(text: string): string[][] {
+/** RFC 4180 as a reader sees it: CRLF records, fields quoted when they hold the separator, a quote or a line break, quotes doubled. */
+export function parseCsv(text: string, separator = ','): string[][] {
   const records: string[][] = [];
   let record: string[] = [];
   let field = '';
@@ -15,7 +15,7 @@ export function parseCsv(text: string): string[][] {
     } else if (ch === '"') {
       if (field !== '') throw new Error(`a quote inside an unquoted field at ${i}`);
       quoted = true;
-    } else if (ch === ',') {
+    } else if (ch === separator) {
       record.push(field);
       field = '';
     } else if (ch === '\r' && text[i + 1] === '\n') {
