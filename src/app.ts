@@ -2,6 +2,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { AccountService } from './accounts/account-service.js';
 import { adminRoutes } from './accounts/admin-routes.js';
+import { accountRoutes } from './accounts/account-routes.js';
 import { retentionRoutes } from './accounts/retention-routes.js';
 import { settings, type Config } from './config.js';
 import { ChangeEvents } from './signals/change-events.js';
@@ -208,6 +209,7 @@ export async function buildApp({ database, services, config, logger = false, clo
       await api.register(formRoutes(services.forms));
       await api.register(reportRoutes(services.reports));
       await api.register(retentionRoutes(services.accounts, services.retention.serverRetentionDays));
+      await api.register(accountRoutes(services.accounts));
     },
     { prefix: '/v6/api' },
   );
