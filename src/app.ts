@@ -142,6 +142,11 @@ export function createServices(database: Database, clock: () => number = Date.no
     ...options.delivery,
     allowPrivate: options.allowPrivateAddresses ?? false,
     attachments: (accountId, spec) => reports.attachments.render(accountId, spec),
+    // Cached as tokens are: a new language reaches messages within PRINCIPAL_CACHE_MS (at once on the server that saved it).
+    readers: async (accountId) => {
+      const account = await accounts.getCached(accountId);
+      return account ? { locale: account.locale, timeZone: account.timeZone } : { locale: 'en', timeZone: 'UTC' };
+    },
   }, clock);
   const sessions = new SessionService(database, accounts, clock);
   const live = new LiveFeed(locations);

@@ -33,7 +33,7 @@ export class ReportAttachments {
       sink.on('end', resolve);
       sink.on('error', reject);
     });
-    await writeReportXlsx(report.kind, rows, subjects.names, sink);
+    await writeReportXlsx(report.kind, rows, subjects.names, sink, account.locale);
     await ended;
     return { filename: report.filename, content: Buffer.concat(chunks), contentType: XLSX_TYPE };
   }

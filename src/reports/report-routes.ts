@@ -47,11 +47,11 @@ export function reportRoutes(reports: ReportService) {
           // A file is not the JSON answer the schema describes: sent as it is, past the serializer.
           const raw = reply as unknown as { type(type: string): { send(payload: unknown): void } };
           if (query.format === 'csv') {
-            raw.type('text/csv; charset=utf-8').send(reportCsv(kind, rows, subjects.names));
+            raw.type('text/csv; charset=utf-8').send(reportCsv(kind, rows, subjects.names, account.locale));
             return reply;
           }
           const body = new PassThrough();
-          writeReportXlsx(kind, rows, subjects.names, body).catch((error: unknown) => body.destroy(error as Error));
+          writeReportXlsx(kind, rows, subjects.names, body, account.locale).catch((error: unknown) => body.destroy(error as Error));
           raw.type(XLSX_TYPE).send(body);
           return reply;
         },
