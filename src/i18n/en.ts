@@ -59,6 +59,7 @@ export const en = {
       deadline: 'deadline',
       startDate: 'start',
       status: 'status',
+      lastStatusChangeDate: 'status time',
       subscriberID: 'employee',
       clientName: 'client',
       clientPhone: 'client’s phone',

@@ -51,6 +51,7 @@ export const ru: Catalogue = {
       deadline: 'срок',
       startDate: 'начало',
       status: 'статус',
+      lastStatusChangeDate: 'время смены статуса',
       subscriberID: 'исполнитель',
       clientName: 'клиент',
       clientPhone: 'телефон клиента',
