@@ -1,8 +1,8 @@
 import type { Writable } from 'node:stream';
 import type { Locale } from '../i18n/catalogue.js';
-import { columnTotal, reportColumns, type CellType, type ReportColumn } from './report-columns.js';
+import { columnTotal, type CellType } from './report-columns.js';
 import type { RecordOf, ReportKind, ReportRow } from './report-schema.js';
-import { reportHeaders, reportSheetName, reportTotalLabel } from './report-words.js';
+import { reportColumnsIn, reportWords } from './report-words.js';
 import { XlsxSheetWriter, type XlsxValue } from './xlsx-writer.js';
 
 const NUMBER_FORMATS: Partial<Record<CellType, string>> = {
@@ -18,9 +18,10 @@ const DAY_S = 86_400;
  * quoted when it holds a comma, a quote or a line break (quotes doubled). Date-times as the JSON
  * answer writes them (the account's zone with its offset), durations in seconds.
  */
-export function reportCsv<K extends ReportKind>(kind: K, rows: readonly ReportRow<K>[], names: ReadonlyMap<number, string>, locale: Locale = 'en'): string {
-  const columns = reportColumns[kind] as ReportColumn<K>[];
-  const lines = [reportHeaders(kind, locale, 'csv').map(csvField).join(',')];
+export function reportCsv<K extends ReportKind>(kind: K, rows: readonly ReportRow<K>[], names: ReadonlyMap<number, string>, file: { locale: Locale }): string {
+  const columns = reportColumnsIn(kind, file.locale);
+  const words = reportWords(file.locale);
+  const lines = [[words.employeeId, words.employee, ...columns.map((c) => (c.type === 'duration' ? words.inSeconds(c.header) : c.header))].map(csvField).join(',')];
   for (const { subscriberId, record } of rows) {
     const fields = [subscriberId, names.get(subscriberId) ?? '', ...columns.map((c) => c.value(record))];
     lines.push(fields.map(csvField).join(','));
@@ -40,28 +41,22 @@ function csvField(value: string | number | boolean | null): string {
  * a row per record with real number and date cells, and a bold totals row. Excel dates carry no
  * zone, so a date cell holds the wall-clock time of the account's zone the JSON answer shows.
  */
-export async function writeReportXlsx<K extends ReportKind>(
-  kind: K,
-  rows: readonly ReportRow<K>[],
-  names: ReadonlyMap<number, string>,
-  output: Writable,
-  locale: Locale = 'en',
-): Promise<void> {
-  const columns = reportColumns[kind] as ReportColumn<K>[];
-  const headers = reportHeaders(kind, locale, 'xlsx');
-  const sheet = new XlsxSheetWriter(output, reportSheetName(kind, locale), [
+export async function writeReportXlsx<K extends ReportKind>(kind: K, rows: readonly ReportRow<K>[], names: ReadonlyMap<number, string>, output: Writable, locale: Locale): Promise<void> {
+  const columns = reportColumnsIn(kind, locale);
+  const words = reportWords(locale);
+  const sheet = new XlsxSheetWriter(output, words.titles[kind], [
     { width: 12, numFmt: '0' },
     { width: 24 },
-    ...columns.map((c, i) => ({ width: c.width ?? Math.max(12, headers[i + 2]!.length + 2), numFmt: numberFormat(c) })),
+    ...columns.map((c) => ({ width: c.width ?? Math.max(12, c.header.length + 2), numFmt: numberFormat(c) })),
   ]);
-  sheet.header(headers);
+  sheet.header([words.employeeId, words.employee, ...columns.map((c) => c.header)]);
   let written = 0;
   for (const { subscriberId, record } of rows) {
     if (++written % ROWS_PER_TURN === 0) await sheet.pause();
     sheet.row([subscriberId, names.get(subscriberId) ?? '', ...columns.map((c) => cellValue(c.type, c.value(record)))]);
   }
   const records = rows.map((r) => r.record) as RecordOf[K][];
-  sheet.row([null, reportTotalLabel(locale), ...columns.map((c) => cellValue(c.type, columnTotal(c, records)))], true);
+  sheet.row([null, words.total, ...columns.map((c) => cellValue(c.type, columnTotal(c, records)))], true);
   await sheet.end();
 }
 

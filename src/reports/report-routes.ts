@@ -47,7 +47,7 @@ export function reportRoutes(reports: ReportService) {
           // A file is not the JSON answer the schema describes: sent as it is, past the serializer.
           const raw = reply as unknown as { type(type: string): { send(payload: unknown): void } };
           if (query.format === 'csv') {
-            raw.type('text/csv; charset=utf-8').send(reportCsv(kind, rows, subjects.names, account.locale));
+            raw.type('text/csv; charset=utf-8').send(reportCsv(kind, rows, subjects.names, { locale: account.locale }));
             return reply;
           }
           const body = new PassThrough();
