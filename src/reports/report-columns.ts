@@ -7,6 +7,7 @@ import type { RecordOf, ReportKind } from './report-schema.js';
 export type CellType = 'text' | 'integer' | 'number' | 'date' | 'day' | 'duration' | 'boolean';
 
 export interface ReportColumn<K extends ReportKind> {
+  /** The English header; files take the account's language's from `reportColumnsIn` (report-words.ts). */
   header: string;
   type: CellType;
   value: (record: RecordOf[K]) => string | number | boolean | null;
