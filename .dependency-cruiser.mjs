@@ -3,7 +3,7 @@
  * Read with the README's module picture (Architecture). Three rules:
  *  - no import cycles, type imports included;
  *  - a module reaches another only through its face, `src/<module>/<module>.ts`;
- *  - a module depends only on the modules below it (`layers`); the kernel (http, store, geo,
+ *  - a module depends only on the modules below it (`layers`); the kernel (http, store, geo, i18n,
  *    config, version) depends on no module, and every module may use it.
  * The composition root (src/app.ts, src/main.ts) may import anything.
  */
@@ -24,7 +24,7 @@ const layers = {
   reports: ['accounts', 'employees', 'positioning', 'geozones', 'delivery', 'tasks'],
   retention: ['accounts', 'positioning', 'delivery', 'reports'],
 };
-const kernel = '^src/(http|store|geo)/|^src/(config|version)\\.ts$';
+const kernel = '^src/(http|store|geo|i18n)/|^src/(config|version)\\.ts$';
 
 export default {
   forbidden: [

@@ -2,6 +2,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { AccountService } from './accounts/account-service.js';
 import { adminRoutes } from './accounts/admin-routes.js';
+import { accountRoutes } from './accounts/account-routes.js';
 import { retentionRoutes } from './accounts/retention-routes.js';
 import { settings, type Config } from './config.js';
 import { ChangeEvents } from './signals/change-events.js';
@@ -145,6 +146,11 @@ export function createServices(database: Database, clock: () => number = Date.no
     ...options.delivery,
     allowPrivate: options.allowPrivateAddresses ?? false,
     attachments: (accountId, spec) => reports.attachments.render(accountId, spec),
+    // Cached as tokens are: a new language reaches messages within PRINCIPAL_CACHE_MS (at once on the server that saved it).
+    readers: async (accountId) => {
+      const account = await accounts.getCached(accountId);
+      return account ? { locale: account.locale, timeZone: account.timeZone } : { locale: 'en', timeZone: 'UTC' };
+    },
   }, clock);
   const sessions = new SessionService(database, accounts, clock);
   const live = new LiveFeed(locations);
@@ -212,6 +218,7 @@ export async function buildApp({ database, services, config, logger = false, clo
       await api.register(formRoutes(services.forms));
       await api.register(reportRoutes(services.reports));
       await api.register(retentionRoutes(services.accounts, services.retention.serverRetentionDays));
+      await api.register(accountRoutes(services.accounts));
     },
     { prefix: '/v6/api' },
   );

@@ -14,7 +14,14 @@ export interface Account {
   settings: AccountSettings;
   /** Days of fixes kept (see retention-policy.ts): null follows the server's RETENTION_DAYS, 0 keeps them for ever. */
   retentionDays: number | null;
+  /** The account's language: what its reports, e-mails and texts are written in, and the workspace's default. */
+  locale: AccountLocale;
+  /** Whether an admin has confirmed the zone and language; until then the workspace asks at sign-in. */
+  settingsConfirmed: boolean;
 }
+
+export const ACCOUNT_LOCALES = ['ru', 'en'] as const;
+export type AccountLocale = (typeof ACCOUNT_LOCALES)[number];
 
 /** Settings an account may change; what is absent takes the default of the module it belongs to. */
 export interface AccountSettings {
@@ -106,6 +113,17 @@ export class AccountService {
     return this.get(accountId);
   }
 
+  /**
+   * The account's own change of its name, time zone and language (fields left out stay); the
+   * values are checked by the route. A new zone cuts days from then on (docs/time-zones.md).
+   */
+  async changeProfile(accountId: number, change: { name?: string; timeZone?: string; locale?: AccountLocale }): Promise<Account | null> {
+    await store.changeAccountProfile(this.database.db, accountId, change, this.clock());
+    this.principals.clear();
+    this.accounts.delete(accountId);
+    return this.get(accountId);
+  }
+
   async hasAnyAccount(): Promise<boolean> {
     return store.anyAccount(this.database.db);
   }
@@ -147,5 +165,7 @@ export function toAccount(row: AccountRow): Account {
     smsEnabled: row.sms_enabled === 1,
     settings: JSON.parse(row.settings) as AccountSettings,
     retentionDays: row.retention_days,
+    locale: row.locale === 'ru' ? 'ru' : 'en',
+    settingsConfirmed: row.settings_confirmed_at !== null,
   };
 }

@@ -2,15 +2,24 @@ import type { Db, Tx } from '../store/database.js';
 
 /** The statements of accounts and their API tokens. An account's own row is found by its id, the account's id. */
 
-export type AccountRow = { id: number; name: string; time_zone: string; sms_enabled: number; settings: string; retention_days: number | null };
-const accountColumns = ['id', 'name', 'time_zone', 'sms_enabled', 'settings', 'retention_days'] as const;
+export type AccountRow = {
+  id: number;
+  name: string;
+  time_zone: string;
+  sms_enabled: number;
+  settings: string;
+  retention_days: number | null;
+  locale: string;
+  settings_confirmed_at: number | null;
+};
+const accountColumns = ['id', 'name', 'time_zone', 'sms_enabled', 'settings', 'retention_days', 'locale', 'settings_confirmed_at'] as const;
 
 /** The account and user of a live API token, by the token's digest (the token finds the account). */
 export async function findTokenPrincipal(db: Db, tokenHash: string): Promise<(AccountRow & { user_id: number }) | null> {
   const row = await db
     .selectFrom('api_tokens as t')
     .innerJoin('accounts as a', 'a.id', 't.account_id')
-    .select(['a.id', 'a.name', 'a.time_zone', 'a.sms_enabled', 'a.settings', 'a.retention_days', 't.user_id'])
+    .select(['a.id', 'a.name', 'a.time_zone', 'a.sms_enabled', 'a.settings', 'a.retention_days', 'a.locale', 'a.settings_confirmed_at', 't.user_id'])
     .where('t.token_hash', '=', tokenHash)
     .where('t.revoked_at', 'is', null)
     .executeTakeFirst();
@@ -29,6 +38,23 @@ export async function changeAccount(db: Db, accountId: number, change: { smsEnab
     ...(change.retentionDays === undefined ? {} : { retention_days: change.retentionDays }),
   };
   await db.updateTable('accounts').set(set).where('id', '=', accountId).execute();
+}
+
+/**
+ * The account's own change of its name, zone and language (fields left out stay); the first one
+ * marks the zone and language as confirmed, which ends the workspace's first-sign-in question.
+ */
+export async function changeAccountProfile(db: Db, accountId: number, change: { name?: string; timeZone?: string; locale?: string }, now: number): Promise<void> {
+  await db
+    .updateTable('accounts')
+    .set((eb) => ({
+      ...(change.name === undefined ? {} : { name: change.name }),
+      ...(change.timeZone === undefined ? {} : { time_zone: change.timeZone }),
+      ...(change.locale === undefined ? {} : { locale: change.locale }),
+      settings_confirmed_at: eb.fn.coalesce('settings_confirmed_at', eb.val(now)),
+    }))
+    .where('id', '=', accountId)
+    .execute();
 }
 
 /** Whether any account exists (the first start creates one). */

@@ -1,5 +1,6 @@
 /** The face of accounts: what other modules may use of it (see .dependency-cruiser.mjs). */
-export type { Account, AccountService, Principal } from './account-service.js';
+export type { Account, AccountLocale, AccountService, Principal } from './account-service.js';
+export { ACCOUNT_LOCALES } from './account-service.js';
 export { CSRF_HEADER, SESSION_COOKIE } from './api-auth.js';
 export { SESSION_IDLE_MS, SessionService } from './session-service.js';
 export type { Session } from './session-service.js';

@@ -21,6 +21,8 @@ export interface SessionRow {
   sms_enabled: number;
   settings: string;
   retention_days: number | null;
+  locale: string;
+  settings_confirmed_at: number | null;
   user_id: number;
   expires_at: number;
   login: string;
@@ -69,7 +71,7 @@ export async function findSession(db: Db, tokenHash: string): Promise<SessionRow
     .selectFrom('workspace_sessions as s')
     .innerJoin('users as u', (join) => join.onRef('u.id', '=', 's.user_id').onRef('u.account_id', '=', 's.account_id'))
     .innerJoin('accounts as a', 'a.id', 's.account_id')
-    .select(['s.user_id', 's.expires_at', 'u.login', 'a.id', 'a.name', 'a.time_zone', 'a.sms_enabled', 'a.settings', 'a.retention_days'])
+    .select(['s.user_id', 's.expires_at', 'u.login', 'a.id', 'a.name', 'a.time_zone', 'a.sms_enabled', 'a.settings', 'a.retention_days', 'a.locale', 'a.settings_confirmed_at'])
     .where('s.token_hash', '=', tokenHash)
     .executeTakeFirst();
   return row ?? null;

@@ -1,6 +1,6 @@
 import nodemailer, { type Transporter } from 'nodemailer';
 import { describeNetworkError, type ChannelSender, type ClaimedDelivery, type SendOutcome } from './channel-sender.js';
-import { messageText } from './message-text.js';
+import { DEFAULT_READER, messageText, type MessageReaderOf } from './message-text.js';
 
 /** A file attached to an e-mail, made when the e-mail is sent. */
 export interface MailAttachment {
@@ -37,6 +37,7 @@ export class EmailSender implements ChannelSender {
     private readonly settings: SmtpSettings,
     private readonly timeoutMs: number,
     private readonly attachmentSource: AttachmentSource | null = null,
+    private readonly readerOf: MessageReaderOf = async () => DEFAULT_READER,
   ) {
     const server = smtpServer(settings);
     this.transport = nodemailer.createTransport({
@@ -50,13 +51,13 @@ export class EmailSender implements ChannelSender {
   }
 
   async send(delivery: ClaimedDelivery): Promise<SendOutcome> {
-    const { subject, text } = messageText(delivery.payload);
-    let attachments: MailAttachment[];
+    let subject: string, text: string, attachments: MailAttachment[];
     try {
+      ({ subject, text } = messageText(delivery.payload, await this.readerOf(delivery.accountId)));
       attachments = await this.attachmentsOf(delivery);
     } catch (error) {
       // Made from the database: a failure here is ours, not the mail server's; it is retried.
-      return { ok: false, statusCode: null, error: `attachment: ${(error as Error).message}`, bug: error };
+      return { ok: false, statusCode: null, error: `message or attachment: ${(error as Error).message}`, bug: error };
     }
     let timer: NodeJS.Timeout | undefined;
     try {

@@ -8,6 +8,8 @@ SELECT
   "a"."sms_enabled",
   "a"."settings",
   "a"."retention_days",
+  "a"."locale",
+  "a"."settings_confirmed_at",
   "t"."user_id"
 FROM
   "api_tokens" AS "t"
@@ -23,7 +25,9 @@ SELECT
   "time_zone",
   "sms_enabled",
   "settings",
-  "retention_days"
+  "retention_days",
+  "locale",
+  "settings_confirmed_at"
 FROM
   "accounts"
 WHERE
@@ -36,6 +40,16 @@ SET
   "retention_days" = $2
 WHERE
   "id" = $3;
+
+-- accounts/account-store.ts: changeAccountProfile
+UPDATE "accounts"
+SET
+  "name" = $1,
+  "time_zone" = $2,
+  "locale" = $3,
+  "settings_confirmed_at" = coalesce("settings_confirmed_at", $4)
+WHERE
+  "id" = $5;
 
 -- accounts/account-store.ts: anyAccount
 SELECT
@@ -52,7 +66,9 @@ SELECT
   "time_zone",
   "sms_enabled",
   "settings",
-  "retention_days"
+  "retention_days",
+  "locale",
+  "settings_confirmed_at"
 FROM
   "accounts"
 ORDER BY
@@ -69,7 +85,9 @@ RETURNING
   "time_zone",
   "sms_enabled",
   "settings",
-  "retention_days";
+  "retention_days",
+  "locale",
+  "settings_confirmed_at";
 
 -- accounts/account-store.ts: insertToken
 INSERT INTO
@@ -134,7 +152,9 @@ SELECT
   "a"."time_zone",
   "a"."sms_enabled",
   "a"."settings",
-  "a"."retention_days"
+  "a"."retention_days",
+  "a"."locale",
+  "a"."settings_confirmed_at"
 FROM
   "workspace_sessions" AS "s"
   INNER JOIN "users" AS "u" ON "u"."id" = "s"."user_id"

@@ -8,6 +8,8 @@ SELECT
   "a"."sms_enabled",
   "a"."settings",
   "a"."retention_days",
+  "a"."locale",
+  "a"."settings_confirmed_at",
   "t"."user_id"
 FROM
   "api_tokens" AS "t"
@@ -23,7 +25,9 @@ SELECT
   "time_zone",
   "sms_enabled",
   "settings",
-  "retention_days"
+  "retention_days",
+  "locale",
+  "settings_confirmed_at"
 FROM
   "accounts"
 WHERE
@@ -34,6 +38,16 @@ UPDATE "accounts"
 SET
   "sms_enabled" = ?,
   "retention_days" = ?
+WHERE
+  "id" = ?;
+
+-- accounts/account-store.ts: changeAccountProfile
+UPDATE "accounts"
+SET
+  "name" = ?,
+  "time_zone" = ?,
+  "locale" = ?,
+  "settings_confirmed_at" = coalesce("settings_confirmed_at", ?)
 WHERE
   "id" = ?;
 
@@ -52,7 +66,9 @@ SELECT
   "time_zone",
   "sms_enabled",
   "settings",
-  "retention_days"
+  "retention_days",
+  "locale",
+  "settings_confirmed_at"
 FROM
   "accounts"
 ORDER BY
@@ -69,7 +85,9 @@ RETURNING
   "time_zone",
   "sms_enabled",
   "settings",
-  "retention_days";
+  "retention_days",
+  "locale",
+  "settings_confirmed_at";
 
 -- accounts/account-store.ts: insertToken
 INSERT INTO
@@ -134,7 +152,9 @@ SELECT
   "a"."time_zone",
   "a"."sms_enabled",
   "a"."settings",
-  "a"."retention_days"
+  "a"."retention_days",
+  "a"."locale",
+  "a"."settings_confirmed_at"
 FROM
   "workspace_sessions" AS "s"
   INNER JOIN "users" AS "u" ON "u"."id" = "s"."user_id"

@@ -34,7 +34,7 @@ export class ReportAttachments {
       sink.on('end', resolve);
       sink.on('error', reject);
     });
-    await writeReportXlsx(report.kind, rows, subjects.names, account.timeZone, sink);
+    await writeReportXlsx(report.kind, rows, subjects.names, { timeZone: account.timeZone, locale: account.locale }, sink);
     await ended;
     return { filename: report.filename, content: Buffer.concat(chunks), contentType: XLSX_TYPE };
   }

@@ -7,6 +7,7 @@ import type { RecordOf, ReportKind } from './report-schema.js';
 export type CellType = 'text' | 'integer' | 'number' | 'date' | 'day' | 'duration' | 'boolean';
 
 export interface ReportColumn<K extends ReportKind> {
+  /** The English header; files take the account's language's from `reportColumnsIn` (report-words.ts). */
   header: string;
   type: CellType;
   value: (record: RecordOf[K]) => string | number | boolean | null;
@@ -92,16 +93,6 @@ export const reportColumns: Columns = {
 export function zonedHeader<K extends ReportKind>(column: ReportColumn<K>, timeZone: string): string {
   return column.type === 'date' ? `${column.header} (${timeZone})` : column.header;
 }
-
-/** Titles of the reports (sheet names, file names, e-mail subjects). */
-export const reportTitles: Record<ReportKind, string> = {
-  trips: 'Trips',
-  stops: 'Stops',
-  fuel: 'Fuel',
-  zoneVisits: 'Zone visits',
-  speeding: 'Speeding',
-  summary: 'Summary',
-};
 
 /**
  * The totals row of a report, added up record by record as a file is written (the records are not

@@ -1,6 +1,8 @@
 import { Readable } from 'node:stream';
-import { reportColumns, zonedHeader, type CellType, type ReportColumn } from './report-columns.js';
+import type { Locale } from '../i18n/catalogue.js';
+import { zonedHeader, type CellType, type ReportColumn } from './report-columns.js';
 import type { CsvDialect, ReportKind, ReportRow } from './report-schema.js';
+import { reportColumnsIn, reportWords } from './report-words.js';
 
 /** Whose rows a file lists: the report's records chunk by chunk (`ReportService.stream`). */
 export type RowChunks<K extends ReportKind> = AsyncIterable<readonly ReportRow<K>[]>;
@@ -40,16 +42,17 @@ export function reportCsv<K extends ReportKind>(
   kind: K,
   chunks: RowChunks<K>,
   names: ReadonlyMap<number, string>,
-  file: { timeZone: string; dialect?: CsvDialect | undefined },
+  file: { timeZone: string; locale: Locale; dialect?: CsvDialect | undefined },
 ): Readable {
-  const columns = reportColumns[kind] as ReportColumn<K>[];
+  const columns = reportColumnsIn(kind, file.locale);
+  const words = reportWords(file.locale);
   const rules = DIALECTS[file.dialect ?? 'rfc4180'];
   const special = new RegExp(`["\\r\\n${rules.separator}]`);
   const field = (type: CellType, value: Value) => csvField(type, value, rules, special);
   const line = (fields: string[]) => `${fields.join(rules.separator)}\r\n`;
   async function* text(): AsyncGenerator<string> {
-    const header = (c: ReportColumn<K>) => (c.type === 'duration' ? `${c.header}, s` : rules.excelDates ? zonedHeader(c, file.timeZone) : c.header);
-    const headers = ['Employee ID', 'Employee', ...columns.map(header)];
+    const header = (c: ReportColumn<K>) => (c.type === 'duration' ? words.inSeconds(c.header) : rules.excelDates ? zonedHeader(c, file.timeZone) : c.header);
+    const headers = [words.employeeId, words.employee, ...columns.map(header)];
     yield (rules.bom ? '\uFEFF' : '') + line(headers.map((h) => field('text', h)));
     for await (const rows of chunks) {
       let lines = '';

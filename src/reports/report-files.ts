@@ -1,7 +1,9 @@
 import type { Writable } from 'node:stream';
-import { ColumnTotals, reportColumns, reportTitles, zonedHeader, type CellType, type ReportColumn } from './report-columns.js';
+import type { Locale } from '../i18n/catalogue.js';
+import { ColumnTotals, zonedHeader, type CellType } from './report-columns.js';
 import type { RowChunks } from './report-csv.js';
 import type { ReportKind } from './report-schema.js';
+import { reportColumnsIn, reportWords } from './report-words.js';
 import { XlsxSheetWriter, type XlsxValue } from './xlsx-writer.js';
 
 const NUMBER_FORMATS: Partial<Record<CellType, string>> = {
@@ -23,22 +25,23 @@ export async function writeReportXlsx<K extends ReportKind>(
   kind: K,
   chunks: RowChunks<K>,
   names: ReadonlyMap<number, string>,
-  timeZone: string,
+  file: { timeZone: string; locale: Locale },
   output: Writable,
 ): Promise<void> {
-  const columns = reportColumns[kind] as ReportColumn<K>[];
+  const columns = reportColumnsIn(kind, file.locale);
+  const words = reportWords(file.locale);
   // The widths go before the rows in the sheet: they are measured on the first chunk (up to some
   // hundreds of rows), read before anything is written.
   const rest = chunks[Symbol.asyncIterator]();
   const first = await rest.next();
   const firstRows = first.done ? [] : first.value;
-  const headers = ['Employee ID', 'Employee', ...columns.map((c) => zonedHeader(c, timeZone))];
+  const headers = [words.employeeId, words.employee, ...columns.map((c) => zonedHeader(c, file.timeZone))];
   const widths = columnWidths(headers, [{ type: 'integer' }, { type: 'text' }, ...columns], [
     firstRows.map((r) => r.subscriberId),
     firstRows.map((r) => names.get(r.subscriberId) ?? ''),
     ...columns.map((c) => firstRows.map((r) => c.value(r.record))),
   ]);
-  const sheet = new XlsxSheetWriter(output, reportTitles[kind], [
+  const sheet = new XlsxSheetWriter(output, words.titles[kind], [
     { width: widths[0]!, numFmt: '0' },
     { width: widths[1]! },
     ...columns.map((c, i) => ({ width: widths[i + 2]!, numFmt: numberFormat(c) })),
@@ -61,7 +64,7 @@ export async function writeReportXlsx<K extends ReportKind>(
     await rest.return?.();
   }
   const sums = totals.values();
-  sheet.row([null, 'Total', ...columns.map((c, i) => cellValue(c.type, sums[i]!))], true);
+  sheet.row([null, words.total, ...columns.map((c, i) => cellValue(c.type, sums[i]!))], true);
   await sheet.end();
 }
 

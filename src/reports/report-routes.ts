@@ -51,11 +51,11 @@ export function reportRoutes(reports: ReportService) {
           // A file is not the JSON answer the schema describes: sent as it is, past the serializer.
           const raw = reply as unknown as { type(type: string): { send(payload: unknown): void } };
           if (query.format === 'csv') {
-            raw.type('text/csv; charset=utf-8').send(reportCsv(kind, rows, subjects.names, { timeZone: account.timeZone, dialect: query.csvDialect }));
+            raw.type('text/csv; charset=utf-8').send(reportCsv(kind, rows, subjects.names, { timeZone: account.timeZone, locale: account.locale, dialect: query.csvDialect }));
             return reply;
           }
           const body = new PassThrough();
-          writeReportXlsx(kind, rows, subjects.names, account.timeZone, body).catch((error: unknown) => body.destroy(error as Error));
+          writeReportXlsx(kind, rows, subjects.names, { timeZone: account.timeZone, locale: account.locale }, body).catch((error: unknown) => body.destroy(error as Error));
           raw.type(XLSX_TYPE).send(body);
           return reply;
         },

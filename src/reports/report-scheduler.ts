@@ -1,11 +1,10 @@
 import { pino, type Logger } from 'pino';
 import type { AccountService } from '../accounts/accounts.js';
 import type { Outbox, OutgoingMessage } from '../delivery/delivery.js';
-import { formatDateTime } from '../http/datetime.js';
 import type { Database } from '../store/database.js';
-import { reportTitles } from './report-columns.js';
 import { localDate } from './report-days.js';
 import { reportFileName } from './report-files.js';
+import { reportMailText } from './report-mail-text.js';
 import type { ReportKind } from './report-schema.js';
 import { nextOccurrence, reportedPeriod, type ScheduleTiming } from './schedule-clock.js';
 import { advanceSchedule, claimRun, dueSchedules, type ScheduleRow } from './schedule-store.js';
@@ -93,12 +92,10 @@ export class ReportScheduler {
       if (await claimRun(tx, account.id, schedule.id, period, nowMs)) {
         const kind = schedule.report as ReportKind;
         const [first, last] = [localDate(period.fromMs, account.timeZone), localDate(period.toMs - 1, account.timeZone)];
+        const subscriberIds = JSON.parse(schedule.subscriber_ids) as number[];
+        const subscriberGroupIds = JSON.parse(schedule.subscriber_group_ids) as number[];
         const payload: ReportMailPayload = {
-          subject: `${schedule.name}: ${reportTitles[kind]} ${first}${last === first ? '' : ` to ${last}`}`,
-          text: [
-            `${reportTitles[kind]} report "${schedule.name}" for ${first}${last === first ? '' : ` to ${last}`} (${account.timeZone}), attached as an Excel workbook.`,
-            `Sent by Lokator on schedule (${schedule.frequency} at ${schedule.time_of_day}); next: ${formatDateTime(nextOccurrence(timing, account.timeZone, dueMs), account.timeZone)}.`,
-          ].join('\n'),
+          ...reportMailText(account, { name: schedule.name, kind, timing, first, last, dueMs, subscriberIds, subscriberGroupIds }),
           attachments: [
             {
               source: 'report',
@@ -106,8 +103,8 @@ export class ReportScheduler {
               kind,
               fromMs: period.fromMs,
               toMs: period.toMs - 1,
-              subscriberIDs: JSON.parse(schedule.subscriber_ids) as number[],
-              subscriberGroupIDs: JSON.parse(schedule.subscriber_group_ids) as number[],
+              subscriberIDs: subscriberIds,
+              subscriberGroupIDs: subscriberGroupIds,
             },
           ],
         };

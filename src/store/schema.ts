@@ -48,6 +48,10 @@ export interface AccountsTable {
   settings: Generated<string>;
   /** Days of fixes kept: null follows the server's RETENTION_DAYS, 0 keeps them for ever. */
   retention_days: number | null;
+  /** The account's language, `ru` or `en`: reports, e-mails and the workspace's default. */
+  locale: Generated<string>;
+  /** When an admin first confirmed the zone and language; null: still the first start's defaults. */
+  settings_confirmed_at: number | null;
 }
 
 export interface ApiTokensTable {

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { SMTPServer } from 'smtp-server';
 import { freePort } from '../helpers/process.js';
+import { subjectOf, textOf } from '../helpers/smtp.js';
 import { dialects } from '../helpers/stores.js';
 import { deliveryRows, enqueue, message, Receiver, startDeliveryServer, testLog, waitFor, type DeliveryServer } from './delivery-fixtures.js';
 
@@ -38,16 +39,6 @@ async function startSmtp(): Promise<{ server: SMTPServer; port: number; mails: M
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { server, port: (server.server.address() as AddressInfo).port, mails };
-}
-
-/** The Subject header of a raw message, unfolded, with RFC 2047 encoded words decoded. */
-function subjectOf(raw: string): string {
-  const header = /^Subject: (.*(?:\r?\n[ \t].*)*)/m.exec(raw)![1]!.replace(/\r?\n[ \t]/g, ' ');
-  return header
-    .replace(/\?= =\?/g, '?==?')
-    .replace(/=\?UTF-8\?Q\?([^?]*)\?=/gi, (_, text: string) =>
-      Buffer.from(text.replace(/_/g, ' ').replace(/=([0-9A-F]{2})/gi, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16))), 'latin1').toString('utf8'),
-    );
 }
 
 /** A gateway on loopback that answers 400 unless the request has the documented format. */
@@ -117,12 +108,12 @@ for (const dialect of dialects) {
       const [task, zone] = [...smtp.mails].sort((a, b) => a.to[0]!.localeCompare(b.to[0]!)).reverse();
       assert.equal(zone!.from, 'lokator@example.test');
       assert.deepEqual(zone!.to, ['dispatch@example.test']);
-      assert.equal(subjectOf(zone!.raw), 'Depot arrivals: entered zone Depot North, employee 7 (TRUCK-7)');
-      assert.match(zone!.raw, /position 55\.75580, 37\.61730, 12 km\/h/);
+      assert.equal(subjectOf(zone!.raw), 'Depot arrivals: Entered zone “Depot North”, employee 7 (TRUCK-7)');
+      assert.match(textOf(zone!.raw), /\nTime: 20\/05\/2026, 11:30 \(UTC\)\r?\nPosition: 55\.75580, 37\.61730\r?\nSpeed: 12 km\/h/);
       assert.match(zone!.raw, /^From: Lokator <lokator@example\.test>\r?$/m);
       assert.match(zone!.raw, /^Message-ID: <msg_[A-Za-z0-9_-]+@lokator>\r?$/m);
-      assert.equal(subjectOf(task!.raw), 'Task feed: task 77 "Deliver pallets" changed');
-      assert.match(task!.raw, /changed: status/);
+      assert.equal(subjectOf(task!.raw), 'Task feed: Task “Deliver pallets” changed');
+      assert.match(textOf(task!.raw), /Changed: status/);
       await waitFor('both recorded', async () => (await deliveryRows(server.database)).every((r) => r.status === 'delivered'));
       const rows = await deliveryRows(server.database);
       assert.deepEqual(rows.map((r) => r.last_status_code), [250, 250], 'the SMTP reply code is kept');
@@ -166,18 +157,18 @@ for (const dialect of dialects) {
       const [text] = sms.at('/sms/send');
       assert.deepEqual(JSON.parse(text!.body), {
         to: '+79001234567',
-        text: 'Depot arrivals: entered zone Depot North, employee 7 (TRUCK-7)',
+        text: 'Depot arrivals: Entered zone “Depot North”, employee 7 (TRUCK-7)',
         messageID: text!.headers['idempotency-key'],
       });
       const bot = JSON.parse(messenger.at('/bot')[0]!.body) as { to: string; text: string };
       assert.equal(bot.to, '3');
       assert.equal(
         bot.text,
-        'Depot arrivals: entered zone Depot North, employee 7 (TRUCK-7)\nat 2026-05-20T14:30:00+03:00\nposition 55.75580, 37.61730, 12 km/h',
+        'Depot arrivals: Entered zone “Depot North”, employee 7 (TRUCK-7)\nTime: 20/05/2026, 11:30 (UTC)\nPosition: 55.75580, 37.61730\nSpeed: 12 km/h',
       );
       const second = JSON.parse(messenger2.at('/v2/messages')[0]!.body) as { to: string; text: string };
       assert.equal(second.to, '44');
-      assert.equal(second.text, 'Task feed: task 77 "Deliver pallets" changed\nchanged: status\nat 2026-05-20T11:30:00Z');
+      assert.equal(second.text, 'Task feed: Task “Deliver pallets” changed\nChanged: status\nTime: 20/05/2026, 11:30 (UTC)');
       await waitFor('recorded', async () => (await deliveryRows(server.database)).every((r) => r.status !== 'pending'));
       const rows = (await deliveryRows(server.database)).filter((r) => r.channel !== 'email');
       assert.deepEqual(rows.map((r) => [r.channel, r.status, r.last_status_code]), [

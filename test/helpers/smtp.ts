@@ -37,6 +37,46 @@ export function attachmentsOf(raw: string): { filename: string; content: Buffer 
   return [...raw.matchAll(part)].map((m) => ({ filename: m[1]!, content: Buffer.from(m[2]!.replace(/\s/g, ''), 'base64') }));
 }
 
+/** The Subject header of a raw message, unfolded, with RFC 2047 encoded words (Q and B) decoded. */
+export function subjectOf(raw: string): string {
+  const header = /^Subject: (.*(?:\r?\n[ \t].*)*)/m.exec(raw)![1]!.replace(/\r?\n[ \t]/g, ' ');
+  return header
+    .replace(/\?=\s+=\?/g, '?==?')
+    .replace(/=\?UTF-8\?([QB])\?([^?]*)\?=/gi, (_, encoding: string, text: string) =>
+      encoding.toUpperCase() === 'B' ? Buffer.from(text, 'base64').toString('utf8') : decodeQuoted(text.replace(/_/g, ' ')),
+    );
+}
+
+/** The plain text of a raw message (its text/plain part when it has attachments), transfer encoding undone. */
+export function textOf(raw: string): string {
+  const split = (entity: string) => {
+    const at = /\r?\n\r?\n/.exec(entity)!;
+    return { headers: entity.slice(0, at.index), body: entity.slice(at.index + at[0].length) };
+  };
+  let entity = split(raw);
+  const boundary = /boundary="?([^";\r\n]+)"?/.exec(entity.headers)?.[1];
+  if (boundary && /Content-Type: multipart\//i.test(entity.headers)) {
+    const part = entity.body.split(`--${boundary}`).find((p) => /Content-Type: text\/plain/i.test(p));
+    if (!part) throw new Error('no text/plain part');
+    entity = split(part.replace(/^\r?\n/, ''));
+    entity.body = entity.body.replace(/\r?\n$/, '');
+  }
+  if (/Content-Transfer-Encoding: base64/i.test(entity.headers)) return Buffer.from(entity.body.replace(/\s/g, ''), 'base64').toString('utf8');
+  if (/Content-Transfer-Encoding: quoted-printable/i.test(entity.headers)) return decodeQuoted(entity.body.replace(/=\r?\n/g, ''));
+  return entity.body;
+}
+
+function decodeQuoted(text: string): string {
+  const bytes: number[] = [];
+  for (let i = 0; i < text.length; i++) {
+    if (text[i] === '=' && /^[0-9A-F]{2}$/i.test(text.slice(i + 1, i + 3))) {
+      bytes.push(parseInt(text.slice(i + 1, i + 3), 16));
+      i += 2;
+    } else bytes.push(...Buffer.from(text[i]!, 'utf8'));
+  }
+  return Buffer.from(bytes).toString('utf8');
+}
+
 /** Polls until `check` holds, failing after the deadline. */
 export async function waitFor(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 20_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;

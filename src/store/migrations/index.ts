@@ -13,6 +13,7 @@ import { taskHistory } from './0010-task-history.js';
 import { mapObjectPlaces } from './0011-map-object-places.js';
 import { deviceIdentity } from './0012-device-identity.js';
 import { foldedTexts } from './0015-folded-texts.js';
+import { accountLanguage } from './0016-account-language.js';
 import type { MigrationFactory } from './migration-helpers.js';
 
 /** Every migration, in order. Names sort by their number prefix; never rename a shipped one. */
@@ -30,6 +31,7 @@ const migrations: Record<string, MigrationFactory> = {
   '0011-map-object-places': mapObjectPlaces,
   '0012-device-identity': deviceIdentity,
   '0015-folded-texts': foldedTexts,
+  '0016-account-language': accountLanguage,
 };
 
 export function migrationProvider(dialect: Dialect): MigrationProvider {

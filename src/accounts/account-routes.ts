@@ -1,0 +1,67 @@
+import { Type } from 'typebox';
+import { invalidField, missingField } from '../http/errors.js';
+import { ErrorBody, NoContent, type Api } from '../http/route-types.js';
+import { ACCOUNT_LOCALES, type Account, type AccountService } from './account-service.js';
+import { canonicalTimeZone } from './account-zone.js';
+
+const tags = ['account'];
+const Locale = Type.Union([Type.Literal(ACCOUNT_LOCALES[0]), Type.Literal(ACCOUNT_LOCALES[1])], {
+  description: 'the account’s language: its reports, e-mails and texts, and the workspace’s default',
+});
+const AccountView = Type.Object({
+  accountID: Type.Integer(),
+  name: Type.String(),
+  timeZone: Type.String({ description: 'IANA time zone: the account’s days, windows and every date-time without an offset' }),
+  locale: Locale,
+  settingsConfirmed: Type.Boolean({ description: 'false until the zone and language are first set here; the workspace asks for them at sign-in' }),
+});
+const AccountPatch = Type.Object({
+  name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  timeZone: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'an IANA time zone such as Europe/Moscow' })),
+  locale: Type.Optional(Locale),
+});
+
+function view(account: Account) {
+  return { accountID: account.id, name: account.name, timeZone: account.timeZone, locale: account.locale, settingsConfirmed: account.settingsConfirmed };
+}
+
+/**
+ * The account's own name, time zone and language (CONTRACT §7), read and changed by the account
+ * itself: the workspace's Settings, and its question at the first sign-in.
+ */
+export function accountRoutes(accounts: AccountService) {
+  return async (api: Api) => {
+    const path = '/accountManagement/account';
+
+    api.get(path, { schema: { tags, summary: 'This account’s name, time zone and language', response: { 200: AccountView, 401: ErrorBody } } }, async (request) =>
+      view(request.principal.account),
+    );
+
+    api.patch(
+      path,
+      {
+        schema: {
+          tags,
+          summary: 'Change this account’s name, time zone or language',
+          description:
+            'Fields left out stay. A new time zone cuts days, hours and rule windows from the moment it is saved; statistics already stored keep the hours they were cut in (docs/time-zones.md).',
+          body: AccountPatch,
+          response: { 204: NoContent, 400: ErrorBody, 401: ErrorBody },
+        },
+      },
+      async (request, reply) => {
+        const { name, timeZone, locale } = request.body;
+        const trimmed = name?.trim();
+        if (trimmed === '') throw missingField('name');
+        const zone = timeZone === undefined ? undefined : canonicalTimeZone(timeZone);
+        if (zone === null) throw invalidField('timeZone', 'must be an IANA time zone such as Europe/Moscow');
+        await accounts.changeProfile(request.principal.account.id, {
+          ...(trimmed === undefined ? {} : { name: trimmed }),
+          ...(zone === undefined ? {} : { timeZone: zone }),
+          ...(locale === undefined ? {} : { locale }),
+        });
+        return reply.code(204).send(null);
+      },
+    );
+  };
+}
