@@ -8,6 +8,7 @@ import ExcelJS from 'exceljs';
 import { pino } from 'pino';
 import { en } from '../../src/i18n/en.js';
 import { ru } from '../../src/i18n/ru.js';
+import { reportColumns } from '../../src/reports/report-columns.js';
 import { reportKinds, type ReportKind } from '../../src/reports/report-schema.js';
 import { createEmployee, LOCATIONS, startServer, type TestServer } from '../helpers/server.js';
 import { attachmentsOf, startSmtp, subjectOf, textOf, waitFor } from '../helpers/smtp.js';
@@ -69,15 +70,17 @@ for (const dialect of dialects) {
       await smtp.close();
     });
 
+    // An XLSX date cell carries no offset: its column's header names the account's zone.
     const headersIn = (locale: 'en' | 'ru', kind: ReportKind) => {
       const words = (locale === 'en' ? en : ru).reports;
-      return [words.employeeId, words.employee, ...words.columns[kind]];
+      const zoned = words.columns[kind].map((header, i) => (reportColumns[kind][i]!.type === 'date' ? `${header} (Europe/Moscow)` : header));
+      return [words.employeeId, words.employee, ...zoned];
     };
 
     it('XLSX: Russian sheet names and headers, every other cell as in English', async () => {
       const trips = await workbookOf(files.ru.get('trips.xlsx')!);
       assert.equal(trips.name, 'Поездки');
-      assert.deepEqual(cells(trips)[0]!.slice(0, 4), ['ID сотрудника', 'Сотрудник', 'ID трека', 'Начало']);
+      assert.deepEqual(cells(trips)[0]!.slice(0, 4), ['ID сотрудника', 'Сотрудник', 'ID трека', 'Начало (Europe/Moscow)']);
       for (const kind of reportKinds) {
         const [english, russian] = [await workbookOf(files.en.get(`${kind}.xlsx`)!), await workbookOf(files.ru.get(`${kind}.xlsx`)!)];
         assert.equal(english.name, en.reports.titles[kind]);
