@@ -5,16 +5,30 @@ import type { TrackerRecord } from './tracker-record.js';
 export interface TrackerConnection {
   /**
    * Looks the terminal up by the device keys it names, most specific first (EGTS: its IMEI, then
-   * its terminal id). True when an employee has one of them; the connection is then bound to that
-   * employee for good. A terminal none of whose keys is known counts as one unknown key toward
-   * its address's throttle, however many it named, and is logged once.
+   * its terminal id). True when an employee has one of them and, if that employee has a device
+   * password, `password` is it; the connection is then bound to that employee for good. A terminal
+   * none of whose keys is known counts as one unknown key toward its address's throttle, however
+   * many it named, and is logged once; a wrong password counts as one too.
    */
-  identify(deviceKeys: readonly string[]): Promise<boolean>;
+  identify(deviceKeys: readonly string[], password?: string): Promise<boolean>;
+  /** The last `identify` found the terminal but it has a device password and none was given: ask for it. */
+  readonly passwordRequired: boolean;
+  /**
+   * Authenticates a retranslator (another platform relaying many vehicles) by the dispatcher id
+   * and password an account configured. True binds the connection to that account: records then
+   * name their vehicle (`TrackerRecord.deviceKey`), found by `findObject`.
+   */
+  identifyRetranslator(dispatcherId: number, password: string): Promise<boolean>;
+  readonly retranslating: boolean;
+  /** In a retranslator's connection: whether this device key is a vehicle of its account (answers are kept for the connection). */
+  findObject(deviceKey: string): Promise<boolean>;
+  /** A terminal or a retranslator was identified. */
   readonly identified: boolean;
   /**
-   * Stores the records of the identified terminal, in order, and resolves only after they
-   * committed: the dialogue acknowledges after this and never before. Rejects when they were not
-   * stored (the listener then drops the connection unanswered, and the tracker sends again).
+   * Stores the records of the identified terminal (or, from a retranslator, of the vehicles
+   * `findObject` found), in order, and resolves only after they committed: the dialogue
+   * acknowledges after this and never before. Rejects when they were not stored (the listener
+   * then drops the connection unanswered, and the tracker sends again).
    */
   store(records: TrackerRecord[]): Promise<void>;
   send(bytes: Buffer | string): void;

@@ -11,6 +11,10 @@ export interface TrackerSink {
   resolveDevice(deviceKey: string): Promise<TrackerDevice | null>;
   /** Stores the fixes (in order) and resolves only after they committed; rejects if they were not stored. */
   ingest(accountId: number, fixes: Fix[]): Promise<void>;
+  /** Whether `password` is the device password of this employee (one with `hasPassword`); absent: none is. */
+  checkDevicePassword?(device: TrackerDevice, password: string): Promise<boolean>;
+  /** The retranslator an account configured with this dispatcher id and password, or null; absent: none. */
+  authenticateRetranslator?(dispatcherId: number, password: string): Promise<TrackerRetranslator | null>;
 }
 
 export interface TrackerDevice {
@@ -18,6 +22,13 @@ export interface TrackerDevice {
   subscriberId: number;
   /** The employee's own reading map, laid over the protocol's defaults. */
   readingMap?: ReadingMapOverride | null;
+  /** The employee has a device password: a terminal must give it (where its protocol carries one). */
+  hasPassword?: boolean;
+}
+
+export interface TrackerRetranslator {
+  accountId: number;
+  retranslatorId: number;
 }
 
 /**
@@ -58,6 +69,8 @@ export interface TrackerServer {
   close(): Promise<void>;
 }
 
+type BoundDevice = TrackerDevice & { map: ReadingMap; digest: string };
+
 /** A fix dated further ahead than this is a broken clock, not a position (as for OsmAnd). */
 const MAX_FUTURE_MS = 24 * 3_600_000;
 const silent: TrackerLogger = { info() {}, warn() {}, error() {} };
@@ -91,8 +104,15 @@ export async function startTrackerServer(options: TrackerServerOptions): Promise
     let buffer: Buffer = Buffer.alloc(0);
     let draining = false;
     let closed = false;
-    let device: (TrackerDevice & { map: ReadingMap; digest: string }) | null = null;
-    const context = () => ({ protocol: protocol.name, remote, ...(device ? { device: device.digest, subscriberId: device.subscriberId } : {}) });
+    let device: BoundDevice | null = null;
+    let retranslator: (TrackerRetranslator & { objects: Map<string, BoundDevice | null> }) | null = null;
+    let passwordRequired = false;
+    const context = () => ({
+      protocol: protocol.name,
+      remote,
+      ...(device ? { device: device.digest, subscriberId: device.subscriberId } : {}),
+      ...(retranslator ? { retranslatorId: retranslator.retranslatorId, accountId: retranslator.accountId } : {}),
+    });
 
     const close = (reason: string) => {
       if (closed) return;
@@ -100,12 +120,20 @@ export async function startTrackerServer(options: TrackerServerOptions): Promise
       logger.info({ ...context(), reason }, 'tracker connection closed');
       socket.end(() => socket.destroy());
     };
+    const bound = (owner: TrackerDevice, digest: string): BoundDevice => ({ ...owner, digest, map: resolveReadingMap(protocol.defaultReadingMap, owner.readingMap) });
 
     const connection: TrackerConnection = {
       get identified() {
-        return device !== null;
+        return device !== null || retranslator !== null;
       },
-      async identify(deviceKeys) {
+      get passwordRequired() {
+        return passwordRequired;
+      },
+      get retranslating() {
+        return retranslator !== null;
+      },
+      async identify(deviceKeys, password) {
+        passwordRequired = false;
         const keys = deviceKeys.map((key) => ({ key, digest: deviceKeyDigest(key) }));
         // While the address is locked only keys it proved are looked up: refusing only unknown keys
         // would tell a guesser when a guess hits.
@@ -120,8 +148,20 @@ export async function startTrackerServer(options: TrackerServerOptions): Promise
         for (const { key, digest } of heard) {
           const owner = key === '' ? null : await sink.resolveDevice(key);
           if (!owner) continue;
+          if (owner.hasPassword) {
+            if (password === undefined) {
+              passwordRequired = true;
+              logger.info({ ...context(), device: digest }, 'terminal asked for its device password');
+              return false;
+            }
+            if (!(await (sink.checkDevicePassword?.(owner, password) ?? false))) {
+              const locked = keyGuesses?.failed(address) ?? false;
+              logger.warn({ ...context(), device: digest, ...(locked ? { lockedAddress: true } : {}) }, 'terminal refused: wrong device password');
+              return false;
+            }
+          }
           keyGuesses?.succeeded(address, digest);
-          device = { ...owner, digest, map: resolveReadingMap(protocol.defaultReadingMap, owner.readingMap) };
+          device = bound(owner, digest);
           logger.info(context(), 'terminal identified');
           return true;
         }
@@ -129,7 +169,37 @@ export async function startTrackerServer(options: TrackerServerOptions): Promise
         logger.warn({ ...context(), ...named, ...(locked ? { lockedAddress: true } : {}) }, 'unknown terminal refused');
         return false;
       },
+      async identifyRetranslator(dispatcherId, password) {
+        const digest = deviceKeyDigest(`dispatcher:${dispatcherId}`);
+        if (keyGuesses && keyGuesses.retryAfterSeconds(address, digest) > 0) {
+          logger.warn({ ...context(), dispatcherId, lockedAddress: true }, 'retranslator refused: its address guessed too many keys');
+          return false;
+        }
+        const found = (await sink.authenticateRetranslator?.(dispatcherId, password)) ?? null;
+        if (!found) {
+          const locked = keyGuesses?.failed(address) ?? false;
+          logger.warn({ ...context(), dispatcherId, ...(locked ? { lockedAddress: true } : {}) }, 'retranslator refused: unknown dispatcher id or wrong password');
+          return false;
+        }
+        keyGuesses?.succeeded(address, digest);
+        retranslator = { ...found, objects: new Map() };
+        logger.info({ ...context(), dispatcherId }, 'retranslator authenticated');
+        return true;
+      },
+      async findObject(deviceKey) {
+        if (!retranslator) return false;
+        const { objects, accountId } = retranslator;
+        if (!objects.has(deviceKey)) {
+          const owner = deviceKey === '' ? null : await sink.resolveDevice(deviceKey);
+          // Only the retranslator's own account: another's vehicle is answered as no vehicle at all.
+          const digest = deviceKeyDigest(deviceKey);
+          objects.set(deviceKey, owner && owner.accountId === accountId ? bound(owner, digest) : null);
+          if (!objects.get(deviceKey)) logger.warn({ ...context(), device: digest }, 'retranslated object refused: not a vehicle of the account');
+        }
+        return objects.get(deviceKey) !== null;
+      },
       async store(records) {
+        if (retranslator) return storeRetranslated(retranslator, records);
         if (!device) throw new Error('records from a terminal that has not identified itself');
         const fixes = toFixes(records, device.subscriberId, device.map, clock());
         if (fixes.length < records.length) logger.warn({ ...context(), dropped: records.length - fixes.length }, 'implausible records dropped');
@@ -143,6 +213,19 @@ export async function startTrackerServer(options: TrackerServerOptions): Promise
       warn(message, details = {}) {
         logger.warn({ ...context(), ...details }, message);
       },
+    };
+
+    /** A retranslator's records, each as a fix of the vehicle it names (found by `findObject` before). */
+    const storeRetranslated = async (from: { accountId: number; objects: Map<string, BoundDevice | null> }, records: TrackerRecord[]) => {
+      const now = clock();
+      const fixes: Fix[] = [];
+      for (const record of records) {
+        const object = record.deviceKey === undefined ? null : from.objects.get(record.deviceKey);
+        if (!object) throw new Error('a retranslated record of a vehicle not found first');
+        fixes.push(...toFixes([record], object.subscriberId, object.map, now));
+      }
+      if (fixes.length < records.length) logger.warn({ ...context(), dropped: records.length - fixes.length }, 'implausible records dropped');
+      if (fixes.length > 0) await sink.ingest(from.accountId, fixes);
     };
     const session = protocol.open(connection);
 

@@ -1,6 +1,6 @@
 import type { KeyGuessLimits } from '../http/key-guess-throttle.js';
 import type { Fix } from '../positioning/positioning.js';
-import type { TrackerDevice } from './tracker-server.js';
+import type { TrackerDevice, TrackerRetranslator } from './tracker-server.js';
 
 /**
  * What the tracker thread (tracker-thread.ts) and its main-thread side (tracker-listeners.ts) tell
@@ -26,10 +26,16 @@ export type LogLevel = 'info' | 'warn' | 'error';
 /** Each request of an `ingest` message takes three numbers: its id, the account, how many fixes it packed. */
 export const INGEST_FIELDS = 3;
 
+/** What the thread asks the main thread to check (its answer: a boolean, or the retranslator or null). The password goes no further than the check. */
+export type TrackerQuestion =
+  | { kind: 'device-password'; device: TrackerDevice; password: string }
+  | { kind: 'retranslator'; dispatcherId: number; password: string };
+
 export type FromTrackerThread =
   | { type: 'listening'; ports: Partial<Record<TrackerProtocolName, number>> }
   | { type: 'listen-failed'; message: string }
   | { type: 'resolve'; id: number; deviceKey: string }
+  | { type: 'ask'; id: number; question: TrackerQuestion }
   /** `requests`: id, account, fix count for each; `fixes`: their fixes one after the other (`packFixes`). */
   | { type: 'ingest'; requests: number[]; fixes: Float64Array }
   | { type: 'log'; level: LogLevel; object: object; message: string }
@@ -37,6 +43,7 @@ export type FromTrackerThread =
 
 export type ToTrackerThread =
   | { type: 'resolved'; id: number; device: TrackerDevice | null; error?: string }
+  | { type: 'answered'; id: number; answer: boolean | TrackerRetranslator | null; error?: string }
   /**
    * `stored`: the requests whose fixes committed, to be acknowledged once the commit numbered
    * `storedAfter` is on disk (0: at once); `failed`: those that were not stored, with why.

@@ -4,9 +4,9 @@ import { DurableCommits } from '../store/wal-sync.js';
 import type { Fix } from '../positioning/positioning.js';
 import { egtsProtocol } from './egts-protocol.js';
 import { teltonikaProtocol } from './teltonika-protocol.js';
-import { PackedNumbers, packFixes, type FromTrackerThread, type LogLevel, type ToTrackerThread, type TrackerProtocolName, type TrackerThreadData } from './tracker-thread-messages.js';
+import { PackedNumbers, packFixes, type FromTrackerThread, type TrackerQuestion, type LogLevel, type ToTrackerThread, type TrackerProtocolName, type TrackerThreadData } from './tracker-thread-messages.js';
 import type { TrackerProtocol } from './tracker-protocol.js';
-import { startTrackerServer, type TrackerDevice, type TrackerLogger, type TrackerServer, type TrackerSink } from './tracker-server.js';
+import { startTrackerServer, type TrackerDevice, type TrackerLogger, type TrackerRetranslator, type TrackerServer, type TrackerSink } from './tracker-server.js';
 import { wialonProtocol } from './wialon-protocol.js';
 
 /**
@@ -28,6 +28,7 @@ const post = (message: FromTrackerThread, transfer: ArrayBuffer[] = []) => port.
 
 let nextId = 0;
 const resolving = new Map<number, { resolve: (device: TrackerDevice | null) => void; reject: (error: Error) => void }>();
+const asking = new Map<number, { resolve: (answer: boolean | TrackerRetranslator | null) => void; reject: (error: Error) => void }>();
 const ingesting = new Map<number, { resolve: () => void; reject: (error: Error) => void }>();
 
 /** Fixes read in this turn of the event loop, handed over together (or sooner, past HAND_OVER_NUMBERS). */
@@ -41,7 +42,19 @@ const handOver = () => {
   requests = [];
 };
 
+const ask = (question: TrackerQuestion) =>
+  new Promise<boolean | TrackerRetranslator | null>((resolve, reject) => {
+    const id = nextId++;
+    asking.set(id, { resolve, reject });
+    post({ type: 'ask', id, question });
+  });
+
 const sink: TrackerSink = {
+  checkDevicePassword: async (device, password) => (await ask({ kind: 'device-password', device, password })) === true,
+  authenticateRetranslator: async (dispatcherId, password) => {
+    const answer = await ask({ kind: 'retranslator', dispatcherId, password });
+    return typeof answer === 'object' ? answer : null;
+  },
   resolveDevice: (deviceKey) =>
     new Promise((resolve, reject) => {
       const id = nextId++;
@@ -96,6 +109,13 @@ port.on('message', (message: ToTrackerThread) => {
       resolving.delete(message.id);
       if (message.error !== undefined) waiting?.reject(new Error(message.error));
       else waiting?.resolve(message.device);
+      return;
+    }
+    case 'answered': {
+      const waiting = asking.get(message.id);
+      asking.delete(message.id);
+      if (message.error !== undefined) waiting?.reject(new Error(message.error));
+      else waiting?.resolve(message.answer);
       return;
     }
     case 'ingested':

@@ -55,7 +55,7 @@ describe('EGTS decoding', () => {
   it('decodes POS_DATA as Traccar reads it: 2018-03-21 05:38:19, 51.67569, 55.59189', () => {
     const [record] = recordsOf(POSITION);
     assert.equal(record!.objectId, 1231580877);
-    const position = decodeTeledata(record!)!;
+    const position = decodeTeledata(record!)[0]!;
     assert.equal(position.timeMs, Date.parse('2018-03-21T05:38:19Z'));
     // Traccar compares coordinates to 0.00001.
     assert.ok(Math.abs(position.latitude - 51.67569) < 1e-5 && Math.abs(position.longitude - 55.59189) < 1e-5);
@@ -64,7 +64,7 @@ describe('EGTS decoding', () => {
 
   it('decodes EXT_POS_DATA, AD_SENSORS_DATA and LIQUID_LEVEL_SENSOR of a real terminal', () => {
     const [record] = recordsOf(SENSORS);
-    const { readings } = decodeTeledata(record!)!;
+    const { readings } = decodeTeledata(record!)[0]!;
     assert.deepEqual([readings.sats, readings.adc1, readings.adc2, readings.lls1_raw], [17, 277, 1000, 2356]);
     // Sensors 2 to 6 report the error flag: no reading.
     assert.equal(Object.keys(readings).filter((k) => k.startsWith('lls')).length, 1);
@@ -90,7 +90,7 @@ describe('EGTS decoding', () => {
     });
     const [decoded] = parseEgtsRecords(record);
     assert.deepEqual([decoded!.number, decoded!.objectId, decoded!.serviceType], [7, 42, TELEDATA_SERVICE]);
-    const position = decodeTeledata(decoded!)!;
+    const position = decodeTeledata(decoded!)[0]!;
     assert.equal(position.timeMs, timeMs);
     assert.ok(Math.abs(position.latitude + 33.5) < 1e-7 && Math.abs(position.longitude + 70.25) < 1e-7);
     assert.deepEqual([position.speedKmh, position.angle, position.isValid], [63.4, 300, true]);
@@ -107,7 +107,7 @@ describe('EGTS decoding', () => {
 
   it('reads STATE_DATA sent under type 20, as several terminals do', () => {
     const record = egtsRecord({ number: 1, serviceType: TELEDATA_SERVICE, subrecords: [posData({ timeMs: Date.UTC(2020, 0, 1), latitude: 1, longitude: 1 }), stateData(0, 4, 4, 20)] });
-    assert.equal(decodeTeledata(parseEgtsRecords(record)[0]!)!.readings.mpsv, 0);
+    assert.equal(decodeTeledata(parseEgtsRecords(record)[0]!)[0]!.readings.mpsv, 0);
   });
 
   it('tells header and body CRC errors apart, and unframeable bytes', () => {

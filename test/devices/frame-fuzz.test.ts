@@ -39,6 +39,10 @@ function connection(): TrackerConnection {
       return identified;
     },
     identify: async () => (identified = true),
+    passwordRequired: false,
+    identifyRetranslator: async () => (identified = true),
+    retranslating: false,
+    findObject: async () => true,
     store: async () => {},
     send: () => {},
     now: () => T0,

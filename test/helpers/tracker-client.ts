@@ -1,7 +1,7 @@
 import { connect, type Socket } from 'node:net';
 import type { Fix } from '../../src/positioning/fix.js';
 import type { TrackerProtocol } from '../../src/devices/tracker-protocol.js';
-import { startTrackerServer, type TrackerDevice, type TrackerServer, type TrackerServerOptions, type TrackerSink } from '../../src/devices/tracker-server.js';
+import { startTrackerServer, type TrackerDevice, type TrackerRetranslator, type TrackerServer, type TrackerServerOptions, type TrackerSink } from '../../src/devices/tracker-server.js';
 
 const DEADLINE_MS = 5000;
 
@@ -115,6 +115,10 @@ export class TrackerClient {
  */
 export class MemorySink implements TrackerSink {
   readonly devices = new Map<string, TrackerDevice>();
+  /** Device passwords by subscriber id (a device in `devices` with `hasPassword`). */
+  readonly devicePasswords = new Map<number, string>();
+  /** Retranslators by `${dispatcherId}:${password}`. */
+  readonly retranslators = new Map<string, TrackerRetranslator>();
   readonly stored: { accountId: number; fixes: Fix[] }[] = [];
   failures = 0;
   private gate: Promise<void> | null = null;
@@ -123,6 +127,14 @@ export class MemorySink implements TrackerSink {
 
   async resolveDevice(deviceKey: string): Promise<TrackerDevice | null> {
     return this.devices.get(deviceKey) ?? null;
+  }
+
+  async checkDevicePassword(device: TrackerDevice, password: string): Promise<boolean> {
+    return this.devicePasswords.get(device.subscriberId) === password;
+  }
+
+  async authenticateRetranslator(dispatcherId: number, password: string): Promise<TrackerRetranslator | null> {
+    return this.retranslators.get(`${dispatcherId}:${password}`) ?? null;
   }
 
   async ingest(accountId: number, fixes: Fix[]): Promise<void> {
