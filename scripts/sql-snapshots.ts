@@ -101,7 +101,7 @@ function everyWrite(): SubscriberWrites {
 const zoneColumns = { name: 'Depot', color: 0, enabled: 1, zone_group_id: 2, comment: '', custom_fields_form_template_id: null, bounds: '[]', custom_field_form_items: '[]' };
 const mapObject = { name: 'Depot', address: 'Tverskaya 1', latitude: 55.76, longitude: 37.61, external_id: null, comment: '', group_id: null };
 
-const employeeRow = { name: 'Ivan Petrov', external_id: 'TRUCK-7', is_active: 1, group_id: 4, device_key: 'k3y', document: '{}', vehicle_settings: '{}' };
+const employeeRow = { name: 'Ivan Petrov', external_id: 'TRUCK-7', is_active: 1, group_id: 4, device_key: 'k3y', device_protocol: 'wialonIps', device_password: 'scrypt$hash', document: '{}', vehicle_settings: '{}' };
 
 const taskRow = { subscriber_id: SUBSCRIBER, external_id: 'T-1', status: 0, start_ms: T, deadline_ms: T + HOUR, document: '{}', task_type_id: 2 };
 

@@ -9,8 +9,8 @@ export type EmployeeChange =
   | { type: 'edit'; before: Employee; after: Employee }
   | { type: 'delete'; before: Employee };
 
-/** The employee as interface 2.9 carries it in events: without the device key (a credential) and the vehicle settings. */
-export type CarriedEmployee = Omit<Employee, 'deviceKey' | 'vehicleSettings'>;
+/** The employee as interface 2.9 carries it in events: without the device key (a credential), its protocol and password flag, and the vehicle settings. */
+export type CarriedEmployee = Omit<Employee, 'deviceKey' | 'deviceProtocol' | 'hasDevicePassword' | 'vehicleSettings'>;
 
 /** When a change happened and when the service noticed it (they differ for what is noticed afterwards, such as silence). */
 export type ChangeTiming = (change: EmployeeChange) => { atMs: number; firedMs: number };
@@ -45,7 +45,7 @@ export class EmployeeChanges {
 export const entityIdOf = (change: EmployeeChange) => (change.type === 'add' ? change.after.subscriberID : change.before.subscriberID);
 
 function carry(employee: Employee): CarriedEmployee {
-  const { deviceKey: _key, vehicleSettings: _settings, ...carried } = employee;
+  const { deviceKey: _key, deviceProtocol: _protocol, hasDevicePassword: _password, vehicleSettings: _settings, ...carried } = employee;
   return carried;
 }
 

@@ -1,12 +1,20 @@
 import { randomInt } from 'node:crypto';
 import { invalidField } from '../http/errors.js';
 import type { SubscribersTable } from '../store/schema.js';
+import { deviceKeyProblem, devicePasswordProblem, passwordProtocols, type DeviceProtocol } from './device-identity.js';
 import { customFieldTypes, defaultVehicleSettings, type Employee, type EmployeePatch, type EmployeeWrite, type VehicleSettings } from './employee-schema.js';
 
-/** A full employee from a POST or PUT body: omitted fields take their defaults; a PUT keeps the device key and online flag. */
+/**
+ * A full employee from a POST or PUT body: omitted fields take their defaults; a PUT keeps the
+ * device key, its protocol and password, and the online flag (a PUT that does not name the
+ * password must not open the vehicle to anyone who knows its IMEI).
+ */
 export function buildEmployee(subscriberID: number, input: EmployeeWrite, previous: Employee | null): Employee {
   checkCustomFieldTypes(input.customFieldFormItems);
-  return {
+  const deviceProtocol = input.deviceProtocol !== undefined ? input.deviceProtocol : (previous?.deviceProtocol ?? null);
+  // A tracker's identifier is its own: none is made up for it.
+  const madeUpKey = deviceProtocol === null || deviceProtocol === 'osmand' ? newDeviceKey() : null;
+  const employee: Employee = {
     subscriberID,
     name: input.name,
     regionID: input.regionID ?? null,
@@ -34,13 +42,17 @@ export function buildEmployee(subscriberID: number, input: EmployeeWrite, previo
     subscriberTypeID: input.subscriberTypeID ?? null,
     userBossID: input.userBossID ?? null,
     vehicleSettings: { ...defaultVehicleSettings, ...input.vehicleSettings } as VehicleSettings,
-    deviceKey: input.deviceKey !== undefined ? input.deviceKey : previous ? previous.deviceKey : newDeviceKey(),
+    deviceKey: input.deviceKey !== undefined ? input.deviceKey : previous ? previous.deviceKey : madeUpKey,
+    deviceProtocol,
+    hasDevicePassword: input.devicePassword !== undefined ? input.devicePassword !== null : (previous?.hasDevicePassword ?? false),
   };
+  checkDeviceIdentity(employee, input.devicePassword, previous);
+  return employee;
 }
 
 export function patchEmployee(before: Employee, input: EmployeePatch): Employee {
   checkCustomFieldTypes(input.customFieldFormItems);
-  const { customFieldFormTemplateID, vehicleSettings, ...fields } = input;
+  const { customFieldFormTemplateID, vehicleSettings, devicePassword, ...fields } = input;
   const after: Employee = { ...before };
   for (const [key, value] of Object.entries(fields)) {
     if (value !== undefined) (after as Record<string, unknown>)[key] = value;
@@ -49,7 +61,28 @@ export function patchEmployee(before: Employee, input: EmployeePatch): Employee 
     after.customFieldsFormTemplateID = customFieldFormTemplateID;
   }
   if (vehicleSettings) after.vehicleSettings = { ...before.vehicleSettings, ...vehicleSettings } as VehicleSettings;
+  if (devicePassword !== undefined) after.hasDevicePassword = devicePassword !== null;
+  checkDeviceIdentity(after, devicePassword, before);
   return after;
+}
+
+/**
+ * The device key suits its protocol, and a password is set only where the protocol's login carries
+ * one. Checked on the employee as it would be after the change: a new protocol is checked against
+ * the key kept, a kept password against the new protocol.
+ */
+function checkDeviceIdentity(after: Employee, password: string | null | undefined, before: Employee | null): void {
+  const protocol = after.deviceProtocol as DeviceProtocol | null;
+  if (after.deviceKey !== null) {
+    const problem = deviceKeyProblem(protocol, after.deviceKey);
+    if (problem) throw invalidField(before && before.deviceKey === after.deviceKey ? 'deviceProtocol' : 'deviceKey', problem);
+  }
+  if (typeof password === 'string') {
+    const problem = devicePasswordProblem(protocol, password);
+    if (problem) throw invalidField('devicePassword', problem);
+  } else if (after.hasDevicePassword && (protocol === null || !passwordProtocols.includes(protocol))) {
+    throw invalidField('deviceProtocol', `a ${protocol ?? 'phone'} device carries no password: set devicePassword to null first or in the same request`);
+  }
 }
 
 function checkCustomFieldTypes(items: { type: string }[] | undefined): void {
@@ -66,23 +99,39 @@ function newDeviceKey(): string {
   return Array.from({ length: 12 }, () => KEY_ALPHABET[randomInt(KEY_ALPHABET.length)]).join('');
 }
 
-export type Row = Pick<SubscribersTable, 'name' | 'external_id' | 'is_active' | 'group_id' | 'device_key' | 'document' | 'vehicle_settings'>;
+export type Row = Pick<SubscribersTable, 'name' | 'external_id' | 'is_active' | 'group_id' | 'device_key' | 'device_protocol' | 'document' | 'vehicle_settings'>;
 
-/** isOnline is a column of its own, written only by the presence functions, never by a client's change. */
+/**
+ * isOnline is a column of its own, written only by the presence functions, never by a client's
+ * change; so is the device password's hash, written only when a request sets or clears it.
+ */
 export function toRow(employee: Employee): Row {
-  const { subscriberID: _id, name, externalSubscriberID, isActive, subscriberGroupID, deviceKey, vehicleSettings, isOnline: _online, ...rest } = employee;
+  const {
+    subscriberID: _id,
+    name,
+    externalSubscriberID,
+    isActive,
+    subscriberGroupID,
+    deviceKey,
+    deviceProtocol,
+    hasDevicePassword: _password,
+    vehicleSettings,
+    isOnline: _online,
+    ...rest
+  } = employee;
   return {
     name,
     external_id: externalSubscriberID,
     is_active: isActive ? 1 : 0,
     group_id: subscriberGroupID,
     device_key: deviceKey,
+    device_protocol: deviceProtocol,
     document: JSON.stringify(rest),
     vehicle_settings: JSON.stringify(vehicleSettings),
   };
 }
 
-export function fromRow(row: Row & { id: number; is_online: number }): Employee {
+export function fromRow(row: Row & { id: number; is_online: number; device_password: string | null }): Employee {
   const rest = JSON.parse(row.document) as Omit<Employee, 'subscriberID' | 'name' | 'isOnline'>;
   return {
     ...rest,
@@ -93,6 +142,8 @@ export function fromRow(row: Row & { id: number; is_online: number }): Employee 
     isActive: row.is_active === 1,
     subscriberGroupID: row.group_id,
     deviceKey: row.device_key,
+    deviceProtocol: row.device_protocol as DeviceProtocol | null,
+    hasDevicePassword: row.device_password !== null,
     vehicleSettings: JSON.parse(row.vehicle_settings) as VehicleSettings,
   };
 }

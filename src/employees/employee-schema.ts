@@ -1,9 +1,15 @@
 import { Type, type Static, type TSchema } from 'typebox';
 import { Id, Offset } from '../http/list-params.js';
+import type { DeviceProtocol } from './device-identity.js';
 import { ReadingMapOverride } from './reading-map-schema.js';
 
 const nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 const text = (maxLength: number) => Type.String({ maxLength });
+
+/** device-identity.ts's `deviceProtocols`, as a schema (a type test keeps the two the same). */
+const DeviceProtocolSchema = Type.Union([Type.Literal('osmand'), Type.Literal('egts'), Type.Literal('wialonIps'), Type.Literal('teltonika')]);
+const sameProtocols: [Static<typeof DeviceProtocolSchema>, DeviceProtocol] extends [DeviceProtocol, Static<typeof DeviceProtocolSchema>] ? true : never = true;
+void sameProtocols;
 
 /** Custom-field types of interface 2.8, matched case-insensitively (samples write `String`, `Date`). */
 export const customFieldTypes = ['string', 'text', 'date', 'time', 'integer', 'double', 'boolean', 'select', 'picture', 'file'];
@@ -106,7 +112,28 @@ const writableFields = {
   userBossID: Type.Optional(nullable(Id)),
   vehicleSettings: Type.Optional(VehicleSettingsInput),
   deviceKey: Type.Optional(
-    nullable(Type.String({ minLength: 6, maxLength: 128, pattern: '^[\\x21-\\x7e]+$', description: 'identifier the phone or tracker sends on the OsmAnd port' })),
+    nullable(
+      Type.String({
+        minLength: 1,
+        maxLength: 128,
+        pattern: '^[\\x21-\\x7e]+$',
+        description: "the identifier the phone or tracker sends; its form follows deviceProtocol (a phone's: 6 to 128 printable characters)",
+      }),
+    ),
+  ),
+  deviceProtocol: Type.Optional(
+    nullable(
+      Type.Union([...DeviceProtocolSchema.anyOf], { description: 'the listener that hears deviceKey; null (the default): every listener, as for a phone on the OsmAnd port' }),
+    ),
+  ),
+  devicePassword: Type.Optional(
+    nullable(
+      Type.String({
+        minLength: 1,
+        maxLength: 32,
+        description: "write-only: the password the terminal's login must carry (Wialon IPS, EGTS); null removes it; never answered (hasDevicePassword)",
+      }),
+    ),
   ),
 };
 
@@ -159,6 +186,9 @@ export const Employee = Type.Object({
   userBossID: nullable(Type.Integer()),
   vehicleSettings: VehicleSettings,
   deviceKey: nullable(Type.String()),
+  deviceProtocol: nullable(DeviceProtocolSchema),
+  /** Whether the terminal's login must carry a password; the password itself is never answered. */
+  hasDevicePassword: Type.Boolean(),
 });
 export type Employee = Static<typeof Employee>;
 

@@ -6,6 +6,7 @@ import { isUniqueViolation } from '../store/errors.js';
 import type { ChangeRecorder } from '../events/events.js';
 import { EmployeeChanges, type EmployeeChange } from './employee-changes.js';
 import { EmployeePresence, type PresenceOptions, type PresenceRow } from './employee-presence.js';
+import { hashDevicePassword, heardBy, verifyDevicePassword, type DeviceProtocol } from './device-identity.js';
 import { buildEmployee, fromRow, patchEmployee, toRow } from './employee-rows.js';
 import type { Employee, EmployeeListQuery, EmployeePatch, EmployeeWrite, VehicleSettings } from './employee-schema.js';
 import * as store from './employee-store.js';
@@ -21,12 +22,30 @@ export interface IngestTarget {
   deviceKey: string | null;
 }
 
-/** A living employee found by the key its phone sends on the OsmAnd port. */
+/** A living employee found by the key its phone or tracker sends. */
 export interface DeviceOwner {
   accountId: number;
   subscriberId: number;
   /** vehicleSettings.readingMap: how a native tracker's inputs become readings (null: its protocol's defaults). */
   readingMap: VehicleSettings['readingMap'] | null;
+}
+
+/**
+ * What a listener's login of a terminal comes to (`authenticateDevice`): `unknown` when no living
+ * employee has the key for this protocol; `password-required` when the employee has a device
+ * password and the login gave none; `wrong-password` when it gave another.
+ */
+export type DeviceLogin =
+  | { outcome: 'accepted'; owner: DeviceOwner }
+  | { outcome: 'unknown' }
+  | { outcome: 'password-required' }
+  | { outcome: 'wrong-password' };
+
+/** A device key as read: its owner, the listener that hears it (null: every one) and the password's hash. */
+interface DeviceEntry {
+  owner: DeviceOwner;
+  protocol: DeviceProtocol | null;
+  passwordHash: string | null;
 }
 
 export interface EmployeeIdentity {
@@ -51,7 +70,7 @@ export class EmployeeService {
   /** Device key → living owner, as last read; see `findByDeviceKeyCached`. */
   private readonly deviceOwners = new Map<string, DeviceOwner>();
   /** Keys asked for in this turn of the event loop, read together once it ends (see `findByDeviceKey`). */
-  private keysToRead = new Map<string, { resolve: (owner: DeviceOwner | null) => void; reject: (error: unknown) => void }[]>();
+  private keysToRead = new Map<string, { resolve: (entry: DeviceEntry | null) => void; reject: (error: unknown) => void }[]>();
   private keysReadScheduled = false;
 
   constructor(
@@ -109,11 +128,12 @@ export class EmployeeService {
 
   async create(principal: Principal, input: EmployeeWrite): Promise<Employee> {
     const account = principal.account;
+    const draft = buildEmployee(0, input, null);
+    const password = await passwordColumn(input.devicePassword);
     return this.database.transaction(async (tx) => {
-      const draft = buildEmployee(0, input, null);
       await this.checkReferences(tx, account, draft, null);
       const now = this.clock();
-      const id = await this.writeGuarded(() => store.insertEmployee(tx, account.id, toRow(draft), now));
+      const id = await this.writeGuarded(() => store.insertEmployee(tx, account.id, { ...toRow(draft), ...password }, now));
       const after = { ...draft, subscriberID: id };
       await this.changes.commit(tx, account, [{ type: 'add', after }], { userID: principal.userID });
       return after;
@@ -121,11 +141,11 @@ export class EmployeeService {
   }
 
   async replace(principal: Principal, subscriberID: number, input: EmployeeWrite): Promise<void> {
-    await this.update(principal, subscriberID, (before) => buildEmployee(subscriberID, input, before));
+    await this.update(principal, subscriberID, (before) => buildEmployee(subscriberID, input, before), input.devicePassword);
   }
 
   async patch(principal: Principal, subscriberID: number, input: EmployeePatch): Promise<void> {
-    await this.update(principal, subscriberID, (before) => patchEmployee(before, input));
+    await this.update(principal, subscriberID, (before) => patchEmployee(before, input), input.devicePassword);
   }
 
   async delete(principal: Principal, subscriberID: number): Promise<void> {
@@ -184,7 +204,27 @@ export class EmployeeService {
    * restart, or when a fleet comes online, every phone's first fix and every tracker's login asks
    * for its key at once, and a read each cost PostgreSQL a round trip each.
    */
-  findByDeviceKey(deviceKey: string): Promise<DeviceOwner | null> {
+  async findByDeviceKey(deviceKey: string): Promise<DeviceOwner | null> {
+    const entry = await this.readDeviceKey(deviceKey);
+    return entry && heardBy(entry.protocol, 'osmand') ? entry.owner : null;
+  }
+
+  /**
+   * The login of a terminal on `protocol`'s listener, by the identifier it sends and the password
+   * its login carries (null: none, or the protocol's "no password"). A key registered for another
+   * protocol is unknown here; a key without a protocol is heard by every listener. With a device
+   * password set, the login must carry it. Read afresh (batched as `findByDeviceKey`); never
+   * logs, and its answer names neither the key nor the password.
+   */
+  async authenticateDevice(protocol: DeviceProtocol, identifier: string, password: string | null): Promise<DeviceLogin> {
+    const entry = identifier === '' ? null : await this.readDeviceKey(identifier);
+    if (!entry || !heardBy(entry.protocol, protocol)) return { outcome: 'unknown' };
+    if (entry.passwordHash === null) return { outcome: 'accepted', owner: entry.owner };
+    if (password === null || password === '') return { outcome: 'password-required' };
+    return (await verifyDevicePassword(password, entry.passwordHash)) ? { outcome: 'accepted', owner: entry.owner } : { outcome: 'wrong-password' };
+  }
+
+  private readDeviceKey(deviceKey: string): Promise<DeviceEntry | null> {
     return new Promise((resolve, reject) => {
       const waiting = this.keysToRead.get(deviceKey);
       if (waiting) waiting.push({ resolve, reject });
@@ -201,12 +241,16 @@ export class EmployeeService {
     this.keysToRead = new Map();
     this.keysReadScheduled = false;
     try {
-      const owners = new Map<string, DeviceOwner>();
+      const owners = new Map<string, DeviceEntry>();
       const keys = [...asked.keys()];
       for (let i = 0; i < keys.length; i += KEYS_PER_READ) {
         for (const row of await store.findByDeviceKeys(this.database.db, this.database, keys.slice(i, i + KEYS_PER_READ))) {
           const { readingMap } = JSON.parse(row.vehicle_settings) as VehicleSettings;
-          owners.set(row.device_key, { accountId: row.account_id, subscriberId: row.id, readingMap: readingMap ?? null });
+          owners.set(row.device_key, {
+            owner: { accountId: row.account_id, subscriberId: row.id, readingMap: readingMap ?? null },
+            protocol: row.device_protocol as DeviceProtocol | null,
+            passwordHash: row.device_password,
+          });
         }
       }
       for (const [key, waiting] of asked) for (const { resolve } of waiting) resolve(owners.get(key) ?? null);
@@ -238,13 +282,15 @@ export class EmployeeService {
     this.deviceOwners.delete(deviceKey);
   }
 
-  private async update(principal: Principal, subscriberID: number, change: (before: Employee) => Employee): Promise<void> {
+  private async update(principal: Principal, subscriberID: number, change: (before: Employee) => Employee, devicePassword: string | null | undefined): Promise<void> {
     const account = principal.account;
+    // Hashed before the transaction: scrypt takes tens of milliseconds, no lock waits for it.
+    const password = await passwordColumn(devicePassword);
     await this.database.transaction(async (tx) => {
       const before = await this.lockLiving(tx, account, subscriberID);
       const after = change(before);
       await this.checkReferences(tx, account, after, before);
-      await this.writeGuarded(() => store.updateEmployee(tx, account.id, subscriberID, toRow(after), this.clock()));
+      await this.writeGuarded(() => store.updateEmployee(tx, account.id, subscriberID, { ...toRow(after), ...password }, this.clock()));
       await this.changes.commit(tx, account, [{ type: 'edit', before, after }], { userID: principal.userID });
     });
   }
@@ -286,5 +332,11 @@ export class EmployeeService {
 function changesDeviceOwner(change: EmployeeChange): boolean {
   if (change.type !== 'edit') return true;
   const { before, after } = change;
-  return before.deviceKey !== after.deviceKey || JSON.stringify(before.vehicleSettings) !== JSON.stringify(after.vehicleSettings);
+  return before.deviceKey !== after.deviceKey || before.deviceProtocol !== after.deviceProtocol || JSON.stringify(before.vehicleSettings) !== JSON.stringify(after.vehicleSettings);
+}
+
+/** The device password's column as a write sets it: its hash, null to clear it, nothing when the request does not name it. */
+async function passwordColumn(password: string | null | undefined): Promise<{ device_password?: string | null }> {
+  if (password === undefined) return {};
+  return { device_password: password === null ? null : await hashDevicePassword(password) };
 }

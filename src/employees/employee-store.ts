@@ -47,7 +47,7 @@ export async function findEmployeeByExternalId(db: Db, accountId: number, extern
   return row ?? null;
 }
 
-export async function insertEmployee(tx: Tx, accountId: number, row: Row, now: number): Promise<number> {
+export async function insertEmployee(tx: Tx, accountId: number, row: Row & { device_password?: string | null }, now: number): Promise<number> {
   const { id } = await tx
     .insertInto('subscribers')
     .values({ ...row, account_id: accountId, created_at: now, updated_at: now, deleted_at: null })
@@ -56,7 +56,7 @@ export async function insertEmployee(tx: Tx, accountId: number, row: Row, now: n
   return id;
 }
 
-export async function updateEmployee(tx: Tx, accountId: number, id: number, row: Row, now: number): Promise<void> {
+export async function updateEmployee(tx: Tx, accountId: number, id: number, row: Row & { device_password?: string | null }, now: number): Promise<void> {
   await tx.updateTable('subscribers').set({ ...row, updated_at: now }).where('account_id', '=', accountId).where('id', '=', id).execute();
 }
 
@@ -102,9 +102,18 @@ export async function identityRows(executor: Db, accountId: number, ids: number[
  * (see EmployeeService.findByDeviceKey). One statement text whatever their number: an array on
  * PostgreSQL, a JSON list on SQLite.
  */
-export async function findByDeviceKeys(db: Db, database: Pick<Database, 'dialect'>, deviceKeys: readonly string[]): Promise<{ device_key: string; account_id: number; id: number; vehicle_settings: string }[]> {
-  const { rows } = await sql<{ device_key: string; account_id: number; id: number; vehicle_settings: string }>`${PREPARED}
-    SELECT device_key, account_id, id, vehicle_settings FROM subscribers WHERE ${isOneOf(database, 'device_key', deviceKeys, 'text')} AND deleted_at IS NULL`.execute(db);
+export interface DeviceKeyRow {
+  device_key: string;
+  account_id: number;
+  id: number;
+  vehicle_settings: string;
+  device_protocol: string | null;
+  device_password: string | null;
+}
+
+export async function findByDeviceKeys(db: Db, database: Pick<Database, 'dialect'>, deviceKeys: readonly string[]): Promise<DeviceKeyRow[]> {
+  const { rows } = await sql<DeviceKeyRow>`${PREPARED}
+    SELECT device_key, account_id, id, vehicle_settings, device_protocol, device_password FROM subscribers WHERE ${isOneOf(database, 'device_key', deviceKeys, 'text')} AND deleted_at IS NULL`.execute(db);
   return rows;
 }
 

@@ -57,6 +57,8 @@ INSERT INTO
     "is_active",
     "group_id",
     "device_key",
+    "device_protocol",
+    "device_password",
     "document",
     "vehicle_settings",
     "account_id",
@@ -65,7 +67,7 @@ INSERT INTO
     "deleted_at"
   )
 VALUES
-  ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+  ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
 RETURNING
   "id";
 
@@ -77,12 +79,14 @@ SET
   "is_active" = $3,
   "group_id" = $4,
   "device_key" = $5,
-  "document" = $6,
-  "vehicle_settings" = $7,
-  "updated_at" = $8
+  "device_protocol" = $6,
+  "device_password" = $7,
+  "document" = $8,
+  "vehicle_settings" = $9,
+  "updated_at" = $10
 WHERE
-  "account_id" = $9
-  AND "id" = $10;
+  "account_id" = $11
+  AND "id" = $12;
 
 -- employees/employee-store.ts: markEmployeeDeleted
 UPDATE "subscribers"
@@ -150,7 +154,9 @@ SELECT
   device_key,
   account_id,
   id,
-  vehicle_settings
+  vehicle_settings,
+  device_protocol,
+  device_password
 FROM
   subscribers
 WHERE

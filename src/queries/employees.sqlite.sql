@@ -46,6 +46,8 @@ INSERT INTO
     "is_active",
     "group_id",
     "device_key",
+    "device_protocol",
+    "device_password",
     "document",
     "vehicle_settings",
     "account_id",
@@ -54,7 +56,7 @@ INSERT INTO
     "deleted_at"
   )
 VALUES
-  (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+  (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 RETURNING
   "id";
 
@@ -66,6 +68,8 @@ SET
   "is_active" = ?,
   "group_id" = ?,
   "device_key" = ?,
+  "device_protocol" = ?,
+  "device_password" = ?,
   "document" = ?,
   "vehicle_settings" = ?,
   "updated_at" = ?
@@ -144,7 +148,9 @@ SELECT
   device_key,
   account_id,
   id,
-  vehicle_settings
+  vehicle_settings,
+  device_protocol,
+  device_password
 FROM
   subscribers
 WHERE

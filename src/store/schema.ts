@@ -78,6 +78,10 @@ export interface SubscribersTable {
   is_active: number;
   group_id: number | null;
   device_key: string | null;
+  /** The protocol whose listener hears `device_key` (`osmand`, `egts`, `wialonIps`, `teltonika`); null: every listener. */
+  device_protocol: string | null;
+  /** The terminal's password as a scrypt hash (`devicePassword`, write-only); null: its login needs none. */
+  device_password: string | null;
   /** The employee's fields of interface 2.9 that are not columns of their own, as JSON. */
   document: string;
   /** Vehicle settings of CONTRACT §2, as JSON. */

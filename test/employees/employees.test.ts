@@ -46,6 +46,8 @@ for (const dialect of dialects) {
         userBossID: null,
         vehicleSettings: { speedLimit: 90, prolongedSpeedSeconds: 60, fuelFillThreshold: 10, fuelDrainThreshold: 10, sensorLimits: [], initialOdometer: 0 },
         deviceKey: r.body.deviceKey,
+        deviceProtocol: null,
+        hasDevicePassword: false,
       });
       // The device key is the phone's credential: shown whole once, in this answer, then only its end.
       const { deviceKey, ...read } = r.body;
@@ -101,6 +103,8 @@ for (const dialect of dialects) {
         phone: '',
         isOnline: false,
         customFieldsFormTemplateID: template,
+        deviceProtocol: null,
+        hasDevicePassword: false,
         vehicleSettings: { speedLimit: 70, prolongedSpeedSeconds: 60, fuelFillThreshold: 10, fuelDrainThreshold: 10, sensorLimits: [{ sensorID: 1, min: -20, max: 8 }], initialOdometer: 0 },
       });
       assert.equal('somethingUnknown' in r.body, false);

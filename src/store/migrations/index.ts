@@ -11,6 +11,7 @@ import { growth } from './0008-growth.js';
 import { reports } from './0009-reports.js';
 import { taskHistory } from './0010-task-history.js';
 import { mapObjectPlaces } from './0011-map-object-places.js';
+import { deviceIdentity } from './0012-device-identity.js';
 import { egtsRetranslators } from './0013-egts-retranslators.js';
 import type { MigrationFactory } from './migration-helpers.js';
 
@@ -27,6 +28,7 @@ const migrations: Record<string, MigrationFactory> = {
   '0009-reports': reports,
   '0010-task-history': taskHistory,
   '0011-map-object-places': mapObjectPlaces,
+  '0012-device-identity': deviceIdentity,
   '0013-egts-retranslators': egtsRetranslators,
 };
 
