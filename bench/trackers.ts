@@ -231,7 +231,7 @@ function plainRowsSink(database: Database, stored: ThreadTrackerSink): ThreadTra
     return { accountId, fixes, source: 'tracker', unknown: () => new Error('unknown terminal') };
   };
   return {
-    resolveDevice: stored.resolveDevice,
+    authenticateDevice: stored.authenticateDevice,
     durabilityChannel: stored.durabilityChannel,
     ingest: (accountId, fixes) => queue.submit(frame(accountId, fixes)),
     ingestVisible: (accountId, fixes) => queue.submitVisible(frame(accountId, fixes)),
@@ -257,7 +257,7 @@ runBench('bench:trackers', async () => {
         `of ${BURST} records per terminal for each listener, in turns, each after an unmeasured one on the same connections (medians below); ${store}\n`,
     );
 
-    const bare: TrackerSink = { resolveDevice: async () => ({ accountId: server.account.id, subscriberId: server.employeeIds[0]! }), ingest: async () => {} };
+    const bare: TrackerSink = { authenticateDevice: async () => ({ outcome: 'accepted', owner: { accountId: server.account.id, subscriberId: server.employeeIds[0]! } }), ingest: async () => {} };
     const rows = async () => Number((await database.db.selectFrom('locations').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
     let rowsBefore = 0;
     const storedSince = async (acknowledged: number) => (acknowledged < 0 ? (rowsBefore = await rows()) : (await rows()) - rowsBefore);

@@ -26,6 +26,7 @@ import type { TrackerRecord } from './tracker-record.js';
  */
 export const egtsProtocol: TrackerProtocol = {
   name: 'egts',
+  deviceProtocol: 'egts',
   // FDL is 16 bits: no transport packet is larger than the routed header, 65,535 bytes and the CRC.
   maxFrameBytes: 16 + 65_535 + 2,
   defaultReadingMap: egtsReadingMap,
@@ -133,14 +134,20 @@ class EgtsSession implements TrackerSession {
     }
     const { pending } = this;
     if (pending === null) return null;
-    if (pending.kind === 'retranslator' && password === undefined) return 'ask';
-    const accepted =
-      pending.kind === 'retranslator' ? await this.connection.identifyRetranslator(pending.dispatcherId, password!) : await this.connection.identify(pending.keys, password);
+    let accepted: boolean;
+    if (pending.kind === 'retranslator') {
+      if (password === undefined) return 'ask';
+      accepted = await this.connection.identifyRetranslator(pending.dispatcherId, password);
+    } else {
+      const outcome = await this.connection.login(pending.keys, password ?? null);
+      // Asked once: a password that came and was not the device's is refused, not asked for again.
+      if (outcome === 'password-required' && password === undefined) return 'ask';
+      accepted = outcome === 'accepted';
+    }
     if (accepted) {
       this.pending = null;
       return EGTS_PC.OK;
     }
-    if (pending.kind === 'terminal' && password === undefined && this.connection.passwordRequired) return 'ask';
     this.refused = true;
     return EGTS_PC.AUTH_DENIED;
   }

@@ -16,6 +16,7 @@ const REFUSE = Buffer.from([0x00]);
 /** Teltonika over TCP (codecs 8 and 8 Extended): IMEI handshake, then AVL packets acknowledged with their record count. */
 export const teltonikaProtocol: TrackerProtocol = {
   name: 'teltonika',
+  deviceProtocol: 'teltonika',
   // The wiki caps FMB packets at 1280 bytes; heavier models send more with Codec 8 Extended.
   maxFrameBytes: 64 * 1024,
   defaultReadingMap: teltonikaReadingMap,

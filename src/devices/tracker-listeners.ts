@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads';
+import type { DeviceProtocol } from '../employees/employees.js';
 import type { KeyGuessLimits } from '../http/key-guess-throttle.js';
 import { INGEST_FIELDS, skipFixes, unpackFixes, type FromTrackerThread, type TrackerQuestion, type ToTrackerThread, type TrackerProtocolName, type TrackerThreadData } from './tracker-thread-messages.js';
 import type { Fix } from '../positioning/positioning.js';
@@ -135,18 +136,19 @@ export function startTrackerThread(options: TrackerThreadOptions): Promise<Track
     }
   };
 
-  const resolve = (id: number, deviceKey: string) => {
-    sink.resolveDevice(deviceKey).then(
-      (device) => send({ type: 'resolved', id, device }),
-      (error: unknown) => send({ type: 'resolved', id, device: null, error: error instanceof Error ? error.message : String(error) }),
+  const resolve = (id: number, protocol: DeviceProtocol, deviceKey: string, password: string | null) => {
+    sink.authenticateDevice(protocol, deviceKey, password).then(
+      // Only what the thread needs crosses: a refusal's outcome, an acceptance's owner.
+      (login) => send({ type: 'resolved', id, login: login.outcome === 'accepted' ? { outcome: 'accepted', owner: { accountId: login.owner.accountId, subscriberId: login.owner.subscriberId, readingMap: login.owner.readingMap ?? null } } : { outcome: login.outcome } }),
+      (error: unknown) => send({ type: 'resolved', id, login: { outcome: 'unknown' }, error: error instanceof Error ? error.message : String(error) }),
     );
   };
 
   const answerQuestion = (id: number, question: TrackerQuestion) => {
     const answer =
-      question.kind === 'device-password'
-        ? (sink.checkDevicePassword?.(question.device, question.password) ?? Promise.resolve(false))
-        : (sink.authenticateRetranslator?.(question.dispatcherId, question.password) ?? Promise.resolve(null));
+      question.kind === 'retranslator'
+        ? (sink.authenticateRetranslator?.(question.dispatcherId, question.password) ?? Promise.resolve(null))
+        : (sink.findDevice?.(question.protocol, question.deviceKey) ?? Promise.resolve(null));
     answer.then(
       (value) => send({ type: 'answered', id, answer: value }),
       (error: unknown) => send({ type: 'answered', id, answer: null, error: error instanceof Error ? error.message : String(error) }),
@@ -159,7 +161,7 @@ export function startTrackerThread(options: TrackerThreadOptions): Promise<Track
         case 'ingest':
           return take(message.requests, message.fixes);
         case 'resolve':
-          return resolve(message.id, message.deviceKey);
+          return resolve(message.id, message.protocol, message.deviceKey, message.password);
         case 'ask':
           return answerQuestion(message.id, message.question);
         case 'log':

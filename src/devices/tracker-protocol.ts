@@ -1,3 +1,4 @@
+import type { DeviceProtocol } from '../employees/employees.js';
 import type { ReadingMap } from './reading-map.js';
 import type { TrackerRecord } from './tracker-record.js';
 
@@ -5,14 +6,19 @@ import type { TrackerRecord } from './tracker-record.js';
 export interface TrackerConnection {
   /**
    * Looks the terminal up by the device keys it names, most specific first (EGTS: its IMEI, then
-   * its terminal id). True when an employee has one of them and, if that employee has a device
-   * password, `password` is it; the connection is then bound to that employee for good. A terminal
-   * none of whose keys is known counts as one unknown key toward its address's throttle, however
-   * many it named, and is logged once; a wrong password counts as one too.
+   * its terminal id). True when an employee has one of them; the connection is then bound to that
+   * employee for good. A terminal none of whose keys is known counts as one unknown key toward
+   * its address's throttle, however many it named, and is logged once.
    */
-  identify(deviceKeys: readonly string[], password?: string): Promise<boolean>;
-  /** The last `identify` found the terminal but it has a device password and none was given: ask for it. */
-  readonly passwordRequired: boolean;
+  identify(deviceKeys: readonly string[]): Promise<boolean>;
+  /**
+   * `identify` with the password the terminal's login carries (null: none, or the protocol's "no
+   * password"), for protocols whose login has one: `accepted` binds the connection as `identify`
+   * does; `password-required` (none given) and `wrong-password` say the key is known but its
+   * device password was not given, and count toward the address's throttle as an unknown key
+   * does. Call it once per login, with the password when the protocol carries one.
+   */
+  login(deviceKeys: readonly string[], password: string | null): Promise<LoginOutcome>;
   /**
    * Authenticates a retranslator (another platform relaying many vehicles) by the dispatcher id
    * and password an account configured. True binds the connection to that account: records then
@@ -20,7 +26,11 @@ export interface TrackerConnection {
    */
   identifyRetranslator(dispatcherId: number, password: string): Promise<boolean>;
   readonly retranslating: boolean;
-  /** In a retranslator's connection: whether this device key is a vehicle of its account (answers are kept for the connection). */
+  /**
+   * In a retranslator's connection: whether this device key is a vehicle of its account heard on
+   * this protocol (a device password does not matter: the retranslator proved the account's own
+   * credentials). Answers are kept for the connection.
+   */
   findObject(deviceKey: string): Promise<boolean>;
   /** A terminal or a retranslator was identified. */
   readonly identified: boolean;
@@ -40,6 +50,9 @@ export interface TrackerConnection {
   warn(message: string, details?: Record<string, unknown>): void;
 }
 
+/** What a terminal's login came to (EmployeeService.authenticateDevice's outcomes). */
+export type LoginOutcome = 'accepted' | 'unknown' | 'password-required' | 'wrong-password';
+
 /** A dialogue with one connected terminal: the state a protocol keeps between frames. */
 export interface TrackerSession {
   /** One whole frame; the listener hands frames over one at a time, in arrival order. */
@@ -49,6 +62,8 @@ export interface TrackerSession {
 export interface TrackerProtocol {
   /** `egts`, `wialon` or `teltonika`: in logs and metrics. */
   readonly name: string;
+  /** The employee's deviceProtocol whose keys this listener hears (besides keys without one). */
+  readonly deviceProtocol: DeviceProtocol;
   /** The largest frame a terminal of this protocol legitimately sends; bigger ones close the connection. */
   readonly maxFrameBytes: number;
   readonly defaultReadingMap: ReadingMap;

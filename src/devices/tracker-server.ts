@@ -1,29 +1,37 @@
 import { createHash } from 'node:crypto';
 import { createServer, type AddressInfo, type Socket } from 'node:net';
+import type { DeviceProtocol } from '../employees/employees.js';
 import type { Fix } from '../positioning/positioning.js';
 import { applyReadingMap, resolveReadingMap, type ReadingMap, type ReadingMapOverride } from './reading-map.js';
-import type { TrackerConnection, TrackerProtocol } from './tracker-protocol.js';
+import type { LoginOutcome, TrackerConnection, TrackerProtocol } from './tracker-protocol.js';
 import type { TrackerRecord } from './tracker-record.js';
 
 /** What the listener needs from the rest of Lokator (tracker-sink.ts adapts the services to it). */
 export interface TrackerSink {
-  /** The employee whose device key is this IMEI / terminal id, or null. */
-  resolveDevice(deviceKey: string): Promise<TrackerDevice | null>;
+  /**
+   * A terminal's login on `protocol`'s listener (EmployeeService.authenticateDevice): the employee
+   * whose device key is this IMEI / terminal id, if the key is heard on this protocol and the
+   * password (null: none given) is the device's, when it has one.
+   */
+  authenticateDevice(protocol: DeviceProtocol, deviceKey: string, password: string | null): Promise<TrackerLogin>;
   /** Stores the fixes (in order) and resolves only after they committed; rejects if they were not stored. */
   ingest(accountId: number, fixes: Fix[]): Promise<void>;
-  /** Whether `password` is the device password of this employee (one with `hasPassword`); absent: none is. */
-  checkDevicePassword?(device: TrackerDevice, password: string): Promise<boolean>;
+  /**
+   * The employee whose device key this is, if heard on `protocol`, whatever its device password:
+   * a retranslator's vehicle (the retranslator proved its account's own credentials); absent: none.
+   */
+  findDevice?(protocol: DeviceProtocol, deviceKey: string): Promise<TrackerDevice | null>;
   /** The retranslator an account configured with this dispatcher id and password, or null; absent: none. */
   authenticateRetranslator?(dispatcherId: number, password: string): Promise<TrackerRetranslator | null>;
 }
+
+export type TrackerLogin = { outcome: 'accepted'; owner: TrackerDevice } | { outcome: Exclude<LoginOutcome, 'accepted'> };
 
 export interface TrackerDevice {
   accountId: number;
   subscriberId: number;
   /** The employee's own reading map, laid over the protocol's defaults. */
   readingMap?: ReadingMapOverride | null;
-  /** The employee has a device password: a terminal must give it (where its protocol carries one). */
-  hasPassword?: boolean;
 }
 
 export interface TrackerRetranslator {
@@ -106,7 +114,6 @@ export async function startTrackerServer(options: TrackerServerOptions): Promise
     let closed = false;
     let device: BoundDevice | null = null;
     let retranslator: (TrackerRetranslator & { objects: Map<string, BoundDevice | null> }) | null = null;
-    let passwordRequired = false;
     const context = () => ({
       protocol: protocol.name,
       remote,
@@ -126,14 +133,13 @@ export async function startTrackerServer(options: TrackerServerOptions): Promise
       get identified() {
         return device !== null || retranslator !== null;
       },
-      get passwordRequired() {
-        return passwordRequired;
-      },
       get retranslating() {
         return retranslator !== null;
       },
-      async identify(deviceKeys, password) {
-        passwordRequired = false;
+      async identify(deviceKeys) {
+        return (await connection.login(deviceKeys, null)) === 'accepted';
+      },
+      async login(deviceKeys, password) {
         const keys = deviceKeys.map((key) => ({ key, digest: deviceKeyDigest(key) }));
         // While the address is locked only keys it proved are looked up: refusing only unknown keys
         // would tell a guesser when a guess hits.
@@ -143,31 +149,27 @@ export async function startTrackerServer(options: TrackerServerOptions): Promise
         const named = { device: first, ...(others.length > 0 ? { otherDevices: others } : {}) };
         if (heard.length === 0) {
           logger.warn({ ...context(), ...named, lockedAddress: true }, 'terminal refused: its address guessed too many keys');
-          return false;
+          return 'unknown';
         }
         for (const { key, digest } of heard) {
-          const owner = key === '' ? null : await sink.resolveDevice(key);
-          if (!owner) continue;
-          if (owner.hasPassword) {
-            if (password === undefined) {
-              passwordRequired = true;
-              logger.info({ ...context(), device: digest }, 'terminal asked for its device password');
-              return false;
-            }
-            if (!(await (sink.checkDevicePassword?.(owner, password) ?? false))) {
-              const locked = keyGuesses?.failed(address) ?? false;
-              logger.warn({ ...context(), device: digest, ...(locked ? { lockedAddress: true } : {}) }, 'terminal refused: wrong device password');
-              return false;
-            }
+          if (key === '') continue;
+          const login = await sink.authenticateDevice(protocol.deviceProtocol, key, password);
+          if (login.outcome === 'unknown') continue;
+          if (login.outcome !== 'accepted') {
+            // A wrong or missing password counts as a guess: the key alone must not open the vehicle.
+            const locked = keyGuesses?.failed(address) ?? false;
+            logger.warn({ ...context(), device: digest, outcome: login.outcome, ...(locked ? { lockedAddress: true } : {}) }, 'terminal refused: device password');
+            return login.outcome;
           }
+          const { owner } = login;
           keyGuesses?.succeeded(address, digest);
           device = bound(owner, digest);
           logger.info(context(), 'terminal identified');
-          return true;
+          return 'accepted';
         }
         const locked = keyGuesses?.failed(address) ?? false;
         logger.warn({ ...context(), ...named, ...(locked ? { lockedAddress: true } : {}) }, 'unknown terminal refused');
-        return false;
+        return 'unknown';
       },
       async identifyRetranslator(dispatcherId, password) {
         const digest = deviceKeyDigest(`dispatcher:${dispatcherId}`);
@@ -190,7 +192,7 @@ export async function startTrackerServer(options: TrackerServerOptions): Promise
         if (!retranslator) return false;
         const { objects, accountId } = retranslator;
         if (!objects.has(deviceKey)) {
-          const owner = deviceKey === '' ? null : await sink.resolveDevice(deviceKey);
+          const owner = deviceKey === '' ? null : ((await sink.findDevice?.(protocol.deviceProtocol, deviceKey)) ?? null);
           // Only the retranslator's own account: another's vehicle is answered as no vehicle at all.
           const digest = deviceKeyDigest(deviceKey);
           objects.set(deviceKey, owner && owner.accountId === accountId ? bound(owner, digest) : null);

@@ -11,9 +11,10 @@ import type { ThreadTrackerSink } from './tracker-listeners.js';
 export function serviceTrackerSink(services: { employees: EmployeeService; locations: LocationService; retranslators?: EgtsRetranslators }): ThreadTrackerSink {
   const { retranslators } = services;
   return {
-    resolveDevice: (deviceKey) => services.employees.findByDeviceKey(deviceKey),
+    authenticateDevice: (protocol, deviceKey, password) => services.employees.authenticateDevice(protocol, deviceKey, password),
     ingest: (accountId, fixes) => services.locations.ingest(accountId, fixes, 'tracker'),
     ingestVisible: (accountId, fixes) => services.locations.ingestVisible(accountId, fixes, 'tracker'),
+    findDevice: (protocol, deviceKey) => services.employees.findDeviceOwner(protocol, deviceKey),
     authenticateRetranslator: async (dispatcherId, password) => (retranslators ? retranslators.authenticate(dispatcherId, password) : null),
     durabilityChannel: services.locations.durabilityChannel,
   };

@@ -6,7 +6,7 @@ import { egtsProtocol } from './egts-protocol.js';
 import { teltonikaProtocol } from './teltonika-protocol.js';
 import { PackedNumbers, packFixes, type FromTrackerThread, type TrackerQuestion, type LogLevel, type ToTrackerThread, type TrackerProtocolName, type TrackerThreadData } from './tracker-thread-messages.js';
 import type { TrackerProtocol } from './tracker-protocol.js';
-import { startTrackerServer, type TrackerDevice, type TrackerLogger, type TrackerRetranslator, type TrackerServer, type TrackerSink } from './tracker-server.js';
+import { startTrackerServer, type TrackerDevice, type TrackerLogin, type TrackerLogger, type TrackerRetranslator, type TrackerServer, type TrackerSink } from './tracker-server.js';
 import { wialonProtocol } from './wialon-protocol.js';
 
 /**
@@ -27,8 +27,8 @@ const durable = durabilityChannel === null ? null : new DurableCommits(durabilit
 const post = (message: FromTrackerThread, transfer: ArrayBuffer[] = []) => port.postMessage(message, transfer);
 
 let nextId = 0;
-const resolving = new Map<number, { resolve: (device: TrackerDevice | null) => void; reject: (error: Error) => void }>();
-const asking = new Map<number, { resolve: (answer: boolean | TrackerRetranslator | null) => void; reject: (error: Error) => void }>();
+const resolving = new Map<number, { resolve: (login: TrackerLogin) => void; reject: (error: Error) => void }>();
+const asking = new Map<number, { resolve: (answer: TrackerDevice | TrackerRetranslator | null) => void; reject: (error: Error) => void }>();
 const ingesting = new Map<number, { resolve: () => void; reject: (error: Error) => void }>();
 
 /** Fixes read in this turn of the event loop, handed over together (or sooner, past HAND_OVER_NUMBERS). */
@@ -43,23 +43,21 @@ const handOver = () => {
 };
 
 const ask = (question: TrackerQuestion) =>
-  new Promise<boolean | TrackerRetranslator | null>((resolve, reject) => {
+  new Promise<TrackerDevice | TrackerRetranslator | null>((resolve, reject) => {
     const id = nextId++;
     asking.set(id, { resolve, reject });
     post({ type: 'ask', id, question });
   });
 
 const sink: TrackerSink = {
-  checkDevicePassword: async (device, password) => (await ask({ kind: 'device-password', device, password })) === true,
-  authenticateRetranslator: async (dispatcherId, password) => {
-    const answer = await ask({ kind: 'retranslator', dispatcherId, password });
-    return typeof answer === 'object' ? answer : null;
-  },
-  resolveDevice: (deviceKey) =>
+  // A retranslator's questions are few (one per session and per vehicle it names): no batching.
+  authenticateRetranslator: async (dispatcherId, password) => (await ask({ kind: 'retranslator', dispatcherId, password })) as TrackerRetranslator | null,
+  findDevice: async (protocol, deviceKey) => (await ask({ kind: 'device', protocol, deviceKey })) as TrackerDevice | null,
+  authenticateDevice: (protocol, deviceKey, password) =>
     new Promise((resolve, reject) => {
       const id = nextId++;
       resolving.set(id, { resolve, reject });
-      post({ type: 'resolve', id, deviceKey });
+      post({ type: 'resolve', id, protocol, deviceKey, password });
     }),
   ingest: (accountId: number, fixes: Fix[]) =>
     new Promise((resolve, reject) => {
@@ -108,7 +106,7 @@ port.on('message', (message: ToTrackerThread) => {
       const waiting = resolving.get(message.id);
       resolving.delete(message.id);
       if (message.error !== undefined) waiting?.reject(new Error(message.error));
-      else waiting?.resolve(message.device);
+      else waiting?.resolve(message.login);
       return;
     }
     case 'answered': {

@@ -6,11 +6,15 @@ import { wialonReadingMap } from './wialon-reading-map.js';
 /** Wialon IPS 1.1 and 2.0 over TCP: `#L#` login, `#SD#` / `#D#` records, `#B#` black boxes, `#P#` pings. */
 export const wialonProtocol: TrackerProtocol = {
   name: 'wialon',
+  deviceProtocol: 'wialonIps',
   maxFrameBytes: WIALON_MAX_LINE_BYTES,
   defaultReadingMap: wialonReadingMap,
   frameLength: wialonFrameLength,
   open: (connection) => new WialonSession(connection),
 };
+
+/** `#AL#01`: the login's password was refused (both versions of the protocol). */
+const PASSWORD_ERROR = '01';
 
 /** The 2.0 checksum error codes of each answer. */
 const CRC_ERROR = { AL: '10', ASD: '13', AD: '16' } as const;
@@ -45,13 +49,24 @@ class WialonSession implements TrackerSession {
     if (connection.identified) return connection.close('a second login');
     const login = parseWialonLogin(body);
     if (login === 'crc') return this.answer('AL', CRC_ERROR.AL);
-    // The password is not checked: like the OsmAnd port, the device key (IMEI) is the credential.
-    if (login && (await connection.identify([login.imei]))) {
+    if (!login) {
+      this.answer('AL', 0);
+      return connection.close('malformed login');
+    }
+    // The password counts only for an employee that has a device password; else the id is the
+    // credential, as a phone's key is on the OsmAnd port. `NA` is the protocol's "no password".
+    const password = login.password === 'NA' || login.password === '' ? null : login.password;
+    const outcome = await connection.login([login.imei], password);
+    if (outcome === 'accepted') {
       this.version = login.version;
       return this.answer('AL', 1);
     }
-    this.answer('AL', 0);
-    connection.close(login ? 'unknown terminal' : 'malformed login');
+    if (outcome === 'unknown') {
+      this.answer('AL', 0);
+      return connection.close('unknown terminal');
+    }
+    this.answer('AL', PASSWORD_ERROR);
+    connection.close('wrong device password');
   }
 
   private async data(type: 'SD' | 'D', body: string): Promise<void> {

@@ -68,8 +68,8 @@ describe('EGTS listener', () => {
     listener = await startListener(egtsProtocol, { clock: () => T0 });
     listener.sink.devices.set(IMEI, { accountId: 5, subscriberId: 50 });
     listener.sink.devices.set(String(OBJECT_ID), { accountId: 5, subscriberId: 51 });
-    listener.sink.devices.set(PASSWORD_IMEI, { accountId: 5, subscriberId: 60, hasPassword: true });
-    listener.sink.devicePasswords.set(60, PASSWORD);
+    listener.sink.devices.set(PASSWORD_IMEI, { accountId: 5, subscriberId: 60 });
+    listener.sink.passwords.set(PASSWORD_IMEI, PASSWORD);
   });
   after(() => listener?.close());
 
@@ -179,12 +179,13 @@ describe('EGTS listener', () => {
     assert.equal(await resultCode(wrong), 151);
     await wrong.expectClosed();
     assert.equal(listener.sink.fixes.length, before);
-    assert.ok(listener.logs.some((line) => line.includes('wrong device password')));
+    assert.ok(listener.logs.some((line) => line.includes('wrong-password')));
     assert.ok(!listener.logs.some((line) => /Guess-Pass-9|Term-Pass-1|861230043907626/.test(line)));
   });
 
   it('refuses a terminal with a device password that names itself only by object id', async () => {
-    listener.sink.devices.set(PASSWORD_IMEI.slice(-9), { accountId: 5, subscriberId: 60, hasPassword: true });
+    listener.sink.devices.set(PASSWORD_IMEI.slice(-9), { accountId: 5, subscriberId: 60 });
+    listener.sink.passwords.set(PASSWORD_IMEI.slice(-9), PASSWORD);
     try {
       const again = await listener.connect();
       await again.send(egtsPacket(byObjectId(1, Number(PASSWORD_IMEI.slice(-9))), { packetId: 1 }));
@@ -192,6 +193,7 @@ describe('EGTS listener', () => {
       await again.expectClosed();
     } finally {
       listener.sink.devices.delete(PASSWORD_IMEI.slice(-9));
+      listener.sink.passwords.delete(PASSWORD_IMEI.slice(-9));
     }
   });
 

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { pino } from 'pino';
 import type { AddressInfo } from 'node:net';
 import { buildApp, createServices, type AppConfig, type ServiceOptions, type Services } from '../../src/app.js';
@@ -82,7 +82,16 @@ export interface TestServer {
 /** A fresh database and a listening API server on it; one per test file or suite. */
 export async function startServer(
   dialect: Dialect,
-  options: { timeZone?: string; now?: number; config?: Partial<AppConfig>; delivery?: ServiceOptions['delivery']; services?: ServiceOptions; database?: TestDatabase } = {},
+  options: {
+    timeZone?: string;
+    now?: number;
+    config?: Partial<AppConfig>;
+    delivery?: ServiceOptions['delivery'];
+    services?: ServiceOptions;
+    database?: TestDatabase;
+    /** The server's log, for tests that check what it says (and never says). */
+    logger?: FastifyBaseLogger;
+  } = {},
 ): Promise<TestServer> {
   const { database, drop } = options.database ?? (await freshDatabase(dialect));
   let now = options.now ?? Date.now();
@@ -95,7 +104,7 @@ export async function startServer(
     services,
     clock,
     // TEST_LOG=1 shows the server's log, 5xx stack traces included.
-    logger: process.env.TEST_LOG ? pino({ level: 'warn' }) : false,
+    logger: options.logger ?? (process.env.TEST_LOG ? pino({ level: 'warn' }) : false),
     config: { LOKATOR_ADMIN_TOKEN: ADMIN_TOKEN, INGEST_BODY_LIMIT_BYTES: 16 * 1024 * 1024, ...options.config },
   });
   await app.listen({ port: 0, host: '127.0.0.1' });

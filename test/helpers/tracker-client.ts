@@ -1,7 +1,8 @@
 import { connect, type Socket } from 'node:net';
 import type { Fix } from '../../src/positioning/fix.js';
 import type { TrackerProtocol } from '../../src/devices/tracker-protocol.js';
-import { startTrackerServer, type TrackerDevice, type TrackerRetranslator, type TrackerServer, type TrackerServerOptions, type TrackerSink } from '../../src/devices/tracker-server.js';
+import type { DeviceProtocol } from '../../src/employees/employees.js';
+import { startTrackerServer, type TrackerDevice, type TrackerLogin, type TrackerRetranslator, type TrackerServer, type TrackerServerOptions, type TrackerSink } from '../../src/devices/tracker-server.js';
 
 const DEADLINE_MS = 5000;
 
@@ -115,8 +116,9 @@ export class TrackerClient {
  */
 export class MemorySink implements TrackerSink {
   readonly devices = new Map<string, TrackerDevice>();
-  /** Device passwords by subscriber id (a device in `devices` with `hasPassword`). */
-  readonly devicePasswords = new Map<number, string>();
+  /** A device key's protocol (absent: heard on every listener) and password (absent: none), as employees set them. */
+  readonly protocols = new Map<string, DeviceProtocol>();
+  readonly passwords = new Map<string, string>();
   /** Retranslators by `${dispatcherId}:${password}`. */
   readonly retranslators = new Map<string, TrackerRetranslator>();
   readonly stored: { accountId: number; fixes: Fix[] }[] = [];
@@ -125,12 +127,19 @@ export class MemorySink implements TrackerSink {
   private release: (() => void) | null = null;
   private entered: (() => void) | null = null;
 
-  async resolveDevice(deviceKey: string): Promise<TrackerDevice | null> {
-    return this.devices.get(deviceKey) ?? null;
+  async authenticateDevice(protocol: DeviceProtocol, deviceKey: string, password: string | null): Promise<TrackerLogin> {
+    const owner = this.devices.get(deviceKey);
+    const registered = this.protocols.get(deviceKey);
+    if (!owner || (registered !== undefined && registered !== protocol)) return { outcome: 'unknown' };
+    const expected = this.passwords.get(deviceKey);
+    if (expected === undefined) return { outcome: 'accepted', owner };
+    if (password === null) return { outcome: 'password-required' };
+    return password === expected ? { outcome: 'accepted', owner } : { outcome: 'wrong-password' };
   }
 
-  async checkDevicePassword(device: TrackerDevice, password: string): Promise<boolean> {
-    return this.devicePasswords.get(device.subscriberId) === password;
+  async findDevice(protocol: DeviceProtocol, deviceKey: string): Promise<TrackerDevice | null> {
+    const registered = this.protocols.get(deviceKey);
+    return registered === undefined || registered === protocol ? (this.devices.get(deviceKey) ?? null) : null;
   }
 
   async authenticateRetranslator(dispatcherId: number, password: string): Promise<TrackerRetranslator | null> {
