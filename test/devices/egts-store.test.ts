@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { egtsProtocol } from '../../src/devices/egts-protocol.js';
 import { startTrackerServer, type TrackerServer } from '../../src/devices/tracker-server.js';
 import { serviceTrackerSink } from '../../src/devices/tracker-sink.js';
-import { authInfo, egtsPacket, egtsRecord, posData, readEgtsPacket, type ReadEgtsPacket } from '../../scripts/trackers/egts-encoder.js';
+import { authInfo, egtsPacket, egtsRecord, posData, readEgtsPacket, termIdentity, type ReadEgtsPacket } from '../../scripts/trackers/egts-encoder.js';
 import { createEmployee, LOCATIONS, startServer, type Client, type TestServer } from '../helpers/server.js';
 import { dialects } from '../helpers/stores.js';
 import { TrackerClient } from '../helpers/tracker-client.js';
@@ -74,7 +74,7 @@ for (const dialect of dialects) {
     }
 
     it('stores each of the 55 POS_DATA of one record as its own fix, with its own time', async () => {
-      const subscriberID = await createEmployee(server.api, { name: 'Truck 865905', deviceKey: '865905' });
+      const subscriberID = await createEmployee(server.api, { name: 'Truck 865905', deviceKey: '865905', deviceProtocol: 'egts' });
       const client = await connect();
       await client.send(AUTH_865905);
       assert.deepEqual(confirmations(readEgtsPacket(await client.readEgtsPacket())), [[25793, 0]]);
@@ -92,16 +92,52 @@ for (const dialect of dialects) {
       assert.deepEqual([Math.round(first.latitude * 1e5) / 1e5, Math.round(first.longitude * 1e5) / 1e5, first.velocity], [54.41076, 86.28934, 28]);
     });
 
+    it('finds a terminal by a short object id (866) and stores its fixes', async () => {
+      const truck = await createEmployee(server.api, { name: 'Object 866', deviceKey: '866', deviceProtocol: 'egts' });
+      const client = await connect();
+      const record = egtsRecord({ number: 1, serviceType: TELEDATA, objectId: 866, subrecords: [posData({ timeMs: NOW - 30_000, latitude: 59.93, longitude: 30.31 })] });
+      await client.send(egtsPacket(record, { packetId: 1 }));
+      assert.deepEqual(confirmations(readEgtsPacket(await client.readEgtsPacket())), [[1, 0]]);
+      assert.deepEqual(await times(server.api, truck), [iso(new Date(NOW - 30_000).toISOString())]);
+    });
+
+    it('a terminal with a device password: asked for it (AUTH_PARAMS); a wrong one refused with AUTH_DENIED; the right one stores', async () => {
+      const truck = await createEmployee(server.api, { name: 'Locked 867', deviceKey: '867', deviceProtocol: 'egts', devicePassword: 'Term-Pass-1' });
+      const identity = egtsRecord({ number: 1, serviceType: AUTH, subrecords: [termIdentity(867)] });
+      const teledata = (number: number) => egtsRecord({ number, serviceType: TELEDATA, objectId: 867, subrecords: [posData({ timeMs: NOW - 20_000, latitude: 59.93, longitude: 30.31 })] });
+
+      const bare = await connect();
+      await bare.send(egtsPacket(teledata(1), { packetId: 1 }));
+      assert.deepEqual(confirmations(readEgtsPacket(await bare.readEgtsPacket())), [[1, AUTH_DENIED]], 'its object id alone does not open it');
+      await bare.expectClosed();
+
+      const wrong = await connect();
+      await wrong.send(egtsPacket(Buffer.concat([identity, teledata(2)]), { packetId: 1 }));
+      assert.deepEqual(confirmations(readEgtsPacket(await wrong.readEgtsPacket())), [[1, 0], [2, AUTH_DENIED]]);
+      assert.deepEqual(await authRecord(wrong), [AUTH_PARAMS, 0]);
+      await wrong.send(egtsPacket(egtsRecord({ number: 3, serviceType: AUTH, subrecords: [authInfo('', 'Guess-Pass-1')] }), { packetId: 2 }));
+      readEgtsPacket(await wrong.readEgtsPacket());
+      assert.deepEqual(await authRecord(wrong), [RESULT_CODE, AUTH_DENIED]);
+      await wrong.expectClosed();
+      assert.deepEqual(await times(server.api, truck), []);
+
+      const right = await connect();
+      await right.send(egtsPacket(Buffer.concat([identity, egtsRecord({ number: 2, serviceType: AUTH, subrecords: [authInfo('', 'Term-Pass-1')] }), teledata(3)]), { packetId: 1 }));
+      assert.deepEqual(confirmations(readEgtsPacket(await right.readEgtsPacket())), [[1, 0], [2, 0], [3, 0]]);
+      assert.deepEqual(await authRecord(right), [RESULT_CODE, 0]);
+      assert.deepEqual(await times(server.api, truck), [iso(new Date(NOW - 20_000).toISOString())]);
+    });
+
     it('a retranslator: each record on its own vehicle; foreign and unknown OIDs refused with OBJ_NFOUND and not stored', async () => {
       const other = await server.newAccount();
       const created = await server.api.post(RETRANSLATORS, { dispatcherID: 2219, name: 'Regional platform', password: 'first-Account-1' });
       assert.equal(created.status, 201, created.text);
       // The other account knows the same platform as dispatcher 2219 too: the password tells them apart.
       assert.equal((await other.api.post(RETRANSLATORS, { dispatcherID: 2219, name: 'Same platform', password: 'second-Account-2' })).status, 201);
-      const truck1 = await createEmployee(server.api, { name: 'A 2586625890', deviceKey: '2586625890' });
-      const truck2 = await createEmployee(server.api, { name: 'A 3233214134', deviceKey: '3233214134' });
-      const truck3 = await createEmployee(server.api, { name: 'A 3636500978', deviceKey: '3636500978' });
-      const foreign = await createEmployee(other.api, { name: 'B 4152706699', deviceKey: '4152706699' });
+      const truck1 = await createEmployee(server.api, { name: 'A 2586625890', deviceKey: '2586625890', deviceProtocol: 'egts' });
+      const truck2 = await createEmployee(server.api, { name: 'A 3233214134', deviceKey: '3233214134', deviceProtocol: 'egts' });
+      const truck3 = await createEmployee(server.api, { name: 'A 3636500978', deviceKey: '3636500978', deviceProtocol: 'egts', devicePassword: 'Term-Pass-3' });
+      const foreign = await createEmployee(other.api, { name: 'B 4152706699', deviceKey: '4152706699', deviceProtocol: 'egts' });
 
       const { client, result } = await retranslatorSession('first-Account-1');
       assert.equal(result, 0);
@@ -112,6 +148,7 @@ for (const dialect of dialects) {
       assert.deepEqual(confirmations(response), [[5, 0], [6, OBJ_NFOUND], [7, 0], [8, 0], [9, OBJ_NFOUND], [10, 0], [11, 0], [12, OBJ_NFOUND], [13, OBJ_NFOUND], [14, OBJ_NFOUND]]);
       assert.deepEqual(await times(server.api, truck1), [iso('2019-02-20T07:24:52Z')]);
       assert.deepEqual(await times(server.api, truck2), [iso('2019-02-20T07:24:55Z'), iso('2019-02-20T07:25:01Z')]);
+      // Its device password guards the terminal's own login; the retranslator proved the account's credentials.
       assert.deepEqual(await times(server.api, truck3), [iso('2019-02-20T07:24:57Z'), iso('2019-02-20T07:24:59Z')]);
       assert.deepEqual(await times(other.api, foreign), [], 'nothing written into the other account');
 
@@ -125,7 +162,7 @@ for (const dialect of dialects) {
     });
 
     it('refuses a retranslator with a wrong password or an unknown dispatcher id: AUTH_DENIED, nothing stored, closed', async () => {
-      const truck = await createEmployee(server.api, { name: 'A 208789630', deviceKey: '208789630' });
+      const truck = await createEmployee(server.api, { name: 'A 208789630', deviceKey: '208789630', deviceProtocol: 'egts' });
       const wrong = await retranslatorSession('not-the-password');
       assert.equal(wrong.result, AUTH_DENIED);
       await wrong.client.expectClosed();
@@ -140,8 +177,8 @@ for (const dialect of dialects) {
     });
 
     it('a terminal is one vehicle: its first record\'s OID; a record of another OID is refused, not stored anywhere', async () => {
-      const truck = await createEmployee(server.api, { name: 'TID 3', deviceKey: '864495034643376' });
-      const neighbour = await createEmployee(server.api, { name: 'OID 100724', deviceKey: '100724' });
+      const truck = await createEmployee(server.api, { name: 'TID 3', deviceKey: '864495034643376', deviceProtocol: 'egts' });
+      const neighbour = await createEmployee(server.api, { name: 'OID 100724', deviceKey: '100724', deviceProtocol: 'egts' });
       const client = await connect();
       await client.send(AUTH_TID_3);
       readEgtsPacket(await client.readEgtsPacket());
