@@ -171,17 +171,18 @@ class EgtsSession implements TrackerSession {
         return EGTS_PC.OBJ_NFOUND;
       }
     }
-    let decoded: TrackerRecord[];
+    const first = positions.length;
     try {
-      decoded = decodeTeledata(record);
+      decodeTeledata(record, positions);
     } catch (error) {
       if (!(error instanceof TruncatedFrameError)) throw error;
+      // A record that cannot be decoded whole is refused whole.
+      positions.length = first;
       return EGTS_PC.INC_DATAFORM;
     }
-    const deviceKey = connection.retranslating ? String(record.objectId) : undefined;
-    for (const position of decoded) {
-      if (deviceKey !== undefined) position.deviceKey = deviceKey;
-      positions.push(position);
+    if (connection.retranslating) {
+      const deviceKey = String(record.objectId);
+      for (let i = first; i < positions.length; i++) positions[i]!.deviceKey = deviceKey;
     }
     return EGTS_PC.OK;
   }

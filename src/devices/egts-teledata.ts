@@ -46,16 +46,17 @@ const bit = (value: number, n: number) => (value >> n) & 1;
 
 /**
  * A teledata record as its positions, one per POS_DATA (a terminal sends a record of dozens, each
- * with its own NTM), in order. The other subrecords' readings go to the position before them: a
- * terminal writes a fix's sensors after its POS_DATA; those before the first go to the first.
+ * with its own NTM), in order, appended to `positions` (the packet's, on the tracker thread: no
+ * array per record). The other subrecords' readings go to the position before them: a terminal
+ * writes a fix's sensors after its POS_DATA; those before the first go to the first.
  */
-export function decodeTeledata(record: EgtsRecord): TrackerRecord[] {
-  const positions: TrackerRecord[] = [];
+export function decodeTeledata(record: EgtsRecord, positions: TrackerRecord[] = []): TrackerRecord[] {
+  const first = positions.length;
   let readings: Record<string, number> = {};
   for (const { type, data } of record.subrecords) {
     if (type === SR_POS_DATA) {
       // Readings read before the first POS_DATA stay with it; each later POS_DATA starts afresh.
-      if (positions.length > 0) readings = {};
+      if (positions.length > first) readings = {};
       positions.push(decodePosData(data, readings));
     } else if (type === SR_EXT_POS_DATA) decodeExtPosData(data, readings);
     else if (type === SR_AD_SENSORS_DATA) decodeAdSensors(data, readings);
