@@ -2,8 +2,7 @@ import { createHash } from 'node:crypto';
 import { createServer, type AddressInfo, type Socket } from 'node:net';
 import type { DeviceProtocol } from '../employees/employees.js';
 import type { Fix } from '../positioning/positioning.js';
-import { resolveReadingMap, type ReadingMap, type ReadingMapOverride } from './reading-map.js';
-import { toFixes } from './tracker-fixes.js';
+import { applyReadingMap, resolveReadingMap, type ReadingMap, type ReadingMapOverride } from './reading-map.js';
 import type { LoginOutcome, TrackerConnection, TrackerProtocol } from './tracker-protocol.js';
 import type { TrackerRecord } from './tracker-record.js';
 
@@ -80,6 +79,8 @@ export interface TrackerServer {
 
 type BoundDevice = TrackerDevice & { map: ReadingMap; digest: string };
 
+/** A fix dated further ahead than this is a broken clock, not a position (as for OsmAnd). */
+const MAX_FUTURE_MS = 24 * 3_600_000;
 const silent: TrackerLogger = { info() {}, warn() {}, error() {} };
 
 /** Device keys are secrets: logs carry the start of their SHA-256 instead (as the OsmAnd port's do). */
@@ -284,4 +285,38 @@ export async function startTrackerServer(options: TrackerServerOptions): Promise
         for (const socket of sockets) socket.destroy();
       }),
   };
+}
+
+/** The records as fixes of the employee, leaving out what no map can make plausible. */
+function toFixes(records: TrackerRecord[], subscriberId: number, map: ReadingMap, nowMs: number): Fix[] {
+  // A loop, not flatMap with a spread: no array and no second object per record on the tracker thread.
+  const fixes: Fix[] = [];
+  for (const record of records) {
+    const plausible =
+      Number.isFinite(record.timeMs) &&
+      record.timeMs <= nowMs + MAX_FUTURE_MS &&
+      Math.abs(record.latitude) <= 90 &&
+      Math.abs(record.longitude) <= 180 &&
+      Number.isFinite(record.speedKmh) &&
+      record.speedKmh >= 0;
+    if (!plausible) continue;
+    const readings = applyReadingMap(record.readings, map);
+    fixes.push({
+      subscriberId,
+      locationDateMs: record.timeMs,
+      isValid: record.isValid,
+      latitude: record.latitude,
+      longitude: record.longitude,
+      // Whole degrees, as the interface's angle and its integer column: Wialon courses such as 292.540 come with decimals.
+      angle: Math.round(((record.angle % 360) + 360) % 360) % 360,
+      velocityKmh: record.speedKmh,
+      fuelLevel: readings.fuelLevel,
+      ignition: readings.ignition,
+      externalPower: readings.externalPower,
+      odometer: readings.odometer,
+      engineHours: readings.engineHours,
+      sensors: readings.sensors,
+    });
+  }
+  return fixes;
 }

@@ -30,9 +30,9 @@ export function checkedWialonBody(body: string, separator: ';' | '|'): string | 
   const at = body.lastIndexOf(separator);
   if (at < 0) return null;
   const crcText = body.slice(at + 1);
-  if (!/^(0x)?[0-9A-Fa-f]{1,4}$/.test(crcText)) return null;
+  if (!/^(0x)?[0-9a-f]{1,4}$/i.test(crcText)) return null;
   const payload = body.slice(0, at + 1);
-  return parseInt(crcText.replace(/^0x/, ''), 16) === crc16Ibm(Buffer.from(payload, 'utf8')) ? payload.slice(0, -1) : null;
+  return parseInt(crcText.replace(/^0x/i, ''), 16) === crc16Ibm(Buffer.from(payload, 'utf8')) ? payload.slice(0, -1) : null;
 }
 
 export interface WialonLogin {

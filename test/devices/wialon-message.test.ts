@@ -22,6 +22,8 @@ describe('Wialon IPS messages', () => {
     assert.deepEqual(parseWialonLogin('2.0;42001300083;;DBEB'), { version: '2.0', imei: '42001300083', password: '' });
     assert.equal(parseWialonLogin('2.0;42001300083;;CE45'), 'crc');
     assert.equal(parseWialonLogin('only-one-field'), null);
+    // A terminal's login quoted in a public decoder's comments writes its checksum with `0X`.
+    assert.deepEqual(parseWialonLogin('2.0;867730051235566;NA;0XD7C7'), { version: '2.0', imei: '867730051235566', password: 'NA' });
     assert.deepEqual(parseWialonLogin(body(wialonLogin('860000000000001', 'secret', '2.0'))), { version: '2.0', imei: '860000000000001', password: 'secret' });
   });
 
