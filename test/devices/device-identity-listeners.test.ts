@@ -9,6 +9,7 @@ import { teltonikaHandshake, wialonLine, wialonLogin } from '../../scripts/track
 import { assertRefused } from '../helpers/bad-input.js';
 import { LOCATIONS, startServer, SUBSCRIBERS, type TestServer } from '../helpers/server.js';
 import { dialects } from '../helpers/stores.js';
+import { startOsmAnd } from '../helpers/osmand.js';
 import { TrackerClient } from '../helpers/tracker-client.js';
 
 /**
@@ -117,6 +118,16 @@ for (const dialect of dialects) {
       const t = await connect(teltonika.port);
       await t.send(teltonikaHandshake(both));
       assert.deepEqual(await t.readBytes(1), Buffer.from([1]));
+
+      // The OsmAnd port, too, hears keys without a protocol and not a tracker's.
+      const osmand = await startOsmAnd(server.services);
+      try {
+        const fix = (key: string) => osmand.send('POST', `/?id=${key}&lat=55.75&lon=37.61&timestamp=${Math.floor(T0 / 1000)}`);
+        assert.equal((await fix(imei)).status, 400, "a Teltonika IMEI is not a phone's key");
+        assert.equal((await fix(both)).status, 200);
+      } finally {
+        await osmand.close();
+      }
     });
 
     it("another account finds A's IMEI by trying, is throttled, and cannot write into A's vehicle once it has a password", async () => {

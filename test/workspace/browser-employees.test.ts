@@ -110,6 +110,7 @@ for (const dialect of dialects) {
       assert.equal(truck.vehicleSettings.speedLimit, 80);
       assert.equal(truck.vehicleSettings.fuelFillThreshold, 15);
       assert.deepEqual(truck.vehicleSettings.readingMap, { fuelLevel: { input: 'io84', scale: 0.1 } });
+      assert.deepEqual([truck.deviceProtocol, truck.hasDevicePassword], ['teltonika', false], 'the key is heard on the Teltonika port only');
       await page.getByRole('button', { name: 'Done' }).click();
     });
 
@@ -146,6 +147,33 @@ for (const dialect of dialects) {
       await page.getByLabel('Show deactivated').check();
       await until(async () => (await table.count()) === 3, 'shown again on request');
       await workspace.screenshot(`employees-${dialect}`);
+      assert.deepEqual(workspace.pageErrors, []);
+    });
+
+    test('a Wialon IPS tracker gets a short id and a device password, which is never shown and can be removed', async () => {
+      const { page } = workspace;
+      await page.goto('/#/employees/new');
+      await page.getByLabel('Name').fill('Van 2002');
+      await page.getByRole('radio', { name: 'Vehicle tracker' }).check();
+      await page.getByLabel('Protocol', { exact: true }).selectOption({ label: 'Wialon IPS' });
+      await page.getByRole('textbox', { name: 'IMEI' }).fill('2002');
+      await page.getByLabel('Device password').fill('van-2002-pass');
+      await page.getByRole('button', { name: 'Add employee' }).click();
+      await page.locator('section.connection-settings').waitFor();
+      const employees = workspace.server.services.employees;
+      assert.equal((await employees.authenticateDevice('wialonIps', '2002', 'van-2002-pass')).outcome, 'accepted');
+      assert.equal((await employees.authenticateDevice('wialonIps', '2002', null)).outcome, 'password-required');
+      await page.getByRole('button', { name: 'Done' }).click();
+
+      await page.getByRole('link', { name: 'Van 2002' }).click();
+      await page.getByRole('heading', { name: 'Employee: Van 2002' }).waitFor();
+      assert.equal(await page.getByLabel('Protocol', { exact: true }).inputValue(), 'wialonIps');
+      assert.equal(await page.getByLabel('Device password').inputValue(), '', 'the password is never shown');
+      await page.getByText('A password is set').waitFor();
+      await page.getByLabel('Remove the password').check();
+      await page.getByRole('button', { name: 'Save employee' }).click();
+      await page.getByRole('status').filter({ hasText: 'Saved “Van 2002”.' }).first().waitFor();
+      assert.equal((await employees.authenticateDevice('wialonIps', '2002', null)).outcome, 'accepted');
       assert.deepEqual(workspace.pageErrors, []);
     });
   });

@@ -9,7 +9,20 @@ export interface DeviceDraft {
   protocol: TrackerProtocol;
   keyMode: KeyMode;
   typedKey: string;
+  /** A new device password ('' keeps what is set), and whether to remove the one set. */
+  password: string;
+  removePassword: boolean;
 }
+
+/** The protocols whose login carries a password (the server's `passwordProtocols`). */
+export const PASSWORD_PROTOCOLS: readonly TrackerProtocol[] = ['egts', 'wialonIps'];
+
+/** What the identifier is, per protocol, under the key field. */
+const KEY_HINTS: Record<TrackerProtocol, string> = {
+  egts: 'The terminal’s IMEI, else its terminal or object id (such as 866).',
+  wialonIps: 'The id of its login (#L#id;…): the IMEI or a short id such as 2002.',
+  teltonika: 'The terminal’s 15-digit IMEI. Teltonika terminals send no password: whoever knows the IMEI can report as this vehicle.',
+};
 
 // Unambiguous characters, as the server's own keys: the key may be typed into a phone by hand.
 const KEY_ALPHABET = 'abcdefghjkmnpqrstuvwxyz23456789';
@@ -26,11 +39,14 @@ interface Props {
   hint: string | null;
   isNew: boolean;
   error: string | undefined;
+  /** Whether the stored device has a password (it is never shown). */
+  hasPassword: boolean;
+  passwordError: string | undefined;
   onChange: (draft: DeviceDraft) => void;
 }
 
 /** The device part of the employee form: a phone with Traccar Client or a vehicle tracker, and its key. */
-export function DeviceFields({ draft, hint, isNew, error, onChange }: Props) {
+export function DeviceFields({ draft, hint, isNew, error, hasPassword, passwordError, onChange }: Props) {
   const set = (patch: Partial<DeviceDraft>) => onChange({ ...draft, ...patch });
   const tracker = draft.device === 'tracker';
   const choices: { value: KeyMode; label: string }[] = [
@@ -80,7 +96,7 @@ export function DeviceFields({ draft, hint, isNew, error, onChange }: Props) {
         <Field
           id="employee-deviceKey"
           label={tracker ? 'IMEI' : 'Device key'}
-          hint={tracker ? 'The terminal’s IMEI (for EGTS its IMEI, else its terminal id).' : '6 to 128 characters without spaces.'}
+          hint={tracker ? KEY_HINTS[draft.protocol] : '6 to 128 characters without spaces.'}
           error={error}
         >
           {(control) => <input {...control} value={draft.typedKey} autocomplete="off" spellcheck={false} onInput={(e) => set({ typedKey: e.currentTarget.value, keyMode: 'type' })} />}
@@ -90,6 +106,26 @@ export function DeviceFields({ draft, hint, isNew, error, onChange }: Props) {
         <p class="error field-error" id="employee-deviceKey-error">
           {error}
         </p>
+      )}
+      {tracker && PASSWORD_PROTOCOLS.includes(draft.protocol) && (
+        <>
+          <Field
+            id="employee-devicePassword"
+            label="Device password"
+            hint={hasPassword ? 'A password is set: leave this empty to keep it.' : 'Optional: the terminal’s login must then carry it, and nobody else can report as this vehicle.'}
+            error={passwordError}
+          >
+            {(control) => (
+              <input {...control} type="password" value={draft.password} autocomplete="new-password" disabled={draft.removePassword} onInput={(e) => set({ password: e.currentTarget.value })} />
+            )}
+          </Field>
+          {hasPassword && (
+            <label class="inline">
+              <input type="checkbox" checked={draft.removePassword} onChange={(e) => set({ removePassword: e.currentTarget.checked, password: '' })} />
+              Remove the password
+            </label>
+          )}
+        </>
       )}
     </fieldset>
   );

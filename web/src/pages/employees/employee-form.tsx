@@ -7,12 +7,12 @@ import { Field } from '../../ui/field';
 import { formErrors, NO_ERRORS, type FormErrors } from '../../ui/form-errors';
 import { ErrorAlert, StatusLine } from '../../ui/messages';
 import type { NewKey } from './connection-settings';
-import { DeviceFields, initialKeyMode, newDeviceKey, type DeviceDraft } from './device-fields';
+import { DeviceFields, initialKeyMode, newDeviceKey, PASSWORD_PROTOCOLS, type DeviceDraft } from './device-fields';
 import { EMPLOYEES } from './employee-table';
 import { vehicleDraft, vehicleSettingsOf, type VehicleDraft } from './vehicle-model';
 import { VEHICLE_FIELDS, VehicleSettingsForm } from './vehicle-settings-form';
 
-const FIELDS = ['name', 'phone', 'externalSubscriberID', 'subscriberGroupID', 'deviceKey', ...VEHICLE_FIELDS];
+const FIELDS = ['name', 'phone', 'externalSubscriberID', 'subscriberGroupID', 'deviceKey', 'deviceProtocol', 'devicePassword', ...VEHICLE_FIELDS];
 
 interface Props {
   /** null: a new employee. */
@@ -32,7 +32,7 @@ export function EmployeeForm({ subscriberID, groups, onKeyed, onChanged }: Props
   const [phone, setPhone] = useState('');
   const [externalID, setExternalID] = useState('');
   const [groupID, setGroupID] = useState('');
-  const [device, setDevice] = useState<DeviceDraft>({ device: 'phone', protocol: 'teltonika', keyMode: initialKeyMode(true, null), typedKey: '' });
+  const [device, setDevice] = useState<DeviceDraft>({ device: 'phone', protocol: 'teltonika', keyMode: initialKeyMode(true, null), typedKey: '', password: '', removePassword: false });
   const [vehicle, setVehicle] = useState<VehicleDraft>(() => vehicleDraft(null));
   const [errors, setErrors] = useState<FormErrors>(NO_ERRORS);
   const [status, setStatus] = useState('');
@@ -46,7 +46,8 @@ export function EmployeeForm({ subscriberID, groups, onKeyed, onChanged }: Props
     setPhone(e.phone);
     setExternalID(e.externalSubscriberID ?? '');
     setGroupID(e.subscriberGroupID === null ? '' : String(e.subscriberGroupID));
-    setDevice((d) => ({ ...d, keyMode: initialKeyMode(false, e.deviceKeyHint), typedKey: '' }));
+    const tracker = e.deviceProtocol !== null && e.deviceProtocol !== 'osmand' ? e.deviceProtocol : null;
+    setDevice((d) => ({ ...d, device: tracker ? 'tracker' : 'phone', protocol: tracker ?? d.protocol, keyMode: initialKeyMode(false, e.deviceKeyHint), typedKey: '', password: '', removePassword: false }));
     setVehicle(vehicleDraft(e.vehicleSettings));
   };
   useEffect(() => {
@@ -82,6 +83,8 @@ export function EmployeeForm({ subscriberID, groups, onKeyed, onChanged }: Props
         subscriberGroupID: groupID === '' ? null : Number(groupID),
         vehicleSettings: vehicleSettingsOf(vehicle),
         ...(key !== undefined ? { deviceKey: key } : device.keyMode === 'none' ? { deviceKey: null } : {}),
+        deviceProtocol: device.device === 'tracker' ? device.protocol : null,
+        ...devicePasswordChange(device, employee?.hasDevicePassword ?? false),
       };
       if (isNew) {
         const created = await api.post<CreatedEmployee>(EMPLOYEES, body);
@@ -149,7 +152,15 @@ export function EmployeeForm({ subscriberID, groups, onKeyed, onChanged }: Props
             )}
           </Field>
         </div>
-        <DeviceFields draft={device} hint={employee?.deviceKeyHint ?? null} isNew={isNew} error={f.deviceKey} onChange={setDevice} />
+        <DeviceFields
+          draft={device}
+          hint={employee?.deviceKeyHint ?? null}
+          isNew={isNew}
+          error={f.deviceKey ?? f.deviceProtocol}
+          hasPassword={employee?.hasDevicePassword ?? false}
+          passwordError={f.devicePassword}
+          onChange={setDevice}
+        />
         <VehicleSettingsForm draft={vehicle} errors={f} onChange={setVehicle} />
         <ErrorAlert message={errors.message} />
         <StatusLine class="ok" message={status} />
@@ -185,4 +196,14 @@ export function EmployeeForm({ subscriberID, groups, onKeyed, onChanged }: Props
       )}
     </section>
   );
+}
+
+/**
+ * The device password a save sends: a typed one; null to remove it (asked for, or the device
+ * moves to a protocol whose login carries none); nothing to keep what is set.
+ */
+function devicePasswordChange(device: DeviceDraft, hasPassword: boolean): { devicePassword?: string | null } {
+  const carries = device.device === 'tracker' && PASSWORD_PROTOCOLS.includes(device.protocol);
+  if (carries && device.password !== '' && !device.removePassword) return { devicePassword: device.password };
+  return hasPassword && (!carries || device.removePassword) ? { devicePassword: null } : {};
 }
