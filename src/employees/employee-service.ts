@@ -6,13 +6,15 @@ import { isUniqueViolation } from '../store/errors.js';
 import type { ChangeRecorder } from '../events/events.js';
 import { EmployeeChanges, type EmployeeChange } from './employee-changes.js';
 import { EmployeePresence, type PresenceOptions, type PresenceRow } from './employee-presence.js';
-import { hashDevicePassword, heardBy, verifyDevicePassword, type DeviceProtocol } from './device-identity.js';
+import { hashDevicePassword, type DeviceProtocol } from './device-identity.js';
+import { DeviceKeys, type DeviceLogin, type DeviceOwner } from './device-keys.js';
 import { buildEmployee, fromRow, patchEmployee, toRow } from './employee-rows.js';
 import type { Employee, EmployeeListQuery, EmployeePatch, EmployeeWrite, VehicleSettings } from './employee-schema.js';
 import * as store from './employee-store.js';
 import { SubscriberGroupService } from './subscriber-group-service.js';
 
 export type { CarriedEmployee, EmployeeChange } from './employee-changes.js';
+export type { DeviceLogin, DeviceOwner } from './device-keys.js';
 
 /** An employee as ingestion needs it (see `ingestTargetsOf`). */
 export interface IngestTarget {
@@ -22,42 +24,11 @@ export interface IngestTarget {
   deviceKey: string | null;
 }
 
-/** A living employee found by the key its phone or tracker sends. */
-export interface DeviceOwner {
-  accountId: number;
-  subscriberId: number;
-  /** vehicleSettings.readingMap: how a native tracker's inputs become readings (null: its protocol's defaults). */
-  readingMap: VehicleSettings['readingMap'] | null;
-}
-
-/**
- * What a listener's login of a terminal comes to (`authenticateDevice`): `unknown` when no living
- * employee has the key for this protocol; `password-required` when the employee has a device
- * password and the login gave none; `wrong-password` when it gave another.
- */
-export type DeviceLogin =
-  | { outcome: 'accepted'; owner: DeviceOwner }
-  | { outcome: 'unknown' }
-  | { outcome: 'password-required' }
-  | { outcome: 'wrong-password' };
-
-/** A device key as read: its owner, the listener that hears it (null: every one) and the password's hash. */
-interface DeviceEntry {
-  owner: DeviceOwner;
-  protocol: DeviceProtocol | null;
-  passwordHash: string | null;
-}
-
 export interface EmployeeIdentity {
   name: string;
   externalSubscriberID: string | null;
   living: boolean;
 }
-
-/** Device keys whose owner is remembered; past this, the memory starts afresh. */
-const MAX_CACHED_DEVICE_KEYS = 100_000;
-/** Device keys looked up in one statement at most. */
-const KEYS_PER_READ = 500;
 
 const notFound = (id: number | string) => new ApiError('NO_SUCH_SUBSCRIBER', `no subscriber ${id}`);
 
@@ -67,11 +38,8 @@ export class EmployeeService {
   private readonly changes: EmployeeChanges;
   /** Employee groups: their routes, and the check of an employee's subscriberGroupID. */
   readonly groups: SubscriberGroupService;
-  /** Device key → living owner, as last read; see `findByDeviceKeyCached`. */
-  private readonly deviceOwners = new Map<string, DeviceOwner>();
-  /** Keys asked for in this turn of the event loop, read together once it ends (see `findByDeviceKey`). */
-  private keysToRead = new Map<string, { resolve: (entry: DeviceEntry | null) => void; reject: (error: unknown) => void }[]>();
-  private keysReadScheduled = false;
+  /** Device keys to their owners: the OsmAnd port's and the tracker listeners' lookups. */
+  private readonly deviceKeys: DeviceKeys;
 
   constructor(
     private readonly database: Database,
@@ -81,14 +49,15 @@ export class EmployeeService {
     presence: PresenceOptions = {},
     private readonly templates: CustomFieldService | null = null,
   ) {
+    this.deviceKeys = new DeviceKeys(database);
     this.changes = new EmployeeChanges(events, clock, (change) => {
       // A key an employee had or got no longer answers from the cache: the next fix reads it afresh.
       // A change that leaves the owner as cached (isOnline turning with the fixes, a new name) keeps
       // it: a fleet's first fixes each turn an employee online, and forgetting their keys then
       // cost every phone a second lookup.
       if (!changesDeviceOwner(change)) return;
-      if (change.type !== 'add' && change.before.deviceKey) this.deviceOwners.delete(change.before.deviceKey);
-      if (change.type !== 'delete' && change.after.deviceKey) this.deviceOwners.delete(change.after.deviceKey);
+      if (change.type !== 'add' && change.before.deviceKey) this.deviceKeys.forget(change.before.deviceKey);
+      if (change.type !== 'delete' && change.after.deviceKey) this.deviceKeys.forget(change.after.deviceKey);
     });
     this.groups = new SubscriberGroupService(database, clock);
     this.presence = new EmployeePresence(database, accounts, clock, presence, this.changes);
@@ -198,98 +167,35 @@ export class EmployeeService {
     return new Map(rows.map((r) => [r.id, { name: r.name, externalSubscriberID: r.external_id, living: r.deleted_at === null }]));
   }
 
-  /**
-   * The living employee whose device key this is, read afresh. The keys asked for in one turn of
-   * the event loop are read together, in one statement once the turn's I/O is done: after a
-   * restart, or when a fleet comes online, every phone's first fix and every tracker's login asks
-   * for its key at once, and a read each cost PostgreSQL a round trip each.
-   */
-  async findByDeviceKey(deviceKey: string): Promise<DeviceOwner | null> {
-    const entry = await this.readDeviceKey(deviceKey);
-    return entry && heardBy(entry.protocol, 'osmand') ? entry.owner : null;
+  /** The living employee whose device key a phone sends on the OsmAnd port (see DeviceKeys.findByDeviceKey). */
+  findByDeviceKey(deviceKey: string): Promise<DeviceOwner | null> {
+    return this.deviceKeys.findByDeviceKey(deviceKey);
   }
 
   /**
-   * The login of a terminal on `protocol`'s listener, by the identifier it sends and the password
-   * its login carries (null: none, or the protocol's "no password"). A key registered for another
-   * protocol is unknown here; a key without a protocol is heard by every listener. With a device
-   * password set, the login must carry it. Read afresh (batched as `findByDeviceKey`); never
-   * logs, and its answer names neither the key nor the password.
+   * The login of a terminal on `protocol`'s listener: the one lookup every tracker listener makes
+   * (see DeviceKeys.authenticateDevice).
    */
-  async authenticateDevice(protocol: DeviceProtocol, identifier: string, password: string | null): Promise<DeviceLogin> {
-    const entry = identifier === '' ? null : await this.readDeviceKey(identifier);
-    if (!entry || !heardBy(entry.protocol, protocol)) return { outcome: 'unknown' };
-    if (entry.passwordHash === null) return { outcome: 'accepted', owner: entry.owner };
-    if (password === null || password === '') return { outcome: 'password-required' };
-    return (await verifyDevicePassword(password, entry.passwordHash)) ? { outcome: 'accepted', owner: entry.owner } : { outcome: 'wrong-password' };
+  authenticateDevice(protocol: DeviceProtocol, identifier: string, password: string | null): Promise<DeviceLogin> {
+    return this.deviceKeys.authenticateDevice(protocol, identifier, password);
   }
 
   /**
    * The owner of a device key heard on `protocol`'s listener, whatever its device password: for a
-   * retranslator's records (the EGTS listener checks the owner is of the retranslator's account,
-   * whose own credentials it proved). Read as `authenticateDevice` reads.
+   * retranslator's records (see DeviceKeys.findDeviceOwner).
    */
-  async findDeviceOwner(protocol: DeviceProtocol, identifier: string): Promise<DeviceOwner | null> {
-    const entry = identifier === '' ? null : await this.readDeviceKey(identifier);
-    return entry && heardBy(entry.protocol, protocol) ? entry.owner : null;
+  findDeviceOwner(protocol: DeviceProtocol, identifier: string): Promise<DeviceOwner | null> {
+    return this.deviceKeys.findDeviceOwner(protocol, identifier);
   }
 
-  private readDeviceKey(deviceKey: string): Promise<DeviceEntry | null> {
-    return new Promise((resolve, reject) => {
-      const waiting = this.keysToRead.get(deviceKey);
-      if (waiting) waiting.push({ resolve, reject });
-      else this.keysToRead.set(deviceKey, [{ resolve, reject }]);
-      if (!this.keysReadScheduled) {
-        this.keysReadScheduled = true;
-        setImmediate(() => void this.readKeys());
-      }
-    });
-  }
-
-  private async readKeys(): Promise<void> {
-    const asked = this.keysToRead;
-    this.keysToRead = new Map();
-    this.keysReadScheduled = false;
-    try {
-      const owners = new Map<string, DeviceEntry>();
-      const keys = [...asked.keys()];
-      for (let i = 0; i < keys.length; i += KEYS_PER_READ) {
-        for (const row of await store.findByDeviceKeys(this.database.db, this.database, keys.slice(i, i + KEYS_PER_READ))) {
-          const { readingMap } = JSON.parse(row.vehicle_settings) as VehicleSettings;
-          owners.set(row.device_key, {
-            owner: { accountId: row.account_id, subscriberId: row.id, readingMap: readingMap ?? null },
-            protocol: row.device_protocol as DeviceProtocol | null,
-            passwordHash: row.device_password,
-          });
-        }
-      }
-      for (const [key, waiting] of asked) for (const { resolve } of waiting) resolve(owners.get(key) ?? null);
-    } catch (error) {
-      for (const waiting of asked.values()) for (const { reject } of waiting) reject(error);
-    }
-  }
-
-  /**
-   * `findByDeviceKey` without a round trip for a device seen before: the answer may be stale when
-   * another server changed the employee since, so it is only for ingestion, whose transaction
-   * reads the employee anyway and refuses a fix whose key is no longer theirs (IngestTarget).
-   * Changes made through this server forget the keys they touch at once. Unknown keys are not
-   * remembered.
-   */
-  async findByDeviceKeyCached(deviceKey: string): Promise<DeviceOwner | null> {
-    const cached = this.deviceOwners.get(deviceKey);
-    if (cached) return cached;
-    const owner = await this.findByDeviceKey(deviceKey);
-    if (owner) {
-      if (this.deviceOwners.size >= MAX_CACHED_DEVICE_KEYS) this.deviceOwners.clear();
-      this.deviceOwners.set(deviceKey, owner);
-    }
-    return owner;
+  /** `findByDeviceKey` answered from memory for a device seen before (see DeviceKeys.findByDeviceKeyCached). */
+  findByDeviceKeyCached(deviceKey: string): Promise<DeviceOwner | null> {
+    return this.deviceKeys.findByDeviceKeyCached(deviceKey);
   }
 
   /** Drops what `findByDeviceKeyCached` remembers of this key (found stale). */
   forgetDeviceKey(deviceKey: string): void {
-    this.deviceOwners.delete(deviceKey);
+    this.deviceKeys.forget(deviceKey);
   }
 
   private async update(principal: Principal, subscriberID: number, change: (before: Employee) => Employee, devicePassword: string | null | undefined): Promise<void> {
