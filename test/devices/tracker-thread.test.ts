@@ -146,11 +146,32 @@ for (const dialect of dialects) {
   describe(`the tracker thread stores through the ingest queue, on ${dialect}`, () => {
     let server: TestServer;
     let listeners: TrackerListeners;
+    const { lines, logger } = recordingLogger();
+
+    it('a Wialon login with a device password crosses to the main thread: a wrong one is refused with #AL#01, the right one accepted, neither logged', async () => {
+      const id = dialect === 'sqlite' ? '3001' : '3002';
+      await createEmployee(server.api, { name: 'Van', deviceKey: id, deviceProtocol: 'wialonIps', devicePassword: 'thread-secret' });
+      const wrong = await TrackerClient.connect(listeners.ports.wialon!);
+      await wrong.send(wialonLogin(id, 'thread-guess'));
+      assert.equal(await wrong.readLine(), '#AL#01\r\n');
+      await wrong.expectClosed();
+      const right = await TrackerClient.connect(listeners.ports.wialon!);
+      await right.send(wialonLogin(id, 'thread-secret', '2.0'));
+      assert.equal(await right.readLine(), '#AL#1\r\n');
+      right.close();
+      await waitFor('the refusal in the log', () => lines.some((line) => line.includes('terminal refused: device password')), 5000);
+      assert.ok(!lines.some((line) => line.includes('thread-secret') || line.includes('thread-guess')), 'no password in the log');
+    });
 
     before(async () => {
       server = await startServer(dialect);
-      const { logger } = recordingLogger();
-      listeners = await startTrackerThread({ listeners: [{ protocol: 'egts', port: 0 }, { protocol: 'teltonika', port: 0 }], host: '127.0.0.1', idleTimeoutMs: 60_000, sink: serviceTrackerSink(server.services), logger });
+      listeners = await startTrackerThread({
+        listeners: [{ protocol: 'egts', port: 0 }, { protocol: 'teltonika', port: 0 }, { protocol: 'wialon', port: 0 }],
+        host: '127.0.0.1',
+        idleTimeoutMs: 60_000,
+        sink: serviceTrackerSink(server.services),
+        logger,
+      });
     });
     after(async () => {
       await listeners.close();
