@@ -148,21 +148,6 @@ for (const dialect of dialects) {
     let listeners: TrackerListeners;
     const { lines, logger } = recordingLogger();
 
-    it('a Wialon login with a device password crosses to the main thread: a wrong one is refused with #AL#01, the right one accepted, neither logged', async () => {
-      const id = dialect === 'sqlite' ? '3001' : '3002';
-      await createEmployee(server.api, { name: 'Van', deviceKey: id, deviceProtocol: 'wialonIps', devicePassword: 'thread-secret' });
-      const wrong = await TrackerClient.connect(listeners.ports.wialon!);
-      await wrong.send(wialonLogin(id, 'thread-guess'));
-      assert.equal(await wrong.readLine(), '#AL#01\r\n');
-      await wrong.expectClosed();
-      const right = await TrackerClient.connect(listeners.ports.wialon!);
-      await right.send(wialonLogin(id, 'thread-secret', '2.0'));
-      assert.equal(await right.readLine(), '#AL#1\r\n');
-      right.close();
-      await waitFor('the refusal in the log', () => lines.some((line) => line.includes('terminal refused: device password')), 5000);
-      assert.ok(!lines.some((line) => line.includes('thread-secret') || line.includes('thread-guess')), 'no password in the log');
-    });
-
     before(async () => {
       server = await startServer(dialect);
       listeners = await startTrackerThread({
@@ -176,6 +161,21 @@ for (const dialect of dialects) {
     after(async () => {
       await listeners.close();
       await server.close();
+    });
+
+    it('a Wialon login with a device password crosses to the main thread: a wrong one is refused with #AL#01, the right one accepted, neither logged', async () => {
+      const id = dialect === 'sqlite' ? '3001' : '3002';
+      await createEmployee(server.api, { name: 'Van', deviceKey: id, deviceProtocol: 'wialonIps', devicePassword: 'thread-secret' });
+      const wrong = await TrackerClient.connect(listeners.ports.wialon!);
+      await wrong.send(wialonLogin(id, 'thread-guess'));
+      assert.equal(await wrong.readLine(), '#AL#01\r\n');
+      await wrong.expectClosed();
+      const right = await TrackerClient.connect(listeners.ports.wialon!);
+      await right.send(wialonLogin(id, 'thread-secret', '2.0'));
+      assert.equal(await right.readLine(), '#AL#1\r\n');
+      right.close();
+      await waitFor('the refusal in the log', () => lines.some((line) => line.includes('terminal refused: device password')), 5000);
+      assert.ok(!lines.some((line) => line.includes('thread-secret') || line.includes('thread-guess')), 'no password in the log');
     });
 
     it('a Teltonika buffer and an EGTS login reach the v6 routes', async () => {
