@@ -16,7 +16,8 @@
  * `--buffered`: the whole drive dated in the past, ending now, sent at once as the terminal's
  * black box (Teltonika's stored records, Wialon `#B#`, EGTS history), 50 records a packet.
  * `--host` (127.0.0.1) and `--port` (the protocol's default: Teltonika 5027, Wialon IPS 5039,
- * EGTS 5162). Prints each acknowledgement; exits 1 if the server refuses the terminal (create an
+ * EGTS 5162). `--password`: the Wialon IPS login's password, for an employee with a device
+ * password (default `NA`, none). Prints each acknowledgement; exits 1 if the server refuses the terminal (create an
  * employee whose deviceKey is the IMEI first) or does not answer within 30 s.
  */
 import { connect, type Socket } from 'node:net';
@@ -173,7 +174,7 @@ function teltonika(imei: string, answers: Answers): Terminal {
   };
 }
 
-function wialon(imei: string, answers: Answers, version: '1.1' | '2.0'): Terminal {
+function wialon(imei: string, answers: Answers, version: '1.1' | '2.0', password: string): Terminal {
   const fields = (r: DriveRecord) =>
     wialonRecord({
       timeMs: r.timeMs, latitude: r.latitude, longitude: r.longitude, speedKmh: r.speedKmh, course: r.angle, height: 150, sats: 11, hdop: 0.9,
@@ -181,8 +182,9 @@ function wialon(imei: string, answers: Answers, version: '1.1' | '2.0'): Termina
     });
   return {
     async login() {
-      answers.socket.write(wialonLogin(imei, 'NA', version));
+      answers.socket.write(wialonLogin(imei, password, version));
       const answer = await answers.line();
+      if (answer.startsWith('#AL#01')) throw new Error(`the server refused the password for ${imei} (give the employee's devicePassword with --password)`);
       if (!answer.startsWith('#AL#1')) throw new Error(`the server refused IMEI ${imei} with ${answer} (create an employee whose deviceKey is the IMEI)`);
     },
     async send(records) {
@@ -259,6 +261,7 @@ async function main(): Promise<void> {
       minutes: { type: 'string', default: '10' },
       buffered: { type: 'boolean', default: false },
       version: { type: 'string', default: '1.1' },
+      password: { type: 'string', default: 'NA' },
     },
   });
   const [protocol, imei] = positionals as [string | undefined, string | undefined];
@@ -269,7 +272,7 @@ async function main(): Promise<void> {
     protocol !== undefined && protocol in DEFAULT_PORTS && imei !== undefined && imei !== '' && positionals.length === 2 &&
     positive(values.interval) && positive(values.minutes) && Number.isInteger(port) && port > 0 && port < 65_536;
   if (!understood || version === null) {
-    process.stderr.write('usage: npm run simulate:terminal -- <teltonika|wialon|egts> <imei> [--host H] [--port P] [--interval s] [--minutes m] [--buffered] [--version 1.1|2.0]\n');
+    process.stderr.write('usage: npm run simulate:terminal -- <teltonika|wialon|egts> <imei> [--host H] [--port P] [--interval s] [--minutes m] [--buffered] [--version 1.1|2.0] [--password P]\n');
     process.exit(2);
   }
   const intervalMs = Math.max(1, Math.round(Number(values.interval))) * 1000;
@@ -280,7 +283,7 @@ async function main(): Promise<void> {
     socket.once('error', reject);
   });
   const answers = new Answers(socket);
-  const terminal = protocol === 'teltonika' ? teltonika(imei, answers) : protocol === 'wialon' ? wialon(imei, answers, version) : egts(imei, answers);
+  const terminal = protocol === 'teltonika' ? teltonika(imei, answers) : protocol === 'wialon' ? wialon(imei, answers, version, values.password) : egts(imei, answers);
   await terminal.login();
   process.stdout.write(`${protocol} ${imei}: logged in to ${values.host}:${port}\n`);
 

@@ -88,6 +88,19 @@ describe('the terminal simulator against a running server (SQLite)', () => {
     });
   }
 
+  it('wialon: an employee with a device password refuses the simulator without it (exit 1, naming --password) and accepts it with it', async () => {
+    const id = '2002';
+    const subscriberID = await createEmployee(api, { name: 'Van with a password', deviceKey: id, deviceProtocol: 'wialonIps', devicePassword: 'sim-pass-1' });
+    const base = ['wialon', id, '--port', String(ports.wialon), '--minutes', '0.05', '--interval', '1'];
+    const refused = await simulate(base);
+    assert.equal(refused.code, 1, refused.output);
+    assert.match(refused.output, /refused the password .*--password/);
+    const accepted = await simulate([...base, '--password', 'sim-pass-1', '--version', '2.0']);
+    assert.equal(accepted.code, 0, accepted.output);
+    assert.match(accepted.output, /3 of 3 records acknowledged/);
+    assert.equal((await api.get(`${LOCATIONS}?subscriberIDs=${subscriberID}&count=10`)).body.length, 3);
+  });
+
   it('live: records dated now, one by one, each acknowledged', async () => {
     const imei = '356307042441099';
     const subscriberID = await createEmployee(api, { name: 'Live truck', deviceKey: imei });
