@@ -109,6 +109,13 @@ for (const dialect of dialects) {
       await onTeltonika.send(teltonikaHandshake(imei));
       assert.deepEqual(await onTeltonika.readBytes(1), Buffer.from([1]));
       assert.equal(await fixesOf(server.api, id), 0);
+      // And the other way: a Wialon IPS IMEI is refused by the Teltonika handshake.
+      const wialonImei = dialect === 'sqlite' ? '356307042445555' : '356307042446666';
+      await create(server.api, { deviceKey: wialonImei, deviceProtocol: 'wialonIps' });
+      const refused = await connect(teltonika.port);
+      await refused.send(teltonikaHandshake(wialonImei));
+      assert.deepEqual(await refused.readBytes(1), Buffer.from([0]));
+      await refused.expectClosed();
 
       const both = dialect === 'sqlite' ? '356307042443333' : '356307042444444';
       await create(server.api, { deviceKey: both });
