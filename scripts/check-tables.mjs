@@ -16,6 +16,7 @@ export const tableOwners = {
   http: ['idempotency_keys'],
   customfields: ['custom_field_templates'],
   reports: ['report_schedules', 'report_runs'],
+  devices: ['egts_retranslators'],
 };
 
 const owners = new Map(Object.entries(tableOwners).flatMap(([module, tables]) => tables.map((table) => [table, module])));

@@ -19,6 +19,7 @@ import { DeliveryQueue, type AttemptResult, type Head } from '../src/delivery/de
 import * as deliveryLog from '../src/delivery/delivery-log-store.js';
 import { Outbox } from '../src/delivery/outbox.js';
 import * as secrets from '../src/delivery/signing-secret-store.js';
+import * as retranslators from '../src/devices/retranslator-store.js';
 import * as employees from '../src/employees/employee-store.js';
 import * as groups from '../src/employees/subscriber-group-store.js';
 import * as idempotency from '../src/http/idempotency-store.js';
@@ -159,6 +160,15 @@ export const catalogue: Entry[] = [
   { file: 'delivery/signing-secret-store.ts', name: 'findCurrentSecret', run: ({ database }) => secrets.findCurrentSecret(database.db, ACCOUNT) },
   { file: 'delivery/signing-secret-store.ts', name: 'expireCurrentSecret', run: ({ database }) => secrets.expireCurrentSecret(database.db, ACCOUNT, T + 24 * HOUR) },
   { file: 'delivery/signing-secret-store.ts', name: 'liveSecrets', run: ({ database }) => secrets.liveSecrets(database.db, ACCOUNT, T) },
+  { file: 'devices/retranslator-store.ts', name: 'listRetranslators', run: ({ database }) => retranslators.listRetranslators(database.db, ACCOUNT) },
+  { file: 'devices/retranslator-store.ts', name: 'findRetranslator', run: ({ database }) => retranslators.findRetranslator(database.db, ACCOUNT, 1) },
+  {
+    file: 'devices/retranslator-store.ts',
+    name: 'insertRetranslator',
+    run: ({ database }) => retranslators.insertRetranslator(database.db, { account_id: ACCOUNT, dispatcher_id: 2002, name: 'Regional dispatch', password_hash: 'scrypt$…', created_at: T }),
+  },
+  { file: 'devices/retranslator-store.ts', name: 'deleteRetranslator', run: ({ database }) => retranslators.deleteRetranslator(database.db, ACCOUNT, 1) },
+  { file: 'devices/retranslator-store.ts', name: 'retranslatorsWithDispatcherId', run: ({ database }) => retranslators.retranslatorsWithDispatcherId(database.db, 2002) },
   { file: 'delivery/outbox.ts', name: 'Outbox.enqueue', run: ({ database, tx }) => new Outbox(database, () => T).enqueue(tx, [{ accountId: ACCOUNT, eventRuleId: 3, channel: 'webhook', target: 'https://hooks.example.com/', payload: {} }, { accountId: ACCOUNT, eventRuleId: 3, channel: 'email', target: 'ops@example.com', payload: {} }]) },
   { file: 'delivery/delivery-queue.ts', name: 'DeliveryQueue.findHeads', run: ({ database }) => new DeliveryQueue(database).findHeads(100) },
   { file: 'delivery/delivery-queue.ts', name: 'DeliveryQueue.claimHeads', run: ({ database }) => new DeliveryQueue(database).claimHeads([head], 'worker-1', T, T + 30_000), only: 'postgres' },

@@ -29,6 +29,8 @@ import { MobileLocations } from './positioning/mobile-locations.js';
 import { mobilePositioningRoutes } from './positioning/mobile-positioning-routes.js';
 import { createDelivery, defaultDeliverySettings, type DeliveryServices, type DeliverySettings } from './delivery/delivery.js';
 import { deliveryRoutes } from './delivery/delivery-routes.js';
+import { retranslatorRoutes } from './devices/retranslator-routes.js';
+import { EgtsRetranslators } from './devices/retranslators.js';
 import { Outbox } from './delivery/outbox.js';
 import { AddressResolver } from './positioning/address-resolver.js';
 import { eventRuleRoutes } from './signals/event-rule-routes.js';
@@ -99,6 +101,8 @@ export interface Services {
   delivery: DeliveryServices;
   /** Removal of old data, and the weekly partitions of the locations (started by main.ts). */
   retention: RetentionJob;
+  /** The EGTS retranslators accounts let in (the EGTS listener authenticates them). */
+  retranslators: EgtsRetranslators;
   metrics: Metrics;
 }
 
@@ -156,7 +160,8 @@ export function createServices(database: Database, clock: () => number = Date.no
   const live = new LiveFeed(locations);
   const retentionSettings = { ...defaultRetentionSettings, ...options.retention };
   const retention = new RetentionJob(database, accounts, sessions, new PositionRetention(database, retentionSettings.batchRows), retentionSettings, clock);
-  return { accounts, sessions, live, employees, tasks, customFields, forms, subscriberRequests, locations, mobileLocations, tracks, vehicleEvents, statistics, reports, geozones, eventRules, outbox, signals, arrivals, delivery, retention, metrics };
+  const retranslators = new EgtsRetranslators(database, clock);
+  return { accounts, sessions, live, employees, tasks, customFields, forms, subscriberRequests, locations, mobileLocations, tracks, vehicleEvents, statistics, reports, geozones, eventRules, outbox, signals, arrivals, delivery, retention, metrics, retranslators };
 }
 
 export interface AppOptions {
@@ -209,6 +214,7 @@ export async function buildApp({ database, services, config, logger = false, clo
       await api.register(geozoneRoutes(services.geozones));
       await api.register(eventRuleRoutes(services.eventRules));
       await api.register(deliveryRoutes(services.delivery.log, services.delivery.secrets));
+      await api.register(retranslatorRoutes(services.retranslators));
       await api.register(taskRoutes(services.tasks));
       // What clients of the original service call besides (issue 16).
       await api.register(mobilePositioningRoutes(services.mobileLocations, services.tracks));

@@ -67,6 +67,16 @@ export function termIdentity(terminalId: number, imei?: string): [number, Buffer
   return [1, Buffer.concat([le([4, terminalId], [1, imei ? 0x02 : 0]), imei ? Buffer.from(imei.padEnd(15, '\0'), 'latin1') : Buffer.alloc(0)])];
 }
 
+/** EGTS_SR_DISPATCHER_IDENTITY: DT (0), DID, then the description (DSCR). */
+export function dispatcherIdentity(dispatcherId: number, description = ''): [number, Buffer] {
+  return [5, Buffer.concat([le([1, 0], [4, dispatcherId]), Buffer.from(description, 'latin1')])];
+}
+
+/** EGTS_SR_AUTH_INFO: UNM and UPSW, each ended by a zero byte (no server sequence). */
+export function authInfo(userName: string, password: string): [number, Buffer] {
+  return [7, Buffer.concat([Buffer.from(`${userName}\0${password}\0`, 'latin1')])];
+}
+
 export interface PosDataSpec {
   timeMs: number;
   latitude: number;

@@ -1,12 +1,29 @@
 import { TruncatedFrameError } from './byte-reader.js';
-import { AUTH_SERVICE, buildEgtsRecord, parseEgtsRecords, recordResponse, SR_RESULT_CODE, SR_TERM_IDENTITY, TELEDATA_SERVICE, type EgtsRecord } from './egts-records.js';
+import { authParamsWithoutEncryption, decodeAuthInfo, decodeDispatcherIdentity } from './egts-auth.js';
+import {
+  AUTH_SERVICE,
+  buildEgtsRecord,
+  parseEgtsRecords,
+  recordResponse,
+  SR_AUTH_INFO,
+  SR_AUTH_PARAMS,
+  SR_DISPATCHER_IDENTITY,
+  SR_RESULT_CODE,
+  SR_TERM_IDENTITY,
+  TELEDATA_SERVICE,
+  type EgtsRecord,
+} from './egts-records.js';
 import { egtsReadingMap } from './egts-reading-map.js';
 import { decodeTeledata, decodeTermIdentity } from './egts-teledata.js';
 import { buildEgtsPacket, buildEgtsResponse, EGTS_PC, egtsFrameLength, parseEgtsPacket, PT_APPDATA, PT_RESPONSE, PT_SIGNED_APPDATA } from './egts-transport.js';
 import type { TrackerConnection, TrackerProtocol, TrackerSession } from './tracker-protocol.js';
 import type { TrackerRecord } from './tracker-record.js';
 
-/** EGTS over TCP: authentication by TERM_IDENTITY (or the records' object id), teledata records confirmed one by one. */
+/**
+ * EGTS over TCP: a terminal authenticates by TERM_IDENTITY (or names itself by the records' object
+ * id), a retranslator by DISPATCHER_IDENTITY; either proves a password with AUTH_INFO where one is
+ * set. Teledata records are confirmed one by one (docs/devices-egts.md).
+ */
 export const egtsProtocol: TrackerProtocol = {
   name: 'egts',
   deviceProtocol: 'egts',
@@ -22,11 +39,24 @@ interface Confirmation {
   status: number;
 }
 
+/** An identity heard and waiting for its password (AUTH_INFO). */
+type Pending = { kind: 'terminal'; keys: string[] } | { kind: 'retranslator'; dispatcherId: number };
+
+/** What an AUTH record led to: a result code to send, a request for the password, or nothing yet. */
+type AuthOutcome = number | 'ask' | null;
+
 class EgtsSession implements TrackerSession {
   private nextPacketId = 0;
   private nextRecordNumber = 0;
-  /** The terminal was refused: it is not looked up again (its connection closes after this packet). */
+  /** Refused: not looked up again; the connection closes after this packet. */
   private refused = false;
+  private pending: Pending | null = null;
+  /**
+   * A terminal is one vehicle: the object id of its first teledata record. A record naming another
+   * is not its own and is refused (OBJ_NFOUND), never stored on this vehicle nor looked up:
+   * relaying several vehicles takes a retranslator's session.
+   */
+  private objectId: number | null = null;
 
   constructor(private readonly connection: TrackerConnection) {}
 
@@ -49,11 +79,13 @@ class EgtsSession implements TrackerSession {
     // The terminal's confirmations of what this server sent: nothing to do.
     if (packet.packetType === PT_RESPONSE) return;
     let records: EgtsRecord[];
+    let password: string | undefined;
     try {
       if (packet.packetType !== PT_APPDATA && packet.packetType !== PT_SIGNED_APPDATA) throw new TruncatedFrameError('unknown packet type');
       // A signed packet starts with SIGL and the signature, which terminals leave empty in practice.
       const data = packet.packetType === PT_SIGNED_APPDATA ? packet.body.subarray(2 + packet.body.readUInt16LE(0)) : packet.body;
       records = parseEgtsRecords(data);
+      password = passwordOf(records);
     } catch (error) {
       if (!(error instanceof TruncatedFrameError || error instanceof RangeError)) throw error;
       return this.respond(packet.packetId, EGTS_PC.INC_DATAFORM);
@@ -61,27 +93,16 @@ class EgtsSession implements TrackerSession {
 
     const confirmations: Confirmation[] = [];
     const positions: TrackerRecord[] = [];
-    let authResult: number | null = null;
+    let outcome: AuthOutcome = null;
+    let denied = false;
     for (const record of records) {
       if (record.serviceType === AUTH_SERVICE) {
-        const identity = record.subrecords.find((s) => s.type === SR_TERM_IDENTITY);
-        if (identity && !connection.identified && !this.refused) authResult = await this.authenticate(identity.data);
+        if (!connection.identified && !this.refused) outcome = (await this.authenticate(record, password)) ?? outcome;
         confirmations.push({ record, status: EGTS_PC.OK });
       } else if (record.serviceType === TELEDATA_SERVICE) {
-        // Terminals that skip the AUTH service name themselves by the records' object id (OID).
-        if (!connection.identified && !this.refused && record.objectId !== null) this.refused = !(await connection.identify([String(record.objectId)]));
-        if (!connection.identified) {
-          confirmations.push({ record, status: EGTS_PC.AUTH_DENIED });
-          continue;
-        }
-        try {
-          const position = decodeTeledata(record);
-          if (position) positions.push(position);
-          confirmations.push({ record, status: EGTS_PC.OK });
-        } catch (error) {
-          if (!(error instanceof TruncatedFrameError)) throw error;
-          confirmations.push({ record, status: EGTS_PC.INC_DATAFORM });
-        }
+        const status = await this.teledata(record, positions);
+        if (status === EGTS_PC.AUTH_DENIED) denied = true;
+        confirmations.push({ record, status });
       } else {
         // Commands, firmware and other services: confirmed, Lokator does not use them.
         confirmations.push({ record, status: EGTS_PC.OK });
@@ -89,28 +110,96 @@ class EgtsSession implements TrackerSession {
     }
     if (positions.length > 0) await connection.store(positions);
     this.respond(packet.packetId, EGTS_PC.OK, confirmations);
-    if (authResult !== null) this.sendResultCode(authResult);
-    if (authResult === EGTS_PC.AUTH_DENIED || confirmations.some((c) => c.status === EGTS_PC.AUTH_DENIED)) connection.close('unknown terminal');
+    if (outcome === 'ask') this.sendAuthRecord(SR_AUTH_PARAMS, authParamsWithoutEncryption());
+    else if (outcome !== null) this.sendAuthRecord(SR_RESULT_CODE, Buffer.from([outcome]));
+    // Teledata before any identity is a stranger's; before its password, the dialogue goes on.
+    if (this.refused || (denied && this.pending === null)) connection.close(this.pending?.kind === 'retranslator' ? 'retranslator refused' : 'unknown terminal');
   }
 
-  /** The IMEI when the terminal sends one, else its terminal id (TID), is the device key. */
-  private async authenticate(data: Buffer): Promise<number> {
-    let identity;
+  /** An AUTH_SERVICE record: the identity it names, checked now or once its password comes. */
+  private async authenticate(record: EgtsRecord, password: string | undefined): Promise<AuthOutcome> {
     try {
-      identity = decodeTermIdentity(data);
+      for (const { type, data } of record.subrecords) {
+        if (type === SR_TERM_IDENTITY) {
+          // The IMEI when the terminal sends one, else its terminal id (TID), is the device key.
+          const identity = decodeTermIdentity(data);
+          this.pending = { kind: 'terminal', keys: [...new Set([identity.imei, String(identity.terminalId)].filter((key): key is string => key !== null))] };
+        } else if (type === SR_DISPATCHER_IDENTITY) {
+          this.pending = { kind: 'retranslator', dispatcherId: decodeDispatcherIdentity(data).dispatcherId };
+        }
+      }
     } catch (error) {
       if (error instanceof TruncatedFrameError) return EGTS_PC.INC_DATAFORM;
       throw error;
     }
-    const keys = [...new Set([identity.imei, String(identity.terminalId)].filter((key): key is string => key !== null))];
-    if (await this.connection.identify(keys)) return EGTS_PC.OK;
+    const { pending } = this;
+    if (pending === null) return null;
+    let accepted: boolean;
+    if (pending.kind === 'retranslator') {
+      if (password === undefined) return 'ask';
+      accepted = await this.connection.identifyRetranslator(pending.dispatcherId, password);
+    } else {
+      const outcome = await this.connection.login(pending.keys, password ?? null);
+      // Asked once: a password that came and was not the device's is refused, not asked for again.
+      if (outcome === 'password-required' && password === undefined) return 'ask';
+      accepted = outcome === 'accepted';
+    }
+    if (accepted) {
+      this.pending = null;
+      return EGTS_PC.OK;
+    }
     this.refused = true;
     return EGTS_PC.AUTH_DENIED;
   }
 
-  /** EGTS_SR_RESULT_CODE in an AUTH_SERVICE record: the outcome of the authentication. */
-  private sendResultCode(result: number): void {
-    const record = buildEgtsRecord(this.nextRecordNumber++, AUTH_SERVICE, [{ type: SR_RESULT_CODE, data: Buffer.from([result]) }]);
+  /** A TELEDATA_SERVICE record: its positions added to `positions`; the record's status. */
+  private async teledata(record: EgtsRecord, positions: TrackerRecord[]): Promise<number> {
+    const { connection } = this;
+    // Terminals that skip the AUTH service name themselves by the records' object id (OID).
+    if (!connection.identified && !this.refused && this.pending === null && record.objectId !== null) {
+      if (await connection.identify([String(record.objectId)])) this.objectId = record.objectId;
+      // A terminal with a device password must send it in AUTH_INFO: naming itself is not enough.
+      else this.refused = true;
+    }
+    if (!connection.identified) return EGTS_PC.AUTH_DENIED;
+    if (connection.retranslating) {
+      if (record.objectId === null || !(await connection.findObject(String(record.objectId)))) return EGTS_PC.OBJ_NFOUND;
+    } else if (record.objectId !== null) {
+      this.objectId ??= record.objectId;
+      if (record.objectId !== this.objectId) {
+        connection.warn('EGTS record of another object refused', { recordNumber: record.number });
+        return EGTS_PC.OBJ_NFOUND;
+      }
+    }
+    const first = positions.length;
+    try {
+      decodeTeledata(record, positions);
+    } catch (error) {
+      if (!(error instanceof TruncatedFrameError)) throw error;
+      // A record that cannot be decoded whole is refused whole.
+      positions.length = first;
+      return EGTS_PC.INC_DATAFORM;
+    }
+    if (connection.retranslating) {
+      const deviceKey = String(record.objectId);
+      for (let i = first; i < positions.length; i++) positions[i]!.deviceKey = deviceKey;
+    }
+    return EGTS_PC.OK;
+  }
+
+  /** A record of AUTH_SERVICE from this server: the authentication's RESULT_CODE, or AUTH_PARAMS asking for AUTH_INFO. */
+  private sendAuthRecord(type: number, data: Buffer): void {
+    const record = buildEgtsRecord(this.nextRecordNumber++, AUTH_SERVICE, [{ type, data }]);
     this.connection.send(buildEgtsPacket(this.nextPacketId++, PT_APPDATA, record));
   }
+}
+
+/** The password of the packet's EGTS_SR_AUTH_INFO, if it has one (it may come beside the identity or after it). */
+function passwordOf(records: EgtsRecord[]): string | undefined {
+  for (const record of records) {
+    if (record.serviceType !== AUTH_SERVICE) continue;
+    const info = record.subrecords.find((s) => s.type === SR_AUTH_INFO);
+    if (info) return decodeAuthInfo(info.data).password;
+  }
+  return undefined;
 }

@@ -12,6 +12,9 @@ export const TELEDATA_SERVICE = 2;
 
 export const SR_RECORD_RESPONSE = 0;
 export const SR_TERM_IDENTITY = 1;
+export const SR_DISPATCHER_IDENTITY = 5;
+export const SR_AUTH_PARAMS = 6;
+export const SR_AUTH_INFO = 7;
 export const SR_RESULT_CODE = 9;
 
 export interface EgtsSubrecord {

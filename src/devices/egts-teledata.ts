@@ -44,19 +44,27 @@ export function decodeTermIdentity(data: Buffer): TermIdentity {
 
 const bit = (value: number, n: number) => (value >> n) & 1;
 
-/** A teledata record as one position with its readings; null when it carries no POS_DATA. */
-export function decodeTeledata(record: EgtsRecord): TrackerRecord | null {
-  let position: TrackerRecord | null = null;
-  const readings: Record<string, number> = {};
+/**
+ * A teledata record as its positions, one per POS_DATA (a terminal sends a record of dozens, each
+ * with its own NTM), in order, appended to `positions` (the packet's, on the tracker thread: no
+ * array per record). The other subrecords' readings go to the position before them: a terminal
+ * writes a fix's sensors after its POS_DATA; those before the first go to the first.
+ */
+export function decodeTeledata(record: EgtsRecord, positions: TrackerRecord[] = []): TrackerRecord[] {
+  const first = positions.length;
+  let readings: Record<string, number> = {};
   for (const { type, data } of record.subrecords) {
-    if (type === SR_POS_DATA && position === null) position = decodePosData(data, readings);
-    else if (type === SR_EXT_POS_DATA) decodeExtPosData(data, readings);
+    if (type === SR_POS_DATA) {
+      // Readings read before the first POS_DATA stay with it; each later POS_DATA starts afresh.
+      if (positions.length > first) readings = {};
+      positions.push(decodePosData(data, readings));
+    } else if (type === SR_EXT_POS_DATA) decodeExtPosData(data, readings);
     else if (type === SR_AD_SENSORS_DATA) decodeAdSensors(data, readings);
     else if (type === SR_COUNTERS_DATA) decodeCounters(data, readings);
     else if (type === SR_STATE_DATA || (type === SR_STATE_DATA_LEGACY && data.length === 5)) decodeStateData(data, readings);
     else if (type === SR_LIQUID_LEVEL_SENSOR) decodeLiquidLevel(data, readings);
   }
-  return position && { ...position, readings };
+  return positions;
 }
 
 /** EGTS_SR_POS_DATA: NTM, LAT, LONG (modulus over 90 / 180 × 0xFFFFFFFF), FLG, SPD, DIR, ODM, DIN, SRC, [ALT]. */

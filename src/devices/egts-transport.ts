@@ -20,6 +20,7 @@ export const EGTS_PC = {
   INC_DATAFORM: 132,
   HEADERCRC_ERROR: 137,
   DATACRC_ERROR: 138,
+  OBJ_NFOUND: 146,
   AUTH_DENIED: 151,
 } as const;
 

@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import type { DeviceProtocol } from '../employees/employees.js';
 import type { KeyGuessLimits } from '../http/key-guess-throttle.js';
-import { INGEST_FIELDS, skipFixes, unpackFixes, type FromTrackerThread, type ToTrackerThread, type TrackerProtocolName, type TrackerThreadData } from './tracker-thread-messages.js';
+import { INGEST_FIELDS, skipFixes, unpackFixes, type FromTrackerThread, type TrackerQuestion, type ToTrackerThread, type TrackerProtocolName, type TrackerThreadData } from './tracker-thread-messages.js';
 import type { Fix } from '../positioning/positioning.js';
 import type { TrackerLogger, TrackerSink } from './tracker-server.js';
 
@@ -144,6 +144,17 @@ export function startTrackerThread(options: TrackerThreadOptions): Promise<Track
     );
   };
 
+  const answerQuestion = (id: number, question: TrackerQuestion) => {
+    const answer =
+      question.kind === 'retranslator'
+        ? (sink.authenticateRetranslator?.(question.dispatcherId, question.password) ?? Promise.resolve(null))
+        : (sink.findDevice?.(question.protocol, question.deviceKey) ?? Promise.resolve(null));
+    answer.then(
+      (value) => send({ type: 'answered', id, answer: value }),
+      (error: unknown) => send({ type: 'answered', id, answer: null, error: error instanceof Error ? error.message : String(error) }),
+    );
+  };
+
   return new Promise((started, failedToStart) => {
     thread.on('message', (message: FromTrackerThread) => {
       switch (message.type) {
@@ -151,6 +162,8 @@ export function startTrackerThread(options: TrackerThreadOptions): Promise<Track
           return take(message.requests, message.fixes);
         case 'resolve':
           return resolve(message.id, message.protocol, message.deviceKey, message.password);
+        case 'ask':
+          return answerQuestion(message.id, message.question);
         case 'log':
           return logger[message.level](message.object, message.message);
         case 'listening':

@@ -19,11 +19,26 @@ export interface TrackerConnection {
    * does. Call it once per login, with the password when the protocol carries one.
    */
   login(deviceKeys: readonly string[], password: string | null): Promise<LoginOutcome>;
+  /**
+   * Authenticates a retranslator (another platform relaying many vehicles) by the dispatcher id
+   * and password an account configured. True binds the connection to that account: records then
+   * name their vehicle (`TrackerRecord.deviceKey`), found by `findObject`.
+   */
+  identifyRetranslator(dispatcherId: number, password: string): Promise<boolean>;
+  readonly retranslating: boolean;
+  /**
+   * In a retranslator's connection: whether this device key is a vehicle of its account heard on
+   * this protocol (a device password does not matter: the retranslator proved the account's own
+   * credentials). Answers are kept for the connection.
+   */
+  findObject(deviceKey: string): Promise<boolean>;
+  /** A terminal or a retranslator was identified. */
   readonly identified: boolean;
   /**
-   * Stores the records of the identified terminal, in order, and resolves only after they
-   * committed: the dialogue acknowledges after this and never before. Rejects when they were not
-   * stored (the listener then drops the connection unanswered, and the tracker sends again).
+   * Stores the records of the identified terminal (or, from a retranslator, of the vehicles
+   * `findObject` found), in order, and resolves only after they committed: the dialogue
+   * acknowledges after this and never before. Rejects when they were not stored (the listener
+   * then drops the connection unanswered, and the tracker sends again).
    */
   store(records: TrackerRecord[]): Promise<void>;
   send(bytes: Buffer | string): void;

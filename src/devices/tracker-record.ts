@@ -12,4 +12,6 @@ export interface TrackerRecord {
   angle: number;
   speedKmh: number;
   readings: Record<string, number>;
+  /** From a retranslator: the device key of the vehicle it belongs to (absent from a terminal, which is its own vehicle). */
+  deviceKey?: string;
 }

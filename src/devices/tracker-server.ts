@@ -16,6 +16,13 @@ export interface TrackerSink {
   authenticateDevice(protocol: DeviceProtocol, deviceKey: string, password: string | null): Promise<TrackerLogin>;
   /** Stores the fixes (in order) and resolves only after they committed; rejects if they were not stored. */
   ingest(accountId: number, fixes: Fix[]): Promise<void>;
+  /**
+   * The employee whose device key this is, if heard on `protocol`, whatever its device password:
+   * a retranslator's vehicle (the retranslator proved its account's own credentials); absent: none.
+   */
+  findDevice?(protocol: DeviceProtocol, deviceKey: string): Promise<TrackerDevice | null>;
+  /** The retranslator an account configured with this dispatcher id and password, or null; absent: none. */
+  authenticateRetranslator?(dispatcherId: number, password: string): Promise<TrackerRetranslator | null>;
 }
 
 export type TrackerLogin = { outcome: 'accepted'; owner: TrackerDevice } | { outcome: Exclude<LoginOutcome, 'accepted'> };
@@ -25,6 +32,11 @@ export interface TrackerDevice {
   subscriberId: number;
   /** The employee's own reading map, laid over the protocol's defaults. */
   readingMap?: ReadingMapOverride | null;
+}
+
+export interface TrackerRetranslator {
+  accountId: number;
+  retranslatorId: number;
 }
 
 /**
@@ -65,6 +77,8 @@ export interface TrackerServer {
   close(): Promise<void>;
 }
 
+type BoundDevice = TrackerDevice & { map: ReadingMap; digest: string };
+
 /** A fix dated further ahead than this is a broken clock, not a position (as for OsmAnd). */
 const MAX_FUTURE_MS = 24 * 3_600_000;
 const silent: TrackerLogger = { info() {}, warn() {}, error() {} };
@@ -98,8 +112,14 @@ export async function startTrackerServer(options: TrackerServerOptions): Promise
     let buffer: Buffer = Buffer.alloc(0);
     let draining = false;
     let closed = false;
-    let device: (TrackerDevice & { map: ReadingMap; digest: string }) | null = null;
-    const context = () => ({ protocol: protocol.name, remote, ...(device ? { device: device.digest, subscriberId: device.subscriberId } : {}) });
+    let device: BoundDevice | null = null;
+    let retranslator: (TrackerRetranslator & { objects: Map<string, BoundDevice | null> }) | null = null;
+    const context = () => ({
+      protocol: protocol.name,
+      remote,
+      ...(device ? { device: device.digest, subscriberId: device.subscriberId } : {}),
+      ...(retranslator ? { retranslatorId: retranslator.retranslatorId, accountId: retranslator.accountId } : {}),
+    });
 
     const close = (reason: string) => {
       if (closed) return;
@@ -107,10 +127,14 @@ export async function startTrackerServer(options: TrackerServerOptions): Promise
       logger.info({ ...context(), reason }, 'tracker connection closed');
       socket.end(() => socket.destroy());
     };
+    const bound = (owner: TrackerDevice, digest: string): BoundDevice => ({ ...owner, digest, map: resolveReadingMap(protocol.defaultReadingMap, owner.readingMap) });
 
     const connection: TrackerConnection = {
       get identified() {
-        return device !== null;
+        return device !== null || retranslator !== null;
+      },
+      get retranslating() {
+        return retranslator !== null;
       },
       async identify(deviceKeys) {
         return (await connection.login(deviceKeys, null)) === 'accepted';
@@ -139,7 +163,7 @@ export async function startTrackerServer(options: TrackerServerOptions): Promise
           }
           const { owner } = login;
           keyGuesses?.succeeded(address, digest);
-          device = { ...owner, digest, map: resolveReadingMap(protocol.defaultReadingMap, owner.readingMap) };
+          device = bound(owner, digest);
           logger.info(context(), 'terminal identified');
           return 'accepted';
         }
@@ -147,7 +171,37 @@ export async function startTrackerServer(options: TrackerServerOptions): Promise
         logger.warn({ ...context(), ...named, ...(locked ? { lockedAddress: true } : {}) }, 'unknown terminal refused');
         return 'unknown';
       },
+      async identifyRetranslator(dispatcherId, password) {
+        const digest = deviceKeyDigest(`dispatcher:${dispatcherId}`);
+        if (keyGuesses && keyGuesses.retryAfterSeconds(address, digest) > 0) {
+          logger.warn({ ...context(), dispatcherId, lockedAddress: true }, 'retranslator refused: its address guessed too many keys');
+          return false;
+        }
+        const found = (await sink.authenticateRetranslator?.(dispatcherId, password)) ?? null;
+        if (!found) {
+          const locked = keyGuesses?.failed(address) ?? false;
+          logger.warn({ ...context(), dispatcherId, ...(locked ? { lockedAddress: true } : {}) }, 'retranslator refused: unknown dispatcher id or wrong password');
+          return false;
+        }
+        keyGuesses?.succeeded(address, digest);
+        retranslator = { ...found, objects: new Map() };
+        logger.info({ ...context(), dispatcherId }, 'retranslator authenticated');
+        return true;
+      },
+      async findObject(deviceKey) {
+        if (!retranslator) return false;
+        const { objects, accountId } = retranslator;
+        if (!objects.has(deviceKey)) {
+          const owner = deviceKey === '' ? null : ((await sink.findDevice?.(protocol.deviceProtocol, deviceKey)) ?? null);
+          // Only the retranslator's own account: another's vehicle is answered as no vehicle at all.
+          const digest = deviceKeyDigest(deviceKey);
+          objects.set(deviceKey, owner && owner.accountId === accountId ? bound(owner, digest) : null);
+          if (!objects.get(deviceKey)) logger.warn({ ...context(), device: digest }, 'retranslated object refused: not a vehicle of the account');
+        }
+        return objects.get(deviceKey) !== null;
+      },
       async store(records) {
+        if (retranslator) return storeRetranslated(retranslator, records);
         if (!device) throw new Error('records from a terminal that has not identified itself');
         const fixes = toFixes(records, device.subscriberId, device.map, clock());
         if (fixes.length < records.length) logger.warn({ ...context(), dropped: records.length - fixes.length }, 'implausible records dropped');
@@ -161,6 +215,19 @@ export async function startTrackerServer(options: TrackerServerOptions): Promise
       warn(message, details = {}) {
         logger.warn({ ...context(), ...details }, message);
       },
+    };
+
+    /** A retranslator's records, each as a fix of the vehicle it names (found by `findObject` before). */
+    const storeRetranslated = async (from: { accountId: number; objects: Map<string, BoundDevice | null> }, records: TrackerRecord[]) => {
+      const now = clock();
+      const fixes: Fix[] = [];
+      for (const record of records) {
+        const object = record.deviceKey === undefined ? null : from.objects.get(record.deviceKey);
+        if (!object) throw new Error('a retranslated record of a vehicle not found first');
+        fixes.push(...toFixes([record], object.subscriberId, object.map, now));
+      }
+      if (fixes.length < records.length) logger.warn({ ...context(), dropped: records.length - fixes.length }, 'implausible records dropped');
+      if (fixes.length > 0) await sink.ingest(from.accountId, fixes);
     };
     const session = protocol.open(connection);
 

@@ -1,7 +1,7 @@
 import type { KeyGuessLimits } from '../http/key-guess-throttle.js';
 import type { Fix } from '../positioning/positioning.js';
 import type { DeviceProtocol } from '../employees/employees.js';
-import type { TrackerLogin } from './tracker-server.js';
+import type { TrackerDevice, TrackerLogin, TrackerRetranslator } from './tracker-server.js';
 
 /**
  * What the tracker thread (tracker-thread.ts) and its main-thread side (tracker-listeners.ts) tell
@@ -27,11 +27,21 @@ export type LogLevel = 'info' | 'warn' | 'error';
 /** Each request of an `ingest` message takes three numbers: its id, the account, how many fixes it packed. */
 export const INGEST_FIELDS = 3;
 
+/**
+ * What the thread asks the main thread for a retranslator's session: the retranslator a dispatcher
+ * id and password name, or a vehicle by its key (TrackerSink.authenticateRetranslator,
+ * findDevice); the answer is it or null. The password goes no further than the check.
+ */
+export type TrackerQuestion =
+  | { kind: 'retranslator'; dispatcherId: number; password: string }
+  | { kind: 'device'; protocol: DeviceProtocol; deviceKey: string };
+
 export type FromTrackerThread =
   | { type: 'listening'; ports: Partial<Record<TrackerProtocolName, number>> }
   | { type: 'listen-failed'; message: string }
   /** A terminal's login (TrackerSink.authenticateDevice); the password never goes into a log message. */
   | { type: 'resolve'; id: number; protocol: DeviceProtocol; deviceKey: string; password: string | null }
+  | { type: 'ask'; id: number; question: TrackerQuestion }
   /** `requests`: id, account, fix count for each; `fixes`: their fixes one after the other (`packFixes`). */
   | { type: 'ingest'; requests: number[]; fixes: Float64Array }
   | { type: 'log'; level: LogLevel; object: object; message: string }
@@ -39,6 +49,7 @@ export type FromTrackerThread =
 
 export type ToTrackerThread =
   | { type: 'resolved'; id: number; login: TrackerLogin; error?: string }
+  | { type: 'answered'; id: number; answer: TrackerDevice | TrackerRetranslator | null; error?: string }
   /**
    * `stored`: the requests whose fixes committed, to be acknowledged once the commit numbered
    * `storedAfter` is on disk (0: at once); `failed`: those that were not stored, with why.

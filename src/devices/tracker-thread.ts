@@ -4,9 +4,9 @@ import { DurableCommits } from '../store/wal-sync.js';
 import type { Fix } from '../positioning/positioning.js';
 import { egtsProtocol } from './egts-protocol.js';
 import { teltonikaProtocol } from './teltonika-protocol.js';
-import { PackedNumbers, packFixes, type FromTrackerThread, type LogLevel, type ToTrackerThread, type TrackerProtocolName, type TrackerThreadData } from './tracker-thread-messages.js';
+import { PackedNumbers, packFixes, type FromTrackerThread, type TrackerQuestion, type LogLevel, type ToTrackerThread, type TrackerProtocolName, type TrackerThreadData } from './tracker-thread-messages.js';
 import type { TrackerProtocol } from './tracker-protocol.js';
-import { startTrackerServer, type TrackerLogin, type TrackerLogger, type TrackerServer, type TrackerSink } from './tracker-server.js';
+import { startTrackerServer, type TrackerDevice, type TrackerLogin, type TrackerLogger, type TrackerRetranslator, type TrackerServer, type TrackerSink } from './tracker-server.js';
 import { wialonProtocol } from './wialon-protocol.js';
 
 /**
@@ -28,6 +28,7 @@ const post = (message: FromTrackerThread, transfer: ArrayBuffer[] = []) => port.
 
 let nextId = 0;
 const resolving = new Map<number, { resolve: (login: TrackerLogin) => void; reject: (error: Error) => void }>();
+const asking = new Map<number, { resolve: (answer: TrackerDevice | TrackerRetranslator | null) => void; reject: (error: Error) => void }>();
 const ingesting = new Map<number, { resolve: () => void; reject: (error: Error) => void }>();
 
 /** Fixes read in this turn of the event loop, handed over together (or sooner, past HAND_OVER_NUMBERS). */
@@ -41,7 +42,17 @@ const handOver = () => {
   requests = [];
 };
 
+const ask = (question: TrackerQuestion) =>
+  new Promise<TrackerDevice | TrackerRetranslator | null>((resolve, reject) => {
+    const id = nextId++;
+    asking.set(id, { resolve, reject });
+    post({ type: 'ask', id, question });
+  });
+
 const sink: TrackerSink = {
+  // A retranslator's questions are few (one per session and per vehicle it names): no batching.
+  authenticateRetranslator: async (dispatcherId, password) => (await ask({ kind: 'retranslator', dispatcherId, password })) as TrackerRetranslator | null,
+  findDevice: async (protocol, deviceKey) => (await ask({ kind: 'device', protocol, deviceKey })) as TrackerDevice | null,
   authenticateDevice: (protocol, deviceKey, password) =>
     new Promise((resolve, reject) => {
       const id = nextId++;
@@ -96,6 +107,13 @@ port.on('message', (message: ToTrackerThread) => {
       resolving.delete(message.id);
       if (message.error !== undefined) waiting?.reject(new Error(message.error));
       else waiting?.resolve(message.login);
+      return;
+    }
+    case 'answered': {
+      const waiting = asking.get(message.id);
+      asking.delete(message.id);
+      if (message.error !== undefined) waiting?.reject(new Error(message.error));
+      else waiting?.resolve(message.answer);
       return;
     }
     case 'ingested':

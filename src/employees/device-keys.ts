@@ -71,6 +71,16 @@ export class DeviceKeys {
     return (await verifyDevicePassword(password, entry.passwordHash)) ? { outcome: 'accepted', owner: entry.owner } : { outcome: 'wrong-password' };
   }
 
+  /**
+   * The owner of a device key heard on `protocol`'s listener, whatever its device password: for a
+   * retranslator's records (the EGTS listener checks the owner is of the retranslator's account,
+   * whose own credentials it proved). Read as `authenticateDevice` reads.
+   */
+  async findDeviceOwner(protocol: DeviceProtocol, identifier: string): Promise<DeviceOwner | null> {
+    const entry = identifier === '' ? null : await this.readDeviceKey(identifier);
+    return entry && heardBy(entry.protocol, protocol) ? entry.owner : null;
+  }
+
   private readDeviceKey(deviceKey: string): Promise<DeviceEntry | null> {
     return new Promise((resolve, reject) => {
       const waiting = this.keysToRead.get(deviceKey);

@@ -184,6 +184,14 @@ export class EmployeeService {
     return this.deviceKeys.authenticateDevice(protocol, identifier, password);
   }
 
+  /**
+   * The owner of a device key heard on `protocol`'s listener, whatever its device password: for a
+   * retranslator's records (see DeviceKeys.findDeviceOwner).
+   */
+  findDeviceOwner(protocol: DeviceProtocol, identifier: string): Promise<DeviceOwner | null> {
+    return this.deviceKeys.findDeviceOwner(protocol, identifier);
+  }
+
   /** `findByDeviceKey` answered from memory for a device seen before (see DeviceKeys.findByDeviceKeyCached). */
   findByDeviceKeyCached(deviceKey: string): Promise<DeviceOwner | null> {
     return this.deviceKeys.findByDeviceKeyCached(deviceKey);

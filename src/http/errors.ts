@@ -46,6 +46,8 @@ export const errorKinds = {
   SUBSCRIBER_REQUEST_NOT_FOUND: { code: 1022, status: 404 },
   // Not in the contract's list: the report schedules of issue 17 (README, Reports).
   REPORT_SCHEDULE_NOT_FOUND: { code: 1023, status: 404 },
+  // Not in the contract's list: the EGTS retranslators of an account (docs/devices-egts.md).
+  RETRANSLATOR_NOT_FOUND: { code: 1024, status: 404 },
 } as const satisfies Record<string, { code: number; status: number }>;
 
 export type ErrorKind = keyof typeof errorKinds;

@@ -24,6 +24,7 @@ export interface Schema {
   deliveries: DeliveriesTable;
   delivery_attempts: DeliveryAttemptsTable;
   signing_secrets: SigningSecretsTable;
+  egts_retranslators: EgtsRetranslatorsTable;
   tasks: TasksTable;
   signal_ids: SignalIdsTable;
   workspace_sessions: WorkspaceSessionsTable;
@@ -294,6 +295,15 @@ export interface DeliveryAttemptsTable {
   duration_ms: number;
   status_code: number | null;
   error: string | null;
+}
+
+export interface EgtsRetranslatorsTable {
+  id: Generated<number>;
+  account_id: number;
+  dispatcher_id: number;
+  name: string;
+  password_hash: string;
+  created_at: number;
 }
 
 export interface SigningSecretsTable {

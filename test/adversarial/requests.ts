@@ -122,6 +122,8 @@ function knownBodies(tenant: Tenant): Record<string, unknown> {
     'POST /workspace/api/session': { login: tenant.login, password: PASSWORD },
     'PUT /workspace/api/password': { currentPassword: PASSWORD, newPassword: PASSWORD },
     'POST /v6/api/subscriberManagement/subscriberRequests': { subscriberID: Number(tenant.ids.subscriberID) },
+    // The password is write-only: no read shows one to send back.
+    'POST /v6/api/trackerManagement/egtsRetranslators': { dispatcherID: 2219, name: `${tenant.marker} platform`, password: 'Relay-Pass-01' },
   };
 }
 

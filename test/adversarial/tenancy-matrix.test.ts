@@ -37,6 +37,7 @@ const ID_KEYS: Record<string, string> = {
   locationID: 'locationID',
   deliveryID: 'deliveryID',
   accountID: 'accountID',
+  retranslatorID: 'retranslatorID',
 };
 
 /**

@@ -198,6 +198,7 @@ export async function createTenant(baseUrl: string, tag: string): Promise<Tenant
     201,
     'report schedule',
   );
+  const retranslator = await ok(api.post('/v6/api/trackerManagement/egtsRetranslators', { dispatcherID: 2219, name: `${marker} platform`, password: 'Relay-Pass-01' }), 201, 'EGTS retranslator');
   const locations = await ok(api.get(`${LOCATIONS}?subscriberIDs=${subscriberID}&count=1`), 200, 'locations');
   const tracks = await ok(api.get(`${TRACKS}?subscriberIDs=${subscriberID}`), 200, 'tracks');
   const deliveries = await ok(api.get(DELIVERIES), 200, 'deliveries');
@@ -220,6 +221,7 @@ export async function createTenant(baseUrl: string, tag: string): Promise<Tenant
     formID: String(task.taskID),
     requestID: String(locate.requestID),
     reportScheduleID: String(schedule.reportScheduleID),
+    retranslatorID: String(retranslator.retranslatorID),
   };
   return tenant;
 }
@@ -261,4 +263,5 @@ export const GHOST_IDS: Record<string, string> = {
   formID: '999999829',
   requestID: '999999827',
   reportScheduleID: '999999821',
+  retranslatorID: '999999817',
 };

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { egtsProtocol } from '../../src/devices/egts-protocol.js';
 import { KeyGuessThrottle } from '../../src/http/key-guess-throttle.js';
-import { egtsPacket, egtsRecord, liquidLevel, posData, readEgtsPacket, stateData, termIdentity, type ReadEgtsPacket } from '../../scripts/trackers/egts-encoder.js';
+import { authInfo, egtsPacket, egtsRecord, liquidLevel, posData, readEgtsPacket, stateData, termIdentity, type ReadEgtsPacket } from '../../scripts/trackers/egts-encoder.js';
+import { DISPATCHER_2219 } from './egts-frames.js';
 import { startListener, type Listener, type TrackerClient } from '../helpers/tracker-client.js';
 
 const IMEI = '864495034643376';
@@ -13,6 +14,9 @@ const AUTH = 1;
 const TELEDATA = 2;
 const RECORD_RESPONSE = 0;
 const RESULT_CODE = 9;
+const AUTH_PARAMS = 6;
+const PASSWORD_IMEI = '861230043907626';
+const PASSWORD = 'Term-Pass-1';
 
 /** Traccar's sample from a terminal that names itself by the records' object id, without AUTH. */
 const OBJECT_ID_POSITION = Buffer.from('0100020B0025003A5701C91A003A5701CD6E68490202101700CBB4740F7617FD924364104F116A0000000000010300001EC2', 'hex');
@@ -36,12 +40,14 @@ const confirmations = (response: ReadEgtsPacket) =>
     return [data.readUInt16LE(0), data[2]];
   });
 
-async function resultCode(client: TrackerClient): Promise<number> {
+async function resultCode(client: TrackerClient, type = RESULT_CODE): Promise<number> {
   const packet = readEgtsPacket(await client.readEgtsPacket());
   assert.equal(packet.packetType, 1);
-  assert.deepEqual([packet.records[0]!.serviceType, packet.records[0]!.subrecords[0]!.type], [AUTH, RESULT_CODE]);
+  assert.deepEqual([packet.records[0]!.serviceType, packet.records[0]!.subrecords[0]!.type], [AUTH, type]);
   return packet.records[0]!.subrecords[0]!.data[0]!;
 }
+
+const authInfoRecord = (number: number, password: string) => egtsRecord({ number, serviceType: AUTH, subrecords: [authInfo('', password)] });
 
 /** A teledata record of a terminal that names itself only by the record's object id (no AUTH). */
 const byObjectId = (number: number, objectId: number) =>
@@ -62,6 +68,8 @@ describe('EGTS listener', () => {
     listener = await startListener(egtsProtocol, { clock: () => T0 });
     listener.sink.devices.set(IMEI, { accountId: 5, subscriberId: 50 });
     listener.sink.devices.set(String(OBJECT_ID), { accountId: 5, subscriberId: 51 });
+    listener.sink.devices.set(PASSWORD_IMEI, { accountId: 5, subscriberId: 60 });
+    listener.sink.passwords.set(PASSWORD_IMEI, PASSWORD);
   });
   after(() => listener?.close());
 
@@ -142,6 +150,70 @@ describe('EGTS listener', () => {
     } finally {
       await guarded.close();
     }
+  });
+
+  it('asks a terminal with a device password for AUTH_INFO, refuses its teledata until then, and accepts the right password', async () => {
+    const before = listener.sink.fixes.length;
+    const client = await listener.connect();
+    await client.send(egtsPacket(Buffer.concat([authPacket(1, PASSWORD_IMEI).subarray(11, -2), teledata(2, 0)]), { packetId: 1 }));
+    assert.deepEqual(confirmations(readEgtsPacket(await client.readEgtsPacket())), [[1, 0], [2, 151]]);
+    assert.equal(await resultCode(client, AUTH_PARAMS), 0, 'AUTH_PARAMS without encryption: send AUTH_INFO');
+    await client.send(egtsPacket(authInfoRecord(3, PASSWORD), { packetId: 2 }));
+    assert.deepEqual(confirmations(readEgtsPacket(await client.readEgtsPacket())), [[3, 0]]);
+    assert.equal(await resultCode(client), 0);
+    await client.send(egtsPacket(teledata(4, 1), { packetId: 3 }));
+    assert.deepEqual(confirmations(readEgtsPacket(await client.readEgtsPacket())), [[4, 0]]);
+    assert.deepEqual(listener.sink.fixes.slice(before).map((f) => [f.subscriberId, f.locationDateMs]), [[60, T0 + 10_000]]);
+  });
+
+  it('accepts TERM_IDENTITY with AUTH_INFO in one packet; refuses a wrong password with AUTH_DENIED and closes, logging no password', async () => {
+    const right = await listener.connect();
+    await right.send(egtsPacket(Buffer.concat([authPacket(1, PASSWORD_IMEI).subarray(11, -2), authInfoRecord(2, PASSWORD)]), { packetId: 1 }));
+    assert.deepEqual(confirmations(readEgtsPacket(await right.readEgtsPacket())), [[1, 0], [2, 0]]);
+    assert.equal(await resultCode(right), 0);
+
+    const before = listener.sink.fixes.length;
+    const wrong = await listener.connect();
+    await wrong.send(egtsPacket(Buffer.concat([authPacket(1, PASSWORD_IMEI).subarray(11, -2), authInfoRecord(2, 'Guess-Pass-9'), teledata(3, 0)]), { packetId: 1 }));
+    assert.deepEqual(confirmations(readEgtsPacket(await wrong.readEgtsPacket())), [[1, 0], [2, 0], [3, 151]]);
+    assert.equal(await resultCode(wrong), 151);
+    await wrong.expectClosed();
+    assert.equal(listener.sink.fixes.length, before);
+    assert.ok(listener.logs.some((line) => line.includes('wrong-password')));
+    assert.ok(!listener.logs.some((line) => /Guess-Pass-9|Term-Pass-1|861230043907626/.test(line)));
+  });
+
+  it('refuses a terminal with a device password that names itself only by object id', async () => {
+    listener.sink.devices.set(PASSWORD_IMEI.slice(-9), { accountId: 5, subscriberId: 60 });
+    listener.sink.passwords.set(PASSWORD_IMEI.slice(-9), PASSWORD);
+    try {
+      const again = await listener.connect();
+      await again.send(egtsPacket(byObjectId(1, Number(PASSWORD_IMEI.slice(-9))), { packetId: 1 }));
+      assert.deepEqual(confirmations(readEgtsPacket(await again.readEgtsPacket())), [[1, 151]]);
+      await again.expectClosed();
+    } finally {
+      listener.sink.devices.delete(PASSWORD_IMEI.slice(-9));
+      listener.sink.passwords.delete(PASSWORD_IMEI.slice(-9));
+    }
+  });
+
+  it('a retranslator: asked for AUTH_INFO after DISPATCHER_IDENTITY; records without an OID or of another account refused with OBJ_NFOUND', async () => {
+    listener.sink.retranslators.set('2219:Relay-Pass-01', { accountId: 5, retranslatorId: 1 });
+    listener.sink.devices.set('777001', { accountId: 6, subscriberId: 70 });
+    const before = listener.sink.fixes.length;
+    const client = await listener.connect();
+    await client.send(DISPATCHER_2219);
+    readEgtsPacket(await client.readEgtsPacket());
+    assert.equal(await resultCode(client, AUTH_PARAMS), 0);
+    await client.send(egtsPacket(authInfoRecord(3, 'Relay-Pass-01'), { packetId: 10 }));
+    readEgtsPacket(await client.readEgtsPacket());
+    assert.equal(await resultCode(client), 0);
+    const record = (number: number, objectId?: number) => egtsRecord({ number, serviceType: TELEDATA, objectId, subrecords: [posData({ timeMs: T0 + number * 1000, latitude: 1, longitude: 1 })] });
+    await client.send(egtsPacket(Buffer.concat([record(1, OBJECT_ID), record(2), record(3, 777001), record(4, 50)]), { packetId: 11 }));
+    assert.deepEqual(confirmations(readEgtsPacket(await client.readEgtsPacket())), [[1, 0], [2, 146], [3, 146], [4, 146]]);
+    assert.deepEqual(listener.sink.stored.slice(-1).map((s) => [s.accountId, s.fixes.map((f) => [f.subscriberId, f.locationDateMs])]), [[5, [[51, T0 + 1000]]]]);
+    assert.equal(listener.sink.fixes.length, before + 1);
+    assert.ok(!listener.logs.some((line) => line.includes('Relay-Pass-01') || line.includes('777001')));
   });
 
   it('answers a bad body CRC with EGTS_PC_DATACRC_ERROR and goes on; a bad header CRC closes', async () => {

@@ -75,7 +75,7 @@ describe('default reading maps', () => {
         liquidLevel(1, 2, 1_234),
       ],
     });
-    const readings = decodeTeledata(parseEgtsRecords(record)[0]!)!.readings;
+    const readings = decodeTeledata(parseEgtsRecords(record)[0]!)[0]!.readings;
     assert.deepEqual(applyReadingMap(readings, egtsReadingMap), {
       fuelLevel: 123.4,
       ignition: true,

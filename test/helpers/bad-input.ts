@@ -29,6 +29,7 @@ export const errorCodes: Record<number, { status: number; description: string }>
   1020: { status: 404, description: 'CUSTOM_FIELD_TEMPLATE_NOT_FOUND' },
   1021: { status: 404, description: 'FORM_NOT_FOUND' },
   1022: { status: 404, description: 'SUBSCRIBER_REQUEST_NOT_FOUND' },
+  1024: { status: 404, description: 'RETRANSLATOR_NOT_FOUND' },
 };
 
 export interface Refusal {

@@ -2,7 +2,7 @@ import { connect, type Socket } from 'node:net';
 import type { Fix } from '../../src/positioning/fix.js';
 import type { TrackerProtocol } from '../../src/devices/tracker-protocol.js';
 import type { DeviceProtocol } from '../../src/employees/employees.js';
-import { startTrackerServer, type TrackerDevice, type TrackerLogin, type TrackerServer, type TrackerServerOptions, type TrackerSink } from '../../src/devices/tracker-server.js';
+import { startTrackerServer, type TrackerDevice, type TrackerLogin, type TrackerRetranslator, type TrackerServer, type TrackerServerOptions, type TrackerSink } from '../../src/devices/tracker-server.js';
 
 const DEADLINE_MS = 5000;
 
@@ -119,6 +119,8 @@ export class MemorySink implements TrackerSink {
   /** A device key's protocol (absent: heard on every listener) and password (absent: none), as employees set them. */
   readonly protocols = new Map<string, DeviceProtocol>();
   readonly passwords = new Map<string, string>();
+  /** Retranslators by `${dispatcherId}:${password}`. */
+  readonly retranslators = new Map<string, TrackerRetranslator>();
   readonly stored: { accountId: number; fixes: Fix[] }[] = [];
   failures = 0;
   private gate: Promise<void> | null = null;
@@ -133,6 +135,15 @@ export class MemorySink implements TrackerSink {
     if (expected === undefined) return { outcome: 'accepted', owner };
     if (password === null) return { outcome: 'password-required' };
     return password === expected ? { outcome: 'accepted', owner } : { outcome: 'wrong-password' };
+  }
+
+  async findDevice(protocol: DeviceProtocol, deviceKey: string): Promise<TrackerDevice | null> {
+    const registered = this.protocols.get(deviceKey);
+    return registered === undefined || registered === protocol ? (this.devices.get(deviceKey) ?? null) : null;
+  }
+
+  async authenticateRetranslator(dispatcherId: number, password: string): Promise<TrackerRetranslator | null> {
+    return this.retranslators.get(`${dispatcherId}:${password}`) ?? null;
   }
 
   async ingest(accountId: number, fixes: Fix[]): Promise<void> {

@@ -12,6 +12,7 @@ import { reports } from './0009-reports.js';
 import { taskHistory } from './0010-task-history.js';
 import { mapObjectPlaces } from './0011-map-object-places.js';
 import { deviceIdentity } from './0012-device-identity.js';
+import { egtsRetranslators } from './0013-egts-retranslators.js';
 import { foldedTexts } from './0015-folded-texts.js';
 import { accountLanguage } from './0016-account-language.js';
 import type { MigrationFactory } from './migration-helpers.js';
@@ -30,6 +31,7 @@ const migrations: Record<string, MigrationFactory> = {
   '0010-task-history': taskHistory,
   '0011-map-object-places': mapObjectPlaces,
   '0012-device-identity': deviceIdentity,
+  '0013-egts-retranslators': egtsRetranslators,
   '0015-folded-texts': foldedTexts,
   '0016-account-language': accountLanguage,
 };
