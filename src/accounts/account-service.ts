@@ -20,6 +20,8 @@ export interface Account {
 export interface AccountSettings {
   /** Track thresholds of CONTRACT §2 (positioning), by name: moveSpeedKmh, stopSeconds, … */
   track?: Readonly<Record<string, number>>;
+  /** The GPS filter (positioning), by name: zeroCoordinates, duplicates, maxSpeedKmh, confirmFixes. */
+  gpsFilter?: Readonly<Record<string, number | boolean>>;
 }
 
 /** Who made an authenticated request: the account and the workspace user behind the token. */

@@ -19,6 +19,7 @@ INSERT INTO
     odometer,
     engine_hours,
     sensors,
+    filter_reason,
     cum_distance_m,
     cum_track_m,
     cum_engine_s,
@@ -46,6 +47,7 @@ FROM
     odometer double precision,
     engine_hours double precision,
     sensors text,
+    filter_reason integer,
     cum_distance_m double precision,
     cum_track_m double precision,
     cum_engine_s double precision,
@@ -73,6 +75,8 @@ WHERE
 /* prepared */
 UPDATE locations AS t
 SET
+  is_valid = u.is_valid,
+  filter_reason = u.filter_reason,
   cum_distance_m = u.cum_distance_m,
   cum_track_m = u.cum_track_m,
   cum_engine_s = u.cum_engine_s,
@@ -84,16 +88,20 @@ FROM
   unnest(
     $1::BIGINT[],
     $2::BIGINT[],
-    $3::double PRECISION[],
-    $4::double PRECISION[],
+    $3::INTEGER[],
+    $4::INTEGER[],
     $5::double PRECISION[],
     $6::double PRECISION[],
     $7::double PRECISION[],
     $8::double PRECISION[],
-    $9::double PRECISION[]
+    $9::double PRECISION[],
+    $10::double PRECISION[],
+    $11::double PRECISION[]
   ) AS u (
     account_id,
     id,
+    is_valid,
+    filter_reason,
     cum_distance_m,
     cum_track_m,
     cum_engine_s,
@@ -105,7 +113,7 @@ FROM
 WHERE
   t.account_id = u.account_id
   AND t.id = u.id
-  AND t.location_date >= $10;
+  AND t.location_date >= $12;
 
 -- positioning/location-store.ts: listLocations
 SELECT
@@ -602,9 +610,10 @@ LIMIT
 OFFSET
   $7;
 
--- positioning/statistics-store.ts: fuelFillings
+-- positioning/statistics-store.ts: fuelChanges
 SELECT
   "subscriber_id",
+  "type",
   "event_ms",
   "value"
 FROM
@@ -612,9 +621,9 @@ FROM
 WHERE
   "account_id" = $1
   AND "subscriber_id" IN ($2, $3)
-  AND "type" = $4
-  AND "event_ms" >= $5
-  AND "event_ms" <= $6;
+  AND "type" IN ($4, $5)
+  AND "event_ms" >= $6
+  AND "event_ms" <= $7;
 
 -- positioning/statistics-store.ts: windowEdges
 SELECT
@@ -1238,6 +1247,7 @@ SELECT
   "id",
   "location_date",
   "is_valid",
+  "filter_reason",
   "latitude",
   "longitude",
   "velocity",
@@ -1518,6 +1528,8 @@ WHERE
 /* prepared */
 UPDATE locations AS t
 SET
+  is_valid = u.is_valid,
+  filter_reason = u.filter_reason,
   cum_distance_m = u.cum_distance_m,
   cum_track_m = u.cum_track_m,
   cum_engine_s = u.cum_engine_s,
@@ -1529,16 +1541,20 @@ FROM
   unnest(
     $1::BIGINT[],
     $2::BIGINT[],
-    $3::double PRECISION[],
-    $4::double PRECISION[],
+    $3::INTEGER[],
+    $4::INTEGER[],
     $5::double PRECISION[],
     $6::double PRECISION[],
     $7::double PRECISION[],
     $8::double PRECISION[],
-    $9::double PRECISION[]
+    $9::double PRECISION[],
+    $10::double PRECISION[],
+    $11::double PRECISION[]
   ) AS u (
     account_id,
     id,
+    is_valid,
+    filter_reason,
     cum_distance_m,
     cum_track_m,
     cum_engine_s,
@@ -1550,7 +1566,7 @@ FROM
 WHERE
   t.account_id = u.account_id
   AND t.id = u.id
-  AND t.location_date >= $10;
+  AND t.location_date >= $12;
 
 /* prepared */
 DELETE FROM pipeline_checkpoints
@@ -1580,6 +1596,7 @@ WITH
         odometer,
         engine_hours,
         sensors,
+        filter_reason,
         cum_distance_m,
         cum_track_m,
         cum_engine_s,
@@ -1607,6 +1624,7 @@ WITH
         odometer double precision,
         engine_hours double precision,
         sensors text,
+        filter_reason integer,
         cum_distance_m double precision,
         cum_track_m double precision,
         cum_engine_s double precision,
@@ -1760,6 +1778,8 @@ WHERE
 /* prepared */
 UPDATE locations AS t
 SET
+  is_valid = u.is_valid,
+  filter_reason = u.filter_reason,
   cum_distance_m = u.cum_distance_m,
   cum_track_m = u.cum_track_m,
   cum_engine_s = u.cum_engine_s,
@@ -1771,16 +1791,20 @@ FROM
   unnest(
     $1::BIGINT[],
     $2::BIGINT[],
-    $3::double PRECISION[],
-    $4::double PRECISION[],
+    $3::INTEGER[],
+    $4::INTEGER[],
     $5::double PRECISION[],
     $6::double PRECISION[],
     $7::double PRECISION[],
     $8::double PRECISION[],
-    $9::double PRECISION[]
+    $9::double PRECISION[],
+    $10::double PRECISION[],
+    $11::double PRECISION[]
   ) AS u (
     account_id,
     id,
+    is_valid,
+    filter_reason,
     cum_distance_m,
     cum_track_m,
     cum_engine_s,
@@ -1792,7 +1816,7 @@ FROM
 WHERE
   t.account_id = u.account_id
   AND t.id = u.id
-  AND t.location_date >= $10;
+  AND t.location_date >= $12;
 
 /* prepared */
 DELETE FROM pipeline_checkpoints

@@ -18,6 +18,7 @@ INSERT OR FAIL INTO
     odometer,
     engine_hours,
     sensors,
+    filter_reason,
     cum_distance_m,
     cum_track_m,
     cum_engine_s,
@@ -27,12 +28,14 @@ INSERT OR FAIL INTO
     odo_anchor_track_m
   )
 VALUES
-  (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?),
-  (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
+  (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?),
+  (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
 
 -- positioning/location-store.ts: LocationStore.updateMetrics (2 fixes, after a replay)
 UPDATE locations
 SET
+  is_valid = ?,
+  filter_reason = ?,
   cum_distance_m = ?,
   cum_track_m = ?,
   cum_engine_s = ?,
@@ -470,9 +473,10 @@ LIMIT
 OFFSET
   ?;
 
--- positioning/statistics-store.ts: fuelFillings
+-- positioning/statistics-store.ts: fuelChanges
 SELECT
   "subscriber_id",
+  "type",
   "event_ms",
   "value"
 FROM
@@ -480,7 +484,7 @@ FROM
 WHERE
   "account_id" = ?
   AND "subscriber_id" IN (?, ?)
-  AND "type" = ?
+  AND "type" IN (?, ?)
   AND "event_ms" >= ?
   AND "event_ms" <= ?;
 
@@ -1096,6 +1100,7 @@ SELECT
   "id",
   "location_date",
   "is_valid",
+  "filter_reason",
   "latitude",
   "longitude",
   "velocity",
@@ -1331,6 +1336,8 @@ WHERE
 
 UPDATE locations
 SET
+  is_valid = ?,
+  filter_reason = ?,
   cum_distance_m = ?,
   cum_track_m = ?,
   cum_engine_s = ?,
@@ -1373,6 +1380,7 @@ INSERT OR FAIL INTO
     odometer,
     engine_hours,
     sensors,
+    filter_reason,
     cum_distance_m,
     cum_track_m,
     cum_engine_s,
@@ -1382,7 +1390,7 @@ INSERT OR FAIL INTO
     odo_anchor_track_m
   )
 VALUES
-  (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
+  (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
 
 INSERT OR FAIL INTO
   pipeline_states (account_id, subscriber_id, last_fix_ms, state)
@@ -1480,6 +1488,8 @@ WHERE
 
 UPDATE locations
 SET
+  is_valid = ?,
+  filter_reason = ?,
   cum_distance_m = ?,
   cum_track_m = ?,
   cum_engine_s = ?,

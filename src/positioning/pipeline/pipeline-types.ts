@@ -1,4 +1,5 @@
 import type { VehicleSettings } from '../../employees/employees.js';
+import type { GpsFilterSettings } from './fix-filter.js';
 
 /** A fix as the pipeline sees it: stored (it has an id) and ordered by (timeMs, id). */
 export interface PipelineFix {
@@ -68,6 +69,8 @@ export function trackSettingsOf(overrides: Readonly<Record<string, number>> | un
 export interface PipelineSettings {
   track: TrackSettings;
   vehicle: VehicleSettings;
+  /** The account's GPS filter; its defaults when absent. */
+  filter?: GpsFilterSettings;
 }
 
 export interface TrackRecord {

@@ -11,6 +11,7 @@ import { growth } from './0008-growth.js';
 import { reports } from './0009-reports.js';
 import { taskHistory } from './0010-task-history.js';
 import { mapObjectPlaces } from './0011-map-object-places.js';
+import { gpsFilter } from './0014-gps-filter.js';
 import type { MigrationFactory } from './migration-helpers.js';
 
 /** Every migration, in order. Names sort by their number prefix; never rename a shipped one. */
@@ -26,6 +27,7 @@ const migrations: Record<string, MigrationFactory> = {
   '0009-reports': reports,
   '0010-task-history': taskHistory,
   '0011-map-object-places': mapObjectPlaces,
+  '0014-gps-filter': gpsFilter,
 };
 
 export function migrationProvider(dialect: Dialect): MigrationProvider {
