@@ -67,7 +67,7 @@ export class PipelineRunner {
     // A fix sent again (a tracker resending its buffer after a lost answer) is acknowledged, not stored twice.
     const resent = new Set<number>();
     const writes: SubscriberWrites[] = [];
-    const late: { subscriberId: number; earliestMs: number; state: SubscriberState; live: Set<string> }[] = [];
+    const late: { subscriberId: number; earliestMs: number; state: SubscriberState; live: Set<string>; fresh: number[] }[] = [];
     for (const subscriberId of subscriberIds) {
       const state = states.get(subscriberId) ?? initialState();
       const isLive = this.liveFixes(fixes, bySubscriber.get(subscriberId)!, frameOf, state.lastFixMs, context.receivedAt);
@@ -78,7 +78,7 @@ export class PipelineRunner {
         markResent(fixes, indexes, stored, resent);
         const fresh = indexes.filter((i) => !resent.has(i));
         const live = new Set(fresh.filter((i) => isLive.has(i)).map((i) => fixKey(fixes[i]!.locationDateMs, fixes[i]!.latitude, fixes[i]!.longitude)));
-        if (fresh.length > 0) late.push({ subscriberId, earliestMs: fixes[fresh[0]!]!.locationDateMs, state, live });
+        if (fresh.length > 0) late.push({ subscriberId, earliestMs: fixes[fresh[0]!]!.locationDateMs, state, live, fresh });
         continue;
       }
       markRepeats(fixes, indexes, state.lastValid, resent);
@@ -108,10 +108,15 @@ export class PipelineRunner {
     if (late.length > 0) await this.store.locations.insert(tx, insertion);
     // Retention may have removed the account's older fixes: no replay starts before that mark.
     const removedBeforeMs = late.length > 0 ? await this.store.removedBefore(tx, context.accountId) : null;
-    for (const { subscriberId, earliestMs, state, live } of late) {
+    for (const { subscriberId, earliestMs, state, live, fresh } of late) {
       const fromMs = Math.max(earliestMs, (state.lastFixMs ?? 0) - REPLAY_HORIZON_MS);
       const replayed = await this.replay(tx, context, subscriberId, fromMs, removedBeforeMs, signals, state, live, zones);
-      if (replayed) writes.push(replayed);
+      if (!replayed) continue;
+      writes.push(replayed);
+      for (const index of fresh) {
+        const fix = fixes[index]!;
+        if (replayed.setAside.has(fixKey(fix.locationDateMs, fix.latitude, fix.longitude))) fix.isValid = false;
+      }
     }
     await this.store.apply(tx, context.accountId, writes, await this.addressesOf(tx, context.accountId, writes), late.length > 0 ? [] : [insertion]);
     await this.store.applyZoneVisits(tx, context.accountId, writes);
@@ -186,6 +191,7 @@ export class PipelineRunner {
     for (const fix of fixes) {
       const isLive = live.size > 0 && live.has(fixKey(fix.timeMs, fix.latitude, fix.longitude));
       out.metrics.push([fix.id, pipeline.process(fix, out, isLive), fix.isValid, pipeline.rejected]);
+      if (pipeline.rejected !== 0) out.setAside.add(fixKey(fix.timeMs, fix.latitude, fix.longitude));
     }
     out.state = state;
     out.replay = {

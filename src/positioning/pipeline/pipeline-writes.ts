@@ -23,6 +23,8 @@ export class SubscriberWrites implements PipelineOutput {
    * running totals, and whether the GPS filter sets them aside, as the replay found them.
    */
   readonly metrics: [number, FixMetrics | null, boolean, number][] = [];
+  /** fixKey of the fixes the GPS filter set aside in a replay. */
+  readonly setAside = new Set<string>();
   state: SubscriberState | null = null;
   replay: ReplayWindow | null = null;
 
