@@ -20,7 +20,7 @@ export interface Account {
 export interface AccountSettings {
   /** Track thresholds of CONTRACT §2 (positioning), by name: moveSpeedKmh, stopSeconds, … */
   track?: Readonly<Record<string, number>>;
-  /** The GPS filter (positioning), by name: zeroCoordinates, duplicates, maxSpeedKmh, confirmFixes. */
+  /** The GPS filter (positioning), by name: zeroCoordinates, duplicates, maxAccuracyM, maxSpeedKmh, confirmFixes. */
   gpsFilter?: Readonly<Record<string, number | boolean>>;
 }
 

@@ -3,6 +3,7 @@
 // order; and fuel used is start + filled − drained − end.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { CLASSIC_QUERY, startOsmAnd } from '../helpers/osmand.js';
 import { createEmployee, LOCATIONS, startServer, type Client, type TestServer } from '../helpers/server.js';
 import { dialects } from '../helpers/stores.js';
 
@@ -139,6 +140,22 @@ for (const dialect of dialects) {
       assert.ok((await validityOf(other.api, truck)).every(([, , valid]) => valid));
       const [track] = await tracksOf(other.api, truck);
       assert.ok(track.distance > 24_000 + 59_000, `the jump counts: ${track.distance} m`);
+    });
+
+    it('a phone’s fix less accurate than 500 m is stored invalid; an accurate one is not', async () => {
+      const osmand = await startOsmAnd(server.services, () => T0 + 12 * 3_600_000);
+      try {
+        const deviceKey = `phone-${dialect}`;
+        const phone = await createEmployee(server.api, { name: 'Phone', deviceKey });
+        const query = (seconds: number, accuracy: number) => CLASSIC_QUERY.replace('timestamp=1716200000', `timestamp=${T0 / 1000 + 8 * 3600 + seconds}`).replace('accuracy=5.0', `accuracy=${accuracy}`);
+        for (const [seconds, accuracy] of [[0, 8], [30, 1500], [60, 12]] as const) {
+          const answer = await osmand.send('GET', `/?id=${deviceKey}&${query(seconds, accuracy)}`);
+          assert.equal(answer.status, 200, answer.text);
+        }
+        assert.deepEqual((await validityOf(server.api, phone)).map(([, , valid]) => valid), [true, false, true]);
+      } finally {
+        await osmand.close();
+      }
     });
 
     it('fuel used is start + filled − drained − end: a drain is never consumption', async () => {

@@ -4,7 +4,7 @@ import { haversineMetres } from '../../geo/geo.js';
  * Why a fix the device called valid was set aside (stored in `locations.filter_reason`). Such a
  * fix is kept as a raw fix with `isValid: false` and takes no part in anything derived.
  */
-export const FilterReason = { zeroCoordinates: 1, duplicate: 2, speed: 3 } as const;
+export const FilterReason = { zeroCoordinates: 1, duplicate: 2, speed: 3, accuracy: 4 } as const;
 export type FilterReason = (typeof FilterReason)[keyof typeof FilterReason];
 
 /** An account's GPS filter (account settings `gpsFilter`, by name); each rule can be turned off. */
@@ -13,6 +13,11 @@ export interface GpsFilterSettings {
   zeroCoordinates: boolean;
   /** Set aside a fix at the same instant as the last accepted one: it can add no movement. */
   duplicates: boolean;
+  /**
+   * Set aside a fix whose own accuracy (metres, where the device sends one) is worse than this:
+   * a phone's position from cell towers, off by a kilometre or more; 0 turns it off.
+   */
+  maxAccuracyM: number;
   /** Set aside a fix that the vehicle could only reach from the last accepted one above this speed; 0 turns it off. */
   maxSpeedKmh: number;
   /**
@@ -26,6 +31,7 @@ export interface GpsFilterSettings {
 export const defaultGpsFilterSettings: GpsFilterSettings = {
   zeroCoordinates: true,
   duplicates: true,
+  maxAccuracyM: 500,
   maxSpeedKmh: 300,
   confirmFixes: 3,
 };
@@ -62,12 +68,13 @@ export interface FilterSuspect extends Position {
  * speed rejections, updated in place through `holder`.
  */
 export function judgeFix(
-  fix: { timeMs: number; latitude: number; longitude: number },
+  fix: { timeMs: number; latitude: number; longitude: number; accuracyM?: number | null },
   accepted: Position | null,
   holder: { filterSuspect?: FilterSuspect },
   settings: GpsFilterSettings,
 ): FilterReason | 0 {
   if (settings.zeroCoordinates && fix.latitude === 0 && fix.longitude === 0) return FilterReason.zeroCoordinates;
+  if (settings.maxAccuracyM > 0 && fix.accuracyM != null && fix.accuracyM > settings.maxAccuracyM) return FilterReason.accuracy;
   if (accepted === null) return 0;
   if (settings.duplicates && fix.timeMs === accepted.t) return FilterReason.duplicate;
   if (settings.maxSpeedKmh <= 0 || fix.timeMs <= accepted.t) {

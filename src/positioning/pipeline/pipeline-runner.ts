@@ -272,6 +272,7 @@ function toPipelineFix(fix: Fix, id: number): PipelineFix {
     odometer: fix.odometer,
     engineHours: fix.engineHours,
     sensors: fix.sensors,
+    accuracyM: fix.accuracyM ?? null,
   };
 }
 

@@ -136,7 +136,7 @@ export async function loadCheckpoint(tx: Tx, accountId: number, subscriberId: nu
 export async function loadFixes(tx: Tx, accountId: number, subscriberId: number, fromMs: number): Promise<PipelineFix[]> {
   const rows = await tx
     .selectFrom('locations')
-    .select(['id', 'location_date', 'is_valid', 'filter_reason', 'latitude', 'longitude', 'velocity', 'fuel_level', 'ignition', 'external_power', 'odometer', 'engine_hours', 'sensors'])
+    .select(['id', 'location_date', 'is_valid', 'filter_reason', 'accuracy_m', 'latitude', 'longitude', 'velocity', 'fuel_level', 'ignition', 'external_power', 'odometer', 'engine_hours', 'sensors'])
     .where('account_id', '=', accountId)
     .where('subscriber_id', '=', subscriberId)
     .where('location_date', '>=', fromMs)
@@ -158,6 +158,7 @@ export async function loadFixes(tx: Tx, accountId: number, subscriberId: number,
     odometer: r.odometer,
     engineHours: r.engine_hours,
     sensors: r.sensors ? (JSON.parse(r.sensors) as PipelineFix['sensors']) : null,
+    accuracyM: r.accuracy_m,
   }));
 }
 

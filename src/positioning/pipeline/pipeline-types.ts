@@ -15,6 +15,8 @@ export interface PipelineFix {
   odometer: number | null;
   engineHours: number | null;
   sensors: { sensorID: number; value: number }[] | null;
+  /** The receiver's estimate of its error, metres; absent or null when unknown. */
+  accuracyM?: number | null;
 }
 
 /**

@@ -27,8 +27,8 @@ function runPipeline(fixes: readonly PipelineFix[], filter: GpsFilterSettings = 
 
 describe('GPS filter', () => {
   describe('settings of an account', () => {
-    it('are the defaults without settings: zero and duplicate fixes out, 300 km/h, 3 fixes confirm a place', () => {
-      assert.deepEqual(gpsFilterSettingsOf(undefined), { zeroCoordinates: true, duplicates: true, maxSpeedKmh: 300, confirmFixes: 3 });
+    it('are the defaults without settings: zero and duplicate fixes out, 500 m, 300 km/h, 3 fixes confirm a place', () => {
+      assert.deepEqual(gpsFilterSettingsOf(undefined), { zeroCoordinates: true, duplicates: true, maxAccuracyM: 500, maxSpeedKmh: 300, confirmFixes: 3 });
       assert.deepEqual(gpsFilterSettingsOf({}), defaultGpsFilterSettings);
     });
 
@@ -98,6 +98,18 @@ describe('GPS filter', () => {
       assert.equal(judgeFix(fixAt({ lat: 0, lon: 0.0001 }, T0), null, holder, defaultGpsFilterSettings), 0, 'only exactly zero');
       assert.equal(judgeFix(fixAt(MOSCOW, T0), accepted(MOSCOW, T0), holder, defaultGpsFilterSettings), FilterReason.duplicate);
       assert.equal(judgeFix(fixAt(MOSCOW, T0), accepted(MOSCOW, T0), holder, settingsWith({ duplicates: false })), 0);
+    });
+
+    it('sets aside a fix less accurate than the limit, only where the fix says how accurate it is', () => {
+      fc.assert(
+        fc.property(fc.option(fc.double({ min: 0.1, max: 100_000, noNaN: true })), fc.integer({ min: 0, max: 5000 }), (accuracyM, maxAccuracyM) => {
+          const fix = { ...fixAt(move(MOSCOW, 10, 0), T0 + 60 * SECOND), accuracyM };
+          const reason = judgeFix(fix, accepted(MOSCOW, T0), {}, settingsWith({ maxAccuracyM }));
+          const expected = maxAccuracyM > 0 && accuracyM !== null && accuracyM > maxAccuracyM ? FilterReason.accuracy : 0;
+          assert.equal(reason, expected);
+        }),
+        { seed: 4, numRuns: 1000 },
+      );
     });
 
     it('accepts a new place once confirmFixes fixes in a row agree on it, never with 0', () => {
