@@ -42,6 +42,7 @@ import { createReports, reportRoutes, type Reports } from './reports/reports.js'
 import { StatisticsService } from './positioning/statistics-service.js';
 import { subscriberRequestRoutes } from './positioning/subscriber-request-routes.js';
 import { SubscriberRequestService } from './positioning/subscriber-request-service.js';
+import { gpsFilterRoutes } from './positioning/gps-filter-routes.js';
 import { trackRoutes } from './positioning/track-routes.js';
 import { TrackService } from './positioning/track-service.js';
 import { VehicleEventService } from './positioning/vehicle-event-service.js';
@@ -208,6 +209,7 @@ export async function buildApp({ database, services, config, logger = false, clo
       await api.register(formRoutes(services.forms));
       await api.register(reportRoutes(services.reports));
       await api.register(retentionRoutes(services.accounts, services.retention.serverRetentionDays));
+      await api.register(gpsFilterRoutes(services.accounts));
     },
     { prefix: '/v6/api' },
   );

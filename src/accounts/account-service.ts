@@ -103,6 +103,19 @@ export class AccountService {
    */
   async change(accountId: number, change: { smsEnabled?: boolean; retentionDays?: number | null }): Promise<Account | null> {
     if (change.smsEnabled !== undefined || change.retentionDays !== undefined) await store.changeAccount(this.database.db, accountId, change);
+    return this.changed(accountId);
+  }
+
+  /** One part of the account's settings document replaced (`gpsFilter`, …); the other parts stay. */
+  async changeSettings(accountId: number, part: Partial<AccountSettings>): Promise<Account | null> {
+    const account = await this.get(accountId);
+    if (!account) return null;
+    await store.changeAccount(this.database.db, accountId, { settings: JSON.stringify({ ...account.settings, ...part }) });
+    return this.changed(accountId);
+  }
+
+  /** Every server reads the change within PRINCIPAL_CACHE_MS; this one at once. */
+  private async changed(accountId: number): Promise<Account | null> {
     this.principals.clear();
     this.accounts.delete(accountId);
     return this.get(accountId);
