@@ -33,7 +33,7 @@ import * as positionRetention from '../src/positioning/retention-store.js';
 import * as pipeline from '../src/positioning/pipeline/pipeline-store.js';
 import { SubscriberWrites } from '../src/positioning/pipeline/pipeline-writes.js';
 import type { SubscriberState } from '../src/positioning/pipeline/subscriber-pipeline.js';
-import { bucketEdges, bucketRows, engineTotalsAt, fuelFillings, periodEdges, processedFixes, windowEdges } from '../src/positioning/statistics-store.js';
+import { bucketEdges, bucketRows, engineTotalsAt, fuelChanges, periodEdges, processedFixes, windowEdges } from '../src/positioning/statistics-store.js';
 import * as tracks from '../src/positioning/track-store.js';
 import { listVehicleEvents } from '../src/positioning/vehicle-event-store.js';
 import * as requests from '../src/positioning/subscriber-request-store.js';
@@ -92,7 +92,7 @@ function everyWrite(): SubscriberWrites {
   writes.dropTrack(T - 2 * HOUR);
   writes.event({ type: 4, eventMs: T - 600_000, detail: 0, latitude: 55.75, longitude: 37.61, value: 95 });
   writes.bucket({ bucketMs: T, firstFixMs: T, lastFixMs: T, fixCount: 1, before: metrics, firstFuel: 40, end: metrics });
-  writes.metrics.push([1001, metrics]);
+  writes.metrics.push([1001, metrics, true, 0]);
   writes.zoneVisit({ zoneId: 7, zoneName: 'Depot', enteredMs: T - 900_000, leftMs: T - 300_000, latitude: 55.75, longitude: 37.61 });
   writes.replay = { fromMs: T - 2 * HOUR, staleTrackStarts: [T - 3 * HOUR], staleEventKeys: [`${T - 700_000}:4:0`] };
   return writes;
@@ -239,7 +239,7 @@ export const catalogue: Entry[] = [
   // positioning
   { file: 'positioning/location-store.ts', name: 'LocationStore.insert (2 fixes)', run: ({ database, tx }) => new LocationStore(database).insert(tx, insertionOf(ACCOUNT, T, [fix, { ...fix, locationDateMs: T + 10_000 }], [null, null])) },
   { file: 'positioning/location-store.ts', name: 'LocationStore.coverWeeksOf (2 fixes)', run: ({ database, tx }) => new LocationStore(database).coverWeeksOf(tx, [fix, { ...fix, locationDateMs: T + 10_000 }]), answers: partitionsCovering, only: 'postgres' },
-  { file: 'positioning/location-store.ts', name: 'LocationStore.updateMetrics (2 fixes, after a replay)', run: ({ database, tx }) => new LocationStore(database).updateMetrics(tx, T - 2 * HOUR, [{ account_id: ACCOUNT, id: 1001, ...metricRow }, { account_id: ACCOUNT, id: 1002, ...metricRow }]) },
+  { file: 'positioning/location-store.ts', name: 'LocationStore.updateMetrics (2 fixes, after a replay)', run: ({ database, tx }) => new LocationStore(database).updateMetrics(tx, T - 2 * HOUR, [{ account_id: ACCOUNT, id: 1001, is_valid: 1, filter_reason: null, ...metricRow }, { account_id: ACCOUNT, id: 1002, is_valid: 0, filter_reason: 3, ...metricRow }]) },
   { file: 'positioning/location-store.ts', name: 'listLocations', run: ({ database }) => listLocations(database.db, ACCOUNT, { fromMs: T - HOUR, toMs: T, subscriberIds: [SUBSCRIBER], beforeId: 5000, count: 1000, offset: 0 }) },
   { file: 'positioning/location-store.ts', name: 'findLocation', run: ({ database }) => findLocation(database.db, ACCOUNT, 1001) },
   { file: 'positioning/location-store.ts', name: 'validFixesBetween', run: ({ database }) => validFixesBetween(database.db, ACCOUNT, SUBSCRIBER, T - HOUR, T) },
@@ -273,7 +273,7 @@ export const catalogue: Entry[] = [
   { file: 'positioning/statistics-store.ts', name: 'periodEdges', run: ({ database }) => periodEdges(database, database.db, ACCOUNT, [SUBSCRIBER], T - HOUR, T), answers: [[{ subscriber_id: SUBSCRIBER, last_id: 3, first_id: 2, before_id: 1 }]] },
   { file: 'positioning/statistics-store.ts', name: 'bucketRows', run: ({ database }) => bucketRows(database.db, ACCOUNT, [SUBSCRIBER, 11], T - HOUR, T) },
   { file: 'positioning/statistics-store.ts', name: 'processedFixes', run: ({ database }) => processedFixes(database.db, ACCOUNT, [SUBSCRIBER, 11], { fromMs: T - HOUR, toMs: T, count: 1000, offset: 0 }) },
-  { file: 'positioning/statistics-store.ts', name: 'fuelFillings', run: ({ database }) => fuelFillings(database.db, ACCOUNT, [SUBSCRIBER, 11], T - HOUR, T) },
+  { file: 'positioning/statistics-store.ts', name: 'fuelChanges', run: ({ database }) => fuelChanges(database.db, ACCOUNT, [SUBSCRIBER, 11], T - HOUR, T) },
   { file: 'positioning/statistics-store.ts', name: 'windowEdges', run: ({ database }) => windowEdges(database, database.db, ACCOUNT, [SUBSCRIBER, 11], [{ fromMs: T - 24 * HOUR, toMs: T }, { fromMs: T, toMs: T + 24 * HOUR }]) },
   { file: 'positioning/statistics-store.ts', name: 'engineTotalsAt', run: ({ database }) => engineTotalsAt(database.db, ACCOUNT, SUBSCRIBER, [T - HOUR, T]) },
   { file: 'positioning/track-store.ts', name: 'listTracks', run: ({ database }) => tracks.listTracks(database.db, ACCOUNT, { fromMs: T - HOUR, toMs: T, subscriberIds: [SUBSCRIBER], running: [19], afterId: 20, count: 1000, offset: 0 }) },

@@ -46,6 +46,7 @@ import { createReports, reportRoutes, type Reports } from './reports/reports.js'
 import { StatisticsService } from './positioning/statistics-service.js';
 import { subscriberRequestRoutes } from './positioning/subscriber-request-routes.js';
 import { SubscriberRequestService } from './positioning/subscriber-request-service.js';
+import { gpsFilterRoutes } from './positioning/gps-filter-routes.js';
 import { trackRoutes } from './positioning/track-routes.js';
 import { TrackService } from './positioning/track-service.js';
 import { VehicleEventService } from './positioning/vehicle-event-service.js';
@@ -225,6 +226,7 @@ export async function buildApp({ database, services, config, logger = false, clo
       await api.register(reportRoutes(services.reports));
       await api.register(retentionRoutes(services.accounts, services.retention.serverRetentionDays));
       await api.register(accountRoutes(services.accounts));
+      await api.register(gpsFilterRoutes(services.accounts));
     },
     { prefix: '/v6/api' },
   );

@@ -27,6 +27,8 @@ export type AccountLocale = (typeof ACCOUNT_LOCALES)[number];
 export interface AccountSettings {
   /** Track thresholds of CONTRACT §2 (positioning), by name: moveSpeedKmh, stopSeconds, … */
   track?: Readonly<Record<string, number>>;
+  /** The GPS filter (positioning), by name: zeroCoordinates, duplicates, maxAccuracyM, maxSpeedKmh, confirmFixes. */
+  gpsFilter?: Readonly<Record<string, number | boolean>>;
 }
 
 /** Who made an authenticated request: the account and the workspace user behind the token. */
@@ -108,6 +110,19 @@ export class AccountService {
    */
   async change(accountId: number, change: { smsEnabled?: boolean; retentionDays?: number | null }): Promise<Account | null> {
     if (change.smsEnabled !== undefined || change.retentionDays !== undefined) await store.changeAccount(this.database.db, accountId, change);
+    return this.changed(accountId);
+  }
+
+  /** One part of the account's settings document replaced (`gpsFilter`, …); the other parts stay. */
+  async changeSettings(accountId: number, part: Partial<AccountSettings>): Promise<Account | null> {
+    const account = await this.get(accountId);
+    if (!account) return null;
+    await store.changeAccount(this.database.db, accountId, { settings: JSON.stringify({ ...account.settings, ...part }) });
+    return this.changed(accountId);
+  }
+
+  /** Every server reads the change within PRINCIPAL_CACHE_MS; this one at once. */
+  private async changed(accountId: number): Promise<Account | null> {
     this.principals.clear();
     this.accounts.delete(accountId);
     return this.get(accountId);

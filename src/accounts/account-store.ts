@@ -31,11 +31,15 @@ export async function findAccount(db: Db, accountId: number): Promise<AccountRow
   return row ?? null;
 }
 
-/** The operator's change: the paid SMS option and the days of fixes kept; fields left out stay (at least one is given). */
-export async function changeAccount(db: Db, accountId: number, change: { smsEnabled?: boolean; retentionDays?: number | null }): Promise<void> {
+/**
+ * The operator's change: the paid SMS option and the days of fixes kept; or the account's own
+ * settings document (JSON); fields left out stay (at least one is given).
+ */
+export async function changeAccount(db: Db, accountId: number, change: { smsEnabled?: boolean; retentionDays?: number | null; settings?: string }): Promise<void> {
   const set = {
     ...(change.smsEnabled === undefined ? {} : { sms_enabled: change.smsEnabled ? 1 : 0 }),
     ...(change.retentionDays === undefined ? {} : { retention_days: change.retentionDays }),
+    ...(change.settings === undefined ? {} : { settings: change.settings }),
   };
   await db.updateTable('accounts').set(set).where('id', '=', accountId).execute();
 }

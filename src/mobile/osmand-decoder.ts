@@ -16,6 +16,8 @@ export interface DecodedFix {
   velocityKmh: number;
   ignition: boolean | null;
   fuelLevel: number | null;
+  /** The receiver's estimate of its error, metres; null when not sent. */
+  accuracyM: number | null;
 }
 
 export class OsmAndError extends Error {}
@@ -66,6 +68,7 @@ function decodeParams(params: Params, now: number): DecodedFix {
     velocityKmh: Math.max(0, speedKnots) * KNOTS_TO_KMH,
     ignition: ignition === undefined ? null : ignition.toLowerCase() === 'true' || ignition === '1',
     fuelLevel: number(single('fuel'), 'fuel') ?? null,
+    accuracyM: accuracyOf(number(single('accuracy'), 'accuracy')),
   });
 }
 
@@ -86,7 +89,13 @@ function decodeJson(body: Params, now: number): DecodedFix {
     velocityKmh: Math.max(0, speedMps) * MPS_TO_KMH,
     ignition: null,
     fuelLevel: null,
+    accuracyM: accuracyOf(jsonNumber(coords.accuracy, 'coords.accuracy')),
   });
+}
+
+/** Clients send 0 or a negative number when they do not know their accuracy: then it is unknown. */
+function accuracyOf(metres: number | undefined): number | null {
+  return metres !== undefined && metres > 0 ? metres : null;
 }
 
 function checked(fix: DecodedFix): DecodedFix {

@@ -13,4 +13,6 @@ export interface Fix {
   odometer: number | null;
   engineHours: number | null;
   sensors: { sensorID: number; value: number }[] | null;
+  /** The receiver's estimate of its error in metres, where the device sends one (OsmAnd `accuracy`). */
+  accuracyM?: number | null;
 }

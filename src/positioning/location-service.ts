@@ -13,6 +13,7 @@ import type { PipelineSignals } from './pipeline/pipeline-signals.js';
 import { PipelineRunner } from './pipeline/pipeline-runner.js';
 import { findLocation, latestFixes, listLocations, type LocationRow } from './location-store.js';
 import { PipelineStore } from './pipeline/pipeline-store.js';
+import { gpsFilterSettingsOf } from './pipeline/fix-filter.js';
 import { trackSettingsOf } from './pipeline/pipeline-types.js';
 
 /** A fix dated further ahead than this is a broken clock, not a position. */
@@ -203,7 +204,7 @@ export class LocationService {
   /** The pipeline and isOnline for fixes of known employees, in the caller's transaction. */
   private async run(tx: Tx, account: Account, fixes: Fix[], frameOf: number[] | null, targets: Map<number, IngestTarget>, receivedAt: number): Promise<void> {
     const vehicleSettings = new Map([...targets].map(([id, target]) => [id, target.vehicleSettings]));
-    await this.pipeline.ingest(tx, { accountId: account.id, timeZone: account.timeZone, receivedAt, trackSettings: trackSettingsOf(account.settings.track), vehicleSettings }, fixes, frameOf);
+    await this.pipeline.ingest(tx, { accountId: account.id, timeZone: account.timeZone, receivedAt, trackSettings: trackSettingsOf(account.settings.track), filterSettings: gpsFilterSettingsOf(account.settings.gpsFilter), vehicleSettings }, fixes, frameOf);
     // isOnline turns true when current fixes start arriving (an employee change event, in this transaction).
     const newestFixMs = new Map<number, number>();
     for (const fix of fixes) newestFixMs.set(fix.subscriberId, Math.max(fix.locationDateMs, newestFixMs.get(fix.subscriberId) ?? fix.locationDateMs));

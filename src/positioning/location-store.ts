@@ -15,8 +15,8 @@ export type MetricColumns = Pick<
 
 /** A fix as ingestion stores it. */
 export type LocationInsert = Omit<Selectable<LocationsTable>, 'id'>;
-/** New running totals of one stored fix of the account. */
-export type LocationMetricsUpdate = MetricColumns & { account_id: number; id: number };
+/** New running totals of one stored fix of the account, and whether the GPS filter sets it aside. */
+export type LocationMetricsUpdate = MetricColumns & Pick<LocationsTable, 'is_valid' | 'filter_reason'> & { account_id: number; id: number };
 
 const METRIC_TYPES = {
   cum_distance_m: 'double precision',
@@ -46,6 +46,8 @@ const INSERT_LOCATIONS = bulkInsert<'locations', LocationInsert>({
     odometer: 'double precision',
     engine_hours: 'double precision',
     sensors: 'text',
+    filter_reason: 'integer',
+    accuracy_m: 'double precision',
     ...METRIC_TYPES,
   },
 });
@@ -53,7 +55,7 @@ const INSERT_LOCATIONS = bulkInsert<'locations', LocationInsert>({
 const UPDATE_METRICS = bulkUpdate<'locations', LocationMetricsUpdate>({
   table: 'locations',
   key: ['account_id', 'id'],
-  columns: { account_id: 'bigint', id: 'bigint', ...METRIC_TYPES },
+  columns: { account_id: 'bigint', id: 'bigint', is_valid: 'integer', filter_reason: 'integer', ...METRIC_TYPES },
 });
 
 const flag = (value: boolean | null) => (value === null ? null : value ? 1 : 0);
@@ -70,14 +72,20 @@ export function metricColumns(metrics: FixMetrics | null): MetricColumns {
   };
 }
 
-/** The insert of these fixes, with the pipeline's metrics when already known, for `BulkWriter.insertAll`. */
-export function insertionOf(accountId: number, receivedAt: number, fixes: Fix[], metrics: (FixMetrics | null)[]): BulkRows {
+/**
+ * The insert of these fixes, with the pipeline's metrics when already known, for
+ * `BulkWriter.insertAll`; `rejected[i]`, when not 0, is why the GPS filter set fix i aside: it is
+ * stored invalid, with the reason (so a replay can judge it again as the device sent it).
+ */
+export function insertionOf(accountId: number, receivedAt: number, fixes: Fix[], metrics: (FixMetrics | null)[], rejected?: number[]): BulkRows {
   const rows = fixes.map((fix, i): LocationInsert => ({
     account_id: accountId,
     subscriber_id: fix.subscriberId,
     location_date: fix.locationDateMs,
     received_at: receivedAt,
-    is_valid: fix.isValid ? 1 : 0,
+    is_valid: fix.isValid && !rejected?.[i] ? 1 : 0,
+    filter_reason: rejected?.[i] || null,
+    accuracy_m: fix.accuracyM ?? null,
     latitude: fix.latitude,
     longitude: fix.longitude,
     angle: fix.angle,

@@ -8,7 +8,7 @@ import { loadPipelineStates } from './pipeline/pipeline-store.js';
 import type { FixMetrics } from './pipeline/pipeline-types.js';
 import { BUCKET_MS, type BucketRecord } from './pipeline/statistics-accumulator.js';
 import { removedBefore } from './retention-store.js';
-import { bucketEdges, bucketRows, fuelFillings, periodEdges, processedFixes } from './statistics-store.js';
+import { bucketEdges, bucketRows, fuelChanges, periodEdges, processedFixes } from './statistics-store.js';
 import type { StatisticsQuery, StatisticsRecord } from './track-schema.js';
 import { groupBySubscriber } from './vehicle-event-service.js';
 
@@ -29,7 +29,8 @@ interface Reading {
   start: FixMetrics | null;
   startFuel: number | null;
   end: FixMetrics;
-  fillsLitres: number;
+  /** Litres filled minus litres drained (vehicle events 1 and 2) up to the reading. */
+  netFilledLitres: number;
 }
 
 const ZERO: FixMetrics = { cumDistanceM: 0, cumTrackM: 0, cumEngineS: 0, fuelSmoothed: null, odoAnchorKm: null, odoAnchorCumM: 0, odoAnchorTrackM: 0 };
@@ -72,7 +73,7 @@ export class StatisticsService {
    * its first statistics bucket (whole quarter hours), and, where no fix of the period is left,
    * those at its end from its last.
    */
-  private async latest(account: Account, ids: number[], period: Period, fills: FillIndex): Promise<Reading[]> {
+  private async latest(account: Account, ids: number[], period: Period, fills: FuelChangeIndex): Promise<Reading[]> {
     const edges = await periodEdges(this.database, this.database.db, account.id, ids, period.fromMs, period.toMs);
     const removedBeforeMs = await removedBefore(this.database.db, account.id);
     const buckets = removedBeforeMs !== null && period.fromMs < removedBeforeMs
@@ -88,13 +89,13 @@ export class StatisticsService {
         ? { timeMs: edge.last.location_date, end: toPoint(edge.last) }
         : bucket && { timeMs: bucket.last.last_fix_ms, end: JSON.parse(bucket.last.metrics_end) as FixMetrics };
       if (!end) continue;
-      readings.push({ subscriberId: id, ...start, ...end, fillsLitres: fills.sum(id, period.fromMs, period.toMs) });
+      readings.push({ subscriberId: id, ...start, ...end, netFilledLitres: fills.sum(id, period.fromMs, period.toMs) });
     }
     return readings;
   }
 
   /** interval=2: one record per clock hour (account zone) with data, from the quarter-hour buckets. */
-  private async hourly(account: Account, ids: number[], period: Period, fills: FillIndex): Promise<Reading[]> {
+  private async hourly(account: Account, ids: number[], period: Period, fills: FuelChangeIndex): Promise<Reading[]> {
     const firstBucketMs = Math.floor(period.fromMs / BUCKET_MS) * BUCKET_MS;
     const inPeriod = (bucketMs: number) => bucketMs >= firstBucketMs && bucketMs <= period.toMs;
     const rows = await bucketRows(this.database.db, account.id, ids, firstBucketMs, period.toMs);
@@ -134,7 +135,7 @@ export class StatisticsService {
           start: bucket.before,
           startFuel: bucket.firstFuel,
           end: bucket.end,
-          fillsLitres: fills.sum(bucket.subscriberId, Math.max(hourStart, period.fromMs), Math.min(hourStart + HOUR_MS - 1, period.toMs)),
+          netFilledLitres: fills.sum(bucket.subscriberId, Math.max(hourStart, period.fromMs), Math.min(hourStart + HOUR_MS - 1, period.toMs)),
         });
       }
     }
@@ -142,7 +143,7 @@ export class StatisticsService {
   }
 
   /** interval=3: one record per valid fix, with the values from the start of the period to that fix. */
-  private async perFix(account: Account, ids: number[], period: Period, fills: FillIndex, query: StatisticsQuery): Promise<Reading[]> {
+  private async perFix(account: Account, ids: number[], period: Period, fills: FuelChangeIndex, query: StatisticsQuery): Promise<Reading[]> {
     const rows = await processedFixes(this.database.db, account.id, ids, { fromMs: period.fromMs, toMs: period.toMs, count: query.count ?? 1000, offset: query.offset ?? 0 });
     // The baseline of each vehicle on the page: its last fix before the period and its first in it.
     const edges = await periodEdges(this.database, this.database.db, account.id, [...new Set(rows.map((r) => r.subscriber_id))], period.fromMs, period.toMs);
@@ -156,27 +157,31 @@ export class StatisticsService {
         start: edge?.before ? toPoint(edge.before) : ZERO,
         startFuel: edge?.first?.fuel_smoothed ?? null,
         end: point,
-        fillsLitres: fills.sum(point.subscriberId, period.fromMs, point.timeMs),
+        netFilledLitres: fills.sum(point.subscriberId, period.fromMs, point.timeMs),
       });
     }
     return readings;
   }
 
-  private async fills(account: Account, ids: number[], period: Period): Promise<FillIndex> {
-    return new FillIndex(await fuelFillings(this.database.db, account.id, ids, period.fromMs, period.toMs));
+  private async fills(account: Account, ids: number[], period: Period): Promise<FuelChangeIndex> {
+    return new FuelChangeIndex(await fuelChanges(this.database.db, account.id, ids, period.fromMs, period.toMs));
   }
 }
 
-/** Fuel fillings of the period, summed over any part of it. */
-class FillIndex {
-  constructor(private readonly rows: { subscriber_id: number; event_ms: number; value: number }[]) {}
+/** Fuel fillings and drains of the period: litres filled minus litres drained over any part of it. */
+class FuelChangeIndex {
+  constructor(private readonly rows: { subscriber_id: number; type: number; event_ms: number; value: number }[]) {}
 
   sum(subscriberId: number, fromMs: number, toMs: number): number {
     let total = 0;
-    for (const r of this.rows) if (r.subscriber_id === subscriberId && r.event_ms >= fromMs && r.event_ms <= toMs) total += r.value;
+    for (const r of this.rows) {
+      if (r.subscriber_id === subscriberId && r.event_ms >= fromMs && r.event_ms <= toMs) total += r.type === FUEL_DRAIN ? -r.value : r.value;
+    }
     return total;
   }
 }
+
+const FUEL_DRAIN = 2;
 
 type MetricRow = {
   subscriber_id: number;
@@ -208,7 +213,8 @@ const round = (n: number, digits: number) => Math.round(n * 10 ** digits) / 10 *
 
 /**
  * Interface 2.4 from two sets of running totals. fuelConsumption is the fuel at the first fix
- * minus the fuel at the last plus the fillings (interface 4.1 rule 1); totalVehicleDistance is
+ * minus the fuel at the last plus the fillings (interface 4.1 rule 1) minus the drains: fuel that
+ * left the tank by a drain was not burnt, so used = start + filled − drained − end; totalVehicleDistance is
  * the last odometer reading (or the configured initial odometer) plus the distance since it.
  */
 function toRecord(r: Reading, initialOdometerKm: number, fromTracks: boolean, timeZone: string): StatisticsRecord {
@@ -220,7 +226,7 @@ function toRecord(r: Reading, initialOdometerKm: number, fromTracks: boolean, ti
   const fuelUsed = r.startFuel !== null && r.end.fuelSmoothed !== null ? r.startFuel - r.end.fuelSmoothed : 0;
   return {
     mileage: round(Math.max(0, distance(r.end) - distance(start)) / 1000, 3),
-    fuelConsumption: round(fuelUsed + r.fillsLitres, 2),
+    fuelConsumption: round(fuelUsed + r.netFilledLitres, 2),
     engineMotohours: round((r.end.cumEngineS - start.cumEngineS) / 3600, 3),
     endFuelLevel: r.end.fuelSmoothed === null ? null : round(r.end.fuelSmoothed, 2),
     totalVehicleDistance: round(baseKm + sinceAnchorM / 1000, 3),

@@ -160,14 +160,14 @@ export async function processedFixes(db: Db, accountId: number, subscriberIds: n
   );
 }
 
-/** Fuel fillings (vehicle events of type 1) of these subscribers in the period. */
-export async function fuelFillings(db: Db, accountId: number, subscriberIds: number[], fromMs: number, toMs: number): Promise<{ subscriber_id: number; event_ms: number; value: number }[]> {
+/** Fuel fillings and drains (vehicle events of types 1 and 2) of these subscribers in the period. */
+export async function fuelChanges(db: Db, accountId: number, subscriberIds: number[], fromMs: number, toMs: number): Promise<{ subscriber_id: number; type: number; event_ms: number; value: number }[]> {
   return db
     .selectFrom('vehicle_events')
-    .select(['subscriber_id', 'event_ms', 'value'])
+    .select(['subscriber_id', 'type', 'event_ms', 'value'])
     .where('account_id', '=', accountId)
     .where('subscriber_id', 'in', subscriberIds)
-    .where('type', '=', 1)
+    .where('type', 'in', [1, 2])
     .where('event_ms', '>=', fromMs)
     .where('event_ms', '<=', toMs)
     .execute();

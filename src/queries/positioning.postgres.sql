@@ -19,6 +19,8 @@ INSERT INTO
     odometer,
     engine_hours,
     sensors,
+    filter_reason,
+    accuracy_m,
     cum_distance_m,
     cum_track_m,
     cum_engine_s,
@@ -46,6 +48,8 @@ FROM
     odometer double precision,
     engine_hours double precision,
     sensors text,
+    filter_reason integer,
+    accuracy_m double precision,
     cum_distance_m double precision,
     cum_track_m double precision,
     cum_engine_s double precision,
@@ -73,6 +77,8 @@ WHERE
 /* prepared */
 UPDATE locations AS t
 SET
+  is_valid = u.is_valid,
+  filter_reason = u.filter_reason,
   cum_distance_m = u.cum_distance_m,
   cum_track_m = u.cum_track_m,
   cum_engine_s = u.cum_engine_s,
@@ -84,16 +90,20 @@ FROM
   unnest(
     $1::BIGINT[],
     $2::BIGINT[],
-    $3::double PRECISION[],
-    $4::double PRECISION[],
+    $3::INTEGER[],
+    $4::INTEGER[],
     $5::double PRECISION[],
     $6::double PRECISION[],
     $7::double PRECISION[],
     $8::double PRECISION[],
-    $9::double PRECISION[]
+    $9::double PRECISION[],
+    $10::double PRECISION[],
+    $11::double PRECISION[]
   ) AS u (
     account_id,
     id,
+    is_valid,
+    filter_reason,
     cum_distance_m,
     cum_track_m,
     cum_engine_s,
@@ -105,7 +115,7 @@ FROM
 WHERE
   t.account_id = u.account_id
   AND t.id = u.id
-  AND t.location_date >= $10;
+  AND t.location_date >= $12;
 
 -- positioning/location-store.ts: listLocations
 SELECT
@@ -605,9 +615,10 @@ LIMIT
 OFFSET
   $7;
 
--- positioning/statistics-store.ts: fuelFillings
+-- positioning/statistics-store.ts: fuelChanges
 SELECT
   "subscriber_id",
+  "type",
   "event_ms",
   "value"
 FROM
@@ -615,9 +626,9 @@ FROM
 WHERE
   "account_id" = $1
   AND "subscriber_id" IN ($2, $3)
-  AND "type" = $4
-  AND "event_ms" >= $5
-  AND "event_ms" <= $6;
+  AND "type" IN ($4, $5)
+  AND "event_ms" >= $6
+  AND "event_ms" <= $7;
 
 -- positioning/statistics-store.ts: windowEdges
 SELECT
@@ -1241,6 +1252,8 @@ SELECT
   "id",
   "location_date",
   "is_valid",
+  "filter_reason",
+  "accuracy_m",
   "latitude",
   "longitude",
   "velocity",
@@ -1521,6 +1534,8 @@ WHERE
 /* prepared */
 UPDATE locations AS t
 SET
+  is_valid = u.is_valid,
+  filter_reason = u.filter_reason,
   cum_distance_m = u.cum_distance_m,
   cum_track_m = u.cum_track_m,
   cum_engine_s = u.cum_engine_s,
@@ -1532,16 +1547,20 @@ FROM
   unnest(
     $1::BIGINT[],
     $2::BIGINT[],
-    $3::double PRECISION[],
-    $4::double PRECISION[],
+    $3::INTEGER[],
+    $4::INTEGER[],
     $5::double PRECISION[],
     $6::double PRECISION[],
     $7::double PRECISION[],
     $8::double PRECISION[],
-    $9::double PRECISION[]
+    $9::double PRECISION[],
+    $10::double PRECISION[],
+    $11::double PRECISION[]
   ) AS u (
     account_id,
     id,
+    is_valid,
+    filter_reason,
     cum_distance_m,
     cum_track_m,
     cum_engine_s,
@@ -1553,7 +1572,7 @@ FROM
 WHERE
   t.account_id = u.account_id
   AND t.id = u.id
-  AND t.location_date >= $10;
+  AND t.location_date >= $12;
 
 /* prepared */
 DELETE FROM pipeline_checkpoints
@@ -1583,6 +1602,8 @@ WITH
         odometer,
         engine_hours,
         sensors,
+        filter_reason,
+        accuracy_m,
         cum_distance_m,
         cum_track_m,
         cum_engine_s,
@@ -1610,6 +1631,8 @@ WITH
         odometer double precision,
         engine_hours double precision,
         sensors text,
+        filter_reason integer,
+        accuracy_m double precision,
         cum_distance_m double precision,
         cum_track_m double precision,
         cum_engine_s double precision,
@@ -1763,6 +1786,8 @@ WHERE
 /* prepared */
 UPDATE locations AS t
 SET
+  is_valid = u.is_valid,
+  filter_reason = u.filter_reason,
   cum_distance_m = u.cum_distance_m,
   cum_track_m = u.cum_track_m,
   cum_engine_s = u.cum_engine_s,
@@ -1774,16 +1799,20 @@ FROM
   unnest(
     $1::BIGINT[],
     $2::BIGINT[],
-    $3::double PRECISION[],
-    $4::double PRECISION[],
+    $3::INTEGER[],
+    $4::INTEGER[],
     $5::double PRECISION[],
     $6::double PRECISION[],
     $7::double PRECISION[],
     $8::double PRECISION[],
-    $9::double PRECISION[]
+    $9::double PRECISION[],
+    $10::double PRECISION[],
+    $11::double PRECISION[]
   ) AS u (
     account_id,
     id,
+    is_valid,
+    filter_reason,
     cum_distance_m,
     cum_track_m,
     cum_engine_s,
@@ -1795,7 +1824,7 @@ FROM
 WHERE
   t.account_id = u.account_id
   AND t.id = u.id
-  AND t.location_date >= $10;
+  AND t.location_date >= $12;
 
 /* prepared */
 DELETE FROM pipeline_checkpoints

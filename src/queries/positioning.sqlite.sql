@@ -18,6 +18,8 @@ INSERT OR FAIL INTO
     odometer,
     engine_hours,
     sensors,
+    filter_reason,
+    accuracy_m,
     cum_distance_m,
     cum_track_m,
     cum_engine_s,
@@ -27,12 +29,14 @@ INSERT OR FAIL INTO
     odo_anchor_track_m
   )
 VALUES
-  (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?),
-  (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
+  (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?),
+  (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
 
 -- positioning/location-store.ts: LocationStore.updateMetrics (2 fixes, after a replay)
 UPDATE locations
 SET
+  is_valid = ?,
+  filter_reason = ?,
   cum_distance_m = ?,
   cum_track_m = ?,
   cum_engine_s = ?,
@@ -473,9 +477,10 @@ LIMIT
 OFFSET
   ?;
 
--- positioning/statistics-store.ts: fuelFillings
+-- positioning/statistics-store.ts: fuelChanges
 SELECT
   "subscriber_id",
+  "type",
   "event_ms",
   "value"
 FROM
@@ -483,7 +488,7 @@ FROM
 WHERE
   "account_id" = ?
   AND "subscriber_id" IN (?, ?)
-  AND "type" = ?
+  AND "type" IN (?, ?)
   AND "event_ms" >= ?
   AND "event_ms" <= ?;
 
@@ -1099,6 +1104,8 @@ SELECT
   "id",
   "location_date",
   "is_valid",
+  "filter_reason",
+  "accuracy_m",
   "latitude",
   "longitude",
   "velocity",
@@ -1334,6 +1341,8 @@ WHERE
 
 UPDATE locations
 SET
+  is_valid = ?,
+  filter_reason = ?,
   cum_distance_m = ?,
   cum_track_m = ?,
   cum_engine_s = ?,
@@ -1376,6 +1385,8 @@ INSERT OR FAIL INTO
     odometer,
     engine_hours,
     sensors,
+    filter_reason,
+    accuracy_m,
     cum_distance_m,
     cum_track_m,
     cum_engine_s,
@@ -1385,7 +1396,7 @@ INSERT OR FAIL INTO
     odo_anchor_track_m
   )
 VALUES
-  (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
+  (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
 
 INSERT OR FAIL INTO
   pipeline_states (account_id, subscriber_id, last_fix_ms, state)
@@ -1483,6 +1494,8 @@ WHERE
 
 UPDATE locations
 SET
+  is_valid = ?,
+  filter_reason = ?,
   cum_distance_m = ?,
   cum_track_m = ?,
   cum_engine_s = ?,

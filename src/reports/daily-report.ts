@@ -86,6 +86,7 @@ function dayTotals(d: VehicleDay) {
   const end = d.edges?.end ?? ZERO;
   const sum = (type: number) => d.events.filter((e) => e.type === type).reduce((total, e) => total + e.value, 0);
   const fillsLitres = sum(EVENT.filling);
+  const drainsLitres = sum(EVENT.drain);
   const startFuel = d.edges?.startFuel ?? null;
   const fuelUsed = startFuel !== null && end.fuelSmoothed !== null ? startFuel - end.fuelSmoothed : 0;
   const engineS = end.cumEngineS - start.cumEngineS;
@@ -94,9 +95,10 @@ function dayTotals(d: VehicleDay) {
     mileageKm: d.edges ? round(Math.max(0, end.cumTrackM - start.cumTrackM) / 1000, 3) : 0,
     engineHours: d.edges ? round(engineS / 3600, 3) : 0,
     idleS: d.edges ? Math.max(0, Math.round(engineS - trackEngineS)) : 0,
-    fuelConsumption: round(fuelUsed + fillsLitres, 2),
+    // A drain left the tank without being burnt: used = start + filled − drained − end.
+    fuelConsumption: round(fuelUsed + fillsLitres - drainsLitres, 2),
     fillsLitres,
-    drainsLitres: sum(EVENT.drain),
+    drainsLitres,
     startFuel,
     endFuel: d.edges ? end.fuelSmoothed : null,
   };

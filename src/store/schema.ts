@@ -118,6 +118,13 @@ export interface LocationsTable {
   engine_hours: number | null;
   /** `[{"sensorID": int, "value": number}]` as JSON, or null. */
   sensors: string | null;
+  /**
+   * Why the GPS filter set aside a fix the device sent as valid (pipeline/fix-filter.ts
+   * FilterReason); null when it did not. Such a fix is stored with is_valid 0.
+   */
+  filter_reason: number | null;
+  /** The receiver's estimate of its error in metres, where the device sent one. */
+  accuracy_m: number | null;
   /** Running totals at this fix (see pipeline FixMetrics); null for invalid or not yet processed fixes. */
   cum_distance_m: number | null;
   cum_track_m: number | null;

@@ -39,6 +39,7 @@ describe('OsmAnd decoder', () => {
       velocityKmh: 10 * KNOTS,
       ignition: null,
       fuelLevel: null,
+      accuracyM: 5,
     });
   });
 
@@ -57,6 +58,7 @@ describe('OsmAnd decoder', () => {
       velocityKmh: 9,
       ignition: null,
       fuelLevel: null,
+      accuracyM: 5,
     });
   });
 
@@ -69,6 +71,16 @@ describe('OsmAnd decoder', () => {
     assert.equal(fix.deviceKey, '123456');
     assert.equal(fix.velocityKmh, 0);
     assert.equal(fix.angle, 0);
+  });
+
+  it('takes an accuracy of 0 or below as unknown (the GPS filter judges only a known one)', () => {
+    assert.equal(fromQuery({ ...classic(), accuracy: '0' }).accuracyM, null);
+    assert.equal(fromQuery({ ...classic(), accuracy: '-1' }).accuracyM, null);
+    const { accuracy: _, ...without } = classic();
+    assert.equal(fromQuery(without).accuracyM, null);
+    const body = traccarClient9();
+    body.location.coords.accuracy = 1500;
+    assert.equal(fromBody(body).accuracyM, 1500);
   });
 
   it('prefers the query string when both it and a body are present', () => {

@@ -44,7 +44,7 @@ export const DAY_VEHICLE = {
 const FILL_L = 40;
 const FILL_SECONDS = 180;
 const DRAIN_L = 20;
-const DRAIN_SECONDS = 240;
+export const DRAIN_SECONDS = 240;
 
 /** A track the day must produce. */
 export interface TripTruth {

@@ -7,6 +7,7 @@ import { createEmployee, LOCATIONS, startServer, type Client, type TestServer } 
 import { dialects } from '../helpers/stores.js';
 import {
   DAY_VEHICLE,
+  DRAIN_SECONDS,
   DRIVING_EVERY_S,
   GAP_SECONDS,
   generateDay,
@@ -287,10 +288,10 @@ async function checkDayStatistics(api: Client, id: number, truth: DayTruth, zone
   near(record.totalVehicleDistance, DAY_VEHICLE.initialOdometer + truth.trackMileageM / 1000, 2 * ROUNDING, 'total distance');
   checkEngine(record.engineMotohours, truth, truth.dayStartMs, lastFix.timeMs, 0, 'engine hours of the day');
   near(record.endFuelLevel, lastFix.trueFuelL, smoothedFuelBound(truth, last), 'fuel at the end of the day');
-  // First fuel − last fuel + fillings (interface 4.1 rule 1) = what the engine burnt + what was drained.
-  const expected = truth.valid[first]!.fix.trueFuelL - lastFix.trueFuelL + truth.fill.litres;
-  near(expected, truth.burntL + truth.drain.litres, 1e-6, 'generator: the fuel adds up');
-  near(record.fuelConsumption, expected, smoothedFuelBound(truth, first) + smoothedFuelBound(truth, last) + FILL_VALUE_TOLERANCE_L, 'fuel consumption of the day');
+  // First fuel − last fuel + fillings (interface 4.1 rule 1) − drains = what the engine burnt: a drain is not consumption.
+  const expected = truth.valid[first]!.fix.trueFuelL - lastFix.trueFuelL + truth.fill.litres - truth.drain.litres;
+  near(expected, truth.burntL, 1e-6, 'generator: the fuel adds up');
+  near(record.fuelConsumption, expected, smoothedFuelBound(truth, first) + smoothedFuelBound(truth, last) + 2 * FILL_VALUE_TOLERANCE_L, 'fuel consumption of the day');
   return record;
 }
 
@@ -342,18 +343,19 @@ async function checkHourlyStatistics(api: Client, id: number, truth: DayTruth, z
     checkEngine(record.engineMotohours, truth, hourStart, hourStart + HOUR, edgeS, `${what} engine hours`);
     near(record.endFuelLevel, last.fix.trueFuelL, smoothedFuelBound(truth, lastIndex), `${what} end fuel`);
     const filled = truth.fill.startMs >= hourStart && truth.fill.startMs < hourStart + HOUR;
+    const drained = truth.drain.startMs >= hourStart && truth.drain.startMs < hourStart + HOUR;
     near(
       record.fuelConsumption,
-      first.fix.trueFuelL - last.fix.trueFuelL + (filled ? truth.fill.litres : 0),
-      smoothedFuelBound(truth, firstIndex) + smoothedFuelBound(truth, lastIndex) + (filled ? FILL_VALUE_TOLERANCE_L : 0),
+      first.fix.trueFuelL - last.fix.trueFuelL + (filled ? truth.fill.litres : 0) - (drained ? truth.drain.litres : 0),
+      smoothedFuelBound(truth, firstIndex) + smoothedFuelBound(truth, lastIndex) + (filled ? FILL_VALUE_TOLERANCE_L : 0) + (drained ? FILL_VALUE_TOLERANCE_L : 0),
       `${what} fuel consumption`,
     );
   });
 }
 
 async function checkPerFixStatistics(api: Client, id: number, truth: DayTruth, zone: Zone, dayRecord: any): Promise<void> {
-  // A page across the night's drain and one across the drive home (the refuelling's own minutes are
-  // left out: during them the filling is already counted whole while the tank is still filling).
+  // A page across the night's drain and one across the drive home (the refuelling's and the drain's
+  // own minutes are left out: during them the change is already counted whole while the level still moves).
   const drainIndex = truth.valid.findIndex((v) => v.fix.timeMs >= truth.drain.startMs);
   const homeTrip = truth.trips.at(-1)!;
   const homeIndex = truth.valid.findIndex((v) => v.fix.timeMs >= homeTrip.startMs);
@@ -370,10 +372,13 @@ async function checkPerFixStatistics(api: Client, id: number, truth: DayTruth, z
       checkEngine(record.engineMotohours, truth, truth.dayStartMs, fix.timeMs, 0, `${what} engine hours`);
       near(record.endFuelLevel, fix.trueFuelL, smoothedFuelBound(truth, index), `${what} fuel`);
       const filled = truth.fill.startMs <= fix.timeMs;
+      const drained = truth.drain.startMs <= fix.timeMs;
+      const draining = fix.timeMs >= truth.drain.startMs - FUEL_EVENT_LAG_MS && fix.timeMs < truth.drain.startMs + DRAIN_SECONDS * SECOND + FUEL_EVENT_LAG_MS;
+      if (draining) return;
       near(
         record.fuelConsumption,
-        truth.valid[0]!.fix.trueFuelL - fix.trueFuelL + (filled ? truth.fill.litres : 0),
-        smoothedFuelBound(truth, 0) + smoothedFuelBound(truth, index) + (filled ? FILL_VALUE_TOLERANCE_L : 0),
+        truth.valid[0]!.fix.trueFuelL - fix.trueFuelL + (filled ? truth.fill.litres : 0) - (drained ? truth.drain.litres : 0),
+        smoothedFuelBound(truth, 0) + smoothedFuelBound(truth, index) + (filled ? FILL_VALUE_TOLERANCE_L : 0) + (drained ? FILL_VALUE_TOLERANCE_L : 0),
         `${what} fuel consumption`,
       );
     });

@@ -6,7 +6,8 @@ import { insertionOf } from '../location-store.js';
 import type { Fix } from '../fix.js';
 import { LIVE_WINDOW_MS, type BatchSignals, type PipelineSignals } from './pipeline-signals.js';
 import type { PipelineStore } from './pipeline-store.js';
-import type { FixMetrics, PipelineFix, TrackSettings } from './pipeline-types.js';
+import type { GpsFilterSettings } from './fix-filter.js';
+import type { FixMetrics, PipelineFix, PipelineSettings, TrackSettings } from './pipeline-types.js';
 import { fixKey, SubscriberWrites } from './pipeline-writes.js';
 import { initialState, SubscriberPipeline, type SubscriberState } from './subscriber-pipeline.js';
 
@@ -19,6 +20,8 @@ export interface BatchContext {
   timeZone: string;
   receivedAt: number;
   trackSettings: TrackSettings;
+  /** The account's GPS filter; its defaults when absent. */
+  filterSettings?: GpsFilterSettings;
   vehicleSettings: Map<number, VehicleSettings>;
 }
 
@@ -43,6 +46,7 @@ export class PipelineRunner {
   /**
    * `frameOf[i]`: which request or frame of a group commit fix i came in (ascending in arrival
    * order); null when all fixes came in one batch. It decides which fixes may fire signals.
+   * A fix the GPS filter sets aside comes back with `isValid` false.
    */
   async ingest(tx: Tx, context: BatchContext, fixes: Fix[], frameOf: number[] | null = null): Promise<void> {
     const bySubscriber = new Map<number, number[]>();
@@ -58,10 +62,12 @@ export class PipelineRunner {
     const zones = this.zones ? await this.zones.indexFor(context.accountId, tx) : null;
 
     const metrics: (FixMetrics | null)[] = new Array(fixes.length).fill(null);
+    // Why the GPS filter set a fix aside (0: it did not); allocated once a fix is set aside.
+    let rejected: number[] | null = null;
     // A fix sent again (a tracker resending its buffer after a lost answer) is acknowledged, not stored twice.
     const resent = new Set<number>();
     const writes: SubscriberWrites[] = [];
-    const late: { subscriberId: number; earliestMs: number; state: SubscriberState; live: Set<string> }[] = [];
+    const late: { subscriberId: number; earliestMs: number; state: SubscriberState; live: Set<string>; fresh: number[] }[] = [];
     for (const subscriberId of subscriberIds) {
       const state = states.get(subscriberId) ?? initialState();
       const isLive = this.liveFixes(fixes, bySubscriber.get(subscriberId)!, frameOf, state.lastFixMs, context.receivedAt);
@@ -72,17 +78,22 @@ export class PipelineRunner {
         markResent(fixes, indexes, stored, resent);
         const fresh = indexes.filter((i) => !resent.has(i));
         const live = new Set(fresh.filter((i) => isLive.has(i)).map((i) => fixKey(fixes[i]!.locationDateMs, fixes[i]!.latitude, fixes[i]!.longitude)));
-        if (fresh.length > 0) late.push({ subscriberId, earliestMs: fixes[fresh[0]!]!.locationDateMs, state, live });
+        if (fresh.length > 0) late.push({ subscriberId, earliestMs: fixes[fresh[0]!]!.locationDateMs, state, live, fresh });
         continue;
       }
       markRepeats(fixes, indexes, state.lastValid, resent);
       const out = new SubscriberWrites(subscriberId);
       const watcher = signals?.watch(subscriberId, state, null) ?? forgetSignals(state);
-      const pipeline = new SubscriberPipeline(state, { track: context.trackSettings, vehicle: this.vehicle(context, subscriberId) }, watcher, zones);
+      const pipeline = new SubscriberPipeline(state, this.settings(context, subscriberId), watcher, zones);
       for (const index of indexes) {
         if (resent.has(index)) continue;
         const fix = fixes[index]!;
         metrics[index] = pipeline.process(toPipelineFix(fix, 0), out, isLive.has(index));
+        if (pipeline.rejected !== 0) {
+          (rejected ??= new Array<number>(fixes.length).fill(0))[index] = pipeline.rejected;
+          // Invalid from here on for whoever sees the batch after the commit too (the live map).
+          fix.isValid = false;
+        }
       }
       out.state = state;
       writes.push(out);
@@ -90,17 +101,22 @@ export class PipelineRunner {
 
     const keep = (_: unknown, index: number) => !resent.has(index);
     const kept = fixes.filter(keep);
-    const insertion = insertionOf(context.accountId, context.receivedAt, kept, metrics.filter(keep));
+    const insertion = insertionOf(context.accountId, context.receivedAt, kept, metrics.filter(keep), rejected?.filter(keep));
     await this.store.locations.coverWeeksOf(tx, kept);
     // A replay reads the stored fixes, this batch's too: then they are stored first. Otherwise they
     // go with the rest of the batch's writes (one statement on PostgreSQL).
     if (late.length > 0) await this.store.locations.insert(tx, insertion);
     // Retention may have removed the account's older fixes: no replay starts before that mark.
     const removedBeforeMs = late.length > 0 ? await this.store.removedBefore(tx, context.accountId) : null;
-    for (const { subscriberId, earliestMs, state, live } of late) {
+    for (const { subscriberId, earliestMs, state, live, fresh } of late) {
       const fromMs = Math.max(earliestMs, (state.lastFixMs ?? 0) - REPLAY_HORIZON_MS);
       const replayed = await this.replay(tx, context, subscriberId, fromMs, removedBeforeMs, signals, state, live, zones);
-      if (replayed) writes.push(replayed);
+      if (!replayed) continue;
+      writes.push(replayed);
+      for (const index of fresh) {
+        const fix = fixes[index]!;
+        if (replayed.setAside.has(fixKey(fix.locationDateMs, fix.latitude, fix.longitude))) fix.isValid = false;
+      }
     }
     await this.store.apply(tx, context.accountId, writes, await this.addressesOf(tx, context.accountId, writes), late.length > 0 ? [] : [insertion]);
     await this.store.applyZoneVisits(tx, context.accountId, writes);
@@ -171,10 +187,11 @@ export class PipelineRunner {
 
     const out = new SubscriberWrites(subscriberId);
     const watcher = signals?.watch(subscriberId, state, replaced) ?? forgetSignals(state);
-    const pipeline = new SubscriberPipeline(state, { track: context.trackSettings, vehicle: this.vehicle(context, subscriberId) }, watcher, zones);
+    const pipeline = new SubscriberPipeline(state, this.settings(context, subscriberId), watcher, zones);
     for (const fix of fixes) {
       const isLive = live.size > 0 && live.has(fixKey(fix.timeMs, fix.latitude, fix.longitude));
-      out.metrics.push([fix.id, pipeline.process(fix, out, isLive)]);
+      out.metrics.push([fix.id, pipeline.process(fix, out, isLive), fix.isValid, pipeline.rejected]);
+      if (pipeline.rejected !== 0) out.setAside.add(fixKey(fix.timeMs, fix.latitude, fix.longitude));
     }
     out.state = state;
     out.replay = {
@@ -187,6 +204,10 @@ export class PipelineRunner {
     };
     for (const start of out.replay.staleTrackStarts) out.tracks.delete(start);
     return out;
+  }
+
+  private settings(context: BatchContext, subscriberId: number): PipelineSettings {
+    return { track: context.trackSettings, vehicle: this.vehicle(context, subscriberId), filter: context.filterSettings };
   }
 
   private vehicle(context: BatchContext, subscriberId: number): VehicleSettings {
@@ -251,6 +272,7 @@ function toPipelineFix(fix: Fix, id: number): PipelineFix {
     odometer: fix.odometer,
     engineHours: fix.engineHours,
     sensors: fix.sensors,
+    accuracyM: fix.accuracyM ?? null,
   };
 }
 

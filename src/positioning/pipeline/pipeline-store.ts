@@ -136,7 +136,7 @@ export async function loadCheckpoint(tx: Tx, accountId: number, subscriberId: nu
 export async function loadFixes(tx: Tx, accountId: number, subscriberId: number, fromMs: number): Promise<PipelineFix[]> {
   const rows = await tx
     .selectFrom('locations')
-    .select(['id', 'location_date', 'is_valid', 'latitude', 'longitude', 'velocity', 'fuel_level', 'ignition', 'external_power', 'odometer', 'engine_hours', 'sensors'])
+    .select(['id', 'location_date', 'is_valid', 'filter_reason', 'accuracy_m', 'latitude', 'longitude', 'velocity', 'fuel_level', 'ignition', 'external_power', 'odometer', 'engine_hours', 'sensors'])
     .where('account_id', '=', accountId)
     .where('subscriber_id', '=', subscriberId)
     .where('location_date', '>=', fromMs)
@@ -147,7 +147,8 @@ export async function loadFixes(tx: Tx, accountId: number, subscriberId: number,
   return rows.map((r) => ({
     id: r.id,
     timeMs: r.location_date,
-    isValid: r.is_valid === 1,
+    // Valid as the device sent it: the replay judges a fix the filter set aside again.
+    isValid: r.is_valid === 1 || r.filter_reason !== null,
     latitude: r.latitude,
     longitude: r.longitude,
     velocityKmh: r.velocity,
@@ -157,6 +158,7 @@ export async function loadFixes(tx: Tx, accountId: number, subscriberId: number,
     odometer: r.odometer,
     engineHours: r.engine_hours,
     sensors: r.sensors ? (JSON.parse(r.sensors) as PipelineFix['sensors']) : null,
+    accuracyM: r.accuracy_m,
   }));
 }
 
@@ -338,7 +340,9 @@ export class PipelineStore {
           fix_count: b.fixCount, metrics_before: JSON.stringify(b.before), first_fuel: b.firstFuel, metrics_end: JSON.stringify(b.end),
         });
       }
-      for (const [id, m] of w.metrics) metrics.push({ account_id: accountId, id, ...metricColumns(m) });
+      for (const [id, m, sentValid, rejected] of w.metrics) {
+        metrics.push({ account_id: accountId, id, is_valid: sentValid && rejected === 0 ? 1 : 0, filter_reason: rejected || null, ...metricColumns(m) });
+      }
     }
 
     // One statement on PostgreSQL (see insertAll): a batch's writes cost one round trip.

@@ -1,4 +1,5 @@
 import type { VehicleSettings } from '../../employees/employees.js';
+import type { GpsFilterSettings } from './fix-filter.js';
 
 /** A fix as the pipeline sees it: stored (it has an id) and ordered by (timeMs, id). */
 export interface PipelineFix {
@@ -14,6 +15,8 @@ export interface PipelineFix {
   odometer: number | null;
   engineHours: number | null;
   sensors: { sensorID: number; value: number }[] | null;
+  /** The receiver's estimate of its error, metres; absent or null when unknown. */
+  accuracyM?: number | null;
 }
 
 /**
@@ -68,6 +71,8 @@ export function trackSettingsOf(overrides: Readonly<Record<string, number>> | un
 export interface PipelineSettings {
   track: TrackSettings;
   vehicle: VehicleSettings;
+  /** The account's GPS filter; its defaults when absent. */
+  filter?: GpsFilterSettings;
 }
 
 export interface TrackRecord {

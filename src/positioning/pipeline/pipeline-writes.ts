@@ -18,8 +18,13 @@ export class SubscriberWrites implements PipelineOutput {
   readonly checkpoints = new Map<number, string>();
   /** Zone visits entered or left, by `zoneId:enteredMs`. */
   readonly visits = new Map<string, ZoneVisitRecord>();
-  /** `[locationID, metrics]` of fixes whose running totals a replay recomputed. */
-  readonly metrics: [number, FixMetrics | null][] = [];
+  /**
+   * `[locationID, metrics, valid as sent, filter reason or 0]` of fixes a replay went over: their
+   * running totals, and whether the GPS filter sets them aside, as the replay found them.
+   */
+  readonly metrics: [number, FixMetrics | null, boolean, number][] = [];
+  /** fixKey of the fixes the GPS filter set aside in a replay. */
+  readonly setAside = new Set<string>();
   state: SubscriberState | null = null;
   replay: ReplayWindow | null = null;
 

@@ -1,5 +1,6 @@
 import { haversineMetres } from '../../geo/geo.js';
 import type { ZoneIndex } from '../../geozones/geozones.js';
+import { defaultGpsFilterSettings, judgeFix, type FilterReason, type FilterSuspect } from './fix-filter.js';
 import { FuelDetector, type FuelDetectorState } from './fuel-detector.js';
 import type { DetectorState, FixSignals } from './pipeline-signals.js';
 import type { FixMetrics, PipelineFix, PipelineSettings, PipelineSink } from './pipeline-types.js';
@@ -26,6 +27,8 @@ export interface SubscriberState {
   signals?: DetectorState;
   /** Zone visits in progress (absent in states written before visits were kept, and while none is). */
   visits?: ZoneVisitState;
+  /** Fixes set aside for speed that agree with each other, while there are any (see fix-filter.ts). */
+  filterSuspect?: FilterSuspect;
 }
 
 export function initialState(): SubscriberState {
@@ -65,6 +68,8 @@ export class SubscriberPipeline {
   private readonly speed: SpeedDetector;
   private readonly sensors: SensorDetector;
   private readonly statistics: StatisticsAccumulator;
+  /** Why the last fix processed was set aside by the GPS filter; 0 when it was not. */
+  rejected: FilterReason | 0 = 0;
 
   constructor(
     readonly state: SubscriberState,
@@ -82,7 +87,8 @@ export class SubscriberPipeline {
   }
 
   /**
-   * Metrics of the fix after it was processed; null for invalid fixes, which take no part (CONTRACT §2).
+   * Metrics of the fix after it was processed; null for invalid fixes, and for fixes the GPS filter
+   * sets aside (`rejected` says why), which take no part (CONTRACT §2).
    * `live`: the fix may fire signals (the runner decides; a replayed fix never does).
    */
   process(fix: PipelineFix, out: PipelineOutput, live = false): FixMetrics | null {
@@ -93,11 +99,13 @@ export class SubscriberPipeline {
       const atMs = state.lastFixMs === null ? Math.floor(fix.timeMs / HOUR_MS) * HOUR_MS : (Math.floor(state.lastFixMs / HOUR_MS) + 1) * HOUR_MS;
       out.checkpoint({ atMs, state: JSON.stringify(state) });
     }
-    const duplicate = state.lastFixMs === fix.timeMs;
     state.lastFixMs = fix.timeMs;
+    this.rejected = 0;
     if (!fix.isValid) return null;
-    // A second fix at the same instant (a resent buffer) adds nothing.
-    if (duplicate && state.lastValid?.t === fix.timeMs) return { ...state.metrics };
+    this.rejected = judgeFix(fix, state.lastValid, state, this.settings.filter ?? defaultGpsFilterSettings);
+    if (this.rejected !== 0) return null;
+    // With the duplicate rule off, a second fix at the same instant stays valid but adds nothing.
+    if (state.lastValid?.t === fix.timeMs) return { ...state.metrics };
 
     const point = { t: fix.timeMs, lat: fix.latitude, lon: fix.longitude };
     const metrics = state.metrics;

@@ -13,6 +13,7 @@ import { taskHistory } from './0010-task-history.js';
 import { mapObjectPlaces } from './0011-map-object-places.js';
 import { deviceIdentity } from './0012-device-identity.js';
 import { egtsRetranslators } from './0013-egts-retranslators.js';
+import { gpsFilter } from './0014-gps-filter.js';
 import { foldedTexts } from './0015-folded-texts.js';
 import { accountLanguage } from './0016-account-language.js';
 import type { MigrationFactory } from './migration-helpers.js';
@@ -32,6 +33,7 @@ const migrations: Record<string, MigrationFactory> = {
   '0011-map-object-places': mapObjectPlaces,
   '0012-device-identity': deviceIdentity,
   '0013-egts-retranslators': egtsRetranslators,
+  '0014-gps-filter': gpsFilter,
   '0015-folded-texts': foldedTexts,
   '0016-account-language': accountLanguage,
 };
