@@ -1,0 +1,5 @@
+import { appEn } from './en/app.js';
+import { settingsEn } from './en/settings.js';
+
+/** The English catalogue: the source of every key and of the placeholders each message takes. */
+export const en = { ...appEn, ...settingsEn } as const;

@@ -1,0 +1,7 @@
+import type { CatalogueOf } from './catalogue.js';
+import type { en } from './en.js';
+import { appRu } from './ru/app.js';
+import { settingsRu } from './ru/settings.js';
+
+/** The Russian catalogue, of the English one's shape: a key missing here fails the typecheck. */
+export const ru: CatalogueOf<typeof en> = { ...appRu, ...settingsRu };
