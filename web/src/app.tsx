@@ -7,7 +7,7 @@ import { MapPage } from './pages/map';
 import { SettingsPage } from './pages/settings';
 import { SignIn } from './pages/sign-in';
 import { useRoute } from './router';
-import { LANGUAGES, language, setLanguage, t, type Language } from './i18n/i18n';
+import { LANGUAGES, language, setLanguage, t, untranslated, type Language } from './i18n/i18n';
 import { zoneName, zoneOffset } from './i18n/format';
 import { AccountSetup } from './pages/account-setup';
 import { ACCOUNT, AccountChangedContext, SessionContext, type AccountSettings } from './session';
@@ -157,7 +157,7 @@ function Workspace({ onLanguage }: { onLanguage: (language: Language) => void })
               ))}
             </ul>
           </nav>
-          <span class="who">
+          <span class="who" {...untranslated}>
             {session.login} · {session.account.name}
           </span>
           <span class="zone" title={t('app.zoneTitle', { id: timeZone, offset: zoneOffset(timeZone) })}>

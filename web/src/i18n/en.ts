@@ -1,5 +1,7 @@
 import { appEn } from './en/app.js';
 import { settingsEn } from './en/settings.js';
+import { mapEn } from './en/map.js';
+import { employeesEn } from './en/employees.js';
 
 /** The English catalogue: the source of every key and of the placeholders each message takes. */
-export const en = { ...appEn, ...settingsEn } as const;
+export const en = { ...appEn, ...settingsEn, ...mapEn, ...employeesEn } as const;

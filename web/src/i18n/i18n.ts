@@ -22,6 +22,9 @@ type Params<K extends MessageKey, V> = Record<Placeholders<TextOf<K>>, V>;
 /** No second argument for a message without placeholders; every placeholder's value for one with them. */
 type Args<K extends MessageKey, V> = [Placeholders<TextOf<K>>] extends [never] ? [] : [params: Params<K, V>];
 
+/** A key whose message takes no placeholders: what a table of labels holds. */
+export type PlainKey = { [K in MessageKey]: [Placeholders<TextOf<K>>] extends [never] ? K : never }[MessageKey];
+
 /** A catalogue of the shape of en.ts: the same keys, each a string or plural forms. */
 export type Catalogue = CatalogueOf<Source>;
 

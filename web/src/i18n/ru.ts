@@ -2,6 +2,8 @@ import type { CatalogueOf } from './catalogue.js';
 import type { en } from './en.js';
 import { appRu } from './ru/app.js';
 import { settingsRu } from './ru/settings.js';
+import { mapRu } from './ru/map.js';
+import { employeesRu } from './ru/employees.js';
 
 /** The Russian catalogue, of the English one's shape: a key missing here fails the typecheck. */
-export const ru: CatalogueOf<typeof en> = { ...appRu, ...settingsRu };
+export const ru: CatalogueOf<typeof en> = { ...appRu, ...settingsRu, ...mapRu, ...employeesRu };

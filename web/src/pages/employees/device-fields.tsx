@@ -1,5 +1,6 @@
 import { Field } from '../../ui/field';
 import { PROTOCOLS, type TrackerProtocol } from './connection-settings';
+import { t } from '../../i18n/i18n';
 
 /** What happens to the device key on save: kept, a new one generated, one typed (a tracker's IMEI), or none. */
 export type KeyMode = 'keep' | 'generate' | 'type' | 'none';
@@ -34,29 +35,29 @@ export function DeviceFields({ draft, hint, isNew, error, onChange }: Props) {
   const set = (patch: Partial<DeviceDraft>) => onChange({ ...draft, ...patch });
   const tracker = draft.device === 'tracker';
   const choices: { value: KeyMode; label: string }[] = [
-    ...(!isNew && hint ? [{ value: 'keep' as const, label: `Keep the current key (${hint})` }] : []),
-    ...(tracker ? [] : [{ value: 'generate' as const, label: isNew ? 'Generate a key' : 'Generate a new key' }]),
-    { value: 'type', label: tracker ? 'Set the IMEI' : 'Type a key' },
-    { value: 'none', label: isNew || !hint ? 'No device yet' : 'Remove the key (the device stops reporting)' },
+    ...(!isNew && hint ? [{ value: 'keep' as const, label: t('emp.keepKey', { hint }) }] : []),
+    ...(tracker ? [] : [{ value: 'generate' as const, label: isNew ? t('emp.generateKey') : t('emp.generateNewKey') }]),
+    { value: 'type', label: tracker ? t('emp.setImei') : t('emp.typeKey') },
+    { value: 'none', label: isNew || !hint ? t('emp.noDevice') : t('emp.removeKey') },
   ];
   // A tracker's key is its IMEI: it cannot be generated.
   const mode = choices.some((c) => c.value === draft.keyMode) ? draft.keyMode : choices[0]!.value;
 
   return (
     <fieldset class="device-fields">
-      <legend>Device</legend>
-      <div role="radiogroup" aria-label="Reports with" class="choice-row">
+      <legend>{t('emp.device')}</legend>
+      <div role="radiogroup" aria-label={t('emp.reportsWith')} class="choice-row">
         <label class="inline">
           <input type="radio" name="device" checked={!tracker} onChange={() => set({ device: 'phone' })} />
-          Phone with Traccar Client
+          {t('emp.phoneApp')}
         </label>
         <label class="inline">
           <input type="radio" name="device" checked={tracker} onChange={() => set({ device: 'tracker', keyMode: draft.keyMode === 'generate' ? 'type' : draft.keyMode })} />
-          Vehicle tracker
+          {t('emp.tracker')}
         </label>
       </div>
       {tracker && (
-        <Field id="employee-protocol" label="Protocol">
+        <Field id="employee-protocol" label={t('emp.protocol')}>
           {(control) => (
             <select {...control} value={draft.protocol} onChange={(e) => set({ protocol: e.currentTarget.value as TrackerProtocol })}>
               {PROTOCOLS.map((p) => (
@@ -68,7 +69,7 @@ export function DeviceFields({ draft, hint, isNew, error, onChange }: Props) {
           )}
         </Field>
       )}
-      <div role="radiogroup" aria-label="Device key" class="choice-column">
+      <div role="radiogroup" aria-label={t('emp.deviceKey')} class="choice-column">
         {choices.map((choice) => (
           <label class="inline" key={choice.value}>
             <input type="radio" name="key-mode" checked={mode === choice.value} onChange={() => set({ keyMode: choice.value })} />
@@ -79,8 +80,8 @@ export function DeviceFields({ draft, hint, isNew, error, onChange }: Props) {
       {mode === 'type' && (
         <Field
           id="employee-deviceKey"
-          label={tracker ? 'IMEI' : 'Device key'}
-          hint={tracker ? 'The terminal’s IMEI (for EGTS its IMEI, else its terminal id).' : '6 to 128 characters without spaces.'}
+          label={tracker ? 'IMEI' : t('emp.deviceKey')}
+          hint={tracker ? t('emp.imeiHint') : t('emp.keyHint')}
           error={error}
         >
           {(control) => <input {...control} value={draft.typedKey} autocomplete="off" spellcheck={false} onInput={(e) => set({ typedKey: e.currentTarget.value, keyMode: 'type' })} />}
