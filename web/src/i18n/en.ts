@@ -2,6 +2,7 @@ import { appEn } from './en/app.js';
 import { settingsEn } from './en/settings.js';
 import { mapEn } from './en/map.js';
 import { employeesEn } from './en/employees.js';
+import { tasksEn } from './en/tasks.js';
 
 /** The English catalogue: the source of every key and of the placeholders each message takes. */
-export const en = { ...appEn, ...settingsEn, ...mapEn, ...employeesEn } as const;
+export const en = { ...appEn, ...settingsEn, ...mapEn, ...employeesEn, ...tasksEn } as const;

@@ -4,6 +4,7 @@ import { appRu } from './ru/app.js';
 import { settingsRu } from './ru/settings.js';
 import { mapRu } from './ru/map.js';
 import { employeesRu } from './ru/employees.js';
+import { tasksRu } from './ru/tasks.js';
 
 /** The Russian catalogue, of the English one's shape: a key missing here fails the typecheck. */
-export const ru: CatalogueOf<typeof en> = { ...appRu, ...settingsRu, ...mapRu, ...employeesRu };
+export const ru: CatalogueOf<typeof en> = { ...appRu, ...settingsRu, ...mapRu, ...employeesRu, ...tasksRu };
