@@ -3,6 +3,8 @@ import { settingsEn } from './en/settings.js';
 import { mapEn } from './en/map.js';
 import { employeesEn } from './en/employees.js';
 import { tasksEn } from './en/tasks.js';
+import { objectsEn } from './en/objects.js';
+import { zonesEn } from './en/zones.js';
 
 /** The English catalogue: the source of every key and of the placeholders each message takes. */
-export const en = { ...appEn, ...settingsEn, ...mapEn, ...employeesEn, ...tasksEn } as const;
+export const en = { ...appEn, ...settingsEn, ...mapEn, ...employeesEn, ...tasksEn, ...objectsEn, ...zonesEn } as const;

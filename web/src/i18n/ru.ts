@@ -5,6 +5,8 @@ import { settingsRu } from './ru/settings.js';
 import { mapRu } from './ru/map.js';
 import { employeesRu } from './ru/employees.js';
 import { tasksRu } from './ru/tasks.js';
+import { objectsRu } from './ru/objects.js';
+import { zonesRu } from './ru/zones.js';
 
 /** The Russian catalogue, of the English one's shape: a key missing here fails the typecheck. */
-export const ru: CatalogueOf<typeof en> = { ...appRu, ...settingsRu, ...mapRu, ...employeesRu, ...tasksRu };
+export const ru: CatalogueOf<typeof en> = { ...appRu, ...settingsRu, ...mapRu, ...employeesRu, ...tasksRu, ...objectsRu, ...zonesRu };

@@ -41,6 +41,7 @@ export const appEn = {
   'age.yesterday': 'yesterday {time}',
 
   'common.cancel': 'Cancel',
+  'common.close': 'Close',
   'common.delete': 'Delete',
 
   'error.required': 'is required',

@@ -43,6 +43,7 @@ export const appRu: CatalogueOf<typeof appEn> = {
   'age.yesterday': 'вчера {time}',
 
   'common.cancel': 'Отмена',
+  'common.close': 'Закрыть',
   'common.delete': 'Удалить',
 
   'error.required': 'обязательное поле',
