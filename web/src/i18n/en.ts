@@ -5,6 +5,7 @@ import { employeesEn } from './en/employees.js';
 import { tasksEn } from './en/tasks.js';
 import { objectsEn } from './en/objects.js';
 import { zonesEn } from './en/zones.js';
+import { eventsEn } from './en/events.js';
 
 /** The English catalogue: the source of every key and of the placeholders each message takes. */
-export const en = { ...appEn, ...settingsEn, ...mapEn, ...employeesEn, ...tasksEn, ...objectsEn, ...zonesEn } as const;
+export const en = { ...appEn, ...settingsEn, ...mapEn, ...employeesEn, ...tasksEn, ...objectsEn, ...zonesEn, ...eventsEn } as const;

@@ -7,6 +7,7 @@ import { employeesRu } from './ru/employees.js';
 import { tasksRu } from './ru/tasks.js';
 import { objectsRu } from './ru/objects.js';
 import { zonesRu } from './ru/zones.js';
+import { eventsRu } from './ru/events.js';
 
 /** The Russian catalogue, of the English one's shape: a key missing here fails the typecheck. */
-export const ru: CatalogueOf<typeof en> = { ...appRu, ...settingsRu, ...mapRu, ...employeesRu, ...tasksRu, ...objectsRu, ...zonesRu };
+export const ru: CatalogueOf<typeof en> = { ...appRu, ...settingsRu, ...mapRu, ...employeesRu, ...tasksRu, ...objectsRu, ...zonesRu, ...eventsRu };
