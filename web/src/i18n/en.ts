@@ -6,6 +6,7 @@ import { tasksEn } from './en/tasks.js';
 import { objectsEn } from './en/objects.js';
 import { zonesEn } from './en/zones.js';
 import { eventsEn } from './en/events.js';
+import { deliveriesEn } from './en/deliveries.js';
 
 /** The English catalogue: the source of every key and of the placeholders each message takes. */
-export const en = { ...appEn, ...settingsEn, ...mapEn, ...employeesEn, ...tasksEn, ...objectsEn, ...zonesEn, ...eventsEn } as const;
+export const en = { ...appEn, ...settingsEn, ...mapEn, ...employeesEn, ...tasksEn, ...objectsEn, ...zonesEn, ...eventsEn, ...deliveriesEn } as const;

@@ -8,6 +8,7 @@ import { tasksRu } from './ru/tasks.js';
 import { objectsRu } from './ru/objects.js';
 import { zonesRu } from './ru/zones.js';
 import { eventsRu } from './ru/events.js';
+import { deliveriesRu } from './ru/deliveries.js';
 
 /** The Russian catalogue, of the English one's shape: a key missing here fails the typecheck. */
-export const ru: CatalogueOf<typeof en> = { ...appRu, ...settingsRu, ...mapRu, ...employeesRu, ...tasksRu, ...objectsRu, ...zonesRu, ...eventsRu };
+export const ru: CatalogueOf<typeof en> = { ...appRu, ...settingsRu, ...mapRu, ...employeesRu, ...tasksRu, ...objectsRu, ...zonesRu, ...eventsRu, ...deliveriesRu };
