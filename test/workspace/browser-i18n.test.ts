@@ -99,12 +99,12 @@ for (const dialect of dialects) {
 
     test('the header switches to English, remembered in this browser; an English browser gets English', async () => {
       const { page, browser, server } = workspace;
-      await page.getByRole('combobox', { name: 'Язык' }).selectOption('en');
+      await page.getByRole('combobox', { name: 'Язык', exact: true }).selectOption('en');
       await page.getByRole('navigation', { name: 'Workspace' }).waitFor();
       await page.reload();
       await page.getByRole('navigation', { name: 'Workspace' }).getByRole('link', { name: 'Employees' }).waitFor();
       await page.locator('header .zone').filter({ hasText: 'Times in Moscow Standard Time' }).waitFor();
-      await page.getByRole('combobox', { name: 'Language' }).selectOption('ru');
+      await page.getByRole('combobox', { name: 'Language', exact: true }).selectOption('ru');
       await page.getByRole('navigation', { name: 'Разделы' }).waitFor();
 
       const context = await browser.newContext({ locale: 'en-US', baseURL: server.baseUrl, viewport: { width: 1280, height: 900 } });

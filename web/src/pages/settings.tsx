@@ -21,7 +21,7 @@ export function SettingsPage() {
         <dt>{t('settings.smsOption')}</dt>
         <dd>{account.smsEnabled ? t('settings.smsOn') : t('settings.smsOff')}</dd>
         <dt>{t('settings.signedInAs')}</dt>
-        <dd>{session.login}</dd>
+        <dd {...untranslated}>{session.login}</dd>
       </dl>
 
       <PasswordForm />
