@@ -24,9 +24,9 @@ export function formatNumber(value: number, digits = 0, minDigits = 0): string {
   return numberFormat({ maximumFractionDigits: digits, minimumFractionDigits: minDigits }).format(value);
 }
 
-/** 20 May 2026, 14:30 (20 мая 2026 г., 14:30). */
-export function formatDateTime(value: string | number | Date, timeZone: string): string {
-  return dateTimeFormat(timeZone, { dateStyle: 'medium', timeStyle: 'short', hourCycle: 'h23' }).format(instant(value));
+/** 20 May 2026, 14:30 (20 мая 2026 г., 14:30); with seconds where they matter (a delivery's attempts). */
+export function formatDateTime(value: string | number | Date, timeZone: string, seconds = false): string {
+  return dateTimeFormat(timeZone, { dateStyle: 'medium', timeStyle: seconds ? 'medium' : 'short', hourCycle: 'h23' }).format(instant(value));
 }
 
 /** The same with seconds and the zone's name: what a tooltip says. */

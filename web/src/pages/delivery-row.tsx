@@ -62,7 +62,7 @@ export function wallTime(dateTime: string): string {
 function Time({ value }: { value: string }) {
   return (
     <time dateTime={value} title={value}>
-      {formatDateTime(`${wallTime(value).replace(' ', 'T')}Z`, 'UTC')}
+      {formatDateTime(`${wallTime(value).replace(' ', 'T')}Z`, 'UTC', true)}
     </time>
   );
 }
