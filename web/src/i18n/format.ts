@@ -1,4 +1,4 @@
-import { locale, t } from './i18n';
+import { locale, t } from './i18n.js';
 
 /**
  * Numbers, times and durations as the current language writes them, with Intl. Times are always

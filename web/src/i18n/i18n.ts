@@ -1,7 +1,6 @@
-import type { ComponentChild } from 'preact';
-import type { CatalogueOf } from './catalogue';
-import { en } from './en';
-import { ru } from './ru';
+import type { CatalogueOf } from './catalogue.js';
+import { en } from './en.js';
+import { ru } from './ru.js';
 
 /**
  * The workspace's words: one typed catalogue per language (en.ts is the source of the keys and of
@@ -20,7 +19,7 @@ type Placeholders<S> = S extends `${string}{${infer Name}}${infer Rest}` ? Name 
 type TextOf<K extends MessageKey> = Source[K] extends { other: infer Other } ? Other : Source[K];
 type Params<K extends MessageKey, V> = Record<Placeholders<TextOf<K>>, V>;
 /** No second argument for a message without placeholders; every placeholder's value for one with them. */
-type Args<K extends MessageKey, V> = [Placeholders<TextOf<K>>] extends [never] ? [] : [params: Params<K, V>];
+export type Args<K extends MessageKey, V> = [Placeholders<TextOf<K>>] extends [never] ? [] : [params: Params<K, V>];
 
 /** A key whose message takes no placeholders: what a table of labels holds. */
 export type PlainKey = { [K in MessageKey]: [Placeholders<TextOf<K>>] extends [never] ? K : never }[MessageKey];
@@ -32,21 +31,26 @@ const catalogues: Record<Language, Catalogue> = { en, ru };
 
 /** The browser's language: Russian for any `ru…`, else English. */
 export function browserLanguage(): Language {
-  const preferred = navigator.languages?.[0] ?? navigator.language ?? 'en';
+  const browser = (globalThis as { navigator?: { languages?: readonly string[]; language?: string } }).navigator;
+  const preferred = browser?.languages?.[0] ?? browser?.language ?? 'en';
   return preferred.toLowerCase().startsWith('ru') ? 'ru' : 'en';
 }
 
 function storedLanguage(): Language | null {
   try {
-    const stored = localStorage.getItem(STORAGE_KEY);
+    const stored = storage()?.getItem(STORAGE_KEY);
     return stored === 'ru' || stored === 'en' ? stored : null;
   } catch {
     return null;
   }
 }
 
+/** The page's root element; none outside a browser (the unit tests of the catalogue and formats). */
+const root = (globalThis as { document?: { documentElement: { lang: string } } }).document?.documentElement;
+const storage = () => (globalThis as { localStorage?: Pick<Storage, 'getItem' | 'setItem'> }).localStorage;
+
 let current: Language = storedLanguage() ?? browserLanguage();
-document.documentElement.lang = current;
+if (root) root.lang = current;
 
 export function language(): Language {
   return current;
@@ -60,9 +64,9 @@ export function locale(): string {
 /** Switches the language and remembers it in this browser; the app re-renders itself. */
 export function setLanguage(next: Language): void {
   current = next;
-  document.documentElement.lang = next;
+  if (root) root.lang = next;
   try {
-    localStorage.setItem(STORAGE_KEY, next);
+    storage()?.setItem(STORAGE_KEY, next);
   } catch {
     // A browser without storage keeps the choice until the page is reloaded.
   }
@@ -75,7 +79,7 @@ function pluralForm(count: number): Intl.LDMLPluralRule {
   return rules.select(count);
 }
 
-function template(key: MessageKey, params: Record<string, unknown> | undefined): string {
+export function template(key: MessageKey, params: Record<string, unknown> | undefined): string {
   const message = catalogues[current][key];
   if (typeof message === 'string') return message;
   const count = Number(params?.count ?? 0);
@@ -90,18 +94,6 @@ function formatValue(value: unknown): string {
 export function t<K extends MessageKey>(key: K, ...args: Args<K, string | number>): string {
   const params = args[0] as Record<string, unknown> | undefined;
   return template(key, params).replace(/\{(\w+)\}/g, (whole, name: string) => (params && name in params ? formatValue(params[name]) : whole));
-}
-
-/** A message whose placeholders are elements (a link, a `<code>`), as the children of an element. */
-export function tRich<K extends MessageKey>(key: K, ...args: Args<K, ComponentChild>): ComponentChild[] {
-  const params = (args[0] ?? {}) as Record<string, ComponentChild>;
-  return template(key, params)
-    .split(/(\{\w+\})/)
-    .filter((part) => part !== '')
-    .map((part) => {
-      const name = /^\{(\w+)\}$/.exec(part)?.[1];
-      return name !== undefined && name in params ? params[name] : part;
-    });
 }
 
 /**

@@ -2,7 +2,8 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, describe, query } from '../api';
 import { ErrorAlert, StatusLine } from '../ui/messages';
 import { COLUMNS, DeliveryRow, describeResult, STATUS_LABELS, type Delivery, type DeliveryStatus, type RuleName } from './delivery-row';
-import { t, tRich, type PlainKey } from '../i18n/i18n';
+import { t, type PlainKey } from '../i18n/i18n';
+import { tRich } from '../i18n/rich';
 import './deliveries.css';
 
 const DELIVERIES = '/v6/api/eventManagement/deliveries';

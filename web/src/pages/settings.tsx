@@ -1,4 +1,5 @@
-import { t, tRich, untranslated } from '../i18n/i18n';
+import { t, untranslated } from '../i18n/i18n';
+import { tRich } from '../i18n/rich';
 import { useSessionInfo } from '../session';
 import { AccountForm } from './account-form';
 import { PasswordForm } from './password';

@@ -1,7 +1,8 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, describe } from '../api';
 import { formatDateTime } from '../i18n/format';
-import { t, tRich } from '../i18n/i18n';
+import { t } from '../i18n/i18n';
+import { tRich } from '../i18n/rich';
 import { ErrorAlert, StatusLine } from '../ui/messages';
 
 const SECRET = '/v6/api/eventManagement/signingSecret';
