@@ -54,6 +54,11 @@ export async function openWorkspace(
     /** The server's clock, frozen (it moves with `server.setNow`). */
     now?: number;
     delivery?: ServiceOptions['delivery'];
+    /** The browser's language (`ru-RU`, `en-US`) and time zone; Chromium's own when absent. */
+    locale?: string;
+    browserTimeZone?: string;
+    /** Leave the account on the first start's zone and language, so the workspace asks for them. */
+    firstSignIn?: boolean;
   } = {},
 ): Promise<Workspace> {
   const server = await startServer(options.dialect ?? 'sqlite', {
@@ -64,16 +69,22 @@ export async function openWorkspace(
     config: { MAP_TILE_URL: 'none', ...(process.env.WORKSPACE_DIR ? { workspaceDir: process.env.WORKSPACE_DIR } : {}), ...options.config },
   });
   await server.services.sessions.createUser(server.account.id, COORDINATOR.login, COORDINATOR.password);
+  if (!options.firstSignIn) await server.services.accounts.changeProfile(server.account.id, {});
   const browser = await chromium.launch({
     executablePath: chromiumPath,
     args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--no-first-run'],
   });
-  const context = await browser.newContext({ viewport: options.viewport ?? { width: 1280, height: 900 }, baseURL: server.baseUrl });
+  const context = await browser.newContext({
+    viewport: options.viewport ?? { width: 1280, height: 900 },
+    baseURL: server.baseUrl,
+    ...(options.locale ? { locale: options.locale } : {}),
+    ...(options.browserTimeZone ? { timezoneId: options.browserTimeZone } : {}),
+  });
   const page = await context.newPage();
   const pageErrors: string[] = [];
   page.on('pageerror', (error) => pageErrors.push(error.message));
   mkdirSync(SCREENSHOTS, { recursive: true });
-  if (options.signIn ?? true) {
+  if ((options.signIn ?? true) && !options.locale?.startsWith('ru')) {
     await page.goto('/');
     await signIn(page);
   }

@@ -89,7 +89,7 @@ describe('workspace in the browser: deliveries and the signing secret', needsBro
     assert.equal(await attemptRows.count(), 3, 'a header and two attempts');
     for (let i = 1; i <= 2; i++) {
       const [time, code, duration, error] = await attemptRows.nth(i).getByRole('cell').allInnerTexts();
-      assert.match(time!, /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+      assert.match(time!, /^\d{1,2} [A-Z][a-z]{2,3} \d{4}, \d{2}:\d{2}:\d{2}$/, 'the day and time with seconds, as en-GB writes them');
       assert.equal(code, '503');
       assert.match(duration!, /^\d+ ms$/);
       assert.equal(error, 'HTTP 503');
@@ -159,13 +159,11 @@ describe('workspace in the browser: deliveries and the signing secret', needsBro
 
     await page.getByRole('navigation', { name: 'Workspace' }).getByRole('link', { name: 'Settings' }).click();
     await page.getByRole('heading', { name: 'Account' }).waitFor();
+    const accountForm = page.getByRole('form', { name: 'Account' });
+    await waitFor('the account', async () => (await accountForm.getByLabel('Name', { exact: true }).inputValue()) === 'Test account');
+    assert.equal(await accountForm.getByLabel('Time zone', { exact: true }).inputValue(), 'UTC');
     const account = page.getByRole('definition');
-    assert.deepEqual(await account.allInnerTexts(), [
-      'Test account',
-      'UTC',
-      'Off: event rules cannot send SMS (the operator turns it on)',
-      'coordinator',
-    ]);
+    assert.deepEqual(await account.allInnerTexts(), ['Off: event rules cannot send SMS (the operator turns it on)', 'coordinator']);
     const field = page.getByLabel('Signing secret', { exact: true });
     await waitFor('the secret', async () => (await field.inputValue()) !== '');
     assert.equal(await field.inputValue(), before);

@@ -95,8 +95,8 @@ describe('workspace in the browser: the live map', needsBrowser, () => {
     await annaMarker.focus();
     const tooltip = page.locator('.leaflet-tooltip').filter({ hasText: 'Anna Smirnova' });
     await tooltip.waitFor();
-    const locale = await page.evaluate<string>('navigator.language');
-    const time = new Intl.DateTimeFormat(locale, { timeZone: TIME_ZONE, hour: '2-digit', minute: '2-digit', second: '2-digit' }).format(now);
+    // The English workspace writes times as en-GB does, on a 24-hour clock.
+    const time = new Intl.DateTimeFormat('en-GB', { timeZone: TIME_ZONE, hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' }).format(now);
     const day = new Intl.DateTimeFormat('en-CA', { timeZone: TIME_ZONE, dateStyle: 'short' });
     // A fix of today shows its time alone; seconds before midnight there, it would show the date too.
     if (day.format(now) === day.format(new Date())) assert.match((await tooltip.textContent()) ?? '', new RegExp(`${time}.*42 km/h`));

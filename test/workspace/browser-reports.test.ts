@@ -52,7 +52,7 @@ describe('workspace: reports', needsBrowser, () => {
     await form.getByLabel('From').fill('2026-05-18');
     await form.getByLabel('To').fill('2026-05-24');
     await form.getByRole('button', { name: 'Show summary' }).press('Enter');
-    await page.getByRole('status').filter({ hasText: 'Summary, 2026-05-18 to 2026-05-24: 14 rows' }).waitFor();
+    await page.getByRole('status').filter({ hasText: 'Summary, 18 May 2026 to 24 May 2026: 14 rows' }).waitFor();
 
     const table = page.getByRole('table', { name: /Summary from 2026-05-18/ });
     const mileage = table.getByRole('columnheader', { name: 'Mileage, km' });
@@ -91,7 +91,7 @@ describe('workspace: reports', needsBrowser, () => {
     await form.getByLabel('Recipients').fill('fleet@example.test, boss@example.test');
     await form.getByRole('button', { name: 'Save schedule' }).click();
     await page.getByText('Schedule “Fleet week” saved.').waitFor();
-    await page.getByRole('listitem').filter({ hasText: 'Fleet week' }).filter({ hasText: 'next 2026-05-25 08:00' }).waitFor();
+    await page.getByRole('listitem').filter({ hasText: 'Fleet week' }).filter({ hasText: 'next 25 May 2026, 08:00' }).waitFor();
     await workspace.screenshot('reports-schedule');
 
     await server.services.delivery.worker.start(pino({ level: 'silent' }));

@@ -121,7 +121,7 @@ describe('workspace in the browser: the Tracks view', needsBrowser, () => {
     const trackRows = await rowsOf(tracksTable);
     assert.deepEqual(
       trackRows.map((cells) => [cells[1], cells[2], cells[3], cells[4], cells[5]]),
-      tracks.map((t) => [hhmm(t.startDate), hhmm(t.finishDate), t.startAddress, t.finishAddress, (t.distance / 1000).toFixed(2)]),
+      tracks.map((t) => [hhmm(t.startDate), hhmm(t.finishDate), t.startAddress, t.finishAddress, (t.distance / 1000).toFixed(1)]),
       'the Tracks table has the distances of GET …/tracks',
     );
 
@@ -136,15 +136,18 @@ describe('workspace in the browser: the Tracks view', needsBrowser, () => {
       ],
     );
     const parkedMinutes = Math.round((Date.parse(tracks[1].startDate) - Date.parse(tracks[0].finishDate)) / MINUTE);
-    assert.equal(stopRows[1]![3], `${Math.floor(parkedMinutes / 60)} h ${String(parkedMinutes % 60).padStart(2, '0')} min`);
+    // Durations as Intl writes them in English (en-GB, short units).
+    const unit = (value: number, name: string) => new Intl.NumberFormat('en-GB', { style: 'unit', unit: name, unitDisplay: 'short' }).format(value);
+    const hours = unit(Math.floor(parkedMinutes / 60), 'hour');
+    assert.equal(stopRows[1]![3], parkedMinutes % 60 === 0 ? hours : `${hours} ${unit(parkedMinutes % 60, 'minute')}`);
 
     const eventRows = await rowsOf(page.getByRole('table', { name: 'Events' }));
     assert.deepEqual(
       eventRows.map((cells) => [cells[1], cells[2]]),
       events.map((e, i) => [hhmm(e.eventDate), ['Fuel filling', 'Speeding', 'Prolonged speeding'][i]]),
     );
-    assert.match(eventRows[0]![3]!, /^\d+(\.\d+)? l$/);
-    assert.match(eventRows[1]![3]!, /^\d+(\.\d+)? km\/h$/);
+    assert.match(eventRows[0]![3]!, /^\d+\.\d l$/);
+    assert.match(eventRows[1]![3]!, /^\d+ km\/h$/);
 
     // The map: a polyline per track, a marker per stop and per event, none of them image icons.
     const map = page.getByRole('region', { name: /^Map of the day/ });

@@ -2,7 +2,7 @@
 // pure functions, so tested here without a browser, across clock changes and odd offsets.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { clockTime, dayBoundsMs, dayIn, durationText, isDay, shiftDay } from '../../web/src/pages/tracks/zoned-time.js';
+import { clockTime, dayBoundsMs, dayIn, isDay, shiftDay } from '../../web/src/pages/tracks/zoned-time.js';
 
 const HOUR = 3_600_000;
 
@@ -40,11 +40,10 @@ describe('Tracks view: local days in the account zone', () => {
     assert.equal(clockTime(Date.parse('2026-05-20T12:05:00Z'), 'UTC'), '12:05');
   });
 
-  test('days are checked and stepped across months and leap days; durations read as people say them', () => {
+  test('days are checked and stepped across months and leap days', () => {
     assert.ok(isDay('2028-02-29'));
     for (const bad of ['2026-02-29', '2026-13-01', '2026-5-20', '20260520', '', undefined]) assert.ok(!isDay(bad), String(bad));
     assert.equal(shiftDay('2026-03-01', -1), '2026-02-28');
     assert.equal(shiftDay('2026-12-31', 1), '2027-01-01');
-    assert.deepEqual([45, 60, 12 * 60 + 20, 3600, 3 * 3600 + 5 * 60].map(durationText), ['45 s', '1 min', '12 min', '1 h 00 min', '3 h 05 min']);
   });
 });

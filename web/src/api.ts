@@ -1,3 +1,5 @@
+import { language, t } from './i18n/i18n';
+
 /**
  * The workspace talks to the same /v6/api routes as integrators, authenticated by its session
  * cookie. Every change carries the session's CSRF token; errors arrive as CONTRACT §1's envelope.
@@ -91,11 +93,45 @@ export function query(params: Record<string, string | number | boolean | undefin
   return text ? `?${text}` : '';
 }
 
-/** A failure as one line for the user. */
+/**
+ * A failure as one line for the user. The server's messages are English (API clients read codes,
+ * not words): the English workspace shows them with the fields they name, the Russian one says by
+ * the code what went wrong, in Russian (a form shows each field's problem beside the field).
+ */
 export function describe(error: unknown): string {
   if (error instanceof ApiFailure) {
+    if (language() !== 'en') return messageOfCode(error.envelope);
+    const message = error.envelope.message;
     const fields = Object.entries(error.envelope.validationErrors ?? {}).map(([field, why]) => `${field}: ${why}`);
-    return fields.length > 0 ? `${error.envelope.message} (${fields.join('; ')})` : error.envelope.message;
+    return fields.length > 0 ? t('error.withFields', { message, fields: fields.join('; ') }) : message;
   }
+  if (error instanceof TypeError) return t('error.network');
   return error instanceof Error ? error.message : String(error);
+}
+
+/** What the server said about one field, in the workspace's language. */
+export function fieldProblem(why: string): string {
+  if (language() === 'en') return why;
+  return why === 'is required' ? t('error.required') : t('error.invalid');
+}
+
+function messageOfCode(envelope: ErrorEnvelope): string {
+  if (envelope.code === 1007 || envelope.code === 1019) return t('error.groupNotEmpty');
+  if (envelope.code === 4) return t('error.externalIdExists');
+  switch (envelope.status) {
+    case 400:
+      return t('error.badRequest');
+    case 401:
+      return t('error.unauthorized');
+    case 404:
+      return t('error.notFound');
+    case 409:
+      return t('error.conflict', { message: envelope.message });
+    case 413:
+      return t('error.tooLarge');
+    case 429:
+      return t('error.rateLimited');
+    default:
+      return t('error.server', { status: envelope.status });
+  }
 }

@@ -7,7 +7,10 @@ import { MapPage } from './pages/map';
 import { SettingsPage } from './pages/settings';
 import { SignIn } from './pages/sign-in';
 import { useRoute } from './router';
-import { SessionContext } from './session';
+import { LANGUAGES, language, setLanguage, t, untranslated, type Language } from './i18n/i18n';
+import { zoneName, zoneOffset } from './i18n/format';
+import { AccountSetup } from './pages/account-setup';
+import { ACCOUNT, AccountChangedContext, SessionContext, type AccountSettings } from './session';
 import { ErrorAlert } from './ui/messages';
 
 // The zone editor (Leaflet-Geoman) and the track view (uPlot) are loaded when first opened, as
@@ -20,16 +23,16 @@ const MapObjectsPage = lazy(() => import('./pages/map-objects').then((m) => m.Ma
 const ReportsPage = lazy(() => import('./pages/reports').then((m) => m.ReportsPage));
 
 const tabs = [
-  { path: 'map', label: 'Map' },
-  { path: 'employees', label: 'Employees' },
-  { path: 'tasks', label: 'Tasks' },
-  { path: 'objects', label: 'Map objects' },
-  { path: 'events', label: 'Events' },
-  { path: 'zones', label: 'Zones' },
-  { path: 'tracks', label: 'Tracks' },
-  { path: 'reports', label: 'Reports' },
-  { path: 'deliveries', label: 'Deliveries' },
-  { path: 'settings', label: 'Settings' },
+  { path: 'map', label: 'tab.map' },
+  { path: 'employees', label: 'tab.employees' },
+  { path: 'tasks', label: 'tab.tasks' },
+  { path: 'objects', label: 'tab.objects' },
+  { path: 'events', label: 'tab.events' },
+  { path: 'zones', label: 'tab.zones' },
+  { path: 'tracks', label: 'tab.tracks' },
+  { path: 'reports', label: 'tab.reports' },
+  { path: 'deliveries', label: 'tab.deliveries' },
+  { path: 'settings', label: 'tab.settings' },
 ] as const;
 
 type Tab = (typeof tabs)[number]['path'];
@@ -40,12 +43,40 @@ function skipToContent(event: Event): void {
   document.getElementById('main')?.focus();
 }
 
+/** The workspace in the language chosen in this browser; a switch renders it anew in the other. */
 export function App() {
+  const [current, setCurrent] = useState<Language>(language());
+  const choose = (next: Language) => {
+    setLanguage(next);
+    setCurrent(next);
+  };
+  return <Workspace key={current} onLanguage={choose} />;
+}
+
+function LanguageSwitch({ onLanguage }: { onLanguage: (language: Language) => void }) {
+  return (
+    <select class="language" aria-label={t('app.language')} value={language()} onChange={(e) => onLanguage(e.currentTarget.value as Language)}>
+      {LANGUAGES.map((code) => (
+        <option key={code} value={code} lang={code}>
+          {t(code === 'ru' ? 'language.ru' : 'language.en')}
+        </option>
+      ))}
+    </select>
+  );
+}
+
+function Workspace({ onLanguage }: { onLanguage: (language: Language) => void }) {
   const [session, setSessionState] = useState<SessionInfo | null | undefined>(undefined);
   /** Why the first question to the server (who is signed in) failed, other than a 401. */
   const [loadFailure, setLoadFailure] = useState('');
   const [signOutFailure, setSignOutFailure] = useState('');
+  /** The account's settings while they are still the first start's: the question is shown. */
+  const [setup, setSetup] = useState<AccountSettings | null>(null);
   const route = useRoute();
+
+  const accountChanged = (account: AccountSettings) => {
+    setSessionState((info) => (info ? { ...info, account: { ...info.account, name: account.name, timeZone: account.timeZone } } : info));
+  };
 
   const signedIn = (info: SessionInfo | null) => {
     setSession(info, () => signedIn(null));
@@ -59,23 +90,37 @@ export function App() {
       .then(signedIn)
       .catch((error: unknown) => {
         if (error instanceof ApiFailure && error.envelope.status === 401) signedIn(null);
-        else setLoadFailure(`The server could not be reached: ${describe(error)}`);
+        else setLoadFailure(t('app.unreachable', { reason: describe(error) }));
       });
   };
   useEffect(load, []);
+
+  // Whether the account still has the first start's zone and language: then the workspace asks.
+  const accountID = session?.account.accountID;
+  useEffect(() => {
+    if (accountID === undefined) return;
+    api
+      .get<AccountSettings>(ACCOUNT)
+      .then((account) => setSetup(account.settingsConfirmed ? null : account))
+      .catch(() => setSetup(null));
+  }, [accountID]);
+  const setupDone = (account: AccountSettings | null) => {
+    if (account) accountChanged(account);
+    setSetup(null);
+  };
 
   if (session === undefined && loadFailure) {
     return (
       <main class="loading">
         <ErrorAlert message={loadFailure} />
         <button type="button" onClick={load}>
-          Try again
+          {t('app.tryAgain')}
         </button>
       </main>
     );
   }
-  if (session === undefined) return <p class="loading">Loading…</p>;
-  if (session === null) return <SignIn onSignedIn={signedIn} />;
+  if (session === undefined) return <p class="loading">{t('app.loading')}</p>;
+  if (session === null) return <SignIn onSignedIn={signedIn} languageSwitch={<LanguageSwitch onLanguage={onLanguage} />} />;
 
   const tab: Tab = tabs.some((t) => t.path === route[0]) ? (route[0] as Tab) : 'map';
   const signOut = async () => {
@@ -85,53 +130,61 @@ export function App() {
     } catch (error) {
       // Showing the sign-in page while the session still works would leave it open on a shared computer.
       if (!(error instanceof ApiFailure && error.envelope.status === 401)) {
-        setSignOutFailure(`You are not signed out: ${describe(error)}`);
+        setSignOutFailure(t('app.notSignedOut', { reason: describe(error) }));
         return;
       }
     }
     signedIn(null);
   };
 
+  const { timeZone } = session.account;
   return (
     <SessionContext.Provider value={session}>
-      <a class="skip" href="#main" onClick={skipToContent}>
-        Skip to content
-      </a>
-      <header class="top">
-        <span class="brand">Lokator</span>
-        <nav aria-label="Workspace">
-          <ul>
-            {tabs.map((t) => (
-              <li key={t.path}>
-                <a href={`#/${t.path}`} aria-current={tab === t.path ? 'page' : undefined}>
-                  {t.label}
-                </a>
-              </li>
-            ))}
-          </ul>
-        </nav>
-        <span class="who">
-          {session.login} · {session.account.name}
-        </span>
-        <button type="button" class="link" onClick={signOut}>
-          Sign out
-        </button>
-      </header>
-      <ErrorAlert message={signOutFailure} />
-      <main id="main" tabIndex={-1}>
-        {tab === 'map' && <MapPage />}
-        {tab === 'events' && <EventsPage route={route.slice(1)} />}
-        <Suspense fallback={<p class="loading">Loading…</p>}>
-          {tab === 'zones' && <ZonesPage />}
-          {tab === 'tracks' && <TracksPage />}
-          {tab === 'employees' && <EmployeesPage route={route.slice(1)} />}
-          {tab === 'tasks' && <TasksPage />}
-          {tab === 'objects' && <MapObjectsPage />}
-          {tab === 'reports' && <ReportsPage />}
-        </Suspense>
-        {tab === 'deliveries' && <DeliveriesPage />}
-        {tab === 'settings' && <SettingsPage />}
-      </main>
+      <AccountChangedContext.Provider value={accountChanged}>
+        <a class="skip" href="#main" onClick={skipToContent}>
+          {t('app.skip')}
+        </a>
+        <header class="top">
+          <span class="brand">Lokator</span>
+          <nav aria-label={t('app.nav')}>
+            <ul>
+              {tabs.map((tabLink) => (
+                <li key={tabLink.path}>
+                  <a href={`#/${tabLink.path}`} aria-current={tab === tabLink.path ? 'page' : undefined}>
+                    {t(tabLink.label)}
+                  </a>
+                </li>
+              ))}
+            </ul>
+          </nav>
+          <span class="who" {...untranslated}>
+            {session.login} · {session.account.name}
+          </span>
+          <span class="zone" title={t('app.zoneTitle', { id: timeZone, offset: zoneOffset(timeZone) })}>
+            {t('app.zone', { zone: zoneName(timeZone) })}
+          </span>
+          <LanguageSwitch onLanguage={onLanguage} />
+          <button type="button" class="link" onClick={signOut}>
+            {t('app.signOut')}
+          </button>
+        </header>
+        <ErrorAlert message={signOutFailure} />
+        <main id="main" tabIndex={-1}>
+          {setup && <AccountSetup account={setup} onDone={setupDone} />}
+          {tab === 'map' && <MapPage />}
+          {tab === 'events' && <EventsPage route={route.slice(1)} />}
+          <Suspense fallback={<p class="loading">{t('app.loading')}</p>}>
+            {tab === 'zones' && <ZonesPage />}
+            {tab === 'tracks' && <TracksPage />}
+            {tab === 'employees' && <EmployeesPage route={route.slice(1)} />}
+            {tab === 'tasks' && <TasksPage />}
+            {tab === 'objects' && <MapObjectsPage />}
+            {tab === 'reports' && <ReportsPage />}
+          </Suspense>
+          {tab === 'deliveries' && <DeliveriesPage />}
+          {tab === 'settings' && <SettingsPage />}
+        </main>
+      </AccountChangedContext.Provider>
     </SessionContext.Provider>
   );
 }

@@ -10,3 +10,21 @@ export function useSessionInfo(): SessionInfo {
   if (!session) throw new Error('useSessionInfo outside a signed-in app');
   return session;
 }
+
+/** The account's own settings (GET /v6/api/accountManagement/account). */
+export interface AccountSettings {
+  accountID: number;
+  name: string;
+  timeZone: string;
+  locale: 'ru' | 'en';
+  settingsConfirmed: boolean;
+}
+
+export const ACCOUNT = '/v6/api/accountManagement/account';
+
+/** Tells the app the account's name or zone changed, so every page shows the new ones. */
+export const AccountChangedContext = createContext<(account: AccountSettings) => void>(() => {});
+
+export function useAccountChanged(): (account: AccountSettings) => void {
+  return useContext(AccountChangedContext);
+}

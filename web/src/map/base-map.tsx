@@ -2,6 +2,7 @@ import L from 'leaflet';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { useSessionInfo } from '../session';
 import type { Zone } from '../types';
+import { t } from '../i18n/i18n';
 
 /** A transparent pixel in place of a tile that failed, so no broken-image box covers the background. */
 const NO_TILE = 'data:image/gif;base64,R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7';
@@ -26,7 +27,8 @@ export function MapView({ label, onReady }: { label: string; onReady: (map: L.Ma
   useEffect(() => {
     const element = container.current;
     if (!element) return;
-    const map = L.map(element, { center: START, zoom: START_ZOOM, preferCanvas: false, keyboard: true });
+    const map = L.map(element, { center: START, zoom: START_ZOOM, preferCanvas: false, keyboard: true, zoomControl: false });
+    L.control.zoom({ zoomInTitle: t('map.zoomIn'), zoomOutTitle: t('map.zoomOut') }).addTo(map);
     map.attributionControl.setPrefix(false);
     (element as MapContainer).leafletMap = map;
     if (settings.tileUrl) {
@@ -53,7 +55,7 @@ export function MapView({ label, onReady }: { label: string; onReady: (map: L.Ma
       <div ref={container} class="map" role="region" aria-label={label} tabIndex={0} />
       {tilesDown && (
         <p class="map-note" role="status">
-          Map tiles could not be loaded: a plain background is shown.
+          {t('map.tilesDown')}
         </p>
       )}
     </div>

@@ -2,6 +2,7 @@ import L from 'leaflet';
 import type { Zone, ZoneGroup } from '../types';
 import { zoneColor, zoneLatLngs } from './base-map';
 import './zone-layers.css';
+import { t } from '../i18n/i18n';
 
 /** The layer key of zones without a group. */
 export const NO_GROUP = 'none';
@@ -58,7 +59,7 @@ export function addZoneLayers(map: L.Map, zones: Zone[], groups: ZoneGroup[], op
   const known = new Set(groups.map((g) => g.zoneGroupID));
 
   const sorted = [...groups].sort((a, b) => a.name.localeCompare(b.name) || a.zoneGroupID - b.zoneGroupID);
-  const entries: [GroupKey, string][] = [...sorted.map((g): [GroupKey, string] => [g.zoneGroupID, g.name]), [NO_GROUP, 'No group']];
+  const entries: [GroupKey, string][] = [...sorted.map((g): [GroupKey, string] => [g.zoneGroupID, g.name]), [NO_GROUP, t('map.noGroup')]];
   for (const [key, name] of entries) {
     const layer = L.layerGroup();
     layerGroups.set(key, layer);
@@ -78,7 +79,7 @@ export function addZoneLayers(map: L.Map, zones: Zone[], groups: ZoneGroup[], op
   control.addTo(map);
   // A named group, so assistive technology says what the checkboxes switch.
   control.getContainer()?.setAttribute('role', 'group');
-  control.getContainer()?.setAttribute('aria-label', 'Zone groups shown on the map');
+  control.getContainer()?.setAttribute('aria-label', t('map.groupsShown'));
 
   return {
     polygons,

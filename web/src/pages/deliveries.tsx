@@ -1,7 +1,9 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, describe, query } from '../api';
 import { ErrorAlert, StatusLine } from '../ui/messages';
-import { COLUMNS, DeliveryRow, describeResult, type Delivery, type DeliveryStatus, type RuleName } from './delivery-row';
+import { COLUMNS, DeliveryRow, describeResult, STATUS_LABELS, type Delivery, type DeliveryStatus, type RuleName } from './delivery-row';
+import { t, type PlainKey } from '../i18n/i18n';
+import { tRich } from '../i18n/rich';
 import './deliveries.css';
 
 const DELIVERIES = '/v6/api/eventManagement/deliveries';
@@ -9,11 +11,11 @@ const RULES = '/v6/api/eventManagement/events';
 const PAGE_SIZE = 50;
 const STATUSES: DeliveryStatus[] = ['pending', 'delivered', 'failed'];
 /** The API's own default is the last 72 h; longer periods are a choice. */
-const PERIODS = [
-  { days: 1, label: 'Last 24 hours' },
-  { days: 3, label: 'Last 3 days' },
-  { days: 7, label: 'Last 7 days' },
-  { days: 30, label: 'Last 30 days' },
+const PERIODS: { days: number; label: PlainKey }[] = [
+  { days: 1, label: 'deliv.last1' },
+  { days: 3, label: 'deliv.last3' },
+  { days: 7, label: 'deliv.last7' },
+  { days: 30, label: 'deliv.last30' },
 ];
 /** How long a resend is watched for its first attempt (a webhook times out after 10 s). */
 const OUTCOME_WAIT_MS = 15_000;
@@ -33,9 +35,9 @@ function reread(delivery: Delivery): Promise<Delivery> {
 function outcomeOf(d: Delivery, attemptsBefore: number): string | undefined {
   const latest = d.attempts[d.attempts.length - 1];
   const result = latest ? describeResult(latest.statusCode, latest.error) : '';
-  if (d.status === 'delivered') return `Delivery ${d.deliveryID} resent: delivered${result ? ` (${result})` : ''}.`;
-  if (d.status === 'failed') return `Delivery ${d.deliveryID} resent: failed again${result ? ` (${result})` : ''}.`;
-  if (d.attempts.length > attemptsBefore) return `Delivery ${d.deliveryID} resent: the attempt answered ${result || 'nothing'}; it will be retried.`;
+  if (d.status === 'delivered') return t('deliv.resentDelivered', { id: d.deliveryID, result: result ? ` (${result})` : '' });
+  if (d.status === 'failed') return t('deliv.resentFailed', { id: d.deliveryID, result: result ? ` (${result})` : '' });
+  if (d.attempts.length > attemptsBefore) return t('deliv.resentRetry', { id: d.deliveryID, result: result || t('deliv.nothing') });
   return undefined;
 }
 
@@ -87,7 +89,7 @@ export function DeliveriesPage() {
       setHasMore(page.data.length === PAGE_SIZE);
       if (!more) setOutcomes(new Map());
     } catch (failure) {
-      if (seq === loadSeq.current) setError(`Could not load the deliveries: ${describe(failure)}`);
+      if (seq === loadSeq.current) setError(t('deliv.loadFailed', { reason: describe(failure) }));
     } finally {
       if (seq === loadSeq.current) setLoading(false);
     }
@@ -129,7 +131,7 @@ export function DeliveriesPage() {
   const resend = async (delivery: Delivery) => {
     const id = delivery.deliveryID;
     mark(id, true);
-    tell(id, `Delivery ${id} queued again…`);
+    tell(id, t('deliv.queued', { id }));
     try {
       const queued = await api.post<Delivery>(`${DELIVERIES}/${id}/resend`);
       replace(queued);
@@ -142,9 +144,9 @@ export function DeliveriesPage() {
         replace(now);
         outcome = outcomeOf(now, before);
       }
-      tell(id, outcome ?? `Delivery ${id} is queued; no attempt yet. Refresh to see the outcome.`);
+      tell(id, outcome ?? t('deliv.noAttempt', { id }));
     } catch (failure) {
-      tell(id, `Delivery ${id} was not resent: ${describe(failure)}`);
+      tell(id, t('deliv.notResent', { id, reason: describe(failure) }));
     } finally {
       mark(id, false);
     }
@@ -152,33 +154,32 @@ export function DeliveriesPage() {
 
   return (
     <section class="deliveries-page" aria-labelledby="deliveries-title">
-      <h1 id="deliveries-title">Deliveries</h1>
+      <h1 id="deliveries-title">{t('deliv.title')}</h1>
       <p class="muted">
-        Every call, e-mail and message the event rules sent, newest first. Failed calls are retried for about a day and then kept
-        here; a delivery can be sent again with the same <code>webhook-id</code>, so receivers can tell a repeat.
+        {tRich('deliv.intro', { id: <code>webhook-id</code> })}
       </p>
-      <div class="toolbar" role="group" aria-label="Filters">
+      <div class="toolbar" role="group" aria-label={t('deliv.filters')}>
         <label>
-          Status
+          {t('deliv.status')}
           <select
             value={filters.status}
             onChange={(e) => setFilters({ ...filters, status: e.currentTarget.value as Filters['status'] })}
           >
-            <option value="">All</option>
+            <option value="">{t('deliv.all')}</option>
             {STATUSES.map((s) => (
               <option key={s} value={s}>
-                {s}
+                {t(STATUS_LABELS[s])}
               </option>
             ))}
           </select>
         </label>
         <label>
-          Rule
+          {t('deliv.rule')}
           <select
             value={String(filters.eventID)}
             onChange={(e) => setFilters({ ...filters, eventID: e.currentTarget.value === '' ? '' : Number(e.currentTarget.value) })}
           >
-            <option value="">All rules</option>
+            <option value="">{t('deliv.allRules')}</option>
             {[...rules].map(([id, name]) => (
               <option key={id} value={String(id)}>
                 {name}
@@ -187,11 +188,11 @@ export function DeliveriesPage() {
           </select>
         </label>
         <label>
-          Created
+          {t('deliv.created')}
           <select value={String(filters.days)} onChange={(e) => setFilters({ ...filters, days: Number(e.currentTarget.value) })}>
             {PERIODS.map((p) => (
               <option key={p.days} value={String(p.days)}>
-                {p.label}
+                {t(p.label)}
               </option>
             ))}
           </select>
@@ -204,19 +205,19 @@ export function DeliveriesPage() {
             void load(false);
           }}
         >
-          Refresh
+          {t('deliv.refresh')}
         </button>
       </div>
       <StatusLine class="deliveries-message" message={loading ? 'Loading…' : message} />
       <ErrorAlert message={error} />
       <div class="table-scroll">
         <table class="deliveries-table">
-          <caption class="sr-only">Deliveries, newest first</caption>
+          <caption class="sr-only">{t('deliv.caption')}</caption>
           <thead>
             <tr>
               {COLUMNS.map((c) => (
                 <th key={c} scope="col">
-                  {c}
+                  {t(c)}
                 </th>
               ))}
             </tr>
@@ -238,7 +239,7 @@ export function DeliveriesPage() {
           </tbody>
         </table>
       </div>
-      {!loading && !error && deliveries.length === 0 && <p class="muted">No deliveries match these filters.</p>}
+      {!loading && !error && deliveries.length === 0 && <p class="muted">{t('deliv.none')}</p>}
       {hasMore && (
         <button
           type="button"
@@ -248,7 +249,7 @@ export function DeliveriesPage() {
             if (!loading) void load(true);
           }}
         >
-          More
+          {t('deliv.more')}
         </button>
       )}
     </section>

@@ -1,5 +1,8 @@
 /** One delivery of the log (CONTRACT §4) as a table row, and its attempts as a row below it. */
 
+import { formatDateTime } from '../i18n/format';
+import { t, type PlainKey } from '../i18n/i18n';
+
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
 
 export interface DeliveryAttempt {
@@ -33,7 +36,19 @@ export interface RuleName {
 }
 
 /** The columns of the log; the attempts row spans them all. */
-export const COLUMNS = ['Rule / event', 'Channel', 'Target', 'Status', 'Attempts', 'Last result', 'Created', 'Actions'] as const;
+export const COLUMNS: PlainKey[] = ['deliv.colRule', 'deliv.colChannel', 'deliv.colTarget', 'deliv.status', 'deliv.colAttempts', 'deliv.colResult', 'deliv.created', 'deliv.colActions'];
+
+/** A delivery's status in words; the English ones are the API's own. */
+export const STATUS_LABELS: Record<DeliveryStatus, PlainKey> = { pending: 'deliv.pending', delivered: 'deliv.delivered', failed: 'deliv.failed' };
+
+const CHANNELS: Record<string, PlainKey> = {
+  webhook: 'deliv.channel_webhook',
+  email: 'deliv.channel_email',
+  sms: 'deliv.channel_sms',
+  messenger: 'deliv.channel_messenger',
+  messenger2: 'deliv.channel_messenger2',
+};
+const channelLabel = (channel: string) => (CHANNELS[channel] ? t(CHANNELS[channel]) : channel);
 
 /**
  * The server writes times in the account's zone with its offset (`2026-05-20T14:30:00.123+03:00`);
@@ -47,7 +62,7 @@ export function wallTime(dateTime: string): string {
 function Time({ value }: { value: string }) {
   return (
     <time dateTime={value} title={value}>
-      {wallTime(value)}
+      {formatDateTime(`${wallTime(value).replace(' ', 'T')}Z`, 'UTC', true)}
     </time>
   );
 }
@@ -61,9 +76,9 @@ export function describeResult(statusCode: number | null, error: string | null):
 }
 
 function ruleLabel(delivery: Delivery, rules: Map<number, string>): string {
-  if (delivery.eventID === null) return 'No rule';
+  if (delivery.eventID === null) return t('deliv.noRule');
   const name = rules.get(delivery.eventID);
-  return name ? `${name} (#${delivery.eventID})` : `Rule #${delivery.eventID}`;
+  return name ? `${name} (#${delivery.eventID})` : t('deliv.ruleN', { id: delivery.eventID });
 }
 
 /** What the delivery carried, in a few words: the signal type, or how many change events. */
@@ -71,8 +86,8 @@ function eventSummary(payload: unknown): string {
   const events = Array.isArray(payload) ? payload : [payload];
   const first = events[0] as { signalTypeID?: unknown; signalMetadataInfo?: { signalTypeID?: unknown } } | undefined;
   const type = first?.signalTypeID ?? first?.signalMetadataInfo?.signalTypeID;
-  const what = events.length === 1 ? '1 event' : `${events.length} events`;
-  return typeof type === 'number' ? `${what}, signal type ${type}` : what;
+  const what = t('deliv.events', { count: events.length });
+  return typeof type === 'number' ? t('deliv.signalType', { what, type }) : what;
 }
 
 export interface DeliveryRowProps {
@@ -104,15 +119,15 @@ export function DeliveryRow(props: DeliveryRowProps) {
             #{d.deliveryID} · {eventSummary(d.payload)}
           </div>
         </td>
-        <td>{d.channel}</td>
+        <td>{channelLabel(d.channel)}</td>
         <td class="delivery-target">{d.target}</td>
         <td>
-          <span class={`delivery-status delivery-status-${d.status}`}>{d.status}</span>
+          <span class={`delivery-status delivery-status-${d.status}`}>{t(STATUS_LABELS[d.status])}</span>
         </td>
         <td>
           <button type="button" class="link" aria-expanded={expanded} aria-controls={attemptsId} onClick={props.onToggle}>
-            {d.attempts.length === 1 ? '1 attempt' : `${d.attempts.length} attempts`}
-            <span class="sr-only"> of delivery {d.deliveryID}</span>
+            {t('deliv.attempts', { count: d.attempts.length })}
+            <span class="sr-only">{t('deliv.ofDelivery', { id: d.deliveryID })}</span>
           </button>
         </td>
         <td class="delivery-result">{last || <span class="muted">—</span>}</td>
@@ -129,8 +144,8 @@ export function DeliveryRow(props: DeliveryRowProps) {
                 if (!resendBlocked) props.onResend();
               }}
             >
-              {props.resending ? 'Resending…' : 'Resend'}
-              <span class="sr-only"> delivery {d.deliveryID}</span>
+              {props.resending ? t('deliv.resending') : t('deliv.resend')}
+              <span class="sr-only">{t('deliv.deliveryN', { id: d.deliveryID })}</span>
             </button>
           )}
           {props.outcome && <div class="small delivery-outcome">{props.outcome}</div>}
@@ -157,7 +172,7 @@ function Attempts({ delivery: d }: { delivery: Delivery }) {
         </dd>
         {d.nextAttemptAt && (
           <>
-            <dt>Next attempt</dt>
+            <dt>{t('deliv.nextAttempt')}</dt>
             <dd>
               <Time value={d.nextAttemptAt} />
             </dd>
@@ -165,7 +180,7 @@ function Attempts({ delivery: d }: { delivery: Delivery }) {
         )}
         {d.finishedAt && (
           <>
-            <dt>{d.status === 'delivered' ? 'Delivered' : 'Gave up'}</dt>
+            <dt>{d.status === 'delivered' ? t('deliv.deliveredAt') : t('deliv.gaveUp')}</dt>
             <dd>
               <Time value={d.finishedAt} />
             </dd>
@@ -173,16 +188,16 @@ function Attempts({ delivery: d }: { delivery: Delivery }) {
         )}
       </dl>
       {d.attempts.length === 0 ? (
-        <p class="muted">No attempts yet.</p>
+        <p class="muted">{t('deliv.noAttempts')}</p>
       ) : (
         <table class="delivery-attempt-table">
-          <caption>Attempts of delivery {d.deliveryID}, oldest first</caption>
+          <caption>{t('deliv.attemptsCaption', { id: d.deliveryID })}</caption>
           <thead>
             <tr>
-              <th scope="col">Time</th>
-              <th scope="col">Status code</th>
-              <th scope="col">Duration</th>
-              <th scope="col">Error</th>
+              <th scope="col">{t('deliv.time')}</th>
+              <th scope="col">{t('deliv.statusCode')}</th>
+              <th scope="col">{t('deliv.duration')}</th>
+              <th scope="col">{t('deliv.error')}</th>
             </tr>
           </thead>
           <tbody>
@@ -192,7 +207,7 @@ function Attempts({ delivery: d }: { delivery: Delivery }) {
                   <Time value={a.attemptedAt} />
                 </td>
                 <td>{a.statusCode ?? '—'}</td>
-                <td>{a.durationMs} ms</td>
+                <td>{t('deliv.ms', { value: a.durationMs })}</td>
                 <td>{a.error ?? '—'}</td>
               </tr>
             ))}
@@ -200,7 +215,7 @@ function Attempts({ delivery: d }: { delivery: Delivery }) {
         </table>
       )}
       <details>
-        <summary>Body</summary>
+        <summary>{t('deliv.body')}</summary>
         <pre>{JSON.stringify(d.payload, null, 2)}</pre>
       </details>
     </div>

@@ -8,8 +8,9 @@ import { ConnectionSettings, type NewKey } from './employees/connection-settings
 import { EmployeeForm } from './employees/employee-form';
 import { EMPLOYEE_GROUPS, EMPLOYEES, EmployeeTable } from './employees/employee-table';
 import './employees.css';
+import { t } from '../i18n/i18n';
 
-const count = (n: number) => (n === 1 ? '1 employee' : `${n} employees`);
+const count = (n: number) => t('emp.count', { count: n });
 
 /**
  * The Employees tab: `#/employees` the list and the groups, `#/employees/new` and
@@ -34,7 +35,7 @@ export function EmployeesPage({ route }: { route: string[] }) {
     setGroups([...groupList].sort((a, b) => a.name.localeCompare(b.name)));
     setLoadError('');
   };
-  const reload = () => load().catch((error: unknown) => setLoadError(`Employees could not be loaded: ${describe(error)}`));
+  const reload = () => load().catch((error: unknown) => setLoadError(t('emp.loadFailed', { reason: describe(error) })));
   useEffect(() => {
     void reload();
   }, [view]);
@@ -65,10 +66,10 @@ export function EmployeesPage({ route }: { route: string[] }) {
     <section class="employees-page" aria-labelledby="employees-title">
       <div class="list-head">
         <h1 id="employees-title" tabIndex={-1} ref={heading}>
-          Employees
+          {t('emp.title')}
         </h1>
         <button type="button" onClick={() => navigate('employees', 'new')}>
-          New employee
+          {t('emp.new')}
         </button>
       </div>
       <StatusLine class="ok" message={status} />
@@ -76,7 +77,7 @@ export function EmployeesPage({ route }: { route: string[] }) {
       <div class="employees-layout">
         <EmployeeTable employees={employees} groups={groups} />
         <GroupManager
-          title="Employee groups"
+          title={t('emp.groups')}
           path={EMPLOYEE_GROUPS}
           idField="subscriberGroupID"
           groups={groups.map((g) => ({ id: g.subscriberGroupID, name: g.name, members: members(g.subscriberGroupID) }))}

@@ -9,6 +9,7 @@ import type { MapObject } from '../types';
 import { ErrorAlert, StatusLine } from '../ui/messages';
 import { MAP_OBJECTS, MapObjectForm } from './map-objects/map-object-form';
 import './side-panels.css';
+import { t } from '../i18n/i18n';
 
 type Editor = { kind: 'none' } | { kind: 'new'; key: number } | { kind: 'object'; mapObjectID: number };
 
@@ -47,7 +48,7 @@ export function MapObjectsPage() {
     return list;
   };
   useEffect(() => {
-    load().catch((error: unknown) => setLoadError(`Map objects could not be loaded: ${describe(error)}`));
+    load().catch((error: unknown) => setLoadError(t('objects.loadFailed', { reason: describe(error) })));
   }, []);
 
   const show = (next: Editor) => {
@@ -102,17 +103,17 @@ export function MapObjectsPage() {
     <section class="map-objects-page" aria-labelledby="map-objects-title">
       <div class="list-head">
         <h1 id="map-objects-title" tabIndex={-1}>
-          Map objects
+          {t('objects.title')}
         </h1>
         <button type="button" onClick={() => (setStatus(''), show({ kind: 'new', key: ++newForms.current }))}>
-          Add map object
+          {t('objects.add')}
         </button>
       </div>
       <StatusLine class="ok" message={status} />
       <ErrorAlert message={loadError} />
       <div class="map-layout">
         <div class="map-column">
-          <MapView label="Map of map objects" onReady={onMapReady} />
+          <MapView label={t('objects.map')} onReady={onMapReady} />
         </div>
         <div class="side-column">
           {editor.kind === 'new' && (
@@ -120,13 +121,13 @@ export function MapObjectsPage() {
           )}
           {selected && <MapObjectForm key={`object-${selected.mapObjectID}`} object={selected} picked={null} onPoint={() => {}} onSaved={saved} onDeleted={deleted} onClose={closed} />}
           <div class="side-panel" role="region" aria-labelledby="map-object-list-title">
-            <h2 id="map-object-list-title">Objects ({objects?.length ?? 0})</h2>
+            <h2 id="map-object-list-title">{t('objects.list', { count: objects?.length ?? 0 })}</h2>
             <label>
-              Find map object
+              {t('objects.find')}
               <input type="search" value={search} autocomplete="off" onInput={(e) => setSearch(e.currentTarget.value)} />
             </label>
-            {objects === null && !loadError && <p class="muted">Loading map objects…</p>}
-            {objects?.length === 0 && <p class="muted">No map objects yet. Add one and click the map where it is.</p>}
+            {objects === null && !loadError && <p class="muted">{t('objects.loading')}</p>}
+            {objects?.length === 0 && <p class="muted">{t('objects.none')}</p>}
             <ul class="pick-list">
               {listed.slice(0, 500).map((object) => (
                 <li key={object.mapObjectID}>

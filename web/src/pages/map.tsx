@@ -1,5 +1,5 @@
 import L from 'leaflet';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { api, describe, query } from '../api';
 import { MapView } from '../map/base-map';
 import { mapObjectLayer } from '../map/map-object-layer';
@@ -10,12 +10,12 @@ import { ErrorAlert, StatusLine } from '../ui/messages';
 import { EmployeeList } from './map/employee-list';
 import { FleetLayer } from './map/fleet-layer';
 import { fitClearOfControls } from './map/fit-clear';
-import { fixTimeFormatter } from './map/fix-format';
 import { useLivePositions, type LiveStatus } from './map/live-positions';
 import { useEmployees } from './map/use-employees';
+import { t } from '../i18n/i18n';
 import './map.css';
 
-const statusText: Record<LiveStatus, string> = { connecting: 'Connecting…', live: 'Live', reconnecting: 'Reconnecting…' };
+const statusText = { connecting: 'map.connecting', live: 'map.live', reconnecting: 'map.reconnecting' } as const satisfies Record<LiveStatus, string>;
 
 /** More zone groups than this and the layers control starts folded. */
 const MAX_OPEN_GROUPS = 8;
@@ -31,7 +31,6 @@ interface Drawn {
  */
 export function MapPage() {
   const { account } = useSessionInfo();
-  const formatTime = useMemo(() => fixTimeFormatter(account.timeZone), [account.timeZone]);
   const employees = useEmployees();
   const live = useLivePositions(employees.refresh);
   const [drawn, setDrawn] = useState<Drawn | null>(null);
@@ -43,7 +42,7 @@ export function MapPage() {
   const fitted = useRef<'nothing' | 'zones' | 'positions'>('nothing');
 
   const ready = useCallback((map: L.Map) => {
-    const markers = new FleetLayer(map, formatTime, setSelected);
+    const markers = new FleetLayer(map, account.timeZone, setSelected);
     let zones: { remove(): void } | null = null;
     let gone = false;
     // Map objects are a layer of their own, switched in the zones' control; without them the map still works.
@@ -59,13 +58,13 @@ export function MapPage() {
         const collapsed = groups.length > MAX_OPEN_GROUPS || matchMedia('(max-width: 720px)').matches;
         const layers = addZoneLayers(map, zoneList, groups, { collapsed });
         const objectLayer = mapObjectLayer(objectList).layer.addTo(map);
-        layers.control.addOverlay(objectLayer, 'Map objects');
+        layers.control.addOverlay(objectLayer, t('map.objectsLayer'));
         zones = { remove: () => (layers.remove(), objectLayer.remove()) };
         setZoneBounds(layers.bounds());
       })
       .catch((failure: unknown) => {
         if (gone) return;
-        setZoneError(`Zones could not be loaded: ${describe(failure)}`);
+        setZoneError(t('map.zonesFailed', { reason: describe(failure) }));
         setZoneBounds(L.latLngBounds([]));
       });
     setDrawn({ map, markers });
@@ -122,20 +121,20 @@ export function MapPage() {
   return (
     <section class="live-map" aria-labelledby="map-title">
       <div class="live-map-head">
-        <h1 id="map-title">Map</h1>
-        <StatusLine class={`live-status ${live.status}`} message={statusText[live.status]} />
+        <h1 id="map-title">{t('map.title')}</h1>
+        <StatusLine class={`live-status ${live.status}`} message={t(statusText[live.status])} />
         <button type="button" class="secondary" onClick={showEveryone}>
-          Show all
+          {t('map.showAll')}
         </button>
       </div>
       <ErrorAlert message={employees.error} />
       <ErrorAlert message={zoneError} />
       <div class="live-map-body">
-        <MapView label="Live map of employees and zones" onReady={ready} />
+        <MapView label={t('map.label')} onReady={ready} />
         <EmployeeList
           employees={employees.byId}
           positions={live.positions}
-          formatTime={formatTime}
+          timeZone={account.timeZone}
           selected={selected}
           onSelect={centreOn}
         />

@@ -5,12 +5,14 @@ import type { Employee, SubscriberGroup } from '../types';
 import { ErrorAlert } from '../ui/messages';
 import { DailyChart, type DayTotal } from './reports/daily-chart';
 import { COLUMNS } from './reports/report-columns';
-import { loadReport, REPORTS, reportPath, type ReportChoice, type Row } from './reports/report-model';
+import { loadReport, REPORTS, reportName, reportPath, type ReportChoice, type Row } from './reports/report-model';
 import { ReportTable } from './reports/report-table';
 import { ScheduleSection } from './reports/schedule-section';
 import { WhoseSelect, type People } from './reports/whose-select';
 import { dayIn, shiftDay } from './tracks/zoned-time';
 import './reports.css';
+import { formatDay } from '../i18n/format';
+import { language, t } from '../i18n/i18n';
 
 type Loaded = { status: 'idle' } | { status: 'loading' } | { status: 'failed'; error: string } | { status: 'loaded'; choice: ReportChoice; rows: Row[]; complete: boolean };
 
@@ -42,7 +44,7 @@ export function ReportsPage() {
   useEffect(() => {
     Promise.all([api.get<Employee[]>('/v6/api/subscriberManagement/subscribers'), api.get<SubscriberGroup[]>('/v6/api/subscriberManagement/subscriberGroups')])
       .then(([employees, groups]) => setPeople({ employees: [...employees].sort((a, b) => a.name.localeCompare(b.name)), groups }))
-      .catch((error: unknown) => setPeopleError(`Employees could not be loaded: ${describe(error)}`));
+      .catch((error: unknown) => setPeopleError(t('reports.employeesFailed', { reason: describe(error) })));
   }, []);
 
   const show = async (event: Event) => {
@@ -57,57 +59,57 @@ export function ReportsPage() {
     }
   };
 
-  const label = REPORTS.find((r) => r.kind === choice.kind)!.label;
+  const label = reportName(choice.kind);
   const shown = loaded.status === 'loaded' ? loaded : null;
-  const shownLabel = shown ? REPORTS.find((r) => r.kind === shown.choice.kind)!.label : '';
+  const shownLabel = shown ? reportName(shown.choice.kind) : '';
   const chart = useMemo(() => (shown && (shown.choice.kind === 'summary' || shown.choice.kind === 'fuel') ? dailyTotals(shown.rows) : null), [shown]);
 
   return (
     <section class="reports-page" aria-labelledby="reports-title">
-      <h1 id="reports-title">Reports</h1>
-      <form class="toolbar" onSubmit={show} aria-label="Choose a report">
+      <h1 id="reports-title">{t('reports.title')}</h1>
+      <form class="toolbar" onSubmit={show} aria-label={t('reports.choose')}>
         <label>
-          <span id="report-kind-label">Report</span>
+          <span id="report-kind-label">{t('reports.report')}</span>
           <select aria-labelledby="report-kind-label" value={choice.kind} onChange={(e) => setChoice({ ...choice, kind: e.currentTarget.value as ReportChoice['kind'] })}>
             {REPORTS.map((r) => (
               <option key={r.kind} value={r.kind}>
-                {r.label}
+                {t(r.label)}
               </option>
             ))}
           </select>
         </label>
         <WhoseSelect id="report-whose" people={people} value={choice.whose} onChange={(whose) => setChoice({ ...choice, whose })} />
         <label>
-          <span id="report-from-label">From</span>
+          <span id="report-from-label">{t('reports.from')}</span>
           <input type="date" aria-labelledby="report-from-label" value={choice.from} max={choice.to} required onChange={(e) => setChoice({ ...choice, from: e.currentTarget.value })} />
         </label>
         <label>
-          <span id="report-to-label">To</span>
+          <span id="report-to-label">{t('reports.to')}</span>
           <input type="date" aria-labelledby="report-to-label" value={choice.to} min={choice.from} required onChange={(e) => setChoice({ ...choice, to: e.currentTarget.value })} />
         </label>
-        <button type="submit">Show {label.toLowerCase()}</button>
+        <button type="submit">{t('reports.show', { report: language() === 'en' ? label.toLowerCase() : label })}</button>
       </form>
       <ErrorAlert message={peopleError} />
 
       <div role="status" class="reports-status">
-        {loaded.status === 'loading' && <p class="muted">Loading the report…</p>}
+        {loaded.status === 'loading' && <p class="muted">{t('reports.loading')}</p>}
         {shown && (
           <p>
-            {shownLabel}, {shown.choice.from} to {shown.choice.to}: {shown.rows.length} {shown.rows.length === 1 ? 'row' : 'rows'}
-            {shown.complete ? '' : ' shown (download the file for all of them)'}.
+            {t('reports.shown', { report: shownLabel, from: formatDay(shown.choice.from), to: formatDay(shown.choice.to), count: shown.rows.length })}
+            {shown.complete ? '' : t('reports.partial')}.
           </p>
         )}
       </div>
-      {loaded.status === 'failed' && <ErrorAlert message={`The report could not be made: ${loaded.error}`} />}
+      {loaded.status === 'failed' && <ErrorAlert message={t('reports.failed', { reason: loaded.error })} />}
 
       {shown && (
         <div class="report-result">
           <div class="downloads">
             <a class="button" href={reportPath(shown.choice, 'xlsx')} download>
-              Download {shownLabel} as Excel (XLSX)
+              {t('reports.xlsx', { report: shownLabel })}
             </a>
             <a class="button secondary" href={reportPath(shown.choice, 'csv')} download>
-              Download {shownLabel} as CSV
+              {t('reports.csv', { report: shownLabel })}
             </a>
           </div>
           {chart && <DailyChart days={chart} />}

@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, ApiFailure, describe } from '../api';
+import { api, ApiFailure, describe, fieldProblem } from '../api';
 import { Field } from '../ui/field';
 import { ErrorAlert, StatusLine } from '../ui/messages';
+import { t } from '../i18n/i18n';
 import './retention.css';
 
 const RETENTION = '/v6/api/accountManagement/retention';
@@ -16,7 +17,7 @@ interface Retention {
 
 type Choice = 'server' | 'forever' | 'days';
 
-const kept = (days: number) => (days === 0 ? 'for ever' : `for ${days} days`);
+const kept = (days: number) => (days === 0 ? t('retention.keptForEver') : t('retention.keptDays', { count: days }));
 
 /**
  * How long the account's data is kept (README, "Retention"): the server's default, for ever, or
@@ -42,7 +43,7 @@ export function RetentionForm() {
     api
       .get<Retention>(RETENTION)
       .then(show)
-      .catch((error: unknown) => setFailure(`Could not read how long data is kept: ${describe(error)}`));
+      .catch((error: unknown) => setFailure(t('retention.unread', { reason: describe(error) })));
   }, []);
 
   const submit = async (event: Event) => {
@@ -53,7 +54,7 @@ export function RetentionForm() {
     if (choice === 'days') {
       retentionDays = Number(days);
       if (!/^\d+$/.test(days.trim()) || retentionDays < 1 || retentionDays > MAX_DAYS) {
-        setDayError(`Enter a whole number of days from 1 to ${MAX_DAYS}.`);
+        setDayError(t('retention.badDays', { max: MAX_DAYS }));
         return;
       }
     }
@@ -63,11 +64,11 @@ export function RetentionForm() {
       await api.put(RETENTION, { retentionDays });
       const saved = await api.get<Retention>(RETENTION);
       show(saved);
-      setStatus(`Saved. Positions are kept ${kept(saved.fixesKeptDays)}; tracks, vehicle events and statistics ${kept(saved.derivedKeptDays)}.`);
+      setStatus(t('retention.saved', { fixes: kept(saved.fixesKeptDays), derived: kept(saved.derivedKeptDays) }));
     } catch (error) {
       const field = error instanceof ApiFailure ? error.field('retentionDays') : undefined;
-      if (field) setDayError(field);
-      else setFailure(`Not saved: ${describe(error)}`);
+      if (field) setDayError(fieldProblem(field));
+      else setFailure(t('retention.notSaved', { reason: describe(error) }));
     } finally {
       setBusy(false);
     }
@@ -76,27 +77,24 @@ export function RetentionForm() {
   const serverDefault = current ? kept(current.serverRetentionDays) : '…';
   return (
     <form onSubmit={submit} aria-labelledby="retention-title" class="retention-form" noValidate>
-      <h2 id="retention-title">Data retention</h2>
-      <p class="muted small">
-        Positions older than this are removed within the hour. Tracks, vehicle events and statistics stay four times as long, so
-        reports over a longer period still add up; only the positions themselves (and the route of a track) are gone.
-      </p>
+      <h2 id="retention-title">{t('retention.title')}</h2>
+      <p class="muted small">{t('retention.intro')}</p>
       <fieldset>
-        <legend>Keep positions</legend>
+        <legend>{t('retention.keep')}</legend>
         <label class="inline">
           <input type="radio" name="retention" checked={choice === 'server'} onChange={() => setChoice('server')} />
-          As the server does ({serverDefault})
+          {t('retention.asServer', { kept: serverDefault })}
         </label>
         <label class="inline">
           <input type="radio" name="retention" checked={choice === 'forever'} onChange={() => setChoice('forever')} />
-          For ever
+          {t('retention.forEver')}
         </label>
         <label class="inline">
           <input type="radio" name="retention" checked={choice === 'days'} onChange={() => setChoice('days')} />
-          For a number of days
+          {t('retention.forDays')}
         </label>
       </fieldset>
-      <Field id="retention-days" label="Days" error={dayError}>
+      <Field id="retention-days" label={t('retention.days')} error={dayError}>
         {(control) => (
           <input
             {...control}
@@ -112,7 +110,7 @@ export function RetentionForm() {
         )}
       </Field>
       <button type="submit" disabled={busy || current === null}>
-        Save retention
+        {t('retention.save')}
       </button>
       <StatusLine message={status} class="ok" />
       <ErrorAlert message={failure} />

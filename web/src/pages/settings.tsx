@@ -1,8 +1,13 @@
+import { t, untranslated } from '../i18n/i18n';
+import { tRich } from '../i18n/rich';
 import { useSessionInfo } from '../session';
+import { AccountForm } from './account-form';
 import { PasswordForm } from './password';
 import { RetentionForm } from './retention';
 import { SigningSecret } from './signing-secret';
 import './deliveries.css';
+
+const code = (text: string) => <code>{text}</code>;
 
 /** The signed-in account, and the secret its webhooks are signed with (CONTRACT §4). */
 export function SettingsPage() {
@@ -10,49 +15,41 @@ export function SettingsPage() {
   const { account } = session;
   return (
     <section class="settings-page" aria-labelledby="settings-title">
-      <h1 id="settings-title">Settings</h1>
+      <h1 id="settings-title">{t('settings.title')}</h1>
 
-      <h2 id="account-title">Account</h2>
-      <dl class="account" aria-labelledby="account-title">
-        <dt>Name</dt>
-        <dd>{account.name}</dd>
-        <dt>Time zone</dt>
-        <dd>{account.timeZone}</dd>
-        <dt>SMS option</dt>
-        <dd>{account.smsEnabled ? 'On: event rules may send SMS' : 'Off: event rules cannot send SMS (the operator turns it on)'}</dd>
-        <dt>Signed in as</dt>
-        <dd>{session.login}</dd>
+      <AccountForm />
+      <dl class="account">
+        <dt>{t('settings.smsOption')}</dt>
+        <dd>{account.smsEnabled ? t('settings.smsOn') : t('settings.smsOff')}</dd>
+        <dt>{t('settings.signedInAs')}</dt>
+        <dd {...untranslated}>{session.login}</dd>
       </dl>
 
       <PasswordForm />
 
       <RetentionForm />
 
-      <h2 id="webhooks-title">Webhook signing</h2>
+      <h2 id="webhooks-title">{t('secret.title')}</h2>
       <SigningSecret timeZone={account.timeZone} />
 
-      <h3>How receivers verify a call</h3>
+      <h3>{t('secret.howTitle')}</h3>
       <p>
-        Calls follow the <a href="https://www.standardwebhooks.com/">Standard Webhooks</a> specification, so its libraries (for
-        example <code>standardwebhooks</code> for Node.js, Python, Go, Java) verify them with this secret. Each call carries:
+        {tRich('secret.howIntro', {
+          spec: <a href="https://www.standardwebhooks.com/" {...untranslated}>Standard Webhooks</a>,
+          library: code('standardwebhooks'),
+          platforms: <span {...untranslated}>Node.js, Python, Go, Java</span>,
+        })}
       </p>
       <ul>
-        <li>
-          <code>webhook-id</code>: the same on every retry and resend; receivers use it to ignore a call they already handled.
-        </li>
-        <li>
-          <code>webhook-timestamp</code>: seconds since 1970; reject calls more than about five minutes old.
-        </li>
-        <li>
-          <code>webhook-signature</code>: one or more <code>v1,&lt;base64&gt;</code> entries separated by spaces; the call is
-          genuine if any one matches.
-        </li>
+        <li>{tRich('secret.howId', { name: code('webhook-id') })}</li>
+        <li>{tRich('secret.howTimestamp', { name: code('webhook-timestamp') })}</li>
+        <li>{tRich('secret.howSignature', { name: code('webhook-signature'), entry: code('v1,<base64>') })}</li>
       </ul>
-      <p>To check by hand: decode the part of the secret after <code>whsec_</code> from base64, and compare (in constant time)</p>
+      <p>{tRich('secret.byHand', { prefix: code('whsec_') })}</p>
       <pre>
         <code>base64(HMAC-SHA256(key, webhook-id + "." + webhook-timestamp + "." + raw body))</code>
       </pre>
-      <p class="muted small">Verify the raw body as received, before parsing the JSON: any change to it breaks the signature.</p>
+      <p class="muted small">{t('secret.rawBody')}</p>
     </section>
   );
 }

@@ -1,8 +1,10 @@
+import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
-import { api, ApiFailure, type SessionInfo } from '../api';
+import { api, ApiFailure, describe, type SessionInfo } from '../api';
+import { t } from '../i18n/i18n';
 import { ErrorAlert } from '../ui/messages';
 
-export function SignIn({ onSignedIn }: { onSignedIn: (session: SessionInfo) => void }) {
+export function SignIn({ onSignedIn, languageSwitch }: { onSignedIn: (session: SessionInfo) => void; languageSwitch: ComponentChildren }) {
   const [login, setLogin] = useState('');
   const [password, setPassword] = useState('');
   const [error, setError] = useState('');
@@ -15,13 +17,7 @@ export function SignIn({ onSignedIn }: { onSignedIn: (session: SessionInfo) => v
     try {
       onSignedIn(await api.post<SessionInfo>('/workspace/api/session', { login, password }));
     } catch (failure) {
-      setError(
-        failure instanceof ApiFailure && failure.envelope.status === 401
-          ? 'Wrong login or password.'
-          : failure instanceof Error
-            ? failure.message
-            : String(failure),
-      );
+      setError(failure instanceof ApiFailure && failure.envelope.status === 401 ? t('signIn.wrong') : describe(failure));
     } finally {
       setBusy(false);
     }
@@ -29,14 +25,15 @@ export function SignIn({ onSignedIn }: { onSignedIn: (session: SessionInfo) => v
 
   return (
     <main class="sign-in">
+      <div class="sign-in-language">{languageSwitch}</div>
       <h1>Lokator</h1>
-      <form onSubmit={submit} aria-label="Sign in">
+      <form onSubmit={submit} aria-label={t('signIn.form')}>
         <label>
-          Login
+          {t('signIn.login')}
           <input name="login" autocomplete="username" required value={login} onInput={(e) => setLogin(e.currentTarget.value)} />
         </label>
         <label>
-          Password
+          {t('signIn.password')}
           <input
             name="password"
             type="password"
@@ -48,7 +45,7 @@ export function SignIn({ onSignedIn }: { onSignedIn: (session: SessionInfo) => v
         </label>
         <ErrorAlert message={error} />
         <button type="submit" disabled={busy}>
-          Sign in
+          {t('signIn.submit')}
         </button>
       </form>
     </main>

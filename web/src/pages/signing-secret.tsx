@@ -1,5 +1,8 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, describe } from '../api';
+import { formatDateTime } from '../i18n/format';
+import { t } from '../i18n/i18n';
+import { tRich } from '../i18n/rich';
 import { ErrorAlert, StatusLine } from '../ui/messages';
 
 const SECRET = '/v6/api/eventManagement/signingSecret';
@@ -7,12 +10,7 @@ const OVERLAP_HOURS = 24;
 
 /** When the overlap after a rotation ends, in the account's zone. */
 function overlapEnd(timeZone: string): string {
-  const end = new Date(Date.now() + OVERLAP_HOURS * 3_600_000);
-  try {
-    return new Intl.DateTimeFormat('en-GB', { timeZone, dateStyle: 'medium', timeStyle: 'short' }).format(end);
-  } catch {
-    return end.toISOString();
-  }
+  return formatDateTime(Date.now() + OVERLAP_HOURS * 3_600_000, timeZone);
 }
 
 /**
@@ -31,7 +29,7 @@ export function SigningSecret({ timeZone }: { timeZone: string }) {
     api
       .get<{ secret: string }>(SECRET)
       .then((answer) => setSecret(answer.secret))
-      .catch((failure: unknown) => setError(`Could not read the signing secret: ${describe(failure)}`));
+      .catch((failure: unknown) => setError(t('secret.unread', { reason: describe(failure) })));
   }, []);
 
   // The dialog is opened and closed on the element itself: its 'close' event comes a task later,
@@ -45,12 +43,12 @@ export function SigningSecret({ timeZone }: { timeZone: string }) {
   const copy = async () => {
     try {
       await navigator.clipboard.writeText(secret);
-      setStatus('The signing secret was copied to the clipboard.');
+      setStatus(t('secret.copied'));
     } catch {
       // Without clipboard access (an insecure origin, a refused permission) the text is selected instead.
       field.current?.focus();
       field.current?.select();
-      setStatus('Could not copy automatically: the secret is selected, press Ctrl+C (⌘C) to copy it.');
+      setStatus(t('secret.notCopied'));
     }
   };
 
@@ -62,9 +60,9 @@ export function SigningSecret({ timeZone }: { timeZone: string }) {
       setSecret(answer.secret);
       cancel();
       // Closing the dialog returns focus to Rotate secret; the status line announces the change.
-      setStatus(`A new signing secret is shown. Until ${overlapEnd(timeZone)} calls are signed with both the old and the new secret.`);
+      setStatus(t('secret.rotated', { until: overlapEnd(timeZone) }));
     } catch (failure) {
-      setError(`The secret was not rotated: ${describe(failure)}`);
+      setError(t('secret.notRotated', { reason: describe(failure) }));
     } finally {
       setRotating(false);
     }
@@ -74,14 +72,14 @@ export function SigningSecret({ timeZone }: { timeZone: string }) {
     <>
       <div class="secret-row">
         <label class="secret-label" for="signing-secret">
-          Signing secret
+          {t('secret.label')}
         </label>
         <input
           id="signing-secret"
           ref={field}
           readOnly
           value={secret}
-          placeholder={error ? '' : 'Loading…'}
+          placeholder={error ? '' : t('app.loading')}
           spellcheck={false}
           autocomplete="off"
           aria-describedby="signing-secret-help"
@@ -89,14 +87,14 @@ export function SigningSecret({ timeZone }: { timeZone: string }) {
         />
       </div>
       <p id="signing-secret-help" class="muted small">
-        Every webhook of this account is signed with it. Keep it as secret as a password.
+        {t('secret.help')}
       </p>
       <div class="secret-actions">
         <button type="button" class="secondary" disabled={!secret} onClick={() => void copy()}>
-          Copy
+          {t('secret.copy')}
         </button>
         <button type="button" class="danger" disabled={!secret} onClick={confirm}>
-          Rotate secret
+          {t('secret.rotate')}
         </button>
       </div>
       <StatusLine message={status} />
@@ -107,22 +105,18 @@ export function SigningSecret({ timeZone }: { timeZone: string }) {
         aria-labelledby="rotate-title"
         aria-describedby="rotate-text"
       >
-        <h2 id="rotate-title">Rotate the signing secret?</h2>
+        <h2 id="rotate-title">{t('secret.confirmTitle')}</h2>
         <div id="rotate-text">
-          <p>A new secret is made and shown here. Receivers need it to keep verifying calls.</p>
-          <p>
-            For {OVERLAP_HOURS} hours both secrets sign: each call carries two signatures (two <code>v1,</code> entries in{' '}
-            <code>webhook-signature</code>), so a receiver that still has the old secret keeps accepting calls while you update it.
-            After that only the new secret signs.
-          </p>
+          <p>{t('secret.confirmText')}</p>
+          <p>{tRich('secret.overlap', { hours: OVERLAP_HOURS, v1: <code>v1,</code>, header: <code>webhook-signature</code> })}</p>
         </div>
         <ErrorAlert message={error} />
         <div class="dialog-actions">
           <button type="button" class="secondary" autofocus onClick={cancel}>
-            Cancel
+            {t('common.cancel')}
           </button>
           <button type="button" class="danger" disabled={rotating} onClick={() => void rotate()}>
-            {rotating ? 'Rotating…' : 'Rotate now'}
+            {rotating ? t('secret.rotating') : t('secret.rotateNow')}
           </button>
         </div>
       </dialog>

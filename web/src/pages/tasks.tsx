@@ -9,10 +9,11 @@ import { ErrorAlert, StatusLine } from '../ui/messages';
 import { TaskForm } from './tasks/task-form';
 import { TaskList } from './tasks/task-list';
 import { TaskMarkers } from './tasks/task-map';
-import { ARRIVALS, isOpen, TASKS, today, type Arrival } from './tasks/task-model';
+import { ARRIVALS, isOpen, STATUSES, TASKS, today, type Arrival } from './tasks/task-model';
 import { TaskPanel } from './tasks/task-panel';
 import './side-panels.css';
 import './tasks.css';
+import { t } from '../i18n/i18n';
 
 /** The list is read again this often: the employees' phones change statuses meanwhile. */
 const REFRESH_MS = 5_000;
@@ -58,13 +59,13 @@ export function TasksPage() {
     setArrivals(new Map(estimates.map((a) => [a.taskID, a])));
     setLoadError('');
   };
-  const reload = () => load().catch((error: unknown) => setLoadError(`Tasks could not be loaded: ${describe(error)}`));
+  const reload = () => load().catch((error: unknown) => setLoadError(t('tasks.loadFailed', { reason: describe(error) })));
 
   useEffect(() => {
     api
       .get<Employee[]>(`/v6/api/subscriberManagement/subscribers${query({ withCustomTemplateItems: false })}`)
       .then((list) => setEmployees(new Map(list.map((e) => [e.subscriberID, e]))))
-      .catch((error: unknown) => setLoadError(`Employees could not be loaded: ${describe(error)}`));
+      .catch((error: unknown) => setLoadError(t('tasks.employeesFailed', { reason: describe(error) })));
     api.get<MapObject[]>('/v6/api/mapObjectManagement/mapObjects').then(setMapObjects, () => setMapObjects([]));
   }, []);
   useEffect(() => {
@@ -120,7 +121,7 @@ export function TasksPage() {
     setDay(task.startDate.slice(0, 10));
     await load();
     show({ kind: 'task', taskID: task.taskID });
-    setStatus(`Task “${task.title}” created.`);
+    setStatus(t('tasks.created', { title: task.title }));
   };
   const closed = () => {
     show({ kind: 'none' });
@@ -141,32 +142,32 @@ export function TasksPage() {
     <section class="tasks-page" aria-labelledby="tasks-title">
       <div class="list-head">
         <h1 id="tasks-title" tabIndex={-1}>
-          Tasks
+          {t('tasks.title')}
         </h1>
         <button type="button" onClick={() => (setStatus(''), show({ kind: 'new', key: ++newForms.current }))}>
-          New task
+          {t('tasks.new')}
         </button>
       </div>
-      <div class="toolbar" role="search" aria-label="Filter tasks">
+      <div class="toolbar" role="search" aria-label={t('tasks.filter')}>
         <label>
-          Day
+          {t('tasks.day')}
           <input type="date" value={day} onChange={(e) => e.currentTarget.value && setDay(e.currentTarget.value)} />
         </label>
         <label>
-          Status
+          {t('tasks.status')}
           <select value={statusFilter} onChange={(e) => setStatusFilter(e.currentTarget.value)}>
-            <option value="">Any status</option>
-            <option value="0">New</option>
-            <option value="1">Accepted</option>
-            <option value="4">In progress</option>
-            <option value="3">Done</option>
-            <option value="2">Rejected</option>
+            <option value="">{t('tasks.anyStatus')}</option>
+            {STATUSES.map((s) => (
+              <option key={s.value} value={String(s.value)}>
+                {t(s.label)}
+              </option>
+            ))}
           </select>
         </label>
         <label>
-          Employee
+          {t('tasks.employee')}
           <select value={employeeFilter} onChange={(e) => setEmployeeFilter(e.currentTarget.value)}>
-            <option value="">Everyone</option>
+            <option value="">{t('tasks.everyone')}</option>
             {people.map((e) => (
               <option key={e.subscriberID} value={String(e.subscriberID)}>
                 {e.name}
@@ -179,7 +180,7 @@ export function TasksPage() {
       <ErrorAlert message={loadError} />
       <div class="map-layout">
         <div class="map-column">
-          <MapView label="Map of the day's tasks" onReady={onMapReady} />
+          <MapView label={t('tasks.map')} onReady={onMapReady} />
         </div>
         <div class="side-column">
           {editor.kind === 'new' && (

@@ -11,6 +11,8 @@ import { DayTables } from './tracks/day-tables';
 import type { Selection } from './tracks/selection';
 import { dayIn, isDay, shiftDay } from './tracks/zoned-time';
 import './tracks.css';
+import { formatDay } from '../i18n/format';
+import { t } from '../i18n/i18n';
 
 type Loaded = { status: 'idle' } | { status: 'loading' } | { status: 'failed'; error: string } | { status: 'loaded'; day: Day };
 
@@ -36,7 +38,7 @@ export function TracksPage() {
     api
       .get<Employee[]>('/v6/api/subscriberManagement/subscribers')
       .then((list) => setEmployees([...list].sort((a, b) => a.name.localeCompare(b.name))))
-      .catch((error: unknown) => setEmployeesError(`Employees could not be loaded: ${describe(error)}`));
+      .catch((error: unknown) => setEmployeesError(t('tracks.employeesFailed', { reason: describe(error) })));
   }, []);
 
   useEffect(() => {
@@ -68,19 +70,19 @@ export function TracksPage() {
 
   return (
     <section class="tracks-page" aria-labelledby="tracks-title">
-      <h1 id="tracks-title">Tracks</h1>
+      <h1 id="tracks-title">{t('tracks.title')}</h1>
       <div class="toolbar">
         {/* Named by the span alone: a wrapping label would add the chosen option to the name. */}
         <label>
-          <span id="tracks-employee-label">Employee</span>
+          <span id="tracks-employee-label">{t('tracks.employee')}</span>
           <select
             aria-labelledby="tracks-employee-label"
             value={subscriberID === null ? '' : String(subscriberID)}
             onChange={(e) => choose(e.currentTarget.value ? Number(e.currentTarget.value) : null, day)}
             disabled={employees === null}
           >
-            <option value="">{employees === null ? 'Loading…' : 'Choose an employee'}</option>
-            {unknownEmployee && <option value={String(subscriberID)}>Unknown employee {subscriberID}</option>}
+            <option value="">{employees === null ? t('app.loading') : t('tracks.choose')}</option>
+            {unknownEmployee && <option value={String(subscriberID)}>{t('tracks.unknown', { id: subscriberID ?? '' })}</option>}
             {employees?.map((e) => (
               <option key={e.subscriberID} value={String(e.subscriberID)}>
                 {e.name}
@@ -89,32 +91,32 @@ export function TracksPage() {
           </select>
         </label>
         <label>
-          <span id="tracks-day-label">Day</span>
+          <span id="tracks-day-label">{t('tracks.day')}</span>
           <input type="date" aria-labelledby="tracks-day-label" value={day} max={today} required onChange={(e) => isDay(e.currentTarget.value) && choose(subscriberID, e.currentTarget.value)} />
         </label>
         <div class="day-steps">
           <button type="button" class="secondary" onClick={() => choose(subscriberID, shiftDay(day, -1))}>
-            Previous day
+            {t('tracks.previous')}
           </button>
           <button type="button" class="secondary" onClick={() => choose(subscriberID, shiftDay(day, 1))} disabled={day >= today}>
-            Next day
+            {t('tracks.next')}
           </button>
         </div>
       </div>
       <ErrorAlert message={employeesError} />
 
       <div role="status" class="tracks-status">
-        {loaded.status === 'idle' && <p class="muted">Choose an employee to see their day.</p>}
-        {loaded.status === 'loading' && <p class="muted">Loading the day…</p>}
-        {loaded.status === 'loaded' && loaded.day.fixCount === 0 && !unknownEmployee && <p class="empty-day">No fixes for this employee on this day</p>}
+        {loaded.status === 'idle' && <p class="muted">{t('tracks.idle')}</p>}
+        {loaded.status === 'loading' && <p class="muted">{t('tracks.loading')}</p>}
+        {loaded.status === 'loaded' && loaded.day.fixCount === 0 && !unknownEmployee && <p class="empty-day">{t('tracks.noFixes')}</p>}
       </div>
-      {unknownEmployee && <ErrorAlert message={`There is no employee ${subscriberID} in this account.`} />}
-      {loaded.status === 'failed' && <ErrorAlert message={`The day could not be loaded: ${loaded.error}`} />}
+      {unknownEmployee && <ErrorAlert message={t('tracks.noEmployee', { id: subscriberID ?? '' })} />}
+      {loaded.status === 'failed' && <ErrorAlert message={t('tracks.dayFailed', { reason: loaded.error })} />}
 
       {loaded.status === 'loaded' && loaded.day.fixCount > 0 && !unknownEmployee && (
         <div class="day-view">
           <h2 class="visually-hidden">
-            {employeeName ?? `Employee ${subscriberID}`} on {day}
+            {t('tracks.whoOn', { name: employeeName ?? t('tracks.employeeN', { id: subscriberID ?? '' }), day: formatDay(day) })}
           </h2>
           <div class="day-overview">
             <DayMap day={loaded.day} timeZone={timeZone} selection={selection} onSelect={setSelection} />

@@ -9,6 +9,7 @@ import { GroupManager } from '../ui/group-manager';
 import { ZoneList } from './zones/zone-list';
 import { ZoneMap } from './zones/zone-map';
 import './zones.css';
+import { t } from '../i18n/i18n';
 
 export const ZONE_GROUPS = '/v6/api/zoneManagement/zoneGroups';
 
@@ -19,7 +20,6 @@ type Editor =
   | { kind: 'new'; key: number; coordinates: boolean }
   | { kind: 'zone'; zoneID: number };
 
-const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
 
 export function ZonesPage() {
   const [zones, setZones] = useState<Zone[] | null>(null);
@@ -43,7 +43,7 @@ export function ZonesPage() {
   };
 
   useEffect(() => {
-    load().catch((error: unknown) => setLoadError(`Zones could not be loaded: ${describe(error)}`));
+    load().catch((error: unknown) => setLoadError(t('zones.loadFailed', { reason: describe(error) })));
   }, []);
 
   /** Every change of the side panel goes through here, so the map keeps no stale drawing, draft or vertex edit. */
@@ -124,22 +124,22 @@ export function ZonesPage() {
   const selectedZone = editor.kind === 'zone' ? zones?.find((z) => z.zoneID === editor.zoneID) : undefined;
   return (
     <section aria-labelledby="zones-title" class="zones-page">
-      <h1 id="zones-title">Zones</h1>
-      <div class="toolbar" role="group" aria-label="Add a zone">
+      <h1 id="zones-title">{t('zones.title')}</h1>
+      <div class="toolbar" role="group" aria-label={t('zones.addZone')}>
         {/* One button that changes its name, so the focus stays on it when drawing starts or stops. */}
         <button type="button" class={drawing ? 'secondary' : undefined} onClick={drawing ? cancelDrawing : drawZone}>
-          {drawing ? 'Cancel drawing' : 'Draw zone'}
+          {drawing ? t('zones.cancelDrawing') : t('zones.draw')}
         </button>
         <button type="button" class="secondary" onClick={enterCoordinates}>
-          Enter coordinates
+          {t('zones.enterCoordinates')}
         </button>
-        {drawing && <p class="drawing-hint">Click the map to place each corner; click the first corner again to finish. Escape cancels.</p>}
+        {drawing && <p class="drawing-hint">{t('zones.drawingHint')}</p>}
         <StatusLine class="ok" message={status} />
       </div>
       <ErrorAlert message={loadError} />
       <div class="zones-layout">
         <div class="zones-map">
-          <MapView label="Zones map" onReady={onMapReady} />
+          <MapView label={t('zones.map')} onReady={onMapReady} />
         </div>
         <div class="zones-side">
           {editor.kind === 'new' && zoneMap.current && (
@@ -158,15 +158,15 @@ export function ZonesPage() {
             <ZoneEditor key={`zone-${selectedZone.zoneID}`} zone={selectedZone} groups={groups} zoneMap={zoneMap.current} onSaved={saved} onDeleted={deleted} onClose={closeEditor} />
           )}
           {zones === null ? (
-            !loadError && <p class="muted">Loading zones…</p>
+            !loadError && <p class="muted">{t('zones.loading')}</p>
           ) : (
             <ZoneList zones={zones} groups={groups} selected={selectedZone?.zoneID ?? null} onSelect={selectZone} />
           )}
           <GroupManager
-            title="Zone groups"
+            title={t('zones.groups')}
             path={ZONE_GROUPS}
             idField="zoneGroupID"
-            groups={groups.map((g) => ({ id: g.zoneGroupID, name: g.name, members: count((zones ?? []).filter((z) => z.zoneGroupID === g.zoneGroupID).length, 'zone') }))}
+            groups={groups.map((g) => ({ id: g.zoneGroupID, name: g.name, members: t('zones.count', { count: (zones ?? []).filter((z) => z.zoneGroupID === g.zoneGroupID).length }) }))}
             onChanged={groupsChanged}
           />
         </div>

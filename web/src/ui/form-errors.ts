@@ -1,4 +1,4 @@
-import { ApiFailure, describe } from '../api';
+import { ApiFailure, describe, fieldProblem } from '../api';
 
 /** A failed save as the form shows it: messages per field (the envelope's validationErrors) and one line for the rest. */
 export interface FormErrors {
@@ -18,7 +18,7 @@ export function formErrors(error: unknown, known: string[]): FormErrors {
   let unshown = false;
   for (const [key, why] of Object.entries(error.envelope.validationErrors ?? {})) {
     const field = known.find((k) => key === k || key.startsWith(`${k}[`) || key.startsWith(`${k}.`));
-    if (field) fields[field] = key === field ? why : `${key} ${why}`;
+    if (field) fields[field] = key === field ? fieldProblem(why) : `${key} ${fieldProblem(why)}`;
     else unshown = true;
   }
   const shown = Object.keys(fields).length > 0;

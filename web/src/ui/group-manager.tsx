@@ -4,6 +4,7 @@ import { ConfirmStep, useConfirmStep } from './confirm';
 import { Field } from './field';
 import { ErrorAlert } from './messages';
 import { formErrors, NO_ERRORS, type FormErrors } from './form-errors';
+import { t } from '../i18n/i18n';
 import './group-manager.css';
 
 /** A group as the manager shows it: zone groups and employee groups alike. */
@@ -39,7 +40,7 @@ export function GroupManager({ title, path, idField, groups, onChanged }: Props)
     try {
       const created = await api.post<Record<string, unknown> & { name: string }>(path, { name: name.trim() });
       setName('');
-      await onChanged(`Group “${created.name}” created.`, Number(created[idField]));
+      await onChanged(t('groups.created', { name: created.name }), Number(created[idField]));
     } catch (error) {
       setErrors(formErrors(error, ['name']));
     } finally {
@@ -51,19 +52,19 @@ export function GroupManager({ title, path, idField, groups, onChanged }: Props)
   return (
     <div class="group-manager" role="region" aria-labelledby={titleId}>
       <h2 id={titleId}>{title}</h2>
-      {sorted.length === 0 && <p class="muted">No groups yet.</p>}
+      {sorted.length === 0 && <p class="muted">{t('groups.none')}</p>}
       <ul>
         {sorted.map((group) => (
           <GroupRow key={group.id} group={group} path={path} onChanged={onChanged} />
         ))}
       </ul>
       <form onSubmit={create} class="new-group" noValidate>
-        <Field id={`new-${idField}`} label="New group name" error={errors.fields.name}>
+        <Field id={`new-${idField}`} label={t('groups.newName')} error={errors.fields.name}>
           {(control) => <input {...control} value={name} maxLength={200} onInput={(e) => setName(e.currentTarget.value)} />}
         </Field>
         <ErrorAlert message={errors.message} />
         <button type="submit" disabled={busy}>
-          Create group
+          {t('groups.create')}
         </button>
       </form>
     </div>
@@ -100,7 +101,7 @@ function GroupRow({ group, path, onChanged }: { group: Group; path: string; onCh
     event.preventDefault();
     void run(async () => {
       await api.patch(`${path}/${group.id}`, { name: name.trim() });
-      return `Group renamed to “${name.trim()}”.`;
+      return t('groups.renamed', { name: name.trim() });
     });
   };
 
@@ -108,7 +109,7 @@ function GroupRow({ group, path, onChanged }: { group: Group; path: string; onCh
   const remove = () =>
     run(async () => {
       await api.delete(`${path}/${group.id}`);
-      return `Group “${group.name}” deleted.`;
+      return t('groups.deleted', { name: group.name });
     }).finally(deleting.end);
 
   const startRenaming = () => {
@@ -130,14 +131,14 @@ function GroupRow({ group, path, onChanged }: { group: Group; path: string; onCh
     <li class="group-row">
       {renaming ? (
         <form onSubmit={rename} noValidate>
-          <Field id={`group-${path.split('/').pop()}-${group.id}`} label={`Name of group “${group.name}”`} error={errors.fields.name}>
+          <Field id={`group-${path.split('/').pop()}-${group.id}`} label={t('groups.nameOf', { name: group.name })} error={errors.fields.name}>
             {(control) => <input {...control} ref={nameInput} value={name} maxLength={200} onInput={(e) => setName(e.currentTarget.value)} />}
           </Field>
           <button type="submit" disabled={busy}>
-            Save name
+            {t('groups.saveName')}
           </button>{' '}
           <button type="button" class="secondary" onClick={cancelRenaming}>
-            Cancel
+            {t('common.cancel')}
           </button>
         </form>
       ) : (
@@ -146,20 +147,20 @@ function GroupRow({ group, path, onChanged }: { group: Group; path: string; onCh
             {group.name} <span class="muted">({group.members})</span>
           </span>
           <span class="group-actions">
-            <button type="button" class="link" aria-label={`Rename group ${group.name}`} onClick={startRenaming}>
-              Rename
+            <button type="button" class="link" aria-label={t('groups.renameGroup', { name: group.name })} onClick={startRenaming}>
+              {t('groups.rename')}
             </button>
-            <button type="button" class="link danger-link" aria-label={`Delete group ${group.name}`} ref={deleting.askButton} onClick={askDelete}>
-              Delete
+            <button type="button" class="link danger-link" aria-label={t('groups.deleteGroup', { name: group.name })} ref={deleting.askButton} onClick={askDelete}>
+              {t('common.delete')}
             </button>
           </span>
         </div>
       )}
       {deleting.asking && (
         <ConfirmStep
-          question={`Delete group “${group.name}”?`}
-          confirm="Yes, delete group"
-          cancel="No, keep it"
+          question={t('groups.confirmDelete', { name: group.name })}
+          confirm={t('groups.yesDelete')}
+          cancel={t('groups.keep')}
           focus="confirm"
           busy={busy}
           onConfirm={() => void remove()}

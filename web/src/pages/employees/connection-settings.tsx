@@ -1,6 +1,7 @@
 import { useLayoutEffect, useRef } from 'preact/hooks';
 import { renderSVG } from 'uqr';
 import { useSessionInfo } from '../../session';
+import { t } from '../../i18n/i18n';
 
 export type TrackerProtocol = 'egts' | 'wialonIps' | 'teltonika';
 
@@ -44,22 +45,22 @@ export function ConnectionSettings({ shown, onDone }: { shown: NewKey; onDone: (
   return (
     <section class="connection-settings" aria-labelledby="connection-title">
       <h2 id="connection-title" tabIndex={-1} ref={heading}>
-        Connection settings for {shown.name}
+        {t('conn.title', { name: shown.name })}
       </h2>
       <p class="once">
-        Write the device key down or set the device now: it is shown only this once. A lost key is replaced by setting a new one.
+        {t('conn.once')}
       </p>
       {shown.device === 'phone' ? (
         devices.osmand === 0 ? (
-          <p class="error">The OsmAnd listener for phones is switched off on this server (OSMAND_PORT=0).</p>
+          <p class="error">{t('conn.osmandOff')}</p>
         ) : (
           <div class="phone-settings">
             <dl>
-              <dt>Server URL</dt>
+              <dt>{t('conn.serverUrl')}</dt>
               <dd>
                 <code>{`http://${host}:${devices.osmand}`}</code>
               </dd>
-              <dt>Device identifier (device key)</dt>
+              <dt>{t('conn.deviceId')}</dt>
               <dd>
                 <code class="device-key">{shown.deviceKey}</code>
               </dd>
@@ -68,28 +69,28 @@ export function ConnectionSettings({ shown, onDone }: { shown: NewKey; onDone: (
               <div
                 class="qr-code"
                 role="img"
-                aria-label={`QR code with the server URL and device key for Traccar Client`}
+                aria-label={t('conn.qr')}
                 // uqr draws the code as SVG markup: a rect and one path, no script.
                 dangerouslySetInnerHTML={{ __html: renderSVG(traccarClientUrl(host, devices.osmand, shown.deviceKey)) }}
               />
-              <figcaption>In Traccar Client, scan this code from the settings screen, or type the server URL and the device identifier.</figcaption>
+              <figcaption>{t('conn.qrCaption')}</figcaption>
             </figure>
           </div>
         )
       ) : (
         <dl>
-          <dt>Protocol</dt>
+          <dt>{t('emp.protocol')}</dt>
           <dd>{protocol.label}</dd>
-          <dt>Server</dt>
-          <dd>{trackerPort === 0 ? <span class="error">this listener is switched off ({protocol.setting}=0)</span> : <code>{`${host}:${trackerPort}`}</code>}</dd>
-          <dt>IMEI (device key)</dt>
+          <dt>{t('conn.server')}</dt>
+          <dd>{trackerPort === 0 ? <span class="error">{t('conn.listenerOff', { setting: protocol.setting })}</span> : <code>{`${host}:${trackerPort}`}</code>}</dd>
+          <dt>{t('conn.imei')}</dt>
           <dd>
             <code class="device-key">{shown.deviceKey}</code>
           </dd>
         </dl>
       )}
       <button type="button" onClick={onDone}>
-        Done
+        {t('conn.done')}
       </button>
     </section>
   );

@@ -1,5 +1,6 @@
 import { Field } from '../../ui/field';
 import { PROTOCOLS, type TrackerProtocol } from './connection-settings';
+import { t, type PlainKey } from '../../i18n/i18n';
 
 /** What happens to the device key on save: kept, a new one generated, one typed (a tracker's IMEI), or none. */
 export type KeyMode = 'keep' | 'generate' | 'type' | 'none';
@@ -18,10 +19,10 @@ export interface DeviceDraft {
 export const PASSWORD_PROTOCOLS: readonly TrackerProtocol[] = ['egts', 'wialonIps'];
 
 /** What the identifier is, per protocol, under the key field. */
-const KEY_HINTS: Record<TrackerProtocol, string> = {
-  egts: 'The terminal’s IMEI, else its terminal or object id (such as 866).',
-  wialonIps: 'The id of its login (#L#id;…): the IMEI or a short id such as 2002.',
-  teltonika: 'The terminal’s 15-digit IMEI. Teltonika terminals send no password: whoever knows the IMEI can report as this vehicle.',
+const KEY_HINTS: Record<TrackerProtocol, PlainKey> = {
+  egts: 'emp.imeiHint.egts',
+  wialonIps: 'emp.imeiHint.wialonIps',
+  teltonika: 'emp.imeiHint.teltonika',
 };
 
 // Unambiguous characters, as the server's own keys: the key may be typed into a phone by hand.
@@ -50,29 +51,29 @@ export function DeviceFields({ draft, hint, isNew, error, hasPassword, passwordE
   const set = (patch: Partial<DeviceDraft>) => onChange({ ...draft, ...patch });
   const tracker = draft.device === 'tracker';
   const choices: { value: KeyMode; label: string }[] = [
-    ...(!isNew && hint ? [{ value: 'keep' as const, label: `Keep the current key (${hint})` }] : []),
-    ...(tracker ? [] : [{ value: 'generate' as const, label: isNew ? 'Generate a key' : 'Generate a new key' }]),
-    { value: 'type', label: tracker ? 'Set the IMEI' : 'Type a key' },
-    { value: 'none', label: isNew || !hint ? 'No device yet' : 'Remove the key (the device stops reporting)' },
+    ...(!isNew && hint ? [{ value: 'keep' as const, label: t('emp.keepKey', { hint }) }] : []),
+    ...(tracker ? [] : [{ value: 'generate' as const, label: isNew ? t('emp.generateKey') : t('emp.generateNewKey') }]),
+    { value: 'type', label: tracker ? t('emp.setImei') : t('emp.typeKey') },
+    { value: 'none', label: isNew || !hint ? t('emp.noDevice') : t('emp.removeKey') },
   ];
   // A tracker's key is its IMEI: it cannot be generated.
   const mode = choices.some((c) => c.value === draft.keyMode) ? draft.keyMode : choices[0]!.value;
 
   return (
     <fieldset class="device-fields">
-      <legend>Device</legend>
-      <div role="radiogroup" aria-label="Reports with" class="choice-row">
+      <legend>{t('emp.device')}</legend>
+      <div role="radiogroup" aria-label={t('emp.reportsWith')} class="choice-row">
         <label class="inline">
           <input type="radio" name="device" checked={!tracker} onChange={() => set({ device: 'phone' })} />
-          Phone with Traccar Client
+          {t('emp.phoneApp')}
         </label>
         <label class="inline">
           <input type="radio" name="device" checked={tracker} onChange={() => set({ device: 'tracker', keyMode: draft.keyMode === 'generate' ? 'type' : draft.keyMode })} />
-          Vehicle tracker
+          {t('emp.tracker')}
         </label>
       </div>
       {tracker && (
-        <Field id="employee-protocol" label="Protocol">
+        <Field id="employee-protocol" label={t('emp.protocol')}>
           {(control) => (
             <select {...control} value={draft.protocol} onChange={(e) => set({ protocol: e.currentTarget.value as TrackerProtocol })}>
               {PROTOCOLS.map((p) => (
@@ -84,7 +85,7 @@ export function DeviceFields({ draft, hint, isNew, error, hasPassword, passwordE
           )}
         </Field>
       )}
-      <div role="radiogroup" aria-label="Device key" class="choice-column">
+      <div role="radiogroup" aria-label={t('emp.deviceKey')} class="choice-column">
         {choices.map((choice) => (
           <label class="inline" key={choice.value}>
             <input type="radio" name="key-mode" checked={mode === choice.value} onChange={() => set({ keyMode: choice.value })} />
@@ -95,8 +96,8 @@ export function DeviceFields({ draft, hint, isNew, error, hasPassword, passwordE
       {mode === 'type' && (
         <Field
           id="employee-deviceKey"
-          label={tracker ? 'IMEI' : 'Device key'}
-          hint={tracker ? KEY_HINTS[draft.protocol] : '6 to 128 characters without spaces.'}
+          label={tracker ? 'IMEI' : t('emp.deviceKey')}
+          hint={tracker ? t(KEY_HINTS[draft.protocol]) : t('emp.keyHint')}
           error={error}
         >
           {(control) => <input {...control} value={draft.typedKey} autocomplete="off" spellcheck={false} onInput={(e) => set({ typedKey: e.currentTarget.value, keyMode: 'type' })} />}
@@ -111,8 +112,8 @@ export function DeviceFields({ draft, hint, isNew, error, hasPassword, passwordE
         <>
           <Field
             id="employee-devicePassword"
-            label="Device password"
-            hint={hasPassword ? 'A password is set: leave this empty to keep it.' : 'Optional: the terminal’s login must then carry it, and nobody else can report as this vehicle.'}
+            label={t('emp.devicePassword')}
+            hint={hasPassword ? t('emp.passwordSetHint') : t('emp.passwordHint')}
             error={passwordError}
           >
             {(control) => (
@@ -122,7 +123,7 @@ export function DeviceFields({ draft, hint, isNew, error, hasPassword, passwordE
           {hasPassword && (
             <label class="inline">
               <input type="checkbox" checked={draft.removePassword} onChange={(e) => set({ removePassword: e.currentTarget.checked, password: '' })} />
-              Remove the password
+              {t('emp.removePassword')}
             </label>
           )}
         </>

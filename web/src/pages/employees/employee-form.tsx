@@ -11,6 +11,7 @@ import { DeviceFields, initialKeyMode, newDeviceKey, PASSWORD_PROTOCOLS, type De
 import { EMPLOYEES } from './employee-table';
 import { vehicleDraft, vehicleSettingsOf, type VehicleDraft } from './vehicle-model';
 import { VEHICLE_FIELDS, VehicleSettingsForm } from './vehicle-settings-form';
+import { t } from '../../i18n/i18n';
 
 const FIELDS = ['name', 'phone', 'externalSubscriberID', 'subscriberGroupID', 'deviceKey', 'deviceProtocol', 'devicePassword', ...VEHICLE_FIELDS];
 
@@ -55,7 +56,7 @@ export function EmployeeForm({ subscriberID, groups, onKeyed, onChanged }: Props
     api
       .get<Employee>(`${EMPLOYEES}/${subscriberID}`)
       .then(fill)
-      .catch((error: unknown) => setLoadError(`The employee could not be loaded: ${describe(error)}`));
+      .catch((error: unknown) => setLoadError(t('emp.loadOneFailed', { reason: describe(error) })));
   }, [subscriberID]);
   useLayoutEffect(() => heading.current?.focus(), []);
 
@@ -88,15 +89,15 @@ export function EmployeeForm({ subscriberID, groups, onKeyed, onChanged }: Props
       };
       if (isNew) {
         const created = await api.post<CreatedEmployee>(EMPLOYEES, body);
-        onChanged(`Employee “${created.name}” added.`);
+        onChanged(t('emp.added', { name: created.name }));
         if (created.deviceKey) onKeyed({ subscriberID: created.subscriberID, name: created.name, deviceKey: created.deviceKey, device: device.device, protocol: device.protocol });
         else navigate('employees');
         return;
       }
       await api.patch(`${EMPLOYEES}/${subscriberID}`, body);
       fill(await api.get<Employee>(`${EMPLOYEES}/${subscriberID}`));
-      setStatus(`Saved “${name.trim()}”.`);
-      onChanged(`Saved “${name.trim()}”.`);
+      setStatus(t('emp.saved', { name: name.trim() }));
+      onChanged(t('emp.saved', { name: name.trim() }));
       if (key) onKeyed({ subscriberID: subscriberID!, name: name.trim(), deviceKey: key, device: device.device, protocol: device.protocol });
     });
   };
@@ -105,44 +106,44 @@ export function EmployeeForm({ subscriberID, groups, onKeyed, onChanged }: Props
     run(async () => {
       await api.patch(`${EMPLOYEES}/${subscriberID}`, { isActive: active });
       fill(await api.get<Employee>(`${EMPLOYEES}/${subscriberID}`));
-      setStatus(active ? `“${name}” is active again.` : `“${name}” is deactivated.`);
+      setStatus(active ? t('emp.reactivated', { name }) : t('emp.deactivated', { name }));
       onChanged('');
     });
 
   const remove = () =>
     run(async () => {
       await api.delete(`${EMPLOYEES}/${subscriberID}`);
-      onChanged(`Employee “${employee?.name ?? name}” deleted.`);
+      onChanged(t('emp.deleted', { name: employee?.name ?? name }));
       navigate('employees');
     }).finally(deleting.end);
 
   const f = errors.fields;
-  const title = isNew ? 'New employee' : `Employee: ${employee?.name ?? '…'}`;
+  const title = isNew ? t('emp.new') : t('emp.titleOf', { name: employee?.name ?? '…' });
   return (
     <section class="employee-form" aria-labelledby="employee-form-title">
       <h1 id="employee-form-title" tabIndex={-1} ref={heading}>
         {title}
       </h1>
       <p>
-        <a href="#/employees">Back to employees</a>
+        <a href="#/employees">{t('emp.back')}</a>
       </p>
       <ErrorAlert message={loadError} />
-      {!isNew && employee && !employee.isActive && <p class="muted">Deactivated: kept with its history, left out of the lists of active employees.</p>}
+      {!isNew && employee && !employee.isActive && <p class="muted">{t('emp.deactivatedNote')}</p>}
       <form onSubmit={save} noValidate aria-labelledby="employee-form-title">
-        <Field id="employee-name" label="Name" error={f.name}>
+        <Field id="employee-name" label={t('emp.name')} error={f.name}>
           {(control) => <input {...control} value={name} aria-required="true" maxLength={200} autocomplete="off" onInput={(e) => setName(e.currentTarget.value)} />}
         </Field>
         <div class="field-grid">
-          <Field id="employee-phone" label="Phone" error={f.phone}>
+          <Field id="employee-phone" label={t('emp.phone')} error={f.phone}>
             {(control) => <input {...control} type="tel" value={phone} maxLength={50} onInput={(e) => setPhone(e.currentTarget.value)} />}
           </Field>
-          <Field id="employee-externalSubscriberID" label="External id" error={f.externalSubscriberID}>
+          <Field id="employee-externalSubscriberID" label={t('emp.externalId')} error={f.externalSubscriberID}>
             {(control) => <input {...control} value={externalID} maxLength={200} autocomplete="off" onInput={(e) => setExternalID(e.currentTarget.value)} />}
           </Field>
-          <Field id="employee-group" label="Group" error={f.subscriberGroupID}>
+          <Field id="employee-group" label={t('emp.group')} error={f.subscriberGroupID}>
             {(control) => (
               <select {...control} value={groupID} onChange={(e) => setGroupID(e.currentTarget.value)}>
-                <option value="">No group</option>
+                <option value="">{t('emp.noGroup')}</option>
                 {groups.map((g) => (
                   <option key={g.subscriberGroupID} value={String(g.subscriberGroupID)}>
                     {g.name}
@@ -166,30 +167,30 @@ export function EmployeeForm({ subscriberID, groups, onKeyed, onChanged }: Props
         <StatusLine class="ok" message={status} />
         <div class="actions">
           <button type="submit" disabled={busy || (!isNew && !employee)}>
-            {isNew ? 'Add employee' : 'Save employee'}
+            {isNew ? t('emp.add') : t('emp.save')}
           </button>
           <a href="#/employees" class="button secondary">
-            Cancel
+            {t('common.cancel')}
           </a>
         </div>
       </form>
       {!isNew && employee && (
         <div class="actions danger-zone">
           <button type="button" class="secondary" disabled={busy} onClick={() => void setActive(!employee.isActive)}>
-            {employee.isActive ? 'Deactivate' : 'Reactivate'}
+            {employee.isActive ? t('emp.deactivate') : t('emp.reactivate')}
           </button>
           {deleting.asking ? (
             <ConfirmStep
-              question={`Delete “${employee.name}”? Their fixes stay in the history; the device key stops working.`}
-              confirm="Yes, delete employee"
-              cancel="No, keep them"
+              question={t('emp.confirmDelete', { name: employee.name })}
+              confirm={t('emp.yesDelete')}
+              cancel={t('emp.keep')}
               busy={busy}
               onConfirm={() => void remove()}
               onCancel={deleting.cancel}
             />
           ) : (
             <button type="button" class="danger" ref={deleting.askButton} onClick={deleting.ask}>
-              Delete employee
+              {t('emp.delete')}
             </button>
           )}
         </div>

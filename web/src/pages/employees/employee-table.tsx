@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import type { Employee, SubscriberGroup } from '../../types';
 import { matchesWords, searchWords } from '../../../../src/http/free-text';
+import { t, untranslated } from '../../i18n/i18n';
 
 export const EMPLOYEES = '/v6/api/subscriberManagement/subscribers';
 export const EMPLOYEE_GROUPS = '/v6/api/subscriberManagement/subscriberGroups';
@@ -36,16 +37,16 @@ export function EmployeeTable({ employees, groups }: Props) {
 
   return (
     <div class="employee-table">
-      <div class="toolbar" role="search" aria-label="Filter employees">
+      <div class="toolbar" role="search" aria-label={t('emp.filter')}>
         <label>
-          Find employee
+          {t('emp.find')}
           <input type="search" value={search} autocomplete="off" onInput={(e) => setSearch(e.currentTarget.value)} />
         </label>
         <label>
-          Group
+          {t('emp.group')}
           <select value={groupFilter} onChange={(e) => setGroupFilter(e.currentTarget.value)}>
-            <option value="">All groups</option>
-            <option value="none">No group</option>
+            <option value="">{t('emp.allGroups')}</option>
+            <option value="none">{t('emp.noGroup')}</option>
             {groups.map((g) => (
               <option key={g.subscriberGroupID} value={String(g.subscriberGroupID)}>
                 {g.name}
@@ -54,51 +55,51 @@ export function EmployeeTable({ employees, groups }: Props) {
           </select>
         </label>
         <label>
-          Presence
+          {t('emp.presence')}
           <select value={presence} onChange={(e) => setPresence(e.currentTarget.value as Presence)}>
-            <option value="all">Online and offline</option>
-            <option value="online">Online</option>
-            <option value="offline">Offline</option>
+            <option value="all">{t('emp.anyPresence')}</option>
+            <option value="online">{t('emp.online')}</option>
+            <option value="offline">{t('emp.offline')}</option>
           </select>
         </label>
         <label class="inline">
           <input type="checkbox" checked={showInactive} onChange={(e) => setShowInactive(e.currentTarget.checked)} />
-          Show deactivated
+          {t('emp.showInactive')}
         </label>
       </div>
       {employees === null ? (
-        <p class="muted">Loading employees…</p>
+        <p class="muted">{t('emp.loading')}</p>
       ) : (
         <p class="muted" aria-live="polite">
-          {matching.length === all.length ? `${all.length} employees` : `${matching.length} of ${all.length} employees`}
-          {matching.length > shown.length && ` (the first ${shown.length} shown: narrow the search)`}
+          {matching.length === all.length ? t('emp.count', { count: all.length }) : t('emp.countOf', { shown: matching.length, count: all.length })}
+          {matching.length > shown.length && t('emp.firstShown', { shown: shown.length })}
         </p>
       )}
       {shown.length > 0 && (
         <table class="cards">
-          <caption class="visually-hidden">Employees</caption>
+          <caption class="visually-hidden">{t('emp.title')}</caption>
           <thead>
             <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Group</th>
-              <th scope="col">Presence</th>
-              <th scope="col">Device key</th>
-              <th scope="col">Phone</th>
+              <th scope="col">{t('emp.name')}</th>
+              <th scope="col">{t('emp.group')}</th>
+              <th scope="col">{t('emp.presence')}</th>
+              <th scope="col">{t('emp.deviceKey')}</th>
+              <th scope="col">{t('emp.phone')}</th>
             </tr>
           </thead>
           <tbody>
             {shown.map((e) => (
               <tr key={e.subscriberID} data-subscriber-id={e.subscriberID}>
-                <td data-label="Name">
+                <td data-label={t('emp.name')}>
                   <a href={`#/employees/${e.subscriberID}`}>{e.name}</a>
-                  {!e.isActive && <span class="muted"> (deactivated)</span>}
+                  {!e.isActive && <span class="muted">{t('emp.deactivatedMark')}</span>}
                 </td>
-                <td data-label="Group">{e.subscriberGroupID === null ? '—' : (groupName.get(e.subscriberGroupID) ?? '—')}</td>
-                <td data-label="Presence">
-                  <span class={e.isOnline ? 'presence online' : 'presence'}>{e.isOnline ? 'Online' : 'Offline'}</span>
+                <td data-label={t('emp.group')}>{e.subscriberGroupID === null ? '—' : (groupName.get(e.subscriberGroupID) ?? '—')}</td>
+                <td data-label={t('emp.presence')}>
+                  <span class={e.isOnline ? 'presence online' : 'presence'}>{e.isOnline ? t('emp.online') : t('emp.offline')}</span>
                 </td>
-                <td data-label="Device key">{e.deviceKeyHint ?? 'none'}</td>
-                <td data-label="Phone">{e.phone || '—'}</td>
+                <td data-label={t('emp.deviceKey')}>{e.deviceKeyHint ? <span {...untranslated}>{e.deviceKeyHint}</span> : t('emp.noKey')}</td>
+                <td data-label={t('emp.phone')}>{e.phone || '—'}</td>
               </tr>
             ))}
           </tbody>

@@ -1,4 +1,5 @@
 import type { ReadingMapOverride, VehicleSettings } from '../../types';
+import type { PlainKey } from '../../i18n/i18n';
 
 /**
  * The vehicle settings of CONTRACT §2 as the form holds them (text, as typed), and back. A number
@@ -28,12 +29,12 @@ export interface VehicleDraft {
   sensorInputs: { sensorID: string; input: string; scale: string }[];
 }
 
-export const READINGS: { key: ReadingKey; label: string; switch: boolean }[] = [
-  { key: 'fuelLevel', label: 'Fuel level (litres)', switch: false },
-  { key: 'ignition', label: 'Ignition', switch: true },
-  { key: 'externalPower', label: 'External power', switch: true },
-  { key: 'odometer', label: 'Odometer (km)', switch: false },
-  { key: 'engineHours', label: 'Engine hours', switch: false },
+export const READINGS: { key: ReadingKey; label: PlainKey; switch: boolean }[] = [
+  { key: 'fuelLevel', label: 'veh.fuelLevel', switch: false },
+  { key: 'ignition', label: 'veh.ignition', switch: true },
+  { key: 'externalPower', label: 'veh.externalPower', switch: true },
+  { key: 'odometer', label: 'veh.odometerReading', switch: false },
+  { key: 'engineHours', label: 'veh.engineHours', switch: false },
 ];
 
 const text = (value: number | null | undefined) => (value === null || value === undefined ? '' : String(value));

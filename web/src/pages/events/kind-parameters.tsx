@@ -4,6 +4,7 @@ import type { Zone, ZoneGroup } from '../../types';
 import { ErrorAlert } from '../../ui/messages';
 import { CheckList, FieldSet, TextField, type FormPartProps } from './form-fields';
 import { NUMBER_PARAMETERS, type ZoneTrigger } from './rule-model';
+import { t, type PlainKey } from '../../i18n/i18n';
 
 /** The parameters of the draft's kind (CONTRACT §4); some kinds have none. */
 export function KindParameters(part: FormPartProps) {
@@ -13,33 +14,33 @@ export function KindParameters(part: FormPartProps) {
   const numbers = NUMBER_PARAMETERS[String(draft.kind)];
   return (
     <fieldset>
-      <legend>Parameters</legend>
+      <legend>{t('rules.parameters')}</legend>
       {numbers ? (
         numbers.map((parameter) => (
           <TextField
             key={parameter.key}
             field={`parameters.${parameter.key}`}
-            label={parameter.label}
+            label={t(parameter.label)}
             type="number"
             step={parameter.integer ? '1' : 'any'}
             inputMode={parameter.integer && parameter.min >= 0 ? 'numeric' : 'decimal'}
             value={draft.numbers[parameter.key] ?? ''}
-            hint={parameter.hint}
+            hint={parameter.hint && t(parameter.hint)}
             errors={errors}
             onValue={(value) => change({ numbers: { ...draft.numbers, [parameter.key]: value } }, `parameters.${parameter.key}`)}
           />
         ))
       ) : (
-        <p class="muted">This kind has no parameters.</p>
+        <p class="muted">{t('rules.noParameters')}</p>
       )}
     </fieldset>
   );
 }
 
-const TRIGGERS: { value: ZoneTrigger; label: string }[] = [
-  { value: 'entry', label: 'On entry' },
-  { value: 'exit', label: 'On exit' },
-  { value: 'both', label: 'On entry and exit' },
+const TRIGGERS: { value: ZoneTrigger; label: PlainKey }[] = [
+  { value: 'entry', label: 'rules.onEntry' },
+  { value: 'exit', label: 'rules.onExit' },
+  { value: 'both', label: 'rules.onBoth' },
 ];
 
 /** Zone entry/exit: zones and zone groups of the account, and which crossings fire. */
@@ -54,7 +55,7 @@ function ZoneParameters({ draft, errors, change }: FormPartProps) {
         setZones(z);
         setGroups(g);
       })
-      .catch((error: unknown) => setFailure(`The zones could not be loaded: ${describe(error)}`));
+      .catch((error: unknown) => setFailure(t('rules.zonesFailed', { reason: describe(error) })));
   }, []);
 
   const field = 'parameters.zoneIDs';
@@ -62,21 +63,21 @@ function ZoneParameters({ draft, errors, change }: FormPartProps) {
   return (
     <FieldSet
       field={field}
-      legend="Parameters"
+      legend={t('rules.parameters')}
       errors={errors}
-      hint="Check zones, zone groups or both: a group stands for the zones directly in it (not those of its subgroups), including zones added to it later."
+      hint={t('rules.zonesHint')}
     >
       <ErrorAlert message={failure} />
       {zones === null || groups === null ? (
-        !failure && <p class="muted">Loading zones…</p>
+        !failure && <p class="muted">{t('rules.loadingZones')}</p>
       ) : (
         <div class="zone-lists">
           {zones.length === 0 ? (
-            <p class="muted">The account has no zones yet; make them in the Zones tab.</p>
+            <p class="muted">{t('rules.noZones')}</p>
           ) : (
             <CheckList
               field="parameters.zones"
-              legend="Zones"
+              legend={t('rules.zones')}
               items={byName(zones).map((z) => ({ value: z.zoneID, label: z.name }))}
               checked={draft.zoneIDs}
               errors={errors}
@@ -86,7 +87,7 @@ function ZoneParameters({ draft, errors, change }: FormPartProps) {
           {groups.length > 0 && (
             <CheckList
               field="parameters.zoneGroupIDs"
-              legend="Zone groups"
+              legend={t('rules.zoneGroups')}
               items={byName(groups).map((g) => ({ value: g.zoneGroupID, label: g.name }))}
               checked={draft.zoneGroupIDs}
               errors={errors}
@@ -95,11 +96,11 @@ function ZoneParameters({ draft, errors, change }: FormPartProps) {
           )}
         </div>
       )}
-      <FieldSet field="parameters.on" legend="Fires" errors={errors}>
+      <FieldSet field="parameters.on" legend={t('rules.fires')} errors={errors}>
         {TRIGGERS.map((trigger) => (
           <label class="inline" key={trigger.value}>
             <input type="radio" name="zone-on" checked={draft.zoneOn === trigger.value} onChange={() => change({ zoneOn: trigger.value }, 'parameters.on')} />
-            {trigger.label}
+            {t(trigger.label)}
           </label>
         ))}
       </FieldSet>

@@ -4,6 +4,7 @@
  * the form shows its own and the server's messages in the same place.
  */
 import { END_OF_DAY, NUMBER_PARAMETERS, type FieldErrors, type NumberParameter, type RuleDraft, type RuleWrite } from './rule-model';
+import { t } from '../../i18n/i18n';
 
 /** Entries of a list typed one per line or separated by commas or semicolons. */
 export const splitList = (text: string): string[] =>
@@ -23,7 +24,7 @@ const normalisePhone = (phone: string) => phone.replace(/[\s\-().]/g, '');
  */
 export function ruleOf(draft: RuleDraft, smsEnabled: boolean): { rule: RuleWrite } | { errors: FieldErrors } {
   const errors: FieldErrors = {};
-  if (draft.kind === null) errors.kind = 'Choose the kind of event.';
+  if (draft.kind === null) errors.kind = t('rules.chooseKind');
   const nameError = checkName(draft.name);
   if (nameError) errors.name = nameError;
 
@@ -43,11 +44,11 @@ export function ruleOf(draft: RuleDraft, smsEnabled: boolean): { rule: RuleWrite
   }
   if (draft.kind === 10 && !errors['parameters.min'] && !errors['parameters.max']) {
     const { min, max } = parameters as { min: number | null; max: number | null };
-    if (min === null && max === null) errors['parameters.min'] = 'Enter a minimum, a maximum or both.';
-    else if (min !== null && max !== null && min > max) errors['parameters.min'] = 'The minimum must not be above the maximum.';
+    if (min === null && max === null) errors['parameters.min'] = t('rules.minOrMax');
+    else if (min !== null && max !== null && min > max) errors['parameters.min'] = t('rules.minAboveMax');
   }
   if (draft.kind === 2) {
-    if (draft.zoneIDs.length === 0 && draft.zoneGroupIDs.length === 0) errors['parameters.zoneIDs'] = 'Choose at least one zone or zone group.';
+    if (draft.zoneIDs.length === 0 && draft.zoneGroupIDs.length === 0) errors['parameters.zoneIDs'] = t('rules.chooseZone');
     if (draft.zoneIDs.length > 0) parameters.zoneIDs = draft.zoneIDs;
     if (draft.zoneGroupIDs.length > 0) parameters.zoneGroupIDs = draft.zoneGroupIDs;
     parameters.on = draft.zoneOn;
@@ -55,26 +56,26 @@ export function ruleOf(draft: RuleDraft, smsEnabled: boolean): { rule: RuleWrite
 
   const validFrom = draft.unlimited || !draft.validFrom ? null : `${draft.validFrom}:00`;
   const validTo = draft.unlimited || !draft.validTo ? null : `${draft.validTo}:00`;
-  if (!draft.unlimited && validFrom === null && validTo === null) errors.validFrom = 'Enter a start, an end or both, or check Unlimited.';
-  if (validFrom !== null && validTo !== null && validFrom > validTo) errors.validFrom = 'The start must not be after the end.';
+  if (!draft.unlimited && validFrom === null && validTo === null) errors.validFrom = t('rules.validity');
+  if (validFrom !== null && validTo !== null && validFrom > validTo) errors.validFrom = t('rules.startAfterEnd');
 
-  if (draft.weekdays.length === 0) errors.weekdays = 'Check at least one weekday.';
-  if (!/^\d\d:\d\d$/.test(draft.timeFrom)) errors.timeFrom = 'Enter a time, such as 08:00.';
-  if (!/^\d\d:\d\d$/.test(draft.timeTo)) errors.timeTo = 'Enter a time, such as 18:00.';
+  if (draft.weekdays.length === 0) errors.weekdays = t('rules.weekday');
+  if (!/^\d\d:\d\d$/.test(draft.timeFrom)) errors.timeFrom = t('rules.timeFrom');
+  if (!/^\d\d:\d\d$/.test(draft.timeTo)) errors.timeTo = t('rules.timeTo');
 
   const emails = splitList(draft.emails).flatMap((entry) => entry.split(/\s+/));
   const badEmail = emails.find((email) => !EMAIL.test(email));
-  if (badEmail) errors.emails = `“${badEmail}” is not an e-mail address.`;
+  if (badEmail) errors.emails = t('rules.badEmail', { value: badEmail });
   const smsPhones = smsEnabled ? splitList(draft.smsPhones).map(normalisePhone) : [];
   const badPhone = smsPhones.find((phone) => !PHONE.test(phone));
-  if (badPhone) errors.smsPhones = `“${badPhone}” is not a phone number: 7 to 15 digits, with + in front if you like.`;
+  if (badPhone) errors.smsPhones = t('rules.badPhone', { value: badPhone });
   const messengerUserIDs = userIds(draft.messengerUserIDs, 'messengerUserIDs', errors);
   const messenger2UserIDs = userIds(draft.messenger2UserIDs, 'messenger2UserIDs', errors);
 
   const apiUrl = draft.apiUrl.trim();
   if (draft.sendToApi) {
-    if (apiUrl === '') errors.apiUrl = 'Enter the address of your system.';
-    else if (!URL.canParse(apiUrl)) errors.apiUrl = 'Enter a full address, such as https://example.com/lokator.';
+    if (apiUrl === '') errors.apiUrl = t('rules.apiUrlEmpty');
+    else if (!URL.canParse(apiUrl)) errors.apiUrl = t('rules.apiUrlBad');
   }
 
   if (Object.keys(errors).length > 0 || draft.kind === null) return { errors };
@@ -104,26 +105,26 @@ export function ruleOf(draft: RuleDraft, smsEnabled: boolean): { rule: RuleWrite
 
 /** Interface 8: an event name must not contain the backslash. */
 export function checkName(name: string): string | null {
-  if (name.trim() === '') return 'Enter a name.';
-  if (name.includes('\\')) return 'The name must not contain the backslash character (\\).';
-  if (name.length > 200) return 'The name must be at most 200 characters.';
+  if (name.trim() === '') return t('rules.nameEmpty');
+  if (name.includes('\\')) return t('rules.nameBackslash');
+  if (name.length > 200) return t('rules.nameLong');
   return null;
 }
 
 function checkNumber(value: number, parameter: NumberParameter): string | null {
-  if (!Number.isFinite(value)) return 'Enter a number.';
-  if (parameter.integer && !Number.isInteger(value)) return 'Enter a whole number.';
+  if (!Number.isFinite(value)) return t('rules.number');
+  if (parameter.integer && !Number.isInteger(value)) return t('rules.wholeNumber');
   if (parameter.exclusiveMin ? value <= parameter.min : value < parameter.min) {
-    return parameter.exclusiveMin ? `Enter a number above ${parameter.min}.` : `Enter ${parameter.min} or more.`;
+    return parameter.exclusiveMin ? t('rules.above', { min: parameter.min }) : t('rules.atLeast', { min: parameter.min });
   }
-  if (value > parameter.max) return `Enter ${parameter.max} or less.`;
+  if (value > parameter.max) return t('rules.atMost', { max: parameter.max });
   return null;
 }
 
 function userIds(text: string, field: string, errors: FieldErrors): number[] {
   const entries = splitList(text).flatMap((entry) => entry.split(/\s+/));
   const bad = entries.find((entry) => !/^\d{1,15}$/.test(entry) || Number(entry) === 0);
-  if (bad) errors[field] = `“${bad}” is not a user id: ids are positive whole numbers.`;
+  if (bad) errors[field] = t('rules.badUserId', { value: bad });
   return entries.map(Number);
 }
 

@@ -11,6 +11,7 @@ import { rememberSaved } from './saved-rule';
 import { checkName, ruleOf, serverErrors } from './rule-checks';
 import { draftOf, emptyDraft, KINDS, NUMBER_PARAMETERS, RULES, WEEKDAYS, type EventRule, type FieldErrors, type RuleDraft } from './rule-model';
 import { matchesWords, searchWords } from '../../../../src/http/free-text';
+import { t, type PlainKey } from '../../i18n/i18n';
 
 const SUBSCRIBERS = '/v6/api/subscriberManagement/subscribers';
 
@@ -33,12 +34,12 @@ export function RuleForm({ eventID }: { eventID: number | null }) {
     api
       .get<Employee[]>(`${SUBSCRIBERS}?withCustomTemplateItems=false`)
       .then(setEmployees)
-      .catch((error: unknown) => setLoadFailure(`The employees could not be loaded: ${describe(error)}`));
+      .catch((error: unknown) => setLoadFailure(t('rules.employeesFailed', { reason: describe(error) })));
     if (eventID !== null) {
       api
         .get<EventRule>(`${RULES}/${eventID}`)
         .then((rule) => setDraft(draftOf(rule)))
-        .catch((error: unknown) => setLoadFailure(`The event could not be loaded: ${describe(error)}`));
+        .catch((error: unknown) => setLoadFailure(t('rules.oneFailed', { reason: describe(error) })));
     }
   }, [eventID]);
 
@@ -93,23 +94,23 @@ export function RuleForm({ eventID }: { eventID: number | null }) {
     }
   };
 
-  const title = eventID === null ? 'New event' : 'Edit event';
+  const title = eventID === null ? t('rules.new') : t('rules.edit');
   const part: FormPartProps | null = draft && { draft, errors, change };
   return (
     <section aria-labelledby="events-title" class="rule-form">
       <p>
-        <a href="#/events">← Events</a>
+        <a href="#/events">{t('rules.back')}</a>
       </p>
       <h1 id="events-title" tabIndex={-1} ref={heading}>
         {title}
       </h1>
       <ErrorAlert message={loadFailure} />
       {!part ? (
-        !loadFailure && <p class="muted">Loading…</p>
+        !loadFailure && <p class="muted">{t('app.loading')}</p>
       ) : (
         <form onSubmit={submit} noValidate aria-labelledby="events-title">
           <KindChoice {...part} />
-          <TextField field="name" label="Name" value={part.draft.name} errors={errors} onValue={changeName} hint="Any text without the backslash character (\)." />
+          <TextField field="name" label={t('rules.name')} value={part.draft.name} errors={errors} onValue={changeName} hint={t('rules.nameHint')} />
           <Employees {...part} employees={employees} />
           <KindParameters {...part} />
           <Schedule {...part} timeZone={session.account.timeZone} />
@@ -117,9 +118,9 @@ export function RuleForm({ eventID }: { eventID: number | null }) {
           {attempts > 0 && <ErrorSummary errors={errors} failure={failure} summary={summary} />}
           <div class="form-actions">
             <button type="submit" aria-disabled={busy ? true : undefined}>
-              {busy ? 'Saving…' : 'Done'}
+              {busy ? t('rules.saving') : t('rules.done')}
             </button>
-            <a href="#/events">Cancel</a>
+            <a href="#/events">{t('common.cancel')}</a>
           </div>
         </form>
       )}
@@ -130,12 +131,12 @@ export function RuleForm({ eventID }: { eventID: number | null }) {
 /** Step 1: the kind, in words; arrow keys move between the choices. */
 function KindChoice({ draft, errors, change }: FormPartProps) {
   return (
-    <FieldSet field="kind" legend="Kind" class="kinds" errors={errors}>
+    <FieldSet field="kind" legend={t('rules.kind')} class="kinds" errors={errors}>
       <div class="kind-options">
-        {KINDS.map(({ kind, label }) => (
+        {KINDS.map(({ kind, label: labelKey }) => (
           <label class="inline" key={kind}>
             <input type="radio" name="kind" value={String(kind)} checked={draft.kind === kind} onChange={() => change({ kind }, 'kind')} />
-            {label}
+            {t(labelKey)}
           </label>
         ))}
       </div>
@@ -150,20 +151,20 @@ function Employees({ employees, draft, errors, change }: FormPartProps & { emplo
     const words = searchWords(filter);
     return words.length > 0 ? sorted.filter((e) => matchesWords(e.name, words) || draft.subscriberIDs.includes(e.subscriberID)) : sorted;
   }, [employees, filter, draft.subscriberIDs]);
-  if (employees === null) return <p class="muted">Loading employees…</p>;
+  if (employees === null) return <p class="muted">{t('rules.loadingEmployees')}</p>;
   const count = draft.subscriberIDs.length;
-  const hint = count === 0 ? 'None checked: the event applies to all employees, including those added later.' : `${count} checked: the event applies to them only.`;
+  const hint = count === 0 ? t('rules.noneChecked') : t('rules.checked', { count });
   return (
     <div class="employees">
       {employees.length > 8 && (
         <div class="field">
-          <label for="rule-employee-filter">Find employees</label>
+          <label for="rule-employee-filter">{t('rules.findEmployees')}</label>
           <input id="rule-employee-filter" type="search" value={filter} onInput={(e) => setFilter(e.currentTarget.value)} />
         </div>
       )}
       <CheckList
         field="subscriberIDs"
-        legend="Employees"
+        legend={t('rules.employees')}
         hint={hint}
         items={shown.map((e) => ({ value: e.subscriberID, label: e.name }))}
         checked={draft.subscriberIDs}
@@ -180,58 +181,63 @@ function Schedule(part: FormPartProps & { timeZone: string }) {
   return (
     <>
       <fieldset>
-        <legend>Validity</legend>
+        <legend>{t('rules.validityTitle')}</legend>
         <label class="inline">
           <input type="checkbox" checked={draft.unlimited} onChange={(e) => change({ unlimited: e.currentTarget.checked }, 'validFrom', 'validTo')} />
-          Unlimited
+          {t('rules.unlimited')}
         </label>
         {!draft.unlimited && (
           <div class="pair">
-            <TextField {...draftText(part, 'validFrom')} label="Valid from" type="datetime-local" hint={`In the account’s time zone, ${timeZone}. Empty: from now on.`} />
-            <TextField {...draftText(part, 'validTo')} label="Valid to" type="datetime-local" hint="Empty: no end." />
+            <TextField {...draftText(part, 'validFrom')} label={t('rules.validFrom')} type="datetime-local" hint={t('rules.validFromHint', { zone: timeZone })} />
+            <TextField {...draftText(part, 'validTo')} label={t('rules.validTo')} type="datetime-local" hint={t('rules.validToHint')} />
           </div>
         )}
       </fieldset>
       <CheckList
         field="weekdays"
-        legend="Weekdays"
+        legend={t('rules.weekdays')}
         inline
-        items={WEEKDAYS.map((w) => ({ value: w.day, label: w.short }))}
+        items={WEEKDAYS.map((w) => ({ value: w.day, label: w.short() }))}
         checked={draft.weekdays}
         errors={errors}
         onChange={(weekdays) => change({ weekdays }, 'weekdays')}
       />
       <FieldSet
         field="window"
-        legend="Daily window"
+        legend={t('rules.window')}
         errors={errors}
-        hint={`In the account’s time zone, ${timeZone}. To 23:59 runs to the end of the day; a window may pass midnight (From 22:00 To 06:00 is the night).`}
+        hint={t('rules.windowHint', { zone: timeZone })}
       >
         <div class="pair">
-          <TextField {...draftText(part, 'timeFrom')} label="From" type="time" />
-          <TextField {...draftText(part, 'timeTo')} label="To" type="time" />
+          <TextField {...draftText(part, 'timeFrom')} label={t('rules.from')} type="time" />
+          <TextField {...draftText(part, 'timeTo')} label={t('rules.to')} type="time" />
         </div>
       </FieldSet>
     </>
   );
 }
 
-const LABELS: Record<string, string> = {
-  kind: 'Kind',
-  name: 'Name',
-  subscriberIDs: 'Employees',
-  'parameters.zoneIDs': 'Zones',
-  'parameters.zoneGroupIDs': 'Zone groups',
-  'parameters.on': 'Fires',
-  validFrom: 'Valid from',
-  validTo: 'Valid to',
-  weekdays: 'Weekdays',
-  timeFrom: 'From',
-  timeTo: 'To',
-  apiUrl: 'Customer address',
+const LABELS: Record<string, PlainKey> = {
+  kind: 'rules.kind',
+  name: 'rules.name',
+  subscriberIDs: 'rules.employees',
+  'parameters.zoneIDs': 'rules.zones',
+  'parameters.zoneGroupIDs': 'rules.zoneGroups',
+  'parameters.on': 'rules.fires',
+  validFrom: 'rules.validFrom',
+  validTo: 'rules.validTo',
+  weekdays: 'rules.weekdays',
+  timeFrom: 'rules.from',
+  timeTo: 'rules.to',
+  apiUrl: 'rules.apiUrl',
 };
 for (const [field, list] of Object.entries(RECIPIENT_LISTS)) LABELS[field] = list.label;
 for (const parameters of Object.values(NUMBER_PARAMETERS)) for (const p of parameters ?? []) LABELS[`parameters.${p.key}`] = p.label;
+
+const labelOf = (field: string) => {
+  const key = LABELS[field];
+  return key ? t(key) : field;
+};
 
 /** Moves the focus to a field, or to the first control of a group. */
 function focusField(field: string) {
@@ -247,8 +253,8 @@ function ErrorSummary({ errors, failure, summary }: { errors: FieldErrors; failu
   return (
     <div class="error-summary" role="alert" tabIndex={-1} ref={summary}>
       <p>
-        <strong>The event was not saved.</strong>
-        {entries.length > 0 && ' Mend these fields, then press Done again:'}
+        <strong>{t('rules.notSaved')}</strong>
+        {entries.length > 0 && t('rules.mend')}
       </p>
       {failure && <p>{failure}</p>}
       {entries.length > 0 && (
@@ -257,10 +263,10 @@ function ErrorSummary({ errors, failure, summary }: { errors: FieldErrors; failu
             <li key={field}>
               {document.getElementById(fieldId(field)) ? (
                 <button type="button" class="link" onClick={() => focusField(field)}>
-                  {LABELS[field] ?? field}: {message}
+                  {labelOf(field)}: {message}
                 </button>
               ) : (
-                `${LABELS[field] ?? field}: ${message}`
+                `${labelOf(field)}: ${message}`
               )}
             </li>
           ))}

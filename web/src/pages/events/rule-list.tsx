@@ -6,6 +6,7 @@ import { ConfirmStep, useConfirmStep } from '../../ui/confirm';
 import { ErrorAlert, StatusLine } from '../../ui/messages';
 import { kindLabel, RULES, type EventRule } from './rule-model';
 import { takeSaved } from './saved-rule';
+import { t } from '../../i18n/i18n';
 
 /** `#/events`: the account's rules, each with Edit, Switch off/on and Delete. */
 export function RuleList() {
@@ -30,7 +31,7 @@ export function RuleList() {
         setNames(new Map(people.map((e) => [e.subscriberID, e.name])));
         setRules(all);
       })
-      .catch((error: unknown) => setFailure(`The events could not be loaded: ${describe(error)}`));
+      .catch((error: unknown) => setFailure(t('rules.loadFailed', { reason: describe(error) })));
   }, []);
 
   const switchRule = async (rule: EventRule) => {
@@ -40,7 +41,7 @@ export function RuleList() {
       setRules((all) => all?.map((r) => (r.eventID === rule.eventID ? { ...r, enabled: !rule.enabled } : r)) ?? null);
       setStatus(`“${rule.name}” switched ${rule.enabled ? 'off' : 'on'}.`);
     } catch (error) {
-      setFailure(`“${rule.name}” was not switched ${rule.enabled ? 'off' : 'on'}: ${describe(error)}`);
+      setFailure(t(rule.enabled ? 'rules.switchFailedOff' : 'rules.switchFailedOn', { name: rule.name, reason: describe(error) }));
     }
   };
 
@@ -52,7 +53,7 @@ export function RuleList() {
       setStatus(`“${rule.name}” deleted.`);
       heading.current?.focus();
     } catch (error) {
-      setFailure(`“${rule.name}” was not deleted: ${describe(error)}`);
+      setFailure(t('rules.deleteFailed', { name: rule.name, reason: describe(error) }));
     }
   };
 
@@ -60,30 +61,30 @@ export function RuleList() {
     <section aria-labelledby="events-title" class="rule-list">
       <div class="list-head">
         <h1 id="events-title" tabIndex={-1} ref={heading}>
-          Events
+          {t('rules.title')}
         </h1>
         <button type="button" onClick={() => navigate('events', 'new')}>
-          New event
+          {t('rules.new')}
         </button>
       </div>
       <StatusLine class="ok" message={status} />
       <ErrorAlert message={failure} />
       {rules === null ? (
-        !failure && <p class="muted">Loading…</p>
+        !failure && <p class="muted">{t('app.loading')}</p>
       ) : rules.length === 0 ? (
-        <p class="muted">No events yet. New event sets up what is watched and who is told.</p>
+        <p class="muted">{t('rules.none')}</p>
       ) : (
         <table class="rules">
-          <caption class="visually-hidden">Event rules of the account</caption>
+          <caption class="visually-hidden">{t('rules.caption')}</caption>
           <thead>
             <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Kind</th>
-              <th scope="col">Employees</th>
-              <th scope="col">Channels</th>
-              <th scope="col">Enabled</th>
+              <th scope="col">{t('rules.name')}</th>
+              <th scope="col">{t('rules.kind')}</th>
+              <th scope="col">{t('rules.employees')}</th>
+              <th scope="col">{t('rules.channels')}</th>
+              <th scope="col">{t('rules.enabled')}</th>
               <th scope="col">
-                <span class="visually-hidden">Actions</span>
+                <span class="visually-hidden">{t('rules.actions')}</span>
               </th>
             </tr>
           </thead>
@@ -127,30 +128,30 @@ function RuleRow({ rule, names, justSaved, onSwitch, onDelete }: RowProps) {
   };
 
   const employees =
-    rule.subscriberIDs.length === 0 ? 'All employees' : rule.subscriberIDs.map((id) => names.get(id) ?? `Employee ${id}`).join(', ');
+    rule.subscriberIDs.length === 0 ? t('rules.allEmployees') : rule.subscriberIDs.map((id) => names.get(id) ?? t('rules.employeeN', { id })).join(', ');
   return (
     <tr ref={row} class={justSaved ? 'just-saved' : undefined}>
-      <td data-label="Name" id={nameId}>
+      <td data-label={t('rules.name')} id={nameId}>
         {rule.name}
       </td>
-      <td data-label="Kind">{kindLabel(rule.kind)}</td>
-      <td data-label="Employees">{employees}</td>
-      <td data-label="Channels">{channelsOf(rule)}</td>
-      <td data-label="Enabled">{rule.enabled ? 'Yes' : 'No'}</td>
+      <td data-label={t('rules.kind')}>{kindLabel(rule.kind)}</td>
+      <td data-label={t('rules.employees')}>{employees}</td>
+      <td data-label={t('rules.channels')}>{channelsOf(rule)}</td>
+      <td data-label={t('rules.enabled')}>{rule.enabled ? t('rules.yes') : t('rules.no')}</td>
       <td class="actions">
         {deleting.asking ? (
           // The question takes the focus on its safe answer.
-          <ConfirmStep question={`Delete “${rule.name}”?`} confirm="Yes, delete" cancel="Cancel" onConfirm={() => act(() => onDelete(rule))} onCancel={deleting.cancel} />
+          <ConfirmStep question={t('rules.confirmDelete', { name: rule.name })} confirm={t('rules.yesDelete')} cancel={t('common.cancel')} onConfirm={() => act(() => onDelete(rule))} onCancel={deleting.cancel} />
         ) : (
           <>
             <button type="button" class="secondary" aria-describedby={nameId} onClick={() => navigate('events', rule.eventID)}>
-              Edit
+              {t('rules.edit2')}
             </button>
             <button type="button" class="secondary" aria-describedby={nameId} onClick={() => act(() => onSwitch(rule))}>
-              {rule.enabled ? 'Switch off' : 'Switch on'}
+              {rule.enabled ? t('rules.switchOff') : t('rules.switchOn')}
             </button>
             <button type="button" class="danger" aria-describedby={nameId} ref={deleting.askButton} onClick={deleting.ask}>
-              Delete
+              {t('rules.delete')}
             </button>
           </>
         )}
@@ -163,12 +164,11 @@ function RuleRow({ rule, names, justSaved, onSwitch, onDelete }: RowProps) {
 function channelsOf(rule: EventRule): string {
   const channels = [
     rule.sendToApi ? 'API' : null,
-    count(rule.emails.length, 'e-mail', 'e-mails'),
-    count(rule.smsPhones.length, 'SMS phone', 'SMS phones'),
-    count(rule.messengerUserIDs.length, 'bot user', 'bot users'),
-    count(rule.messenger2UserIDs.length, 'second-channel user', 'second-channel users'),
+    rule.emails.length > 0 ? t('rules.emails', { count: rule.emails.length }) : null,
+    rule.smsPhones.length > 0 ? t('rules.phones', { count: rule.smsPhones.length }) : null,
+    rule.messengerUserIDs.length > 0 ? t('rules.botUsers', { count: rule.messengerUserIDs.length }) : null,
+    rule.messenger2UserIDs.length > 0 ? t('rules.secondUsers', { count: rule.messenger2UserIDs.length }) : null,
   ].filter(Boolean);
-  return channels.length > 0 ? channels.join(', ') : 'None';
+  return channels.length > 0 ? channels.join(', ') : t('rules.noChannels');
 }
 
-const count = (n: number, one: string, many: string) => (n === 0 ? null : `${n} ${n === 1 ? one : many}`);

@@ -7,6 +7,7 @@
 import type { Static } from 'typebox';
 // The server's own schema, as types only: `import type` is erased, so nothing of the server is bundled.
 import type { EventRule as EventRuleSchema, EventRuleWrite, RuleKind } from '../../../../src/signals/event-rule-schema';
+import { locale, t, type PlainKey } from '../../i18n/i18n';
 
 export const RULES = '/v6/api/eventManagement/events';
 
@@ -19,36 +20,35 @@ export type RuleWrite = Required<EventRuleWrite>;
 /** Messages by the server's field names. */
 export type FieldErrors = Record<string, string>;
 
-export const KINDS: { kind: RuleKind; label: string }[] = [
-  { kind: 1, label: 'Speed exceeded' },
-  { kind: 2, label: 'Zone entry/exit' },
-  { kind: 3, label: 'Stops' },
-  { kind: 7, label: 'Power off' },
-  { kind: 9, label: 'Waste loading' },
-  { kind: 10, label: 'Sensor control' },
-  { kind: 11, label: 'Trip end' },
-  { kind: 24, label: 'Estimated arrival' },
-  { kind: 'taskChanges', label: 'All task changes' },
-  { kind: 'employeeChanges', label: 'All employee changes' },
+export const KINDS: { kind: RuleKind; label: PlainKey }[] = [
+  { kind: 1, label: 'rules.kind1' },
+  { kind: 2, label: 'rules.kind2' },
+  { kind: 3, label: 'rules.kind3' },
+  { kind: 7, label: 'rules.kind7' },
+  { kind: 9, label: 'rules.kind9' },
+  { kind: 10, label: 'rules.kind10' },
+  { kind: 11, label: 'rules.kind11' },
+  { kind: 24, label: 'rules.kind24' },
+  { kind: 'taskChanges', label: 'rules.kindTasks' },
+  { kind: 'employeeChanges', label: 'rules.kindEmployees' },
 ];
 
-export const kindLabel = (kind: RuleKind): string => KINDS.find((k) => k.kind === kind)?.label ?? `Kind ${kind}`;
+export const kindLabel = (kind: RuleKind): string => {
+  const known = KINDS.find((k) => k.kind === kind);
+  return known ? t(known.label) : t('rules.kindN', { kind });
+};
 
-export const WEEKDAYS = [
-  { day: 1, short: 'Mon' },
-  { day: 2, short: 'Tue' },
-  { day: 3, short: 'Wed' },
-  { day: 4, short: 'Thu' },
-  { day: 5, short: 'Fri' },
-  { day: 6, short: 'Sat' },
-  { day: 7, short: 'Sun' },
-];
+/** ISO weekdays (1 Monday … 7 Sunday), named short as the language does (1 January 2024 was a Monday). */
+export const WEEKDAYS = [1, 2, 3, 4, 5, 6, 7].map((day) => ({
+  day,
+  short: () => new Intl.DateTimeFormat(locale(), { weekday: 'short', timeZone: 'UTC' }).format(Date.UTC(2024, 0, day)),
+}));
 
 /** A number parameter of a kind, with the server's bounds (event-rule-schema.ts). */
 export interface NumberParameter {
   key: string;
-  label: string;
-  hint?: string;
+  label: PlainKey;
+  hint?: PlainKey;
   required: boolean;
   integer: boolean;
   min: number;
@@ -59,8 +59,8 @@ export interface NumberParameter {
 
 const sensor: NumberParameter = {
   key: 'sensorID',
-  label: 'Sensor',
-  hint: 'The sensor number the tracker reports (sensorID).',
+  label: 'rules.sensor',
+  hint: 'rules.sensorHint',
   required: true,
   integer: true,
   min: 0,
@@ -69,17 +69,17 @@ const sensor: NumberParameter = {
 
 export const NUMBER_PARAMETERS: Partial<Record<string, NumberParameter[]>> = {
   '1': [
-    { key: 'speedLimit', label: 'Speed limit, km/h', required: true, integer: false, min: 0, max: 1000, exclusiveMin: true },
-    { key: 'minDurationSeconds', label: 'Minimum duration, s', hint: 'How long the speed must stay above the limit; empty: at once.', required: false, integer: true, min: 0, max: 86_400 },
+    { key: 'speedLimit', label: 'rules.speedLimit', required: true, integer: false, min: 0, max: 1000, exclusiveMin: true },
+    { key: 'minDurationSeconds', label: 'rules.minDuration', hint: 'rules.minDurationHint', required: false, integer: true, min: 0, max: 86_400 },
   ],
-  '3': [{ key: 'minStopMinutes', label: 'Minimum stop, minutes', required: true, integer: true, min: 1, max: 10_080 }],
-  '9': [{ ...sensor, hint: `${sensor.hint} Fires when its value turns from 0 to non-zero.` }],
+  '3': [{ key: 'minStopMinutes', label: 'rules.minStop', required: true, integer: true, min: 1, max: 10_080 }],
+  '9': [{ ...sensor, hint: 'rules.sensorHint9' }],
   '10': [
     sensor,
-    { key: 'min', label: 'Minimum', required: false, integer: false, min: -1e12, max: 1e12 },
-    { key: 'max', label: 'Maximum', hint: 'Fires when the value leaves this range; either bound may stay empty.', required: false, integer: false, min: -1e12, max: 1e12 },
+    { key: 'min', label: 'rules.min', required: false, integer: false, min: -1e12, max: 1e12 },
+    { key: 'max', label: 'rules.max', hint: 'rules.maxHint', required: false, integer: false, min: -1e12, max: 1e12 },
   ],
-  '24': [{ key: 'minutesBefore', label: 'Minutes before arrival', hint: 'Once per task, when the assigned employee is expected within this many minutes.', required: true, integer: true, min: 1, max: 1440 }],
+  '24': [{ key: 'minutesBefore', label: 'rules.minutesBefore', hint: 'rules.minutesBeforeHint', required: true, integer: true, min: 1, max: 1440 }],
 };
 
 export type ZoneTrigger = 'entry' | 'exit' | 'both';

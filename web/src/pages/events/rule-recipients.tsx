@@ -1,21 +1,22 @@
 import { draftText, TextField, type FormPartProps, type TextKey } from './form-fields';
 import { splitList } from './rule-checks';
+import { t, type PlainKey } from '../../i18n/i18n';
 
 type RecipientList = Extract<TextKey, 'emails' | 'smsPhones' | 'messengerUserIDs' | 'messenger2UserIDs'>;
 
 /** The recipient lists, each typed one per line or separated by commas. */
-export const RECIPIENT_LISTS: Record<RecipientList, { label: string; inputMode: 'email' | 'tel' | 'numeric'; hint: string }> = {
-  emails: { label: 'E-mail addresses', inputMode: 'email', hint: 'One per line, or separated by commas.' },
-  smsPhones: { label: 'SMS phones', inputMode: 'tel', hint: 'One per line, or separated by commas, with the country code: +7 900 123-45-67.' },
+export const RECIPIENT_LISTS: Record<RecipientList, { label: PlainKey; inputMode: 'email' | 'tel' | 'numeric'; hint: PlainKey }> = {
+  emails: { label: 'rules.emailsLabel', inputMode: 'email', hint: 'rules.emailsHint' },
+  smsPhones: { label: 'rules.phonesLabel', inputMode: 'tel', hint: 'rules.phonesHint' },
   messengerUserIDs: {
-    label: 'Messenger users (bot)',
+    label: 'rules.botLabel',
     inputMode: 'numeric',
-    hint: 'User ids in the messenger, as numbers, one per line or separated by commas. Each user must have connected the service’s messenger bot, or the message cannot reach them.',
+    hint: 'rules.botHint',
   },
   messenger2UserIDs: {
-    label: 'Messenger users (second channel)',
+    label: 'rules.secondLabel',
     inputMode: 'numeric',
-    hint: 'User ids on the second messenger channel, as numbers, one per line or separated by commas.',
+    hint: 'rules.secondHint',
   },
 };
 
@@ -26,36 +27,38 @@ export const RECIPIENT_LISTS: Record<RecipientList, { label: string; inputMode: 
  */
 export function RuleRecipients(part: FormPartProps & { smsEnabled: boolean }) {
   const { draft, change, smsEnabled } = part;
-  const list = (field: RecipientList) => <TextField {...draftText(part, field)} {...RECIPIENT_LISTS[field]} multiline />;
+  const list = (field: RecipientList) => {
+    const { label, inputMode, hint } = RECIPIENT_LISTS[field];
+    return <TextField {...draftText(part, field)} label={t(label)} inputMode={inputMode} hint={t(hint)} multiline />;
+  };
   return (
     <fieldset>
-      <legend>Notifications</legend>
+      <legend>{t('rules.recipients')}</legend>
       {list('emails')}
       {smsEnabled ? (
         list('smsPhones')
       ) : (
         <p class="note">
-          SMS: the account has no SMS option. It is a paid option; ask your service provider to enable it.
-          {draft.smsPhones.trim() !== '' && ` This event’s SMS phones (${splitList(draft.smsPhones).join(', ')}) are dropped when you press Done.`}
+          {t('rules.noSms')}
+          {draft.smsPhones.trim() !== '' && t('rules.smsDropped', { phones: splitList(draft.smsPhones).join(', ') })}
         </p>
       )}
       {list('messengerUserIDs')}
       {list('messenger2UserIDs')}
       <p class="hint">
-        Messenger messages go through the gateways the operator of this server set up; a channel without one fails its messages, and the Deliveries tab
-        shows them.
+        {t('rules.gateways')}
       </p>
       <label class="inline">
         <input type="checkbox" checked={draft.sendToApi} onChange={(e) => change({ sendToApi: e.currentTarget.checked }, 'apiUrl')} />
-        Send to API
+        {t('rules.sendToApi')}
       </label>
       {draft.sendToApi && (
         <TextField
           {...draftText(part, 'apiUrl')}
-          label="Customer address"
+          label={t('rules.apiUrl')}
           type="url"
           inputMode="url"
-          hint="The address of your system, https://…: it receives each event as a POST with a JSON body, signed with the account’s signing secret."
+          hint={t('rules.apiUrlHint')}
         />
       )}
     </fieldset>

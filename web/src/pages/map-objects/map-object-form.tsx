@@ -6,6 +6,7 @@ import { ConfirmStep, useConfirmStep } from '../../ui/confirm';
 import { Field } from '../../ui/field';
 import { formErrors, NO_ERRORS, type FormErrors } from '../../ui/form-errors';
 import { ErrorAlert } from '../../ui/messages';
+import { t } from '../../i18n/i18n';
 
 export const MAP_OBJECTS = '/v6/api/mapObjectManagement/mapObjects';
 
@@ -68,7 +69,7 @@ export function MapObjectForm({ object, picked, onPoint, onSaved, onDeleted, onC
     event.preventDefault();
     void run(async () => {
       if (latitude.trim() === '' || longitude.trim() === '') {
-        setErrors({ fields: { latitude: 'Click the map where the object is, or type its coordinates.' }, message: '' });
+        setErrors({ fields: { latitude: t('objects.pointNeeded') }, message: '' });
         return;
       }
       const body = {
@@ -81,10 +82,10 @@ export function MapObjectForm({ object, picked, onPoint, onSaved, onDeleted, onC
       };
       if (object) {
         await api.put(`${MAP_OBJECTS}/${object.mapObjectID}`, body);
-        await onSaved({ ...object, ...body }, `Map object “${body.name}” saved.`);
+        await onSaved({ ...object, ...body }, t('objects.saved', { name: body.name }));
       } else {
         const created = await api.post<MapObject>(MAP_OBJECTS, body);
-        await onSaved(created, `Map object “${created.name}” added.`);
+        await onSaved(created, t('objects.added', { name: created.name }));
       }
     });
   };
@@ -93,25 +94,25 @@ export function MapObjectForm({ object, picked, onPoint, onSaved, onDeleted, onC
     run(async () => {
       if (!object) return;
       await api.delete(`${MAP_OBJECTS}/${object.mapObjectID}`);
-      await onDeleted(`Map object “${object.name}” deleted.`);
+      await onDeleted(t('objects.deleted', { name: object.name }));
     }).finally(deleting.end);
 
   const f = errors.fields;
   return (
     <div class="side-panel" role="region" aria-labelledby="map-object-form-title">
       <h2 id="map-object-form-title" tabIndex={-1} ref={heading}>
-        {object ? `Map object: ${object.name}` : 'New map object'}
+        {object ? t('objects.titleOf', { name: object.name }) : t('objects.new')}
       </h2>
-      {!object && <p class="hint">Click the map where the object is, or type its coordinates.</p>}
+      {!object && <p class="hint">{t('objects.pointNeeded')}</p>}
       <form onSubmit={save} noValidate aria-labelledby="map-object-form-title">
-        <Field id="map-object-name" label="Name" error={f.name}>
+        <Field id="map-object-name" label={t('objects.name')} error={f.name}>
           {(control) => <input {...control} value={name} aria-required="true" maxLength={200} autocomplete="off" onInput={(e) => setName(e.currentTarget.value)} />}
         </Field>
-        <Field id="map-object-address" label="Address" error={f.address}>
+        <Field id="map-object-address" label={t('objects.address')} error={f.address}>
           {(control) => <input {...control} value={address} maxLength={1000} onInput={(e) => setAddress(e.currentTarget.value)} />}
         </Field>
         <div class="field-grid">
-          <Field id="map-object-latitude" label="Latitude" error={f.latitude}>
+          <Field id="map-object-latitude" label={t('objects.latitude')} error={f.latitude}>
             {(control) => (
               <input
                 {...control}
@@ -126,7 +127,7 @@ export function MapObjectForm({ object, picked, onPoint, onSaved, onDeleted, onC
               />
             )}
           </Field>
-          <Field id="map-object-longitude" label="Longitude" error={f.longitude}>
+          <Field id="map-object-longitude" label={t('objects.longitude')} error={f.longitude}>
             {(control) => (
               <input
                 {...control}
@@ -142,28 +143,28 @@ export function MapObjectForm({ object, picked, onPoint, onSaved, onDeleted, onC
             )}
           </Field>
         </div>
-        <Field id="map-object-externalID" label="External id" error={f.externalID}>
+        <Field id="map-object-externalID" label={t('objects.externalId')} error={f.externalID}>
           {(control) => <input {...control} value={externalID} maxLength={200} autocomplete="off" onInput={(e) => setExternalID(e.currentTarget.value)} />}
         </Field>
-        <Field id="map-object-comment" label="Comment" error={f.comment}>
+        <Field id="map-object-comment" label={t('objects.comment')} error={f.comment}>
           {(control) => <textarea {...control} rows={2} value={comment} onInput={(e) => setComment(e.currentTarget.value)} />}
         </Field>
         <ErrorAlert message={errors.message} />
         <div class="actions">
           <button type="submit" disabled={busy}>
-            {object ? 'Save map object' : 'Add map object'}
+            {object ? t('objects.save') : t('objects.add')}
           </button>
           <button type="button" class="secondary" onClick={onClose}>
-            {object ? 'Close' : 'Cancel'}
+            {object ? t('objects.close') : t('common.cancel')}
           </button>
         </div>
       </form>
       {object &&
         (deleting.asking ? (
           <ConfirmStep
-            question={`Delete map object “${object.name}”? Tasks that name it keep its id.`}
-            confirm="Yes, delete map object"
-            cancel="No, keep it"
+            question={t('objects.confirmDelete', { name: object.name })}
+            confirm={t('objects.yesDelete')}
+            cancel={t('objects.keep')}
             focus="confirm"
             busy={busy}
             onConfirm={() => void remove()}
@@ -172,7 +173,7 @@ export function MapObjectForm({ object, picked, onPoint, onSaved, onDeleted, onC
         ) : (
           <div class="actions">
             <button type="button" class="danger" ref={deleting.askButton} onClick={deleting.ask}>
-              Delete map object
+              {t('objects.delete')}
             </button>
           </div>
         ))}

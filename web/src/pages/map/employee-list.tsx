@@ -1,13 +1,14 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { api } from '../../api';
 import type { Employee, Location, SubscriberGroup } from '../../types';
-import { formatSpeed } from './fix-format';
 import { matchesWords, searchWords } from '../../../../src/http/free-text';
+import { formatAge, formatFullDateTime, formatSpeed } from '../../i18n/format';
+import { t, untranslated } from '../../i18n/i18n';
 
 interface Props {
   employees: ReadonlyMap<number, Employee> | null;
   positions: ReadonlyMap<number, Location>;
-  formatTime: (locationDate: string) => string;
+  timeZone: string;
   selected: number | null;
   onSelect: (subscriberID: number) => void;
 }
@@ -16,7 +17,7 @@ interface Props {
 const MAX_ROWS = 200;
 
 /** The side list: each employee with a position is a button that centres the map on them. */
-export function EmployeeList({ employees, positions, formatTime, selected, onSelect }: Props) {
+export function EmployeeList({ employees, positions, timeZone, selected, onSelect }: Props) {
   const [filter, setFilter] = useState('');
   const [groupFilter, setGroupFilter] = useState('');
   const [groups, setGroups] = useState<SubscriberGroup[]>([]);
@@ -46,16 +47,16 @@ export function EmployeeList({ employees, positions, formatTime, selected, onSel
 
   return (
     <aside class="employee-panel" aria-labelledby="employees-title">
-      <h2 id="employees-title">Employees</h2>
+      <h2 id="employees-title">{t('map.employees')}</h2>
       <label>
-        Find employee
+        {t('map.find')}
         <input type="search" value={filter} onInput={(event) => setFilter(event.currentTarget.value)} autocomplete="off" />
       </label>
       {groups.length > 0 && (
         <label>
-          Group
+          {t('map.group')}
           <select value={groupFilter} onChange={(event) => setGroupFilter(event.currentTarget.value)}>
-            <option value="">All groups</option>
+            <option value="">{t('map.allGroups')}</option>
             {groups.map((group) => (
               <option key={group.subscriberGroupID} value={String(group.subscriberGroupID)}>
                 {group.name}
@@ -65,11 +66,11 @@ export function EmployeeList({ employees, positions, formatTime, selected, onSel
         </label>
       )}
       {employees === null ? (
-        <p class="muted">Loading employees…</p>
+        <p class="muted">{t('map.loadingEmployees')}</p>
       ) : (
         <p class="muted" aria-live="polite">
-          {filtered ? `${matching.length} of ${all.length} employees` : `${all.length} employees`}
-          {matching.length > MAX_ROWS && ` (the first ${MAX_ROWS} listed: find one by name)`}
+          {filtered ? t('map.countOf', { shown: matching.length, count: all.length }) : t('map.count', { count: all.length })}
+          {matching.length > MAX_ROWS && t('map.firstListed', { max: MAX_ROWS })}
         </p>
       )}
       <ul class="employee-list" ref={list}>
@@ -84,18 +85,21 @@ export function EmployeeList({ employees, positions, formatTime, selected, onSel
                 aria-current={selected === employee.subscriberID ? 'true' : undefined}
                 onClick={() => onSelect(employee.subscriberID)}
               >
-                <span class="employee-name">{employee.name}</span>
-                <span class={employee.isOnline ? 'presence online' : 'presence'}>{employee.isOnline ? 'Online' : 'Offline'}</span>
+                <span class="employee-name" {...untranslated}>{employee.name}</span>
+                <span class={employee.isOnline ? 'presence online' : 'presence'}>{employee.isOnline ? t('map.online') : t('map.offline')}</span>
                 {employee.subscriberGroupID !== null && groupName.has(employee.subscriberGroupID) && (
                   <span class="employee-group">{groupName.get(employee.subscriberGroupID)}</span>
                 )}
                 <span class="employee-fix">
                   {position ? (
                     <>
-                      <time dateTime={position.locationDate}>{formatTime(position.locationDate)}</time> · {formatSpeed(position)}
+                      <time dateTime={position.locationDate} title={formatFullDateTime(position.locationDate, timeZone)}>
+                        {formatAge(position.locationDate, timeZone)}
+                      </time>{' '}
+                      · {formatSpeed(position.velocity)}
                     </>
                   ) : (
-                    'No position yet'
+                    t('map.noPosition')
                   )}
                 </span>
               </button>

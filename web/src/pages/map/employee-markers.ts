@@ -33,7 +33,7 @@ export class EmployeeMarkers implements EmployeeLayer {
 
   constructor(
     private readonly map: L.Map,
-    private readonly formatTime: (locationDate: string) => string,
+    private readonly timeZone: string,
     private readonly onSelect: (subscriberID: number) => void,
   ) {
     this.layer = L.layerGroup().addTo(map);
@@ -43,7 +43,7 @@ export class EmployeeMarkers implements EmployeeLayer {
   show(employees: ReadonlyMap<number, Employee>, positions: ReadonlyMap<number, Location>): void {
     syncShown(this.shown, this.layer, employees, positions, (employee, position) => this.create(employee, position), ({ marker, employee, position }) => {
       marker.setLatLng([position.latitude, position.longitude]);
-      marker.setTooltipContent(employeeTooltip(employee, position, this.formatTime));
+      marker.setTooltipContent(employeeTooltip(employee, position, this.timeZone));
       this.label(marker, employee);
       this.point(marker, position);
     });
@@ -91,7 +91,7 @@ export class EmployeeMarkers implements EmployeeLayer {
       keyboard: true,
       riseOnHover: true,
     });
-    marker.bindTooltip(employeeTooltip(employee, position, this.formatTime), { direction: 'right' });
+    marker.bindTooltip(employeeTooltip(employee, position, this.timeZone), { direction: 'right' });
     marker.on('click', () => this.onSelect(employee.subscriberID));
     marker.addTo(this.layer);
     this.label(marker, employee);

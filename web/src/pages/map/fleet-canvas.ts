@@ -65,7 +65,7 @@ export class FleetCanvas implements EmployeeLayer {
 
   constructor(
     private readonly map: L.Map,
-    private readonly formatTime: (locationDate: string) => string,
+    private readonly timeZone: string,
     private readonly onSelect: (subscriberID: number) => void,
   ) {
     this.layer = L.layerGroup().addTo(map);
@@ -122,6 +122,6 @@ export class FleetCanvas implements EmployeeLayer {
 
   private details(subscriberID: number): HTMLElement {
     const held = this.shown.get(subscriberID);
-    return held ? employeeTooltip(held.employee, held.position, this.formatTime) : document.createElement('div');
+    return held ? employeeTooltip(held.employee, held.position, this.timeZone) : document.createElement('div');
   }
 }

@@ -18,17 +18,17 @@ export class FleetLayer implements EmployeeLayer {
 
   constructor(
     private readonly map: L.Map,
-    private readonly formatTime: (locationDate: string) => string,
+    private readonly timeZone: string,
     private readonly onSelect: (subscriberID: number) => void,
   ) {
-    this.current = new EmployeeMarkers(map, formatTime, onSelect);
+    this.current = new EmployeeMarkers(map, timeZone, onSelect);
   }
 
   show(employees: ReadonlyMap<number, Employee>, positions: ReadonlyMap<number, Location>): void {
     const big = positions.size > CANVAS_FROM;
     if (big !== this.canvas) {
       this.current.remove();
-      this.current = big ? new FleetCanvas(this.map, this.formatTime, this.onSelect) : new EmployeeMarkers(this.map, this.formatTime, this.onSelect);
+      this.current = big ? new FleetCanvas(this.map, this.timeZone, this.onSelect) : new EmployeeMarkers(this.map, this.timeZone, this.onSelect);
       this.canvas = big;
     }
     this.current.show(employees, positions);

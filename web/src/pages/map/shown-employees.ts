@@ -1,6 +1,7 @@
 import type L from 'leaflet';
 import type { Employee, Location } from '../../types';
-import { formatSpeed } from './fix-format';
+import { formatAge, formatFullDateTime, formatSpeed } from '../../i18n/format';
+import { fixTime } from './fix-format';
 
 /** What a layer of the live map holds for one employee: its marker and what it was drawn from. */
 export interface Shown<M extends L.Layer> {
@@ -43,16 +44,17 @@ export function syncShown<M extends L.Layer>(
   }
 }
 
-/** A marker's tooltip: the employee's name, the fix's time in the account's zone and the speed. */
-export function employeeTooltip(employee: Employee, position: Location, formatTime: (locationDate: string) => string): HTMLElement {
+/** A marker's tooltip: the employee's name, the fix's time in the account's zone and its age, and the speed. */
+export function employeeTooltip(employee: Employee, position: Location, timeZone: string): HTMLElement {
   const box = document.createElement('div');
   box.className = 'employee-tooltip';
   const name = document.createElement('strong');
   name.textContent = employee.name;
   const when = document.createElement('span');
-  when.textContent = formatTime(position.locationDate);
+  when.textContent = `${fixTime(position.locationDate, timeZone)} · ${formatAge(position.locationDate, timeZone)}`;
+  when.title = formatFullDateTime(position.locationDate, timeZone);
   const speed = document.createElement('span');
-  speed.textContent = formatSpeed(position);
+  speed.textContent = formatSpeed(position.velocity);
   box.append(name, when, speed);
   return box;
 }

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { api, describe, query } from '../../api';
 import type { Employee } from '../../types';
+import { t } from '../../i18n/i18n';
 
 /** Online states change without a position; the list is read again this often. */
 const REFRESH_MS = 30_000;
@@ -29,7 +30,7 @@ export function useEmployees(): Employees {
         setById(new Map(list.map((employee) => [employee.subscriberID, employee])));
         setError(null);
       })
-      .catch((failure: unknown) => mounted.current && setError(`Employees could not be loaded: ${describe(failure)}`))
+      .catch((failure: unknown) => mounted.current && setError(t('map.employeesFailed', { reason: describe(failure) })))
       .finally(() => (inFlight.current = false));
   }, []);
 

@@ -1,6 +1,8 @@
 import { useEffect, useRef } from 'preact/hooks';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
+import { formatDay, formatKm, formatLitres, formatNumber } from '../../i18n/format';
+import { t } from '../../i18n/i18n';
 
 const DISTANCE_COLOUR = '#1f5fbf';
 const FUEL_COLOUR = '#c25e00';
@@ -35,12 +37,18 @@ export function DailyChart({ days }: { days: DayTotal[] }) {
   const busiest = days.reduce<DayTotal | null>((top, d) => (!top || d.mileageKm > top.mileageKm ? d : top), null);
   return (
     <figure class="daily-chart" aria-labelledby="daily-chart-title">
-      <h2 id="daily-chart-title">Distance and fuel per day</h2>
-      <div ref={host} role="img" aria-label="Chart of distance in km and fuel used in litres per day" aria-describedby="daily-chart-summary" />
+      <h2 id="daily-chart-title">{t('reports.chartTitle')}</h2>
+      <div ref={host} role="img" aria-label={t('reports.chartLabel')} aria-describedby="daily-chart-summary" />
       <figcaption id="daily-chart-summary">
         {days.length === 0
-          ? 'No days.'
-          : `${total((d) => d.mileageKm).toFixed(1)} km and ${total((d) => d.fuelLitres).toFixed(1)} l over ${days.length} days; the longest day ${busiest!.date} with ${busiest!.mileageKm.toFixed(1)} km.`}
+          ? t('reports.noDays')
+          : t('reports.chartSummary', {
+              distance: formatKm(total((d) => d.mileageKm)),
+              fuel: formatLitres(total((d) => d.fuelLitres)),
+              count: days.length,
+              day: formatDay(busiest!.date),
+              dayDistance: formatKm(busiest!.mileageKm),
+            })}
       </figcaption>
     </figure>
   );
@@ -53,14 +61,14 @@ function options(days: DayTotal[], width: number): uPlot.Options {
     height: HEIGHT_PX,
     scales: { x: { time: false }, km: { range: (_u, _min, max) => [0, Math.max(1, max)] }, l: { range: (_u, _min, max) => [0, Math.max(1, max)] } },
     series: [
-      { label: 'Day', value: (_u, v) => (v === null ? '–' : (days[v]?.date ?? '')) },
-      { label: 'Distance, km', scale: 'km', stroke: DISTANCE_COLOUR, width: 2, points: { show: true }, value: (_u, v) => (v === null ? '–' : v.toFixed(1)) },
-      { label: 'Fuel used, l', scale: 'l', stroke: FUEL_COLOUR, width: 2, points: { show: true }, value: (_u, v) => (v === null ? '–' : v.toFixed(1)) },
+      { label: t('reports.day'), value: (_u, v) => (v === null ? '–' : (days[v]?.date ?? '')) },
+      { label: t('reports.distanceKm'), scale: 'km', stroke: DISTANCE_COLOUR, width: 2, points: { show: true }, value: (_u, v) => (v === null ? '–' : formatNumber(v, 1, 1)) },
+      { label: t('reports.fuelUsedL'), scale: 'l', stroke: FUEL_COLOUR, width: 2, points: { show: true }, value: (_u, v) => (v === null ? '–' : formatNumber(v, 1, 1)) },
     ],
     axes: [
       { values: (_u, splits) => splits.map((s) => (Number.isInteger(s) ? label(s) : '')), space: 40 },
-      { scale: 'km', label: 'Distance, km', stroke: DISTANCE_COLOUR, size: 44, labelSize: 20 },
-      { scale: 'l', label: 'Fuel, l', side: 1, stroke: FUEL_COLOUR, size: 44, labelSize: 20, grid: { show: false } },
+      { scale: 'km', label: t('reports.distanceKm'), stroke: DISTANCE_COLOUR, size: 44, labelSize: 20 },
+      { scale: 'l', label: t('reports.fuelL'), side: 1, stroke: FUEL_COLOUR, size: 44, labelSize: 20, grid: { show: false } },
     ],
   };
 }

@@ -1,14 +1,18 @@
 import { api, query } from '../../api';
 import type { RecordOf, ReportKind } from '../../types';
+import { t, type PlainKey } from '../../i18n/i18n';
 
-export const REPORTS: { kind: ReportKind; label: string }[] = [
-  { kind: 'summary', label: 'Summary' },
-  { kind: 'trips', label: 'Trips' },
-  { kind: 'stops', label: 'Stops and idling' },
-  { kind: 'fuel', label: 'Fuel' },
-  { kind: 'zoneVisits', label: 'Zone visits' },
-  { kind: 'speeding', label: 'Speeding' },
+export const REPORTS: { kind: ReportKind; label: PlainKey }[] = [
+  { kind: 'summary', label: 'reports.kindSummary' },
+  { kind: 'trips', label: 'reports.kindTrips' },
+  { kind: 'stops', label: 'reports.kindStops' },
+  { kind: 'fuel', label: 'reports.kindFuel' },
+  { kind: 'zoneVisits', label: 'reports.kindZones' },
+  { kind: 'speeding', label: 'reports.kindSpeeding' },
 ];
+
+/** A report's name in the current language. */
+export const reportName = (kind: ReportKind) => t(REPORTS.find((r) => r.kind === kind)?.label ?? 'reports.kindSummary');
 
 /** Whose report: everyone, one group (`g:<id>`) or one employee (`e:<id>`). */
 export type Whose = string;

@@ -1,6 +1,7 @@
 import { useMemo, useState } from 'preact/hooks';
 import type { Column } from './report-columns';
 import type { Row } from './report-model';
+import { t } from '../../i18n/i18n';
 
 type Direction = 'ascending' | 'descending';
 
@@ -24,7 +25,7 @@ export function ReportTable({ columns, rows, caption }: { columns: Column[]; row
     setSort((current) => ({ key, direction: current?.key === key && current.direction === 'ascending' ? 'descending' : 'ascending' }));
 
   return (
-    <div class="table-scroll" tabIndex={0} role="region" aria-label={`${caption}, scrolls sideways`}>
+    <div class="table-scroll" tabIndex={0} role="region" aria-label={t('reports.scrolls', { caption })}>
       <table class="report-table">
         <caption class="visually-hidden">{caption}</caption>
         <thead>
@@ -32,7 +33,7 @@ export function ReportTable({ columns, rows, caption }: { columns: Column[]; row
             {columns.map((c) => (
               <th key={c.key} scope="col" aria-sort={sort?.key === c.key ? sort.direction : undefined} class={c.numeric ? 'number' : undefined}>
                 <button type="button" class="sort" onClick={() => toggle(c.key)}>
-                  {c.label}
+                  {t(c.label)}
                   <span aria-hidden="true">{sort?.key === c.key ? (sort.direction === 'ascending' ? ' ▲' : ' ▼') : ''}</span>
                 </button>
               </th>

@@ -3,11 +3,14 @@ import { api, ApiFailure, describe } from '../../api';
 import type { ReportKind, ReportSchedule, ReportScheduleWrite } from '../../types';
 import { Field } from '../../ui/field';
 import { ErrorAlert } from '../../ui/messages';
-import { REPORTS, whoseParams, type Whose } from './report-model';
+import { REPORTS, reportName, whoseParams, type Whose } from './report-model';
 import { WhoseSelect, type People } from './whose-select';
+import { locale, t } from '../../i18n/i18n';
+import { dayAndClock } from '../tasks/task-model';
 
 const SCHEDULES = '/v6/api/reports/schedules';
-const WEEKDAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
+/** ISO weekdays named as the language does (1 January 2024 was a Monday). */
+const weekdayName = (day: number) => new Intl.DateTimeFormat(locale(), { weekday: 'long', timeZone: 'UTC' }).format(Date.UTC(2024, 0, day));
 
 interface Draft {
   id: number | null;
@@ -30,9 +33,9 @@ function draftOf(s: ReportSchedule): Draft {
 }
 
 function when(s: ReportSchedule): string {
-  if (s.frequency === 'daily') return `daily at ${s.time}`;
-  if (s.frequency === 'weekly') return `${WEEKDAYS[(s.weekday ?? 1) - 1]}s at ${s.time}`;
-  return `monthly on day ${s.monthDay} at ${s.time}`;
+  if (s.frequency === 'daily') return t('sched.daily', { time: s.time });
+  if (s.frequency === 'weekly') return t('sched.weekly', { weekday: weekdayName(s.weekday ?? 1), time: s.time });
+  return t('sched.monthly', { day: s.monthDay ?? 1, time: s.time });
 }
 
 /** The account's report schedules: a list, and a form to make or change one. */
@@ -47,7 +50,7 @@ export function ScheduleSection({ people }: { people: People }) {
     api
       .get<ReportSchedule[]>(SCHEDULES)
       .then(setSchedules)
-      .catch((e: unknown) => setError(`Schedules could not be loaded: ${describe(e)}`));
+      .catch((e: unknown) => setError(t('sched.loadFailed', { reason: describe(e) })));
   useEffect(() => void load(), []);
 
   const save = async (event: Event) => {
@@ -69,23 +72,23 @@ export function ScheduleSection({ people }: { people: People }) {
     try {
       if (draft.id === null) await api.post(SCHEDULES, body);
       else await api.put(`${SCHEDULES}/${draft.id}`, body);
-      setStatus(`Schedule “${draft.name}” saved.`);
+      setStatus(t('sched.saved', { name: draft.name }));
       setDraft(null);
       await load();
     } catch (e) {
       if (e instanceof ApiFailure) setFieldErrors(e.envelope.validationErrors ?? {});
-      setError(`The schedule was not saved: ${describe(e)}`);
+      setError(t('sched.notSaved', { reason: describe(e) }));
     }
   };
 
   const remove = async (s: ReportSchedule) => {
-    if (!confirm(`Delete the schedule “${s.name}”?`)) return;
+    if (!confirm(t('sched.confirmDelete', { name: s.name }))) return;
     try {
       await api.delete(`${SCHEDULES}/${s.reportScheduleID}`);
-      setStatus(`Schedule “${s.name}” deleted.`);
+      setStatus(t('sched.deleted', { name: s.name }));
       await load();
     } catch (e) {
-      setError(`The schedule was not deleted: ${describe(e)}`);
+      setError(t('sched.notDeleted', { reason: describe(e) }));
     }
   };
 
@@ -94,21 +97,21 @@ export function ScheduleSection({ people }: { people: People }) {
 
   return (
     <section class="report-schedules" aria-labelledby="schedules-title">
-      <h2 id="schedules-title">E-mailed reports</h2>
+      <h2 id="schedules-title">{t('sched.title')}</h2>
       <p role="status" class="ok">{status}</p>
       <ErrorAlert message={error} />
-      {schedules !== null && schedules.length === 0 && <p class="muted">No report is e-mailed yet.</p>}
+      {schedules !== null && schedules.length === 0 && <p class="muted">{t('sched.none')}</p>}
       {schedules !== null && schedules.length > 0 && (
         <ul class="schedule-list">
           {schedules.map((s) => (
             <li key={s.reportScheduleID}>
-              <strong>{s.name}</strong>: {REPORTS.find((r) => r.kind === s.report)?.label}, {when(s)}, to {s.recipients.join(', ')}
-              {s.nextSendDate ? ` (next ${s.nextSendDate.slice(0, 16).replace('T', ' ')})` : ' (paused)'}{' '}
-              <button type="button" class="link" onClick={() => setDraft(draftOf(s))} aria-label={`Edit ${s.name}`}>
-                Edit
+              <strong>{s.name}</strong>: {t('sched.line', { report: reportName(s.report), when: when(s), recipients: s.recipients.join(', ') })}
+              {s.nextSendDate ? t('sched.next', { time: dayAndClock(s.nextSendDate) }) : t('sched.paused')}{' '}
+              <button type="button" class="link" onClick={() => setDraft(draftOf(s))} aria-label={t('sched.edit', { name: s.name })}>
+                {t('sched.editShort')}
               </button>
-              <button type="button" class="link" onClick={() => void remove(s)} aria-label={`Delete ${s.name}`}>
-                Delete
+              <button type="button" class="link" onClick={() => void remove(s)} aria-label={t('sched.delete', { name: s.name })}>
+                {t('sched.deleteShort')}
               </button>
             </li>
           ))}
@@ -116,43 +119,43 @@ export function ScheduleSection({ people }: { people: People }) {
       )}
       {!draft && (
         <button type="button" class="secondary" onClick={() => setDraft({ ...blank })}>
-          E-mail a report on a schedule
+          {t('sched.add')}
         </button>
       )}
       {draft && (
         <form class="schedule-form" onSubmit={save} aria-labelledby="schedule-form-title">
-          <h3 id="schedule-form-title">{draft.id === null ? 'New schedule' : `Change “${draft.name}”`}</h3>
-          <Field id="schedule-name" label="Name" error={fieldError('name')}>
+          <h3 id="schedule-form-title">{draft.id === null ? t('sched.new') : t('sched.change', { name: draft.name })}</h3>
+          <Field id="schedule-name" label={t('sched.name')} error={fieldError('name')}>
             {(a) => <input {...a} value={draft.name} onInput={(e) => set('name', e.currentTarget.value)} required />}
           </Field>
-          <Field id="schedule-report" label="Report" error={fieldError('report')}>
+          <Field id="schedule-report" label={t('sched.report')} error={fieldError('report')}>
             {(a) => (
               <select {...a} value={draft.report} onChange={(e) => set('report', e.currentTarget.value as ReportKind)}>
                 {REPORTS.map((r) => (
                   <option key={r.kind} value={r.kind}>
-                    {r.label}
+                    {t(r.label)}
                   </option>
                 ))}
               </select>
             )}
           </Field>
           <WhoseSelect id="schedule-whose" people={people} value={draft.whose} onChange={(v) => set('whose', v)} />
-          <Field id="schedule-frequency" label="How often" hint="Daily sends the day before; weekly the seven days before; monthly the month before.">
+          <Field id="schedule-frequency" label={t('sched.howOften')} hint={t('sched.howOftenHint')}>
             {(a) => (
               <select {...a} value={draft.frequency} onChange={(e) => set('frequency', e.currentTarget.value as Draft['frequency'])}>
-                <option value="daily">Daily</option>
-                <option value="weekly">Weekly</option>
-                <option value="monthly">Monthly</option>
+                <option value="daily">{t('sched.dailyOption')}</option>
+                <option value="weekly">{t('sched.weeklyOption')}</option>
+                <option value="monthly">{t('sched.monthlyOption')}</option>
               </select>
             )}
           </Field>
           {draft.frequency === 'weekly' && (
-            <Field id="schedule-weekday" label="Day of the week" error={fieldError('weekday')}>
+            <Field id="schedule-weekday" label={t('sched.weekday')} error={fieldError('weekday')}>
               {(a) => (
                 <select {...a} value={String(draft.weekday)} onChange={(e) => set('weekday', Number(e.currentTarget.value))}>
-                  {WEEKDAYS.map((day, i) => (
-                    <option key={day} value={String(i + 1)}>
-                      {day}
+                  {[1, 2, 3, 4, 5, 6, 7].map((day) => (
+                    <option key={day} value={String(day)}>
+                      {weekdayName(day)}
                     </option>
                   ))}
                 </select>
@@ -160,23 +163,23 @@ export function ScheduleSection({ people }: { people: People }) {
             </Field>
           )}
           {draft.frequency === 'monthly' && (
-            <Field id="schedule-month-day" label="Day of the month (1-28)" error={fieldError('monthDay')}>
+            <Field id="schedule-month-day" label={t('sched.monthDay')} error={fieldError('monthDay')}>
               {(a) => <input {...a} type="number" min={1} max={28} value={draft.monthDay} onInput={(e) => set('monthDay', Number(e.currentTarget.value))} />}
             </Field>
           )}
-          <Field id="schedule-time" label="Time (the account’s time zone)" error={fieldError('time')}>
+          <Field id="schedule-time" label={t('sched.time')} error={fieldError('time')}>
             {(a) => <input {...a} type="time" value={draft.time} onInput={(e) => set('time', e.currentTarget.value)} required />}
           </Field>
-          <Field id="schedule-recipients" label="Recipients" hint="E-mail addresses, separated by commas." error={fieldError('recipients')}>
+          <Field id="schedule-recipients" label={t('sched.recipients')} hint={t('sched.recipientsHint')} error={fieldError('recipients')}>
             {(a) => <input {...a} type="text" inputMode="email" value={draft.recipients} onInput={(e) => set('recipients', e.currentTarget.value)} required />}
           </Field>
           <label class="inline">
-            <input type="checkbox" checked={draft.enabled} onChange={(e) => set('enabled', e.currentTarget.checked)} /> Send it
+            <input type="checkbox" checked={draft.enabled} onChange={(e) => set('enabled', e.currentTarget.checked)} /> {t('sched.send')}
           </label>
           <div class="toolbar">
-            <button type="submit">Save schedule</button>
+            <button type="submit">{t('sched.save')}</button>
             <button type="button" class="secondary" onClick={() => setDraft(null)}>
-              Cancel
+              {t('common.cancel')}
             </button>
           </div>
         </form>

@@ -1,5 +1,6 @@
 import type { Employee, SubscriberGroup } from '../../types';
 import type { Whose } from './report-model';
+import { t } from '../../i18n/i18n';
 
 export interface People {
   employees: Employee[];
@@ -10,11 +11,11 @@ export interface People {
 export function WhoseSelect({ id, people, value, onChange }: { id: string; people: People; value: Whose; onChange: (whose: Whose) => void }) {
   return (
     <label>
-      <span id={`${id}-label`}>Employees</span>
+      <span id={`${id}-label`}>{t('reports.employees')}</span>
       <select id={id} aria-labelledby={`${id}-label`} value={value} onChange={(e) => onChange(e.currentTarget.value)}>
-        <option value="all">All employees</option>
+        <option value="all">{t('reports.allEmployees')}</option>
         {people.groups.length > 0 && (
-          <optgroup label="Groups">
+          <optgroup label={t('reports.groups')}>
             {people.groups.map((g) => (
               <option key={g.subscriberGroupID} value={`g:${g.subscriberGroupID}`}>
                 {g.name}
@@ -22,7 +23,7 @@ export function WhoseSelect({ id, people, value, onChange }: { id: string; peopl
             ))}
           </optgroup>
         )}
-        <optgroup label="Employees">
+        <optgroup label={t('reports.employees')}>
           {people.employees.map((e) => (
             <option key={e.subscriberID} value={`e:${e.subscriberID}`}>
               {e.name}

@@ -7,6 +7,7 @@ import { Field } from '../../ui/field';
 import { formErrors, NO_ERRORS, type FormErrors } from '../../ui/form-errors';
 import { ErrorAlert } from '../../ui/messages';
 import { TASKS } from './task-model';
+import { t } from '../../i18n/i18n';
 
 const FIELDS = ['title', 'startDate', 'deadline', 'subscriberID', 'address', 'latitude', 'longitude', 'mapObjectID', 'description', 'clientName', 'clientPhone', 'priority'];
 
@@ -105,21 +106,21 @@ export function TaskForm({ day, employees, mapObjects, picked, onPoint, onCreate
   return (
     <div class="side-panel" role="region" aria-labelledby="task-form-title">
       <h2 id="task-form-title" tabIndex={-1} ref={heading}>
-        New task
+        {t('tasks.new')}
       </h2>
-      <p class="hint">Click the map where the task is, choose a map object, or type the coordinates.</p>
+      <p class="hint">{t('tasks.formHint')}</p>
       <form onSubmit={(e) => void save(e)} noValidate aria-labelledby="task-form-title">
-        <Field id="task-title" label="Title" error={f.title}>
+        <Field id="task-title" label={t('tasks.titleField')} error={f.title}>
           {(control) => <input {...control} value={title} aria-required="true" maxLength={500} autocomplete="off" onInput={(e) => setTitle(e.currentTarget.value)} />}
         </Field>
         <div class="field-grid">
-          {text('startDate', 'Start', startDate, setStartDate, f.startDate, 'datetime-local')}
-          {text('deadline', 'Deadline', deadline, setDeadline, f.deadline, 'datetime-local')}
+          {text('startDate', t('tasks.start'), startDate, setStartDate, f.startDate, 'datetime-local')}
+          {text('deadline', t('tasks.deadline'), deadline, setDeadline, f.deadline, 'datetime-local')}
         </div>
-        <Field id="task-assignee" label="Assignee" error={f.subscriberID}>
+        <Field id="task-assignee" label={t('tasks.assignee')} error={f.subscriberID}>
           {(control) => (
             <select {...control} value={assignee} onChange={(e) => setAssignee(e.currentTarget.value)}>
-              <option value="">Not assigned</option>
+              <option value="">{t('tasks.notAssigned')}</option>
               {employees.map((e) => (
                 <option key={e.subscriberID} value={String(e.subscriberID)}>
                   {e.name}
@@ -128,10 +129,10 @@ export function TaskForm({ day, employees, mapObjects, picked, onPoint, onCreate
             </select>
           )}
         </Field>
-        <Field id="task-mapObject" label="At map object" error={f.mapObjectID}>
+        <Field id="task-mapObject" label={t('tasks.atObject')} error={f.mapObjectID}>
           {(control) => (
             <select {...control} value={mapObjectID} onChange={(e) => chooseObject(e.currentTarget.value)}>
-              <option value="">None</option>
+              <option value="">{t('tasks.noObject')}</option>
               {mapObjects.map((o) => (
                 <option key={o.mapObjectID} value={String(o.mapObjectID)}>
                   {o.address ? `${o.name}, ${o.address}` : o.name}
@@ -140,35 +141,35 @@ export function TaskForm({ day, employees, mapObjects, picked, onPoint, onCreate
             </select>
           )}
         </Field>
-        {text('address', 'Address', address, setAddress, f.address)}
+        {text('address', t('tasks.address'), address, setAddress, f.address)}
         <div class="field-grid">
-          {text('latitude', 'Latitude', latitude, (v) => (setLatitude(v), typed(v, longitude)), f.latitude, 'number')}
-          {text('longitude', 'Longitude', longitude, (v) => (setLongitude(v), typed(latitude, v)), f.longitude, 'number')}
+          {text('latitude', t('tasks.latitude'), latitude, (v) => (setLatitude(v), typed(v, longitude)), f.latitude, 'number')}
+          {text('longitude', t('tasks.longitude'), longitude, (v) => (setLongitude(v), typed(latitude, v)), f.longitude, 'number')}
         </div>
         <details>
-          <summary>Client and details</summary>
-          {text('clientName', 'Client name', clientName, setClientName, f.clientName)}
-          {text('clientPhone', 'Client phone', clientPhone, setClientPhone, f.clientPhone, 'tel')}
-          <Field id="task-priority" label="Priority" error={f.priority}>
+          <summary>{t('tasks.details')}</summary>
+          {text('clientName', t('tasks.clientName'), clientName, setClientName, f.clientName)}
+          {text('clientPhone', t('tasks.clientPhone'), clientPhone, setClientPhone, f.clientPhone, 'tel')}
+          <Field id="task-priority" label={t('tasks.priority')} error={f.priority}>
             {(control) => (
               <select {...control} value={priority} onChange={(e) => setPriority(e.currentTarget.value)}>
-                <option value="0">Low</option>
-                <option value="1">Medium</option>
-                <option value="2">High</option>
+                <option value="0">{t('tasks.low')}</option>
+                <option value="1">{t('tasks.medium')}</option>
+                <option value="2">{t('tasks.high')}</option>
               </select>
             )}
           </Field>
-          <Field id="task-description" label="Description" error={f.description}>
+          <Field id="task-description" label={t('tasks.description')} error={f.description}>
             {(control) => <textarea {...control} rows={3} value={description} onInput={(e) => setDescription(e.currentTarget.value)} />}
           </Field>
         </details>
         <ErrorAlert message={errors.message} />
         <div class="actions">
           <button type="submit" disabled={busy}>
-            Create task
+            {t('tasks.create')}
           </button>
           <button type="button" class="secondary" onClick={onClose}>
-            Cancel
+            {t('common.cancel')}
           </button>
         </div>
       </form>

@@ -3,6 +3,7 @@ import { whenStill } from '../../map/base-map';
 import { escapeHtml } from '../../map/zone-layers';
 import type { Task } from '../../types';
 import { clock, statusLabel, travelTime, type Arrival } from './task-model';
+import { t } from '../../i18n/i18n';
 
 const STATUS_CLASS: Record<number, string> = { 0: 'new', 1: 'accepted', 2: 'rejected', 3: 'done', 4: 'progress' };
 
@@ -41,7 +42,7 @@ export class TaskMarkers {
       marker.on('click', () => this.onSelect(task.taskID));
       marker.on('add', () => {
         const element = marker.getElement();
-        element?.setAttribute('aria-label', `Task ${task.title}, ${statusLabel(task.status)}`);
+        element?.setAttribute('aria-label', t('tasks.marker', { title: task.title, status: statusLabel(task.status) }));
         element?.classList.toggle('is-selected', task.taskID === this.selected);
       });
       marker.bindTooltip(escapeHtml(`${clock(task.startDate)} ${task.title}`), { direction: 'top', offset: [0, -22] });
@@ -70,7 +71,7 @@ export class TaskMarkers {
     if (!task || !arrival || task.latitude === null || task.longitude === null) return;
     const from: L.LatLngTuple = [arrival.latitude, arrival.longitude];
     L.polyline([from, [task.latitude, task.longitude]], { color: '#1f5fbf', weight: 3, dashArray: '6 6', interactive: false }).addTo(this.eta);
-    const text = `${assigneeName}: arrives ${clock(arrival.estimatedArrivalDate)} (${travelTime(arrival.travelSeconds)})`;
+    const text = t('tasks.etaTooltip', { name: assigneeName, time: clock(arrival.estimatedArrivalDate), travel: travelTime(arrival.travelSeconds) });
     L.circleMarker(from, { radius: 7, color: '#ffffff', weight: 2, fillColor: '#1f5fbf', fillOpacity: 1, interactive: false })
       .bindTooltip(escapeHtml(text), { permanent: true, direction: 'right', className: 'eta-tooltip' })
       .addTo(this.eta);

@@ -6,6 +6,7 @@ import { Field } from '../../ui/field';
 import { ErrorAlert } from '../../ui/messages';
 import { TaskHistory } from './task-history';
 import { clock, dayAndClock, statusLabel, STATUSES, TASKS, travelTime, type Arrival } from './task-model';
+import { t } from '../../i18n/i18n';
 
 interface Props {
   task: Task;
@@ -53,18 +54,18 @@ export function TaskPanel({ task, employees, arrival, onChanged, onDeleted, onCl
   const assign = (event: Event) => {
     event.preventDefault();
     const id = assignee === '' ? null : Number(assignee);
-    const name = id === null ? null : (employees.get(id)?.name ?? `employee ${id}`);
-    void change({ subscriberID: id }, name ? `“${task.title}” assigned to ${name}.` : `“${task.title}” is not assigned now.`);
+    const name = id === null ? null : (employees.get(id)?.name ?? t('tasks.employeeLower', { id }));
+    void change({ subscriberID: id }, name ? t('tasks.assignedTo', { title: task.title, name }) : t('tasks.unassigned', { title: task.title }));
   };
   const setTaskStatus = (event: Event) => {
     event.preventDefault();
-    void change({ status: Number(status) }, `“${task.title}” is ${statusLabel(Number(status)).toLowerCase()} now.`);
+    void change({ status: Number(status) }, t('tasks.statusChanged', { title: task.title, status: statusLabel(Number(status)) }));
   };
   const remove = async () => {
     setBusy(true);
     try {
       await api.delete(`${TASKS}/${task.taskID}`);
-      await onDeleted(`Task “${task.title}” deleted.`);
+      await onDeleted(t('tasks.deleted', { title: task.title }));
     } catch (error) {
       setFailure(describe(error));
     } finally {
@@ -73,52 +74,52 @@ export function TaskPanel({ task, employees, arrival, onChanged, onDeleted, onCl
     }
   };
 
-  const assigneeName = task.subscriberID === null ? 'nobody' : (employees.get(task.subscriberID)?.name ?? `employee ${task.subscriberID}`);
+  const assigneeName = task.subscriberID === null ? t('tasks.nobody') : (employees.get(task.subscriberID)?.name ?? t('tasks.employeeLower', { id: task.subscriberID }));
   return (
     <div class="side-panel task-panel" role="region" aria-labelledby="task-panel-title">
       <h2 id="task-panel-title" tabIndex={-1} ref={heading}>
-        Task: {task.title}
+        {t('tasks.taskTitle', { title: task.title })}
       </h2>
       <dl class="facts">
-        <dt>Status</dt>
+        <dt>{t('tasks.status')}</dt>
         <dd>{statusLabel(task.status)}</dd>
-        <dt>Start</dt>
+        <dt>{t('tasks.start')}</dt>
         <dd>{dayAndClock(task.startDate)}</dd>
         {task.deadline && (
           <>
-            <dt>Deadline</dt>
+            <dt>{t('tasks.deadline')}</dt>
             <dd>{dayAndClock(task.deadline)}</dd>
           </>
         )}
-        <dt>Assignee</dt>
+        <dt>{t('tasks.assignee')}</dt>
         <dd>{assigneeName}</dd>
         {task.address && (
           <>
-            <dt>Address</dt>
+            <dt>{t('tasks.address')}</dt>
             <dd>{task.address}</dd>
           </>
         )}
         {task.statusComment && (
           <>
-            <dt>Comment</dt>
+            <dt>{t('tasks.comment')}</dt>
             <dd>{task.statusComment}</dd>
           </>
         )}
-        <dt>Estimated arrival</dt>
+        <dt>{t('tasks.eta')}</dt>
         <dd class="eta">
           {arrival
-            ? `${when(arrival.estimatedArrivalDate, arrival.locationDate)} (${travelTime(arrival.travelSeconds)} from the position of ${dayAndClock(arrival.locationDate)})`
+            ? t('tasks.etaText', { time: when(arrival.estimatedArrivalDate, arrival.locationDate), travel: travelTime(arrival.travelSeconds), at: dayAndClock(arrival.locationDate) })
             : task.subscriberID === null || task.latitude === null
-              ? 'none: the task needs an assignee and a point'
-              : 'none yet: no position of the assignee, the task is closed, or more than 12 hours away'}
+              ? t('tasks.etaNoPoint')
+              : t('tasks.etaNone')}
         </dd>
       </dl>
 
       <form onSubmit={assign} class="inline-form" noValidate>
-        <Field id="task-reassign" label={task.subscriberID === null ? 'Assign to' : 'Reassign to'}>
+        <Field id="task-reassign" label={task.subscriberID === null ? t('tasks.assignTo') : t('tasks.reassignTo')}>
           {(control) => (
             <select {...control} value={assignee} onChange={(e) => setAssignee(e.currentTarget.value)}>
-              <option value="">Nobody</option>
+              <option value="">{t('tasks.nobodyOption')}</option>
               {[...employees.values()]
                 .filter((e) => e.isActive || e.subscriberID === task.subscriberID)
                 .sort((a, b) => a.name.localeCompare(b.name))
@@ -131,23 +132,23 @@ export function TaskPanel({ task, employees, arrival, onChanged, onDeleted, onCl
           )}
         </Field>
         <button type="submit" disabled={busy}>
-          {task.subscriberID === null ? 'Assign' : 'Reassign'}
+          {task.subscriberID === null ? t('tasks.assign') : t('tasks.reassign')}
         </button>
       </form>
       <form onSubmit={setTaskStatus} class="inline-form" noValidate>
-        <Field id="task-status" label="Status">
+        <Field id="task-status" label={t('tasks.status')}>
           {(control) => (
             <select {...control} value={status} onChange={(e) => setStatus(e.currentTarget.value)}>
               {STATUSES.map((s) => (
                 <option key={s.value} value={String(s.value)}>
-                  {s.label}
+                  {t(s.label)}
                 </option>
               ))}
             </select>
           )}
         </Field>
         <button type="submit" disabled={busy}>
-          Change status
+          {t('tasks.changeStatus')}
         </button>
       </form>
       <ErrorAlert message={failure} />
@@ -156,13 +157,13 @@ export function TaskPanel({ task, employees, arrival, onChanged, onDeleted, onCl
 
       <div class="actions">
         <button type="button" class="secondary" onClick={onClose}>
-          Close
+          {t('tasks.close')}
         </button>
         {deleting.asking ? (
-          <ConfirmStep question={`Delete task “${task.title}”?`} confirm="Yes, delete task" cancel="No, keep it" busy={busy} onConfirm={() => void remove()} onCancel={deleting.cancel} />
+          <ConfirmStep question={t('tasks.confirmDelete', { title: task.title })} confirm={t('tasks.yesDelete')} cancel={t('tasks.keep')} busy={busy} onConfirm={() => void remove()} onCancel={deleting.cancel} />
         ) : (
           <button type="button" class="danger" ref={deleting.askButton} onClick={deleting.ask}>
-            Delete task
+            {t('tasks.delete')}
           </button>
         )}
       </div>

@@ -3,6 +3,8 @@ import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import type { Day, Reading } from './day-data';
 import { clockTime } from './zoned-time';
+import { formatLitres, formatNumber, formatSpeed } from '../../i18n/format';
+import { t } from '../../i18n/i18n';
 
 const SPEED_COLOUR = '#1f5fbf';
 const FUEL_COLOUR = '#c25e00';
@@ -30,12 +32,12 @@ export function DayChart({ day, timeZone }: { day: Day; timeZone: string }) {
 
   return (
     <figure class="day-chart" aria-labelledby="day-chart-title">
-      <h2 id="day-chart-title">Speed and fuel</h2>
+      <h2 id="day-chart-title">{t('tracks.chartTitle')}</h2>
       <div
         ref={host}
         class="day-chart-canvas"
         role="img"
-        aria-label="Chart of speed in km/h and fuel level in litres over the day"
+        aria-label={t('tracks.chartLabel')}
         aria-describedby="day-chart-summary"
       />
       <figcaption id="day-chart-summary">{summarise(day.readings, timeZone, day.day)}</figcaption>
@@ -53,15 +55,15 @@ function chartOptions(timeZone: string, dayText: string, width: number): uPlot.O
     tzDate: (seconds) => uPlot.tzDate(new Date(seconds * 1000), timeZone),
     scales: { x: { time: true }, kmh: { range: (_u, _min, max) => [0, Math.max(10, Math.ceil((max || 0) / 10) * 10)] }, l: {} },
     series: [
-      { label: 'Time', value: (_u, v) => (v === null ? '–' : time(v)) },
-      { label: 'Speed, km/h', scale: 'kmh', stroke: SPEED_COLOUR, width: 1.5, spanGaps: true, value: (_u, v) => (v === null ? '–' : v.toFixed(0)) },
-      { label: 'Fuel, l', scale: 'l', stroke: FUEL_COLOUR, width: 2, spanGaps: true, value: (_u, v) => (v === null ? '–' : v.toFixed(1)) },
+      { label: t('tracks.time'), value: (_u, v) => (v === null ? '–' : time(v)) },
+      { label: t('tracks.speedAxis'), scale: 'kmh', stroke: SPEED_COLOUR, width: 1.5, spanGaps: true, value: (_u, v) => (v === null ? '–' : formatNumber(v, 0)) },
+      { label: t('tracks.fuelAxis'), scale: 'l', stroke: FUEL_COLOUR, width: 2, spanGaps: true, value: (_u, v) => (v === null ? '–' : formatNumber(v, 1, 1)) },
     ],
     axes: [
       // 24-hour clock times in the account's zone, whatever the browser's locale.
       { values: (_u, splits) => splits.map(time), space: 50 },
-      { scale: 'kmh', label: 'Speed, km/h', stroke: SPEED_COLOUR, size: 44, labelSize: 20 },
-      { scale: 'l', label: 'Fuel, l', side: 1, stroke: FUEL_COLOUR, size: 44, labelSize: 20, grid: { show: false } },
+      { scale: 'kmh', label: t('tracks.speedAxis'), stroke: SPEED_COLOUR, size: 44, labelSize: 20 },
+      { scale: 'l', label: t('tracks.fuelAxis'), side: 1, stroke: FUEL_COLOUR, size: 44, labelSize: 20, grid: { show: false } },
     ],
   };
 }
@@ -78,19 +80,19 @@ export function summarise(readings: Reading[], timeZone: string, day: string): s
   const time = (ms: number) => clockTime(ms, timeZone, day);
   const parts: string[] = [];
   const speeds = readings.filter((r) => r.speedKmh !== null);
-  if (speeds.length === 0) parts.push('No speed readings.');
+  if (speeds.length === 0) parts.push(t('tracks.noSpeed'));
   else {
     const top = speeds.reduce((a, b) => (b.speedKmh! > a.speedKmh! ? b : a));
-    parts.push(`Highest speed ${top.speedKmh!.toFixed(0)} km/h at ${time(top.timeMs)}.`);
+    parts.push(t('tracks.highest', { speed: formatSpeed(top.speedKmh!), time: time(top.timeMs) }));
   }
   const fuel = readings.filter((r) => r.fuelLitres !== null);
-  if (fuel.length === 0) parts.push('No fuel level readings.');
+  if (fuel.length === 0) parts.push(t('tracks.noFuel'));
   else {
     const first = fuel[0]!;
     const last = fuel.at(-1)!;
     const lowest = fuel.reduce((low, r) => Math.min(low, r.fuelLitres!), Infinity);
     parts.push(
-      `Fuel ${first.fuelLitres!.toFixed(1)} l at ${time(first.timeMs)}, ${last.fuelLitres!.toFixed(1)} l at ${time(last.timeMs)}, lowest ${lowest.toFixed(1)} l.`,
+      t('tracks.fuel', { first: formatLitres(first.fuelLitres!), firstTime: time(first.timeMs), last: formatLitres(last.fuelLitres!), lastTime: time(last.timeMs), lowest: formatLitres(lowest) }),
     );
   }
   return parts.join(' ');

@@ -1,6 +1,8 @@
 import { api, query } from '../../api';
 import type { Location } from '../../types';
 import { dayBoundsMs } from './zoned-time';
+import { formatLitres, formatNumber, formatSpeed } from '../../i18n/format';
+import { t, type PlainKey } from '../../i18n/i18n';
 
 /** What the Tracks view shows of one employee's local day, all read through the v6 routes. */
 
@@ -77,15 +79,24 @@ export interface Day {
   readings: Reading[];
 }
 
-export const EVENT_TYPES: Record<number, { name: string; unit: string }> = {
-  1: { name: 'Fuel filling', unit: 'l' },
-  2: { name: 'Fuel drain', unit: 'l' },
-  3: { name: 'Sensor value violation', unit: '' },
-  4: { name: 'Speeding', unit: 'km/h' },
-  5: { name: 'Prolonged speeding', unit: 'km/h' },
+const EVENT_TYPES: Record<number, { name: PlainKey; unit: 'l' | 'kmh' | '' }> = {
+  1: { name: 'tracks.eventFill', unit: 'l' },
+  2: { name: 'tracks.eventDrain', unit: 'l' },
+  3: { name: 'tracks.eventSensor', unit: '' },
+  4: { name: 'tracks.eventSpeeding', unit: 'kmh' },
+  5: { name: 'tracks.eventProlonged', unit: 'kmh' },
 };
 
-export const eventName = (type: number) => EVENT_TYPES[type]?.name ?? `Event type ${type}`;
+export const eventName = (type: number) => {
+  const known = EVENT_TYPES[type];
+  return known ? t(known.name) : t('tracks.eventN', { type });
+};
+
+/** An event's value with its unit: litres to 0.1, speeds in whole km/h. */
+export function eventValue(type: number, value: number): string {
+  const unit = EVENT_TYPES[type]?.unit;
+  return unit === 'l' ? formatLitres(value) : unit === 'kmh' ? formatSpeed(value) : formatNumber(value, 2);
+}
 
 /**
  * Loads the local day `day` (account zone) of one employee. The period is sent without an offset,

@@ -4,7 +4,9 @@ import { fitTo, MapView, whenStill } from '../../map/base-map';
 import type { Day } from './day-data';
 import { eventName } from './day-data';
 import type { Selection } from './selection';
-import { clockTime, durationText } from './zoned-time';
+import { clockTime } from './zoned-time';
+import { formatDistance, formatDuration } from '../../i18n/format';
+import { t } from '../../i18n/i18n';
 
 const TRACK_COLOURS = ['#1f5fbf', '#7b3fb5', '#0f7a6c', '#b5531f', '#3f6b1f'];
 const EVENT_COLOURS: Record<number, string> = { 1: '#1e7b34', 2: '#b3261e', 3: '#8a5a00', 4: '#d0480f', 5: '#9b1c5a' };
@@ -37,12 +39,12 @@ export function DayMap({ day, timeZone, selection, onSelect }: { day: Day; timeZ
         opacity: 0.85,
         className: 'track-line',
       });
-      line.bindTooltip(`Track ${i + 1}: ${time(track.startMs)}–${time(track.finishMs)}, ${(track.distance / 1000).toFixed(2)} km`, { sticky: true });
+      line.bindTooltip(t('tracks.trackTooltip', { n: i + 1, from: time(track.startMs), to: time(track.finishMs), distance: formatDistance(track.distance) }), { sticky: true });
       line.on('click', () => select.current({ kind: 'track', index: i }));
       return line.addTo(group);
     });
     const stops = day.stops.map((stop, i) => {
-      const label = `Stop ${i + 1}: ${time(stop.fromMs)}–${time(stop.toMs)} (${durationText((stop.toMs - stop.fromMs) / 1000)})`;
+      const label = t('tracks.stopLabel', { n: i + 1, from: time(stop.fromMs), to: time(stop.toMs), duration: formatDuration((stop.toMs - stop.fromMs) / 1000) });
       const marker = L.marker([stop.latitude, stop.longitude], {
         icon: L.divIcon({ className: 'stop-marker', html: `<span>${i + 1}</span>`, iconSize: [24, 24], iconAnchor: [12, 12] }),
         title: label,
@@ -116,7 +118,7 @@ export function DayMap({ day, timeZone, selection, onSelect }: { day: Day; timeZ
 
   return (
     <MapView
-      label={`Map of the day: ${day.tracks.length} tracks, ${day.stops.length} stops, ${day.events.length} events`}
+      label={t('tracks.mapLabel', { tracks: day.tracks.length, stops: day.stops.length, events: day.events.length })}
       onReady={(created) => {
         setMap(created);
         return () => setMap(null);

@@ -1,7 +1,9 @@
 import type { ComponentChildren } from 'preact';
-import { EVENT_TYPES, eventName, type Day } from './day-data';
+import { eventName, eventValue, type Day } from './day-data';
 import { isSelected, type Selection } from './selection';
-import { clockTime, durationText } from './zoned-time';
+import { clockTime } from './zoned-time';
+import { formatDistance, formatDuration, formatNumber } from '../../i18n/format';
+import { t } from '../../i18n/i18n';
 
 interface Props {
   day: Day;
@@ -10,66 +12,66 @@ interface Props {
   onSelect: (selection: Selection) => void;
 }
 
-const km = (metres: number) => (metres / 1000).toFixed(2);
+const km = (metres: number) => formatNumber(metres / 1000, 1, 1);
 const position = (latitude: number, longitude: number) => `${latitude.toFixed(5)}, ${longitude.toFixed(5)}`;
 
 /** The day's tracks, stops and events as tables; each row's button shows it on the map. */
 export function DayTables({ day, timeZone, selection, onSelect }: Props) {
   const time = (ms: number) => clockTime(ms, timeZone, day.day);
   const show = (kind: Selection['kind'], index: number, name: string) => (
-    <ShowButton pressed={isSelected(selection, kind, index)} label={`Show ${name} on the map`} onClick={() => onSelect({ kind, index })} />
+    <ShowButton pressed={isSelected(selection, kind, index)} label={t('tracks.showOnMap', { what: name })} onClick={() => onSelect({ kind, index })} />
   );
-  const totalKm = km(day.tracks.reduce((sum, t) => sum + t.distance, 0));
+  const totalKm = formatDistance(day.tracks.reduce((sum, track) => sum + track.distance, 0));
 
   return (
     <div class="day-tables">
       <DayTable
         id="tracks-table"
-        title="Tracks"
-        summary={day.tracks.length > 0 ? `${day.tracks.length} tracks, ${totalKm} km` : undefined}
-        empty="No tracks on this day."
-        head={['', 'Start', 'Finish', 'From', 'To', 'Distance, km', 'Duration']}
-        rows={day.tracks.map((t, i) => ({
+        title={t('tracks.tracks')}
+        summary={day.tracks.length > 0 ? t('tracks.summary', { count: day.tracks.length, distance: totalKm }) : undefined}
+        empty={t('tracks.noTracks')}
+        head={['', t('tracks.start'), t('tracks.finish'), t('tracks.from'), t('tracks.to'), t('tracks.distance'), t('tracks.duration')]}
+        rows={day.tracks.map((track, i) => ({
           selected: isSelected(selection, 'track', i),
           cells: [
-            show('track', i, `track ${i + 1}`),
-            time(t.startMs),
-            time(t.finishMs),
-            t.startAddress,
-            t.finishAddress,
-            <span class="number">{km(t.distance)}</span>,
-            <span class="number">{durationText(t.duration)}</span>,
+            show('track', i, t('tracks.trackN', { n: i + 1 })),
+            time(track.startMs),
+            time(track.finishMs),
+            track.startAddress,
+            track.finishAddress,
+            <span class="number">{km(track.distance)}</span>,
+            <span class="number">{formatDuration(track.duration)}</span>,
           ],
         }))}
       />
       <DayTable
         id="stops-table"
-        title="Stops"
-        empty="No stops on this day."
-        head={['', 'From', 'Until', 'Duration', 'Place']}
+        title={t('tracks.stops')}
+        empty={t('tracks.noStops')}
+        head={['', t('tracks.stopFrom'), t('tracks.until'), t('tracks.duration'), t('tracks.place')]}
         rows={day.stops.map((s, i) => ({
           selected: isSelected(selection, 'stop', i),
           cells: [
-            show('stop', i, `stop ${i + 1}`),
+            show('stop', i, t('tracks.stopN', { n: i + 1 })),
             time(s.fromMs),
             time(s.toMs),
-            <span class="number">{durationText((s.toMs - s.fromMs) / 1000)}</span>,
+            <span class="number">{formatDuration((s.toMs - s.fromMs) / 1000)}</span>,
             s.address,
           ],
         }))}
       />
       <DayTable
         id="events-table"
-        title="Events"
-        empty="No vehicle events on this day."
-        head={['', 'Time', 'Event', 'Value', 'Position']}
+        title={t('tracks.events')}
+        empty={t('tracks.noEvents')}
+        head={['', t('tracks.time'), t('tracks.event'), t('tracks.value'), t('tracks.position')]}
         rows={day.events.map((e, i) => ({
           selected: isSelected(selection, 'event', i),
           cells: [
-            show('event', i, `event ${i + 1}`),
+            show('event', i, t('tracks.eventNLower', { n: i + 1 })),
             time(e.timeMs),
             eventName(e.type),
-            <span class="number">{`${e.value}${EVENT_TYPES[e.type]?.unit ? ` ${EVENT_TYPES[e.type]!.unit}` : ''}`}</span>,
+            <span class="number">{eventValue(e.type, e.value)}</span>,
             position(e.latitude, e.longitude),
           ],
         }))}
@@ -81,7 +83,7 @@ export function DayTables({ day, timeZone, selection, onSelect }: Props) {
 function ShowButton({ pressed, label, onClick }: { pressed: boolean; label: string; onClick: () => void }) {
   return (
     <button type="button" class="secondary show-on-map" aria-pressed={pressed} aria-label={label} onClick={onClick}>
-      Show
+      {t('tracks.show')}
     </button>
   );
 }
@@ -111,7 +113,7 @@ function DayTable(props: {
               <tr>
                 {props.head.map((h, i) => (
                   <th key={i} scope="col">
-                    {h || <span class="visually-hidden">Map</span>}
+                    {h || <span class="visually-hidden">{t('tracks.mapColumn')}</span>}
                   </th>
                 ))}
               </tr>

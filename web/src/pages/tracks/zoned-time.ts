@@ -53,15 +53,6 @@ export function clockTime(ms: number, timeZone: string, day?: string): string {
   return `${parts.year}-${pad(parts.month)}-${pad(parts.day)} ${time}`;
 }
 
-/** A duration as people read it: `45 s`, `12 min`, `1 h 05 min`. */
-export function durationText(seconds: number): string {
-  const s = Math.max(0, Math.round(seconds));
-  if (s < 60) return `${s} s`;
-  const minutes = Math.round(s / 60);
-  if (minutes < 60) return `${minutes} min`;
-  return `${Math.floor(minutes / 60)} h ${pad(minutes % 60)} min`;
-}
-
 const pad = (n: number) => String(n).padStart(2, '0');
 
 const formatters = new Map<string, Intl.DateTimeFormat>();

@@ -1,4 +1,5 @@
 import type { Zone } from '../../types';
+import { t } from '../../i18n/i18n';
 
 export type Bounds = Zone['bounds'];
 
@@ -26,15 +27,15 @@ export function parseCoordinates(text: string): { bounds: Bounds } | { error: st
     const parts = line.split(/\s*[,;]\s*|\s+/);
     const [latitude, longitude] = parts.map(Number);
     if (parts.length !== 2 || parts.includes('') || !Number.isFinite(latitude) || !Number.isFinite(longitude)) {
-      return { error: `Line ${index + 1}: write "latitude, longitude", for example "55.75, 37.62".` };
+      return { error: t('zones.coordLine', { line: index + 1 }) };
     }
-    if (Math.abs(latitude!) > 90) return { error: `Line ${index + 1}: latitude must be between -90 and 90.` };
-    if (Math.abs(longitude!) > 180) return { error: `Line ${index + 1}: longitude must be between -180 and 180.` };
+    if (Math.abs(latitude!) > 90) return { error: t('zones.latRange', { line: index + 1 }) };
+    if (Math.abs(longitude!) > 180) return { error: t('zones.lonRange', { line: index + 1 }) };
     bounds.push({ latitude: latitude!, longitude: longitude! });
   }
   const first = bounds[0];
   const last = bounds[bounds.length - 1];
   const closed = bounds.length > 1 && first!.latitude === last!.latitude && first!.longitude === last!.longitude;
-  if (bounds.length - (closed ? 1 : 0) < 3) return { error: 'A zone needs at least 3 corners, one per line.' };
+  if (bounds.length - (closed ? 1 : 0) < 3) return { error: t('zones.threeCorners') };
   return { bounds };
 }

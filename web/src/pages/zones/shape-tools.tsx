@@ -1,4 +1,5 @@
 import { FieldError, fieldAria } from '../../ui/field';
+import { t } from '../../i18n/i18n';
 
 /** `view`: the outline as saved; `vertices`: corners draggable on the map; `coordinates`: the textarea. */
 export type ShapeMode = 'view' | 'vertices' | 'coordinates';
@@ -27,42 +28,42 @@ export function ShapeTools(props: Props) {
   const { isNew, corners, mode, busy } = props;
   return (
     <fieldset class="shape-tools">
-      <legend>Shape</legend>
+      <legend>{t('zones.shape')}</legend>
       <p class="muted" id="zone-shape-summary">
-        {corners >= 3 ? `${corners} corners.` : isNew ? 'Not drawn yet: draw it on the map or enter its coordinates.' : 'No outline: this zone contains nothing.'}
+        {corners >= 3 ? t('zones.corners', { count: corners }) : isNew ? t('zones.notDrawn') : t('zones.noOutline')}
       </p>
       {mode === 'view' && (
         <div class="actions">
           <button type="button" class="secondary" onClick={props.onEditVertices} disabled={corners < 3}>
-            Edit vertices
+            {t('zones.editVertices')}
           </button>
           <button type="button" class="secondary" onClick={props.onOpenCoordinates}>
-            Enter coordinates
+            {t('zones.enterCoordinates')}
           </button>
         </div>
       )}
       {mode === 'vertices' && (
         <>
-          <p role="status">Drag the corners on the map; drag a middle marker to add a corner, right-click a corner to remove it.</p>
+          <p role="status">{t('zones.dragHint')}</p>
           <div class="actions">
             {isNew ? (
               <button type="button" onClick={props.onFinishDraftEdit}>
-                Finish editing
+                {t('zones.finishEditing')}
               </button>
             ) : (
               <button type="button" onClick={props.onSaveShape} disabled={busy}>
-                Save shape
+                {t('zones.saveShape')}
               </button>
             )}
             <button type="button" class="secondary" onClick={props.onCancelShape}>
-              Cancel shape edit
+              {t('zones.cancelShape')}
             </button>
           </div>
         </>
       )}
       {mode === 'coordinates' && (
         <>
-          <label for="zone-bounds">Coordinates, one “latitude, longitude” line per corner</label>
+          <label for="zone-bounds">{t('zones.coordinatesLabel')}</label>
           <textarea
             id="zone-bounds"
             rows={6}
@@ -74,10 +75,10 @@ export function ShapeTools(props: Props) {
           />
           <div class="actions">
             <button type="button" onClick={props.onApplyCoordinates} disabled={busy}>
-              {isNew ? 'Use coordinates' : 'Save coordinates'}
+              {isNew ? t('zones.useCoordinates') : t('zones.saveCoordinates')}
             </button>
             <button type="button" class="secondary" onClick={props.onCancelShape}>
-              Cancel coordinates
+              {t('zones.cancelCoordinates')}
             </button>
           </div>
         </>

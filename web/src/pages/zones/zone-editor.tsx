@@ -9,6 +9,7 @@ import { ErrorAlert } from '../../ui/messages';
 import { formErrors, NO_ERRORS, type FormErrors } from '../../ui/form-errors';
 import { ShapeTools, type ShapeMode } from './shape-tools';
 import type { ZoneMap } from './zone-map';
+import { t } from '../../i18n/i18n';
 
 export const ZONES = '/v6/api/zoneManagement/zones';
 
@@ -95,23 +96,23 @@ export function ZoneEditor({ zone, groups, zoneMap, startWithCoordinates = false
         await api.patch(`${ZONES}/${zone.zoneID}`, { ...fields(), ...(bounds ? { bounds } : {}) });
         zoneMap.stopEditing(true);
         setShapeMode('view');
-        await onSaved(zone.zoneID, `Zone “${name.trim()}” saved.`);
+        await onSaved(zone.zoneID, t('zones.saved', { name: name.trim() }));
         return;
       }
       bounds ??= zoneMap.draftBounds();
       if (!bounds) {
-        setErrors({ fields: { bounds: 'Draw the zone on the map or enter its coordinates first.' }, message: '' });
+        setErrors({ fields: { bounds: t('zones.drawFirst') }, message: '' });
         return;
       }
       const created = await api.post<Zone>(ZONES, { ...fields(), bounds });
-      await onSaved(created.zoneID, `Zone “${created.name}” created.`);
+      await onSaved(created.zoneID, t('zones.created', { name: created.name }));
     });
   };
 
   const editVertices = () => {
     setErrors(NO_ERRORS);
     if (zoneMap.editVertices(zone ? zone.zoneID : 'draft')) setShapeMode('vertices');
-    else setErrors({ fields: { bounds: 'There is no shape to edit yet: draw it or enter its coordinates.' }, message: '' });
+    else setErrors({ fields: { bounds: t('zones.noShape') }, message: '' });
   };
 
   const saveShape = () =>
@@ -121,7 +122,7 @@ export function ZoneEditor({ zone, groups, zoneMap, startWithCoordinates = false
       await api.patch(`${ZONES}/${zone.zoneID}`, { bounds });
       zoneMap.stopEditing(true);
       setShapeMode('view');
-      await onSaved(zone.zoneID, `Shape of “${zone.name}” saved.`);
+      await onSaved(zone.zoneID, t('zones.shapeSaved', { name: zone.name }));
     });
 
   const cancelShape = () => {
@@ -151,7 +152,7 @@ export function ZoneEditor({ zone, groups, zoneMap, startWithCoordinates = false
       if (zone) {
         await api.patch(`${ZONES}/${zone.zoneID}`, { bounds });
         setShapeMode('view');
-        await onSaved(zone.zoneID, `Shape of “${zone.name}” saved.`);
+        await onSaved(zone.zoneID, t('zones.shapeSaved', { name: zone.name }));
       } else {
         zoneMap.showDraft(bounds);
         setDraftCorners(bounds.length);
@@ -163,10 +164,10 @@ export function ZoneEditor({ zone, groups, zoneMap, startWithCoordinates = false
     run(async () => {
       if (!zone) return;
       await api.delete(`${ZONES}/${zone.zoneID}`);
-      await onDeleted(`Zone “${zone.name}” deleted.`);
+      await onDeleted(t('zones.deleted', { name: zone.name }));
     }).finally(deleting.end);
 
-  const title = zone ? `Zone: ${zone.name}` : 'New zone';
+  const title = zone ? t('zones.titleOf', { name: zone.name }) : t('zones.new');
   const f = errors.fields;
   return (
     <div class="zone-panel" role="region" aria-labelledby="zone-editor-title">
@@ -174,13 +175,13 @@ export function ZoneEditor({ zone, groups, zoneMap, startWithCoordinates = false
         {title}
       </h2>
       <form onSubmit={save} aria-labelledby="zone-editor-title" noValidate>
-        <Field id="zone-name" label="Name" error={f.name}>
+        <Field id="zone-name" label={t('zones.name')} error={f.name}>
           {(control) => <input {...control} ref={nameInput} value={name} aria-required="true" maxLength={200} onInput={(e) => setName(e.currentTarget.value)} />}
         </Field>
-        <Field id="zone-group" label="Group" error={f.zoneGroupID}>
+        <Field id="zone-group" label={t('zones.group')} error={f.zoneGroupID}>
           {(control) => (
             <select {...control} value={groupID} onChange={(e) => setGroupID(e.currentTarget.value)}>
-              <option value="">No group</option>
+              <option value="">{t('zones.noGroup')}</option>
               {groups.map((g) => (
                 <option key={g.zoneGroupID} value={String(g.zoneGroupID)}>
                   {g.name}
@@ -189,15 +190,15 @@ export function ZoneEditor({ zone, groups, zoneMap, startWithCoordinates = false
             </select>
           )}
         </Field>
-        <Field id="zone-color" label="Colour" error={f.color}>
+        <Field id="zone-color" label={t('zones.colour')} error={f.color}>
           {(control) => <input {...control} type="color" value={colour} onInput={(e) => setColour(e.currentTarget.value)} />}
         </Field>
-        <Field id="zone-comment" label="Comment" error={f.comment}>
+        <Field id="zone-comment" label={t('zones.comment')} error={f.comment}>
           {(control) => <textarea {...control} rows={2} value={comment} onInput={(e) => setComment(e.currentTarget.value)} />}
         </Field>
         <label class="inline">
           <input type="checkbox" checked={enabled} onChange={(e) => setEnabled(e.currentTarget.checked)} {...fieldAria('zone-enabled', f.enabled)} />
-          Enabled (a disabled zone fires no signals and is not found by lookups)
+          {t('zones.enabled')}
         </label>
         <FieldError id="zone-enabled" message={f.enabled} />
 
@@ -220,10 +221,10 @@ export function ZoneEditor({ zone, groups, zoneMap, startWithCoordinates = false
         <ErrorAlert message={errors.message} />
         <div class="actions">
           <button type="submit" disabled={busy}>
-            Save zone
+            {t('zones.save')}
           </button>
           <button type="button" class="secondary" onClick={onClose}>
-            {zone ? 'Close' : 'Cancel'}
+            {zone ? t('common.close') : t('common.cancel')}
           </button>
         </div>
       </form>
@@ -231,9 +232,9 @@ export function ZoneEditor({ zone, groups, zoneMap, startWithCoordinates = false
         (deleting.asking ? (
           // The confirming answer has the focus, so Enter deletes.
           <ConfirmStep
-            question={`Delete zone “${zone.name}”? This cannot be undone.`}
-            confirm="Yes, delete zone"
-            cancel="No, keep it"
+            question={t('zones.confirmDelete', { name: zone.name })}
+            confirm={t('zones.yesDelete')}
+            cancel={t('zones.keep')}
             focus="confirm"
             busy={busy}
             onConfirm={remove}
@@ -241,7 +242,7 @@ export function ZoneEditor({ zone, groups, zoneMap, startWithCoordinates = false
           />
         ) : (
           <button type="button" class="danger delete-zone" ref={deleting.askButton} onClick={deleting.ask}>
-            Delete zone
+            {t('zones.delete')}
           </button>
         ))}
     </div>

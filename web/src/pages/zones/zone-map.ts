@@ -6,6 +6,7 @@ import { fitTo } from '../../map/base-map';
 import { addZoneLayers, zoneStyle, type ZoneLayers } from '../../map/zone-layers';
 import type { Zone, ZoneGroup } from '../../types';
 import { roundDegrees, type Bounds } from './coordinates';
+import { language } from '../../i18n/i18n';
 
 /** More groups than this fold the layers control into its button, as on the Map tab. */
 const MAX_OPEN_GROUPS = 8;
@@ -42,6 +43,8 @@ export class ZoneMap {
     private readonly onSelect: (zoneID: number) => void,
   ) {
     map.on('pm:create', this.created);
+    // Geoman's own hints while drawing and editing, in the workspace's language.
+    map.pm.setLang(language());
   }
 
   /** Draws (again) the zones, keeping the groups the user switched off and the selection. */

@@ -1,0 +1,16 @@
+import type { CatalogueOf } from './catalogue.js';
+import type { en } from './en.js';
+import { appRu } from './ru/app.js';
+import { settingsRu } from './ru/settings.js';
+import { mapRu } from './ru/map.js';
+import { employeesRu } from './ru/employees.js';
+import { tasksRu } from './ru/tasks.js';
+import { objectsRu } from './ru/objects.js';
+import { zonesRu } from './ru/zones.js';
+import { eventsRu } from './ru/events.js';
+import { deliveriesRu } from './ru/deliveries.js';
+import { tracksRu } from './ru/tracks.js';
+import { reportsRu } from './ru/reports.js';
+
+/** The Russian catalogue, of the English one's shape: a key missing here fails the typecheck. */
+export const ru: CatalogueOf<typeof en> = { ...appRu, ...settingsRu, ...mapRu, ...employeesRu, ...tasksRu, ...objectsRu, ...zonesRu, ...eventsRu, ...deliveriesRu, ...tracksRu, ...reportsRu };

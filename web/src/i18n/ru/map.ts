@@ -1,0 +1,30 @@
+import type { CatalogueOf } from '../catalogue.js';
+import type { mapEn } from '../en/map.js';
+
+export const mapRu: CatalogueOf<typeof mapEn> = {
+  'map.title': 'Карта',
+  'map.connecting': 'Подключение…',
+  'map.live': 'Онлайн',
+  'map.reconnecting': 'Переподключение…',
+  'map.showAll': 'Показать всех',
+  'map.label': 'Карта сотрудников и геозон в реальном времени',
+  'map.objectsLayer': 'Объекты',
+  'map.zonesFailed': 'Не удалось загрузить геозоны: {reason}',
+  'map.employeesFailed': 'Не удалось загрузить сотрудников: {reason}',
+  'map.tilesDown': 'Не удалось загрузить подложку карты: показан простой фон.',
+  'map.zoomIn': 'Приблизить',
+  'map.zoomOut': 'Отдалить',
+  'map.noGroup': 'Без группы',
+  'map.groupsShown': 'Группы геозон на карте',
+  'map.employees': 'Сотрудники',
+  'map.find': 'Найти сотрудника',
+  'map.group': 'Группа',
+  'map.allGroups': 'Все группы',
+  'map.loadingEmployees': 'Загрузка сотрудников…',
+  'map.count': { one: '{count} сотрудник', few: '{count} сотрудника', many: '{count} сотрудников', other: '{count} сотрудника' },
+  'map.countOf': { one: '{shown} из {count} сотрудника', few: '{shown} из {count} сотрудников', many: '{shown} из {count} сотрудников', other: '{shown} из {count} сотрудника' },
+  'map.firstListed': ' (показаны первые {max}: найдите по имени)',
+  'map.online': 'На связи',
+  'map.offline': 'Не на связи',
+  'map.noPosition': 'Координат пока нет',
+};

@@ -1,0 +1,31 @@
+import type { CatalogueOf } from '../catalogue.js';
+import type { objectsEn } from '../en/objects.js';
+
+export const objectsRu: CatalogueOf<typeof objectsEn> = {
+  'objects.title': 'Объекты',
+  'objects.add': 'Добавить объект',
+  'objects.loadFailed': 'Не удалось загрузить объекты: {reason}',
+  'objects.map': 'Карта объектов',
+  'objects.list': 'Объекты ({count})',
+  'objects.find': 'Найти объект',
+  'objects.loading': 'Загрузка объектов…',
+  'objects.none': 'Объектов пока нет. Добавьте объект и щёлкните по карте в нужном месте.',
+  'objects.pointNeeded': 'Щёлкните по карте в месте объекта или введите его координаты.',
+  'objects.saved': 'Объект «{name}» сохранён.',
+  'objects.added': 'Объект «{name}» добавлен.',
+  'objects.deleted': 'Объект «{name}» удалён.',
+  'objects.titleOf': 'Объект: {name}',
+  'objects.new': 'Новый объект',
+  'objects.name': 'Название',
+  'objects.address': 'Адрес',
+  'objects.latitude': 'Широта',
+  'objects.longitude': 'Долгота',
+  'objects.externalId': 'Внешний ID',
+  'objects.comment': 'Комментарий',
+  'objects.save': 'Сохранить',
+  'objects.close': 'Закрыть',
+  'objects.confirmDelete': 'Удалить объект «{name}»? Задачи со ссылкой на него сохранят его номер.',
+  'objects.yesDelete': 'Да, удалить',
+  'objects.keep': 'Нет, оставить',
+  'objects.delete': 'Удалить объект',
+};
