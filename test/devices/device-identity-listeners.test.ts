@@ -160,6 +160,8 @@ for (const dialect of dialects) {
       }
       // A write without a device key is not a probe and goes on.
       assert.equal((await b.api.patch(`${SUBSCRIBERS}/${own}`, { phone: '7900' })).status < 300, true);
+      // The lock is B's, not its address's: A, from the same address, still writes device keys.
+      assert.equal((await server.api.post(SUBSCRIBERS, { name: 'A after the lock', deviceKey: 'a-free-key-42' })).status, 201);
       const conflicts = logs.slice(logsBefore).filter((line) => line.includes('device key already in use'));
       assert.equal(conflicts.length, 20, 'each conflict logged');
       assert.ok(conflicts.every((line) => !line.includes(imei)), 'without the key');

@@ -1,5 +1,6 @@
 import { api, query } from '../../api';
 import type { Location } from '../../types';
+import { findStops, type Stop } from './stops';
 import { dayBoundsMs } from './zoned-time';
 import { formatLitres, formatNumber, formatSpeed } from '../../i18n/format';
 import { t, type PlainKey } from '../../i18n/i18n';
@@ -44,16 +45,6 @@ export interface DayTrack extends Track {
   startMs: number;
   finishMs: number;
   points: [number, number][];
-}
-
-/** Time standing still between tracks, or between a track and the day's edge. */
-export interface Stop {
-  fromMs: number;
-  toMs: number;
-  latitude: number;
-  longitude: number;
-  /** Where it is, as the track that ended or began there names it. */
-  address: string;
 }
 
 export interface DayEvent extends VehicleEvent {
@@ -188,33 +179,6 @@ async function loadTrackPoints(tracks: Track[]): Promise<DayTrack[]> {
   };
   await Promise.all([worker(), worker(), worker(), worker()]);
   return result.sort((a, b) => a.startMs - b.startMs);
-}
-
-/**
- * Stops: the gaps between consecutive tracks, and from the start of the day to the first track
- * and from the last one to the end of the day (or now, for today). With no track at all, one stop
- * for the whole day at the last valid fix, if there is one.
- */
-export function findStops(tracks: DayTrack[], locations: Location[], startMs: number, endMs: number): Stop[] {
-  const stops: Stop[] = [];
-  const add = (fromMs: number, toMs: number, latitude: number, longitude: number, address: string) => {
-    const from = Math.max(fromMs, startMs);
-    const to = Math.min(toMs, endMs);
-    if (to > from) stops.push({ fromMs: from, toMs: to, latitude, longitude, address });
-  };
-  if (tracks.length === 0) {
-    // Locations come newest first.
-    const last = locations.find((l) => l.isValid);
-    if (last) add(startMs, endMs, last.latitude, last.longitude, `${last.latitude.toFixed(5)}, ${last.longitude.toFixed(5)}`);
-    return stops;
-  }
-  const first = tracks[0]!;
-  add(startMs, first.startMs, first.startLat, first.startLon, first.startAddress);
-  tracks.forEach((track, i) => {
-    const next = tracks[i + 1];
-    add(track.finishMs, next ? next.startMs : endMs, track.finishLat, track.finishLon, track.finishAddress);
-  });
-  return stops;
 }
 
 /** One series of points in time order from the valid fixes' speeds and the fuel records. */
