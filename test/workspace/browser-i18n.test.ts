@@ -97,6 +97,27 @@ for (const dialect of dialects) {
       await workspace.screenshot('i18n-settings-ru');
     });
 
+    test('a report shown in Russian, with Russian words around it and a CSV that Russian Excel opens', async () => {
+      const { page } = workspace;
+      const day = fixAt.toISOString().slice(0, 10);
+      await page.goto('/#/reports');
+      const form = page.getByRole('form', { name: 'Выбор отчёта' });
+      await form.getByLabel('Отчёт').selectOption('summary');
+      await form.getByLabel('С', { exact: true }).fill(day);
+      await form.getByLabel('По', { exact: true }).fill(day);
+      await form.getByRole('button', { name: 'Показать: Сводка' }).press('Enter');
+      await page.getByRole('table', { name: /^Сводка с / }).waitFor();
+      assert.deepEqual(foreignText(await readPage(page), 'ru'), []);
+      const link = page.getByRole('link', { name: 'Скачать «Сводка» в CSV' });
+      assert.match((await link.getAttribute('href')) ?? '', /csvDialect=excel-ru/);
+      // The bytes the download gets, through the page's own session.
+      const bytes = await page.evaluate(async (href) => Array.from(new Uint8Array(await (await fetch(href)).arrayBuffer()).slice(0, 400)), (await link.getAttribute('href'))!);
+      const text = Buffer.from(bytes).toString('utf8');
+      assert.deepEqual(bytes.slice(0, 3), [0xef, 0xbb, 0xbf], 'UTF-8 with a byte-order mark');
+      assert.match(text, /^\uFEFFID сотрудника;Сотрудник;/);
+      assert.match(text, /Иван Петров/);
+    });
+
     test('the header switches to English, remembered in this browser; an English browser gets English', async () => {
       const { page, browser, server } = workspace;
       await page.getByRole('combobox', { name: 'Язык', exact: true }).selectOption('en');

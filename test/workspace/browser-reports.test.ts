@@ -54,7 +54,7 @@ describe('workspace: reports', needsBrowser, () => {
     await form.getByRole('button', { name: 'Show summary' }).press('Enter');
     await page.getByRole('status').filter({ hasText: 'Summary, 18 May 2026 to 24 May 2026: 14 rows' }).waitFor();
 
-    const table = page.getByRole('table', { name: /Summary from 2026-05-18/ });
+    const table = page.getByRole('table', { name: /Summary from 18 May 2026/ });
     const mileage = table.getByRole('columnheader', { name: 'Mileage, km' });
     // Sorted by keyboard: the header's button, twice, highest first.
     await mileage.getByRole('button').focus();

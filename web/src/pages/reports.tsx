@@ -113,7 +113,7 @@ export function ReportsPage() {
             </a>
           </div>
           {chart && <DailyChart days={chart} />}
-          <ReportTable columns={COLUMNS[shown.choice.kind]} rows={shown.rows} caption={`${shownLabel} from ${shown.choice.from} to ${shown.choice.to}`} />
+          <ReportTable columns={COLUMNS[shown.choice.kind]} rows={shown.rows} caption={t('reports.caption', { report: shownLabel, from: formatDay(shown.choice.from), to: formatDay(shown.choice.to) })} />
         </div>
       )}
 

@@ -13,6 +13,7 @@ export const reportsEn = {
   'reports.failed': 'The report could not be made: {reason}',
   'reports.xlsx': 'Download {report} as Excel (XLSX)',
   'reports.csv': 'Download {report} as CSV',
+  'reports.caption': '{report} from {from} to {to}',
   'reports.kindSummary': 'Summary',
   'reports.kindTrips': 'Trips',
   'reports.kindStops': 'Stops and idling',

@@ -15,6 +15,7 @@ export const reportsRu: CatalogueOf<typeof reportsEn> = {
   'reports.failed': 'Не удалось построить отчёт: {reason}',
   'reports.xlsx': 'Скачать «{report}» для Excel (XLSX)',
   'reports.csv': 'Скачать «{report}» в CSV',
+  'reports.caption': '{report} с {from} по {to}',
   'reports.kindSummary': 'Сводка',
   'reports.kindTrips': 'Поездки',
   'reports.kindStops': 'Остановки и простой',

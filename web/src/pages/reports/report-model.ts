@@ -1,6 +1,6 @@
 import { api, query } from '../../api';
 import type { RecordOf, ReportKind } from '../../types';
-import { t, type PlainKey } from '../../i18n/i18n';
+import { language, t, type PlainKey } from '../../i18n/i18n';
 
 export const REPORTS: { kind: ReportKind; label: PlainKey }[] = [
   { kind: 'summary', label: 'reports.kindSummary' },
@@ -43,6 +43,9 @@ export function reportPath(choice: ReportChoice, format?: 'csv' | 'xlsx', page?:
     ...whoseParams(choice.whose),
     ...(page ?? {}),
     format,
+    // A CSV from the workspace is for a person opening it in Excel, which reads it by the
+    // system's regional settings: Russian Excel wants a byte-order mark, `;` and decimal commas.
+    csvDialect: format === 'csv' ? (language() === 'ru' ? 'excel-ru' : 'excel-en') : undefined,
   })}`;
 }
 
