@@ -56,7 +56,7 @@ export const employeesRu: CatalogueOf<typeof employeesEn> = {
   'emp.tracker': 'Трекер на транспорте',
   'emp.protocol': 'Протокол',
   'emp.imeiHint.egts': 'IMEI терминала, иначе его идентификатор терминала или объекта (например, 866).',
-  'emp.imeiHint.wialonIps': 'Идентификатор из строки входа (#L#id;…): IMEI или короткий номер, например 2002.',
+  'emp.imeiHint.wialonIps': 'Идентификатор, с которым терминал входит на сервер: IMEI или короткий номер, например 2002.',
   'emp.imeiHint.teltonika': 'IMEI терминала, 15 цифр. Терминалы Teltonika не передают пароль: кто знает IMEI, может передавать данные от имени этой машины.',
   'emp.devicePassword': 'Пароль устройства',
   'emp.passwordSetHint': 'Пароль задан: оставьте поле пустым, чтобы его сохранить.',
