@@ -2,8 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Migrator, sql } from 'kysely';
 import pg from 'pg';
 import { migrate, openDatabase, type Database, type Dialect } from '../../src/store/database.js';
+import { migrationProvider } from '../../src/store/migrations/index.js';
 
 /**
  * The stores every test runs on: SQLite always, PostgreSQL when `npm test` started a cluster
@@ -58,4 +60,29 @@ async function withAdmin<T>(url: string, fn: (client: pg.Client) => Promise<T>):
   } finally {
     await client.end();
   }
+}
+
+/**
+ * A fresh database migrated only up to `lastMigration`, as a server of that version left it: for
+ * tests of what a later migration does to rows written before it.
+ */
+export async function databaseMigratedTo(dialect: Dialect, lastMigration: string): Promise<TestDatabase> {
+  const store = await freshDatabase(dialect);
+  await dropEverything(store.database);
+  const migrator = new Migrator({ db: store.database.db, provider: migrationProvider(dialect) });
+  const { error } = await migrator.migrateTo(lastMigration);
+  if (error) throw error;
+  return store;
+}
+
+async function dropEverything(database: Database): Promise<void> {
+  if (database.dialect === 'postgres') {
+    await sql`DROP SCHEMA public CASCADE`.execute(database.db);
+    await sql`CREATE SCHEMA public`.execute(database.db);
+    return;
+  }
+  await sql`PRAGMA foreign_keys = OFF`.execute(database.db);
+  const tables = await sql<{ name: string }>`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'`.execute(database.db);
+  for (const { name } of tables.rows) await sql`DROP TABLE ${sql.table(name)}`.execute(database.db);
+  await sql`PRAGMA foreign_keys = ON`.execute(database.db);
 }

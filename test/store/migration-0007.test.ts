@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { Migrator, sql } from 'kysely';
+import { sql } from 'kysely';
 import { migrate, type Database } from '../../src/store/database.js';
-import { migrationProvider } from '../../src/store/migrations/index.js';
-import { dialects, freshDatabase, type TestDatabase } from '../helpers/stores.js';
+import { databaseMigratedTo, dialects, type TestDatabase } from '../helpers/stores.js';
 
 /**
  * Migration 0007 gives pipeline checkpoints and workspace sessions their account, keeping the rows
@@ -15,13 +14,8 @@ for (const dialect of dialects) {
     let store: TestDatabase;
     let database: Database;
     before(async () => {
-      store = await freshDatabase(dialect);
+      store = await databaseMigratedTo(dialect, '0006-clients');
       database = store.database;
-      // freshDatabase migrated to the latest: start again from 0006 on a blank schema.
-      await dropEverything(database);
-      const migrator = new Migrator({ db: database.db, provider: migrationProvider(dialect) });
-      const { error } = await migrator.migrateTo('0006-clients');
-      assert.equal(error, undefined);
     });
     after(() => store.drop());
 
@@ -46,16 +40,4 @@ for (const dialect of dialects) {
       assert.deepEqual(sessions, [{ token_hash: 't', account_id: 2, user_id: 5 }]);
     });
   });
-}
-
-async function dropEverything(database: Database): Promise<void> {
-  if (database.dialect === 'postgres') {
-    await sql`DROP SCHEMA public CASCADE`.execute(database.db);
-    await sql`CREATE SCHEMA public`.execute(database.db);
-    return;
-  }
-  await sql`PRAGMA foreign_keys = OFF`.execute(database.db);
-  const tables = await sql<{ name: string }>`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'`.execute(database.db);
-  for (const { name } of tables.rows) await sql`DROP TABLE ${sql.table(name)}`.execute(database.db);
-  await sql`PRAGMA foreign_keys = ON`.execute(database.db);
 }

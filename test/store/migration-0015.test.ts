@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { Migrator, sql } from 'kysely';
+import { sql } from 'kysely';
 import { migrate, type Database } from '../../src/store/database.js';
-import { migrationProvider } from '../../src/store/migrations/index.js';
 import { listMapObjects } from '../../src/geozones/map-object-store.js';
-import { dialects, freshDatabase, type TestDatabase } from '../helpers/stores.js';
+import { databaseMigratedTo, dialects, type TestDatabase } from '../helpers/stores.js';
 
 /** Migration 0015 writes the folded address of the map objects stored before it, so they are found as new ones are. */
 for (const dialect of dialects) {
@@ -12,12 +11,8 @@ for (const dialect of dialects) {
     let store: TestDatabase;
     let database: Database;
     before(async () => {
-      store = await freshDatabase(dialect);
+      store = await databaseMigratedTo(dialect, '0011-map-object-places');
       database = store.database;
-      await dropEverything(database);
-      const migrator = new Migrator({ db: database.db, provider: migrationProvider(dialect) });
-      const { error } = await migrator.migrateTo('0011-map-object-places');
-      assert.equal(error, undefined);
     });
     after(() => store.drop());
 
@@ -38,16 +33,4 @@ for (const dialect of dialects) {
       assert.deepEqual(await found(1, ['пр', '5']), []);
     });
   });
-}
-
-async function dropEverything(database: Database): Promise<void> {
-  if (database.dialect === 'postgres') {
-    await sql`DROP SCHEMA public CASCADE`.execute(database.db);
-    await sql`CREATE SCHEMA public`.execute(database.db);
-    return;
-  }
-  await sql`PRAGMA foreign_keys = OFF`.execute(database.db);
-  const tables = await sql<{ name: string }>`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'`.execute(database.db);
-  for (const { name } of tables.rows) await sql`DROP TABLE ${sql.table(name)}`.execute(database.db);
-  await sql`PRAGMA foreign_keys = ON`.execute(database.db);
 }

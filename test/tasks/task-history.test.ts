@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { Migrator, sql } from 'kysely';
+import { Migrator } from 'kysely';
 import { migrationProvider } from '../../src/store/migrations/index.js';
 import { createEmployee, startServer, type TestServer } from '../helpers/server.js';
-import { dialects, freshDatabase } from '../helpers/stores.js';
+import { databaseMigratedTo, dialects } from '../helpers/stores.js';
 import { setStatus, TASKS } from './task-fixtures.js';
 
 /** The server's clock: every change is dated by it. */
@@ -75,13 +75,9 @@ for (const dialect of dialects) {
   });
 
   it(`on ${dialect}, tasks created before the history existed start it with their creation, initiator unknown`, async () => {
-    const { database, drop } = await freshDatabase(dialect);
+    // A database as a server before the history left it.
+    const { database, drop } = await databaseMigratedTo(dialect, '0009-reports');
     try {
-      // The fresh database is migrated already: undo the history's migration and those after it, as
-      // an older server left it (the migrator refuses a gap in the ones it ran).
-      await database.db.schema.dropTable('task_changes').execute();
-      await database.db.schema.dropIndex('map_objects_account_place').execute();
-      await sql`DELETE FROM kysely_migration WHERE name >= '0010-task-history'`.execute(database.db);
       const account = await database.db
         .insertInto('accounts')
         .values({ name: 'Old', time_zone: 'UTC', sms_enabled: 0, created_at: T0 })
