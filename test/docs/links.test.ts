@@ -37,7 +37,7 @@ function headingAnchors(text: string): Set<string> {
   for (const line of proseLines(text)) {
     const heading = /^#{1,6}\s+(.*?)\s*#*\s*$/.exec(line);
     if (!heading) continue;
-    const slug = heading[1]
+    const slug = (heading[1] ?? '')
       .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
       .toLowerCase()
       .replace(/[^\p{L}\p{M}\p{N}\p{Pc} -]/gu, '')
@@ -54,7 +54,7 @@ function linkTargets(text: string): string[] {
   const targets: string[] = [];
   for (const line of proseLines(text)) {
     const prose = line.replace(/`[^`]*`/g, '');
-    for (const match of prose.matchAll(/\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g)) targets.push(match[1]);
+    for (const match of prose.matchAll(/\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g)) targets.push(match[1] ?? '');
   }
   return targets;
 }
@@ -63,7 +63,9 @@ function brokenLinks(file: string): string[] {
   const broken: string[] = [];
   for (const target of linkTargets(readFileSync(file, 'utf8'))) {
     if (/^[a-z][a-z0-9+.-]*:/i.test(target)) continue; // https:, mailto: and the like
-    const [pathPart, anchor] = target.split('#', 2);
+    const hash = target.indexOf('#');
+    const pathPart = hash === -1 ? target : target.slice(0, hash);
+    const anchor = hash === -1 ? undefined : target.slice(hash + 1);
     const linked = pathPart === '' ? file : join(dirname(file), decodeURIComponent(pathPart));
     const where = `${relative(root, file)} → ${target}`;
     if (!existsSync(linked)) {
@@ -90,7 +92,7 @@ describe('documentation links', () => {
 
   it('reach every page of docs/ from docs/index.md', () => {
     const index = join(root, 'docs/index.md');
-    const listed = new Set(linkTargets(readFileSync(index, 'utf8')).map((target) => join(dirname(index), target.split('#')[0])));
+    const listed = new Set(linkTargets(readFileSync(index, 'utf8')).map((target) => join(dirname(index), target.split('#')[0] ?? '')));
     const unlisted = files.filter((file) => file.startsWith(join(root, 'docs')) && file !== index && !listed.has(file));
     assert.deepEqual(unlisted.map((file) => relative(root, file)), []);
   });
