@@ -1,6 +1,6 @@
 /**
- * A vehicle tracker to try Lokator's tracker listeners with, without a terminal at hand (README,
- * "Vehicle trackers"). It speaks Teltonika Codec 8 Extended, Wialon IPS (1.1 or 2.0) or EGTS over
+ * A vehicle tracker to try Lokator's tracker listeners with, without a terminal at hand (README's
+ * "A tracker", docs/operators/trackers.md). It speaks Teltonika Codec 8 Extended, Wialon IPS (1.1 or 2.0) or EGTS over
  * TCP, with the frames of scripts/trackers (written from the protocols' documents, apart from the
  * server's decoders), logs in with the IMEI and sends a drive: idling at the depot, city driving,
  * a stretch above 90 km/h, a stop at a filling station with the ignition off while 40 litres go

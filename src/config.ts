@@ -168,7 +168,7 @@ export const settings = {
   SMTP_USER: { doc: 'SMTP login with SMTP_HOST', parse: text },
   SMTP_PASSWORD: { doc: 'SMTP password with SMTP_HOST', secret: true, parse: text },
   SMTP_FROM: { doc: 'sender address of e-mail events, e.g. `Lokator <lokator@example.com>`; required with SMTP_URL or SMTP_HOST', parse: text },
-  SMS_GATEWAY_URL: url('HTTP gateway for SMS events: POST {"to", "text", "messageID"} as JSON (see README)', httpSchemes),
+  SMS_GATEWAY_URL: url('HTTP gateway for SMS events: POST {"to", "text", "messageID"} as JSON (see docs/integrators/webhooks.md)', httpSchemes),
   MESSENGER_GATEWAY_URL: url('HTTP gateway of the first messenger channel: POST {"to", "text", "messageID"} as JSON', httpSchemes),
   MESSENGER2_GATEWAY_URL: url('HTTP gateway of the second messenger channel: POST {"to", "text", "messageID"} as JSON', httpSchemes),
   ONLINE_TIMEOUT: {

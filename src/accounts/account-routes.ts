@@ -44,7 +44,7 @@ export function accountRoutes(accounts: AccountService) {
           tags,
           summary: 'Change this account’s name, time zone or language',
           description:
-            'Fields left out stay. A new time zone cuts days, hours and rule windows from the moment it is saved; statistics already stored keep the hours they were cut in (docs/time-zones.md).',
+            'Fields left out stay. A new time zone cuts days, hours and rule windows from the moment it is saved; statistics already stored keep the hours they were cut in (docs/coordinators/time-zones.md).',
           body: AccountPatch,
           response: { 204: NoContent, 400: ErrorBody, 401: ErrorBody },
         },

@@ -130,7 +130,7 @@ export class AccountService {
 
   /**
    * The account's own change of its name, time zone and language (fields left out stay); the
-   * values are checked by the route. A new zone cuts days from then on (docs/time-zones.md).
+   * values are checked by the route. A new zone cuts days from then on (docs/coordinators/time-zones.md).
    */
   async changeProfile(accountId: number, change: { name?: string; timeZone?: string; locale?: AccountLocale }): Promise<Account | null> {
     await store.changeAccountProfile(this.database.db, accountId, change, this.clock());

@@ -7,7 +7,7 @@ export const DERIVED_RETENTION_FACTOR = 4;
 export const MAX_RETENTION_DAYS = 36_500;
 
 /**
- * How long an account's data is kept (README, "Retention"). Fixes (and "locate now" requests,
+ * How long an account's data is kept (docs/operators/retention.md). Fixes (and "locate now" requests,
  * which name them) for the account's days, or the server's RETENTION_DAYS when it has none
  * of its own; tracks, vehicle events and statistics buckets four times as long, so that a year
  * of trips and mileage is still there when 90 days of fixes are; 0 keeps everything for ever.

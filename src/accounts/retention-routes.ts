@@ -15,7 +15,7 @@ const RetentionView = Type.Object({
 });
 
 /**
- * How long the account's data is kept (README, "Retention"), read and set by the account itself
+ * How long the account's data is kept (docs/operators/retention.md), read and set by the account itself
  * (the workspace's Settings); the operator sets the same with `PATCH /admin/v1/accounts/{id}`.
  * An extension of the interface, like the signing secret.
  */

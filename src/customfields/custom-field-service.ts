@@ -65,7 +65,7 @@ export class CustomFieldService {
     });
   }
 
-  /** Zones, tasks and employees that name the template keep their id and values (README: a deleted template). */
+  /** Zones, tasks and employees that name the template keep their id and values (docs/integrators/clients.md: a deleted template). */
   async delete(account: Account, id: number): Promise<void> {
     await this.database.transaction(async (tx) => {
       if (!(await deleteTemplate(tx, account.id, id, this.clock()))) throw notFound(id);

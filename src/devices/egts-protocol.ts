@@ -22,7 +22,7 @@ import type { TrackerRecord } from './tracker-record.js';
 /**
  * EGTS over TCP: a terminal authenticates by TERM_IDENTITY (or names itself by the records' object
  * id), a retranslator by DISPATCHER_IDENTITY; either proves a password with AUTH_INFO where one is
- * set. Teledata records are confirmed one by one (docs/devices-egts.md).
+ * set. Teledata records are confirmed one by one (docs/operators/devices-egts.md).
  */
 export const egtsProtocol: TrackerProtocol = {
   name: 'egts',

@@ -9,7 +9,7 @@ const errors = { 400: ErrorBody, 401: ErrorBody, 404: ErrorBody };
 const ById = Type.Object({ retranslatorID: Id });
 
 /**
- * The EGTS retranslators of the account (docs/devices-egts.md): platforms that relay its vehicles
+ * The EGTS retranslators of the account (docs/operators/devices-egts.md): platforms that relay its vehicles
  * to the EGTS port. An extension of the interface. Additions and removals are logged (no password).
  */
 export function retranslatorRoutes(retranslators: EgtsRetranslators) {

@@ -9,7 +9,7 @@ import type { TrackerRetranslator } from './tracker-server.js';
 const notFound = () => new ApiError('RETRANSLATOR_NOT_FOUND', 'no such retranslator');
 
 /**
- * The EGTS retranslators an account lets relay its vehicles (docs/devices-egts.md): configured
+ * The EGTS retranslators an account lets relay its vehicles (docs/operators/devices-egts.md): configured
  * through the API, authenticated by the EGTS listener.
  */
 export class EgtsRetranslators {

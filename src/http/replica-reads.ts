@@ -11,7 +11,7 @@ const PRUNE_AT = 10_000;
  * (an API token's user, a workspace session's) who wrote less than `readYourWritesMs` ago: they
  * read from the primary, so a client sees its own write in the next read. Remembered per server:
  * behind a load balancer, a read that reaches another server may miss a write made there up to
- * DATABASE_REPLICA_MAX_LAG before (README, "Read replicas").
+ * DATABASE_REPLICA_MAX_LAG before (docs/operators/postgresql.md, "Read replicas").
  */
 export function registerReplicaReads(api: FastifyInstance, database: Database): void {
   const { replica } = database;

@@ -16,7 +16,7 @@ const GpsFilterChange = Type.Partial(GpsFilterView);
 type GpsFilterChange = Static<typeof GpsFilterChange>;
 
 /**
- * The account's GPS filter (docs/gps-filtering.md): what it is in effect, and the account's own
+ * The account's GPS filter (docs/integrators/gps-filtering.md): what it is in effect, and the account's own
  * choice of its rules. An extension of the interface, like the account's retention.
  */
 export function gpsFilterRoutes(accounts: AccountService) {

@@ -28,7 +28,7 @@ export const MobileLocation = Type.Object({
 });
 export type MobileLocation = Static<typeof MobileLocation>;
 
-/** The fixes in the mobile positioning routes' shape (README: "Mobile positioning"). */
+/** The fixes in the mobile positioning routes' shape (docs/integrators/clients.md, "Mobile positioning"). */
 export class MobileLocations {
   constructor(
     private readonly database: Database,

@@ -23,7 +23,7 @@ const MobileTrackQuery = Type.Object({
  * `/v6/api/mobilePositioningManagement`: the original's positions of the employees' phones. In
  * Lokator every fix of an employee is its phone's (or its tracker's) position, so these answer the
  * same fixes and tracks as the GPS routes, with the same ids and paging, at most 200 a page; the
- * locations carry the original's mobile fields besides (docs/clients.md).
+ * locations carry the original's mobile fields besides (docs/integrators/clients-details.md).
  */
 export function mobilePositioningRoutes(locations: MobileLocations, tracks: TrackService) {
   return async (api: Api) => {

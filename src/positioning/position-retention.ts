@@ -25,7 +25,7 @@ export interface DerivedRemoved {
 }
 
 /**
- * Removal of an account's old positions and what was derived from them (README, "Retention"),
+ * Removal of an account's old positions and what was derived from them (docs/operators/retention.md),
  * for the retention job. Everything goes in small transactions (`batchRows` rows), oldest first,
  * so ingestion is never held up for longer than one of them; on PostgreSQL whole weeks go at once.
  */

@@ -3,7 +3,7 @@ import type { Database, Db, Tx } from '../store/database.js';
 import { idTable } from '../store/id-table.js';
 
 /**
- * Retention's statements on the positioning tables (README, "Retention"). Old rows go oldest
+ * Retention's statements on the positioning tables (docs/operators/retention.md). Old rows go oldest
  * first in slices of about `limit`: the `limit`-th oldest row's time is found through the
  * table's (…, time) index (`nthOldest…`), then everything up to it is deleted by the same index
  * range (`delete…UpTo`), so a slice costs what its rows cost however much is left (and on

@@ -69,7 +69,7 @@ export class StatisticsService {
 
   /**
    * interval=1: one record per vehicle, at its last fix of the period. When retention has removed
-   * fixes from the period's start (README, "Retention"), the totals before the period come from
+   * fixes from the period's start (docs/operators/retention.md), the totals before the period come from
    * its first statistics bucket (whole quarter hours), and, where no fix of the period is left,
    * those at its end from its last.
    */

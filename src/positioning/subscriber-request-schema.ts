@@ -3,7 +3,7 @@ import { Count, DateTimeText, Id, IdList, Offset } from '../http/list-params.js'
 
 const nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
-/** The original's result codes of a location request that Lokator can give (README: "Locate now"). */
+/** The original's result codes of a location request that Lokator can give (docs/integrators/clients.md, "Locate now"). */
 export const resultCodes = {
   SUCCESS: 0,
   SUBSCRIBER_OFFLINE: 5,

@@ -11,7 +11,7 @@ import yazl from 'yazl';
  * row object, a cell object per value and an XML node tree per row, and stayed at about 1.6 µs of
  * CPU per cell at its best settings (values as arrays, a shared style object per column and per
  * row, shared strings off), 2.5 s for the 1.5 million cells of a 500-vehicle month of trips, half
- * the 5 s target before the report is even read (README, Performance). This writes each row as one
+ * the 5 s target before the report is even read (docs/performance.md). This writes each row as one
  * string from per-column pieces made once. exceljs stays the tests' independent reader.
  */
 

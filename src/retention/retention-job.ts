@@ -44,7 +44,7 @@ export interface RetentionReport {
 }
 
 /**
- * Retention (README, "Retention"): hourly, each account's fixes older than its retention go, and
+ * Retention (docs/operators/retention.md): hourly, each account's fixes older than its retention go, and
  * its tracks, vehicle events, statistics and closed zone visits at four times that; finished
  * deliveries, report schedules' past sends, expired idempotency keys and ended sessions too. On PostgreSQL the weekly partitions of fixes older
  * than every account's cut-off are dropped whole and the rest deleted in small batches; on SQLite

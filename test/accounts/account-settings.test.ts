@@ -1,6 +1,6 @@
 // The account's own name, time zone and language (CONTRACT §7): read and changed in the v6
 // conventions, bad input refused with nothing changed, and what a new zone does to stored hourly
-// statistics and to scheduled reports (docs/time-zones.md).
+// statistics and to scheduled reports (docs/coordinators/time-zones.md).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { assertRefusedUnchanged } from '../helpers/bad-input.js';

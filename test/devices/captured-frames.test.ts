@@ -12,7 +12,7 @@ import { TrackerClient } from '../helpers/tracker-client.js';
 /**
  * Published frames of each protocol, sent as they are over TCP to the stored listeners, and what
  * the store kept of them, field by field. Each frame names its source. What a frame shows that
- * Lokator does not do is listed in docs/device-trust.md ("What the listeners decode").
+ * Lokator does not do is listed in docs/operators/device-trust.md ("What the listeners decode").
  */
 
 const hex = (text: string) => Buffer.from(text.replace(/\s+/g, ''), 'hex');

@@ -17,8 +17,7 @@ async function until<T>(what: string, probe: () => Promise<T | null>, ms = 10_00
 }
 
 /**
- * `/ready` is what a load balancer or orchestrator asks before sending traffic (README,
- * Operations): 503 while the device listeners start (startProcess waits for its 200, and the
+ * `/ready` is what a load balancer or orchestrator asks before sending traffic (docs/operators/operations.md): 503 while the device listeners start (startProcess waits for its 200, and the
  * terminal simulator's test checks the tracker ports accept then) and from the moment shutdown
  * begins, while the listeners drain, before the API itself closes.
  */

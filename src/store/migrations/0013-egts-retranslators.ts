@@ -3,7 +3,7 @@ import type { Dialect } from '../dialect.js';
 import { withId, type MigrationFactory } from './migration-helpers.js';
 
 /**
- * The EGTS retranslators an account lets in (docs/devices-egts.md): another platform relaying the
+ * The EGTS retranslators an account lets in (docs/operators/devices-egts.md): another platform relaying the
  * account's vehicles names itself by a dispatcher id and proves a password, kept as its scrypt
  * hash. A dispatcher id is unique within an account only: two accounts may each know a platform
  * as dispatcher 1, and its password tells which one it is.

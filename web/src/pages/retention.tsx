@@ -20,7 +20,7 @@ type Choice = 'server' | 'forever' | 'days';
 const kept = (days: number) => (days === 0 ? t('retention.keptForEver') : t('retention.keptDays', { count: days }));
 
 /**
- * How long the account's data is kept (README, "Retention"): the server's default, for ever, or
+ * How long the account's data is kept (docs/operators/retention.md): the server's default, for ever, or
  * a number of days. Fixes older than that are removed within the hour; tracks, vehicle events
  * and statistics stay four times as long. The operator can set the same.
  */

@@ -89,7 +89,7 @@ export const employeesEn = {
   'veh.remove': 'Remove',
   'veh.addLimit': 'Add sensor limit',
   'veh.readingMap': 'Reading map (trackers)',
-  'veh.readingHint': 'Which input of the tracker gives each reading; the protocol\'s defaults are in the README (Vehicle trackers).',
+  'veh.readingHint': 'Which input of the tracker gives each reading; the protocol\'s defaults are in the documentation (Vehicle trackers).',
   'veh.protocolDefault': 'Protocol default',
   'veh.off': 'Off',
   'veh.fromInput': 'From input',

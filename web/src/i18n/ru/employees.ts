@@ -91,7 +91,7 @@ export const employeesRu: CatalogueOf<typeof employeesEn> = {
   'veh.remove': 'Удалить',
   'veh.addLimit': 'Добавить предел датчика',
   'veh.readingMap': 'Входы трекера',
-  'veh.readingHint': 'С какого входа трекера берётся каждое показание; входы по умолчанию для протоколов описаны в README, в разделе о трекерах.',
+  'veh.readingHint': 'С какого входа трекера берётся каждое показание; входы по умолчанию для протоколов описаны в документации, в разделе о трекерах.',
   'veh.protocolDefault': 'Как в протоколе',
   'veh.off': 'Не брать',
   'veh.fromInput': 'Со входа',

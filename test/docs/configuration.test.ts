@@ -1,0 +1,27 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { describe, it } from 'node:test';
+import { settings } from '../../src/config.js';
+
+/**
+ * The operators' configuration page lists every environment variable the server reads, and only
+ * those: a setting added to src/config.ts without its line in the table fails here.
+ */
+
+const page = readFileSync(new URL('../../docs/operators/configuration.md', import.meta.url), 'utf8');
+
+/** The variables named in the first column of the page's table (a row may name several). */
+function documentedVariables(text: string): string[] {
+  return text
+    .split('\n')
+    .filter((line) => line.startsWith('| `'))
+    .flatMap((line) => [...(line.split('|')[1] ?? '').matchAll(/`([A-Z][A-Z0-9_]*)`/g)].map((match) => match[1] ?? ''));
+}
+
+describe('the configuration page', () => {
+  it('lists every setting of src/config.ts, and nothing else', () => {
+    const documented = documentedVariables(page);
+    assert.deepEqual([...new Set(documented)].sort(), Object.keys(settings).sort());
+    assert.equal(new Set(documented).size, documented.length, 'each variable is listed once');
+  });
+});

@@ -1,0 +1,113 @@
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { describe, it } from 'node:test';
+
+/**
+ * The documentation stays whole: every relative link in README.md and docs/**.md names a file that
+ * exists, and a link with an anchor names a heading of that page, as GitHub makes its anchors.
+ */
+
+const root = new URL('../..', import.meta.url).pathname;
+
+function markdownFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return markdownFiles(path);
+    return name.endsWith('.md') ? [path] : [];
+  });
+}
+
+/** The text outside fenced code blocks, line by line (links and headings inside them are examples). */
+function proseLines(text: string): string[] {
+  let fenced = false;
+  return text.split('\n').filter((line) => {
+    if (/^\s*(```|~~~)/.test(line)) {
+      fenced = !fenced;
+      return false;
+    }
+    return !fenced;
+  });
+}
+
+/** GitHub's anchor for a heading: lower case, punctuation dropped, spaces as hyphens, repeats numbered. */
+function headingAnchors(text: string): Set<string> {
+  const anchors = new Set<string>();
+  const seen = new Map<string, number>();
+  for (const line of proseLines(text)) {
+    const heading = /^#{1,6}\s+(.*?)\s*#*\s*$/.exec(line);
+    if (!heading) continue;
+    const slug = (heading[1] ?? '')
+      .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+      .toLowerCase()
+      .replace(/[^\p{L}\p{M}\p{N}\p{Pc} -]/gu, '')
+      .replace(/ /g, '-');
+    const count = seen.get(slug) ?? 0;
+    seen.set(slug, count + 1);
+    anchors.add(count === 0 ? slug : `${slug}-${count}`);
+  }
+  return anchors;
+}
+
+/** The targets of the inline links `[text](target)` in the prose, code spans left out. */
+function linkTargets(text: string): string[] {
+  const targets: string[] = [];
+  for (const line of proseLines(text)) {
+    const prose = line.replace(/`[^`]*`/g, '');
+    for (const match of prose.matchAll(/\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g)) targets.push(match[1] ?? '');
+  }
+  return targets;
+}
+
+function brokenLinks(file: string): string[] {
+  const broken: string[] = [];
+  for (const target of linkTargets(readFileSync(file, 'utf8'))) {
+    if (/^[a-z][a-z0-9+.-]*:/i.test(target)) continue; // https:, mailto: and the like
+    const hash = target.indexOf('#');
+    const pathPart = hash === -1 ? target : target.slice(0, hash);
+    const anchor = hash === -1 ? undefined : target.slice(hash + 1);
+    const linked = pathPart === '' ? file : join(dirname(file), decodeURIComponent(pathPart));
+    const where = `${relative(root, file)} → ${target}`;
+    if (!existsSync(linked)) {
+      broken.push(`${where}: no such file`);
+      continue;
+    }
+    if (anchor === undefined || anchor === '') continue;
+    if (!linked.endsWith('.md')) {
+      broken.push(`${where}: an anchor into a file that is not Markdown`);
+      continue;
+    }
+    if (!headingAnchors(readFileSync(linked, 'utf8')).has(decodeURIComponent(anchor))) broken.push(`${where}: no such heading`);
+  }
+  return broken;
+}
+
+describe('documentation links', () => {
+  const files = [join(root, 'README.md'), ...markdownFiles(join(root, 'docs'))];
+
+  it('resolve to existing files and headings', () => {
+    assert.ok(files.length > 2, 'README.md and the pages of docs/ are found');
+    assert.deepEqual(files.flatMap(brokenLinks), []);
+  });
+
+  it('reach every page of docs/ from docs/index.md', () => {
+    const index = join(root, 'docs/index.md');
+    const listed = new Set(linkTargets(readFileSync(index, 'utf8')).map((target) => join(dirname(index), target.split('#')[0] ?? '')));
+    const unlisted = files.filter((file) => file.startsWith(join(root, 'docs')) && file !== index && !listed.has(file));
+    assert.deepEqual(unlisted.map((file) => relative(root, file)), []);
+  });
+
+  it('make anchors and find links as GitHub does', () => {
+    assert.deepEqual([...headingAnchors('# Lokator\n## The ingest queue (group commit)\n```\n# not a heading\n```\n## Start\n## Start\n### `DATA_DIR` and §2, 3–4\n')], [
+      'lokator',
+      'the-ingest-queue-group-commit',
+      'start',
+      'start-1',
+      'data_dir-and-2-34',
+    ]);
+    assert.deepEqual(linkTargets('See [a](docs/a.md#x), `[b](not-a-link.md)` and [c](https://example.com).\n```\n[d](code.md)\n```\n'), [
+      'docs/a.md#x',
+      'https://example.com',
+    ]);
+  });
+});
