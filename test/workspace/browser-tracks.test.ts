@@ -60,6 +60,7 @@ function vanDay(): DayFix[] {
 }
 
 /** `HH:mm` of a date-time the API wrote in the account's zone (`…T08:05:00+03:00`). */
+const moscowClock = (ms: number) => new Intl.DateTimeFormat('en-GB', { timeZone: TIME_ZONE, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(ms);
 const hhmm = (dateTime: string) => {
   assert.match(dateTime, /\+03:00$/);
   return dateTime.slice(11, 16);
@@ -125,14 +126,16 @@ describe('workspace in the browser: the Tracks view', needsBrowser, () => {
       'the Tracks table has the distances of GET …/tracks',
     );
 
-    // Before the first track, between the two, after the last: 00:00 to 24:00 in the account zone.
+    // From the day's first valid fix to the first track, between the two, and from the last track
+    // to the day's last valid fix: a stop lasts only as long as there is data, in the account zone.
     const stopRows = await rowsOf(page.getByRole('table', { name: 'Stops' }));
+    const validMs = fixes.filter((f) => f.body.isValid).map((f) => Date.parse(f.body.locationDate));
     assert.deepEqual(
       stopRows.map((cells) => [cells[1], cells[2]]),
       [
-        ['00:00', hhmm(tracks[0].startDate)],
+        [moscowClock(Math.min(...validMs)), hhmm(tracks[0].startDate)],
         [hhmm(tracks[0].finishDate), hhmm(tracks[1].startDate)],
-        [hhmm(tracks[1].finishDate), '24:00'],
+        [hhmm(tracks[1].finishDate), moscowClock(Math.max(...validMs))],
       ],
     );
     const parkedMinutes = Math.round((Date.parse(tracks[1].startDate) - Date.parse(tracks[0].finishDate)) / MINUTE);
@@ -197,7 +200,7 @@ describe('workspace in the browser: the Tracks view', needsBrowser, () => {
     assert.equal(await page.getByRole('table', { name: 'Stops' }).locator('tbody tr.selected').count(), 1);
 
     // And from the map: a stop marker is a button of its own.
-    await page.getByRole('button', { name: /^Stop 3: \d\d:\d\d–24:00/ }).focus();
+    await page.getByRole('button', { name: /^Stop 3: \d\d:\d\d–\d\d:\d\d/ }).focus();
     await page.keyboard.press('Enter');
     await page.waitForFunction(() => document.querySelector('.leaflet-marker-pane .stop-marker.selected')?.textContent === '3');
     assert.equal(await page.getByRole('button', { name: 'Show stop 3 on the map' }).getAttribute('aria-pressed'), 'true');
