@@ -1,4 +1,5 @@
 import type { Db, Tx } from '../store/database.js';
+import type { AccountRow } from './account-store.js';
 
 /**
  * The statements of workspace sign-in: users, sessions and counted password tries. Sessions and
@@ -14,15 +15,7 @@ export interface UserRow {
 }
 
 /** The session's user and expiry, with its account's columns (`id` is the account's). */
-export interface SessionRow {
-  id: number;
-  name: string;
-  time_zone: string;
-  sms_enabled: number;
-  settings: string;
-  retention_days: number | null;
-  locale: string;
-  settings_confirmed_at: number | null;
+export type SessionRow = AccountRow & {
   user_id: number;
   expires_at: number;
   login: string;
