@@ -208,7 +208,7 @@ export function DeliveriesPage() {
           {t('deliv.refresh')}
         </button>
       </div>
-      <StatusLine class="deliveries-message" message={loading ? 'Loading…' : message} />
+      <StatusLine class="deliveries-message" message={loading ? t('deliv.loading') : message} />
       <ErrorAlert message={error} />
       <div class="table-scroll">
         <table class="deliveries-table">

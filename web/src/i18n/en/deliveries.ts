@@ -2,6 +2,7 @@
 export const deliveriesEn = {
   'deliv.title': 'Deliveries',
   'deliv.intro': 'Every call, e-mail and message the event rules sent, newest first. Failed calls are retried for about a day and then kept here; a delivery can be sent again with the same {id}, so receivers can tell a repeat.',
+  'deliv.loading': 'Loading deliveries…',
   'deliv.last1': 'Last 24 hours',
   'deliv.last3': 'Last 3 days',
   'deliv.last7': 'Last 7 days',

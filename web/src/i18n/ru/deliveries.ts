@@ -4,6 +4,7 @@ import type { deliveriesEn } from '../en/deliveries.js';
 export const deliveriesRu: CatalogueOf<typeof deliveriesEn> = {
   'deliv.title': 'Отправки',
   'deliv.intro': 'Все вызовы, письма и сообщения, отправленные по уведомлениям, сначала новые. Неудачные вызовы повторяются около суток, после чего остаются здесь; отправку можно повторить с тем же {id}, и получатель узнает повтор.',
+  'deliv.loading': 'Загрузка отправок…',
   'deliv.last1': 'За 24 часа',
   'deliv.last3': 'За 3 дня',
   'deliv.last7': 'За 7 дней',
