@@ -40,6 +40,7 @@ import { TaskArrivals } from './signals/task-arrivals.js';
 import { OsrmRouter } from './signals/osrm-router.js';
 import { SignalDispatcher } from './signals/signal-dispatcher.js';
 import { SignalDetection } from './signals/signal-detection.js';
+import { eventLines } from './signals/signal-message.js';
 import { LocationService } from './positioning/location-service.js';
 import { ReportData } from './positioning/positioning.js';
 import { createReports, reportRoutes, type Reports } from './reports/reports.js';
@@ -151,6 +152,7 @@ export function createServices(database: Database, clock: () => number = Date.no
     ...options.delivery,
     allowPrivate: options.allowPrivateAddresses ?? false,
     attachments: (accountId, spec) => reports.attachments.render(accountId, spec),
+    eventLines,
     // Cached as tokens are: a new language reaches messages within PRINCIPAL_CACHE_MS (at once on the server that saved it).
     readers: async (accountId) => {
       const account = await accounts.getCached(accountId);

@@ -9,7 +9,7 @@ import { DeliveryQueue } from './delivery-queue.js';
 import { DeliveryWorker } from './delivery-worker.js';
 import { EmailSender, type AttachmentSource, type SmtpSettings } from './email-sender.js';
 import { GatewaySender } from './gateway-sender.js';
-import type { MessageReaderOf } from './message-text.js';
+import { DEFAULT_READER, messageText, type EventLines, type MessageReaderOf, type MessageTextOf } from './message-text.js';
 import type { Channel, Outbox } from './outbox.js';
 import { SigningSecrets } from './signing-secrets.js';
 import { WebhookSender } from './webhook-sender.js';
@@ -36,6 +36,8 @@ export interface DeliverySettings {
   attachments?: AttachmentSource;
   /** The language and zone an account's e-mails, SMS and messenger texts are written in; English and UTC without. */
   readers?: MessageReaderOf;
+  /** What each kind of event rule's message says (the signals module's); a signal's type number without. */
+  eventLines?: EventLines;
 }
 
 export const defaultDeliverySettings: DeliverySettings = {
@@ -71,12 +73,14 @@ export interface DeliveryServices {
 /** The delivery side of CONTRACT §4, composed: the worker with a sender per channel, the log, the secrets. */
 export function createDelivery(database: Database, outbox: Outbox, registry: Registry, options: DeliverySettings, clock: () => number = Date.now): DeliveryServices {
   const secrets = new SigningSecrets(database, clock);
+  const readerOf = options.readers ?? (async () => DEFAULT_READER);
+  const textOf: MessageTextOf = async (accountId, payload) => messageText(payload, await readerOf(accountId), options.eventLines);
   const gateway = (url: string | undefined, setting: string) =>
-    url ? new GatewaySender(url, options.timeoutMs, options.readers) : new UnconfiguredChannel(`this channel is not configured: set ${setting}`);
+    url ? new GatewaySender(url, options.timeoutMs, textOf) : new UnconfiguredChannel(`this channel is not configured: set ${setting}`);
   const senders: Record<Channel, ChannelSender> = {
     webhook: new WebhookSender(secrets, { allowPrivate: options.allowPrivate, timeoutMs: options.timeoutMs, resolver: options.resolver, clock }),
     email: options.smtp
-      ? new EmailSender(options.smtp, options.timeoutMs, options.attachments ?? null, options.readers)
+      ? new EmailSender(options.smtp, options.timeoutMs, options.attachments ?? null, textOf)
       : new UnconfiguredChannel('e-mail is not configured: set SMTP_URL (or SMTP_HOST) and SMTP_FROM'),
     sms: gateway(options.smsGatewayUrl, 'SMS_GATEWAY_URL'),
     messenger: gateway(options.messengerGatewayUrl, 'MESSENGER_GATEWAY_URL'),
@@ -97,4 +101,4 @@ export function createDelivery(database: Database, outbox: Outbox, registry: Reg
 export type { Outbox, OutgoingMessage } from './outbox.js';
 export { deleteFinishedDeliveries } from './delivery-retention.js';
 export type { AttachmentSource, MailAttachment } from './email-sender.js';
-export type { MessageReader, MessageReaderOf } from './message-text.js';
+export type { EventLines, MessageReader, MessageReaderOf } from './message-text.js';

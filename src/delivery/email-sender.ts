@@ -1,6 +1,6 @@
 import nodemailer, { type Transporter } from 'nodemailer';
 import { describeNetworkError, type ChannelSender, type ClaimedDelivery, type SendOutcome } from './channel-sender.js';
-import { DEFAULT_READER, messageText, type MessageReaderOf } from './message-text.js';
+import { plainTextOf, type MessageTextOf } from './message-text.js';
 
 /** A file attached to an e-mail, made when the e-mail is sent. */
 export interface MailAttachment {
@@ -37,7 +37,7 @@ export class EmailSender implements ChannelSender {
     private readonly settings: SmtpSettings,
     private readonly timeoutMs: number,
     private readonly attachmentSource: AttachmentSource | null = null,
-    private readonly readerOf: MessageReaderOf = async () => DEFAULT_READER,
+    private readonly textOf: MessageTextOf = plainTextOf,
   ) {
     const server = smtpServer(settings);
     this.transport = nodemailer.createTransport({
@@ -53,7 +53,7 @@ export class EmailSender implements ChannelSender {
   async send(delivery: ClaimedDelivery): Promise<SendOutcome> {
     let subject: string, text: string, attachments: MailAttachment[];
     try {
-      ({ subject, text } = messageText(delivery.payload, await this.readerOf(delivery.accountId)));
+      ({ subject, text } = await this.textOf(delivery.accountId, delivery.payload));
       attachments = await this.attachmentsOf(delivery);
     } catch (error) {
       // Made from the database: a failure here is ours, not the mail server's; it is retried.

@@ -5,7 +5,7 @@ import type { Database } from '../store/database.js';
 import { localDate } from './report-days.js';
 import { reportFileName } from './report-files.js';
 import { reportMailText } from './report-mail-text.js';
-import type { ReportKind } from './report-schema.js';
+import type { ReportKind } from './kinds/report-kinds.js';
 import { nextOccurrence, reportedPeriod, type ScheduleTiming } from './schedule-clock.js';
 import { advanceSchedule, claimRun, dueSchedules, type ScheduleRow } from './schedule-store.js';
 

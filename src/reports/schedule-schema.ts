@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { Id } from '../http/list-params.js';
-import { ReportKindName } from './report-schema.js';
+import { ReportKindName } from './kinds/report-kinds.js';
 
 export const frequencies = ['daily', 'weekly', 'monthly'] as const;
 export type Frequency = (typeof frequencies)[number];

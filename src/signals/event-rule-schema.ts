@@ -1,55 +1,22 @@
 import { Type, type Static, type TSchema } from 'typebox';
 import { DateTimeText, Id } from '../http/list-params.js';
+import { RULE_KINDS, type RuleKind } from './kinds/rule-kinds.js';
 
 const nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
-/** The signal types of interface 6.3, and the two change feeds of 6.4 and 6.5. */
-export const signalKinds = [1, 2, 3, 7, 9, 10, 11, 24] as const;
-export type SignalKind = (typeof signalKinds)[number];
-export type RuleKind = SignalKind | 'taskChanges' | 'employeeChanges';
+export type { RuleKind, SignalKind } from './kinds/rule-kinds.js';
 
-const Kind = Type.Union(
-  [
-    Type.Literal(1), Type.Literal(2), Type.Literal(3), Type.Literal(7), Type.Literal(9), Type.Literal(10), Type.Literal(11), Type.Literal(24),
-    Type.Literal('taskChanges'), Type.Literal('employeeChanges'),
-  ],
-  {
-    description: '1 speed, 2 zone entry/exit, 3 stops, 7 power off, 9 waste loading, 10 sensor control, 11 trip end, 24 estimated arrival, or taskChanges / employeeChanges',
-  },
+const signalSummaries = RULE_KINDS.filter((k) => k.source === 'fixes').map((k) => k.summary);
+const feedSummaries = RULE_KINDS.filter((k) => k.source === 'changes').map((k) => k.summary);
+/** The kinds of the list; typed as `RuleKind`, which a union made of a list's values is not. */
+const Kind = Type.Unsafe<RuleKind>(
+  Type.Union(
+    RULE_KINDS.map((k) => Type.Literal(k.kind)),
+    { description: `${signalSummaries.join(', ')}, or ${feedSummaries.join(' / ')}` },
+  ),
 );
 
 const Time = Type.String({ pattern: '^([01]\\d|2[0-3]):[0-5]\\d$', description: 'HH:mm in the account time zone' });
-
-/** Parameters per kind (CONTRACT §4); checked by the service against the rule's kind. */
-export const ruleParameters: Record<string, TSchema> = {
-  '1': Type.Object(
-    { speedLimit: Type.Number({ exclusiveMinimum: 0, maximum: 1000 }), minDurationSeconds: Type.Optional(Type.Integer({ minimum: 0, maximum: 86_400 })) },
-    { additionalProperties: false },
-  ),
-  '2': Type.Object(
-    {
-      zoneIDs: Type.Optional(Type.Array(Id, { maxItems: 1000 })),
-      zoneGroupIDs: Type.Optional(Type.Array(Id, { maxItems: 1000 })),
-      on: Type.Union([Type.Literal('entry'), Type.Literal('exit'), Type.Literal('both')]),
-    },
-    { additionalProperties: false },
-  ),
-  '3': Type.Object({ minStopMinutes: Type.Integer({ minimum: 1, maximum: 10_080 }) }, { additionalProperties: false }),
-  '7': Type.Object({}, { additionalProperties: false }),
-  '9': Type.Object({ sensorID: Type.Integer({ minimum: 0, maximum: 2_147_483_647 }) }, { additionalProperties: false }),
-  '10': Type.Object(
-    {
-      sensorID: Type.Integer({ minimum: 0, maximum: 2_147_483_647 }),
-      min: Type.Optional(nullable(Type.Number({ minimum: -1e12, maximum: 1e12 }))),
-      max: Type.Optional(nullable(Type.Number({ minimum: -1e12, maximum: 1e12 }))),
-    },
-    { additionalProperties: false },
-  ),
-  '11': Type.Object({}, { additionalProperties: false }),
-  '24': Type.Object({ minutesBefore: Type.Integer({ minimum: 1, maximum: 1440 }) }, { additionalProperties: false }),
-  taskChanges: Type.Object({}, { additionalProperties: false }),
-  employeeChanges: Type.Object({}, { additionalProperties: false }),
-};
 
 const fields = {
   kind: Kind,
