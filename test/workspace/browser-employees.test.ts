@@ -19,7 +19,7 @@ async function until(check: () => Promise<boolean>, what: string, timeoutMs = 15
 }
 
 /**
- * Issue 18: a coordinator sets up an employee with a phone in the workspace (the key shown once,
+ * a coordinator sets up an employee with a phone in the workspace (the key shown once,
  * with Traccar Client's settings as text and QR code), the phone reports over the OsmAnd port and
  * the employee appears on the live map; groups are made, assigned and used as a filter.
  */

@@ -41,7 +41,7 @@ async function clickMap(page: Page, dx: number, dy: number): Promise<{ lat: numb
 const near = (a: number, b: number) => Math.abs(a - b) < 2e-5;
 
 /**
- * Issue 18: map objects placed by a click; a task created on the map, assigned, its assignee's
+ * map objects placed by a click; a task created on the map, assigned, its assignee's
  * estimated arrival shown, its status changed by the employee's phone and the change seen in the
  * list and the task's history.
  */
