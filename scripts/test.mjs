@@ -40,6 +40,8 @@ if (!quick) {
 }
 // The browser tests use the workspace the server serves: build it from the current sources.
 step('build the workspace', 'npx', ['vite', 'build', '--config', 'web/vite.config.ts', '--logLevel', 'warn']);
+// The documentation site the server serves at /docs/, and whose links test/docs checks.
+step('build the documentation site', 'npm', ['run', '--silent', 'build:docs']);
 
 let cluster = null;
 const env = { ...process.env };
