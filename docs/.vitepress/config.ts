@@ -74,8 +74,8 @@ export default defineConfig({
   base: '/docs/',
   cleanUrls: false,
   lastUpdated: false,
-  // The site works without the network: no web fonts from elsewhere, search built into the pages.
-  head: [['meta', { name: 'robots', content: 'noindex' }]],
+  // No favicon request (the workspace does the same); the pages load nothing from elsewhere.
+  head: [['link', { rel: 'icon', href: 'data:,' }]],
   markdown: { config: repositoryLinks, anchor: { slugify: githubSlug }, headers: { slugify: githubSlug } },
   transformPageData(pageData) {
     if (pageData.relativePath !== 'index.md') return;

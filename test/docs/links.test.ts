@@ -99,6 +99,13 @@ describe('documentation links', () => {
     assert.deepEqual(unlisted.map((file) => relative(root, file)), []);
   });
 
+  it('leave the README a door: at most 250 lines, pointing to docs/ and the site', () => {
+    const readme = readFileSync(join(root, 'README.md'), 'utf8');
+    assert.ok(readme.trimEnd().split('\n').length <= 250, `README.md has ${readme.trimEnd().split('\n').length} lines`);
+    assert.ok(linkTargets(readme).includes('docs/index.md'), 'README.md links to docs/index.md');
+    assert.match(readme, /localhost:8080\/docs\//, 'README.md names the site Lokator serves');
+  });
+
   it('make anchors and find links as GitHub does', () => {
     assert.deepEqual([...headingAnchors('# Lokator\n## The ingest queue (group commit)\n```\n# not a heading\n```\n## Start\n## Start\n### `DATA_DIR` and §2, 3–4\n')], [
       'lokator',
