@@ -98,19 +98,34 @@ if (!quick) {
     { name: 'lint', command: 'npm', commandArgs: ['run', '--silent', 'lint'] },
   ]);
 }
-/** The newest modification time of a file under `path`. */
+/** The newest modification time of a file under `path`, build output and caches left out. */
 function newest(path) {
   const stat = statSync(path, { throwIfNoEntry: false });
   if (!stat) return 0;
   if (!stat.isDirectory()) return stat.mtimeMs;
-  return Math.max(0, ...readdirSync(path).map((name) => newest(join(path, name))));
+  return Math.max(0, ...readdirSync(path).filter((name) => !['dist', 'cache', 'node_modules'].includes(name)).map((name) => newest(join(path, name))));
 }
 
-// The browser tests use the workspace the server serves: built from the current sources, unless the
-// build is newer than every one of them (as right after `npm ci`, whose prepare step built it).
-const workspaceSources = ['web/src', 'web/index.html', 'web/vite.config.ts', 'package-lock.json'].map((p) => newest(join(root, p)));
-if (!testsOnly && newest(join(root, 'web/dist/index.html')) <= Math.max(...workspaceSources)) {
-  await steps([{ name: 'build the workspace', command: 'npx', commandArgs: ['vite', 'build', '--config', 'web/vite.config.ts', '--logLevel', 'warn'] }]);
+// What the server serves and the tests read, built from the current sources unless the build is
+// newer than every one of them (as right after `npm ci`, whose prepare step built both).
+const builds = [
+  {
+    name: 'build the workspace',
+    output: 'web/dist/index.html',
+    sources: ['web/src', 'web/index.html', 'web/vite.config.ts', 'package-lock.json'],
+    command: 'npx',
+    commandArgs: ['vite', 'build', '--config', 'web/vite.config.ts', '--logLevel', 'warn'],
+  },
+  {
+    name: 'build the documentation site',
+    output: 'docs/.vitepress/dist/index.html',
+    sources: ['docs', 'README.md', 'package-lock.json'],
+    command: 'npm',
+    commandArgs: ['run', '--silent', 'build:docs'],
+  },
+];
+if (!testsOnly) {
+  await steps(builds.filter(({ output, sources }) => newest(join(root, output)) <= Math.max(...sources.map((p) => newest(join(root, p))))));
 }
 
 let cluster = null;
