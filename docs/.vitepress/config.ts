@@ -38,8 +38,8 @@ function githubSlug(heading: string): string {
 }
 
 /**
- * Links as they read on GitHub, made to work in the site: the home's README text links into
- * `docs/` from the repository's root, the README itself is the home, and another file of the
+ * Links as they read on GitHub, made to work in the site: the home's README text links (and shows
+ * images) into `docs/` from the repository's root, the README itself is the home, and another file of the
  * repository (bench/README.md) is not part of the site, so its link becomes its path as text.
  */
 function repositoryLinks(md: MarkdownRenderer) {
@@ -48,11 +48,16 @@ function repositoryLinks(md: MarkdownRenderer) {
     for (const block of state.tokens) {
       const tokens = block.children ?? [];
       tokens.forEach((token, i) => {
+        const src = token.type === 'image' ? token.attrGet('src') : null;
+        if (page === 'index.md' && src?.startsWith('docs/')) return token.attrSet('src', `./${src.slice('docs/'.length)}`);
         const href = token.type === 'link_open' ? token.attrGet('href') : null;
         if (!href || /^[a-z][a-z0-9+.-]*:|^[#/]/i.test(href)) return;
         if (page === 'index.md' && href.startsWith('docs/')) return token.attrSet('href', href.slice('docs/'.length));
         const [path = '', hash] = href.split('#');
-        const target = resolve(docsDir, dirname(page), decodeURIComponent(path));
+        const fromPage = resolve(docsDir, dirname(page), decodeURIComponent(path));
+        // The home's README text names the repository's other files from the root (.env.example).
+        const fromRoot = resolve(repoDir, decodeURIComponent(path));
+        const target = page === 'index.md' && !existsSync(fromPage) && existsSync(fromRoot) ? fromRoot : fromPage;
         if (!relative(docsDir, target).startsWith('..')) return;
         if (target === join(repoDir, 'README.md')) return token.attrSet('href', `/#${hash ?? 'start'}`);
         const close = tokens.findIndex((t, j) => j > i && t.type === 'link_close');
