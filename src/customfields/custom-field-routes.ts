@@ -22,7 +22,8 @@ export function customFieldRoutes(templates: CustomFieldService) {
           tags,
           summary: 'Custom-field templates',
           description:
-            'The account\'s templates: named lists of typed fields that zones, tasks and employees carry values for, naming the template by `customFieldsFormTemplateID`.',
+            'The account’s templates: named lists of typed fields that zones, tasks and employees carry values for, naming the template by ' +
+            '`customFieldsFormTemplateID`.',
           response: { 200: described(TemplateList, 'the templates'), ...errors },
         },
       },
@@ -35,9 +36,7 @@ export function customFieldRoutes(templates: CustomFieldService) {
         schema: {
           tags,
           summary: 'One custom-field template',
-          description:
-            'The template and its fields. ' +
-            'Another account\'s is 404 code 1020.',
+          description: 'The template and its fields. Another account’s is 404 code 1020.',
           params: ById,
           response: { 200: described(TemplateWithExample, 'the template'), ...errors },
         },
@@ -52,8 +51,8 @@ export function customFieldRoutes(templates: CustomFieldService) {
           tags,
           summary: 'Create a custom-field template',
           description:
-            '`name` is required. ' +
-            'Each field has an `externalID` (what values name it by), a `name`, and a `type`: string, text, date, time, integer, double, boolean, select, picture or file, in any case; a select lists its `values`.',
+            '`name` is required. Each field has an `externalID` (what values name it by), a `name`, and a `type`: string, text, date, time, ' +
+            'integer, double, boolean, select, picture or file, in any case; a select lists its `values`.',
           body: TemplateWrite,
           response: { 201: described(TemplateWithExample, 'the created template; `Location` names it'), ...errors },
         },

@@ -28,9 +28,8 @@ export function employeeRoutes(employees: EmployeeService, probes = new DeviceKe
           tags,
           summary: 'List employees',
           description:
-            'The account\'s employees, all of them or those the filters name (filters given together must all hold), by subscriberID. ' +
-            'Without `count` every employee is answered. ' +
-            'Reads never show a device key, only its last characters in `deviceKeyHint`. ' +
+            'The account’s employees, all of them or those the filters name (filters given together must all hold), by subscriberID. ' +
+            'Without `count` every employee is answered. Reads never show a device key, only its last characters in `deviceKeyHint`. ' +
             '`withCustomTemplateItems=false` leaves out the custom fields.',
           querystring: EmployeeListQuery,
           response: { 200: described(withExamples(Type.Array(EmployeeView), [employeeViewExample]), 'the employees'), ...errors },
@@ -45,9 +44,7 @@ export function employeeRoutes(employees: EmployeeService, probes = new DeviceKe
         schema: {
           tags,
           summary: 'One employee by external id',
-          description:
-            'The employee whose `externalSubscriberID` is this, as your own system names them. ' +
-            'None is 404 code 12.',
+          description: 'The employee whose `externalSubscriberID` is this, as your own system names them. None is 404 code 12.',
           params: Type.Object({ externalID: withExamples(Type.String({ minLength: 1, maxLength: 200 }), 'EMP-0042') }),
           response: { 200: Viewed, ...errors },
         },
@@ -61,9 +58,7 @@ export function employeeRoutes(employees: EmployeeService, probes = new DeviceKe
         schema: {
           tags,
           summary: 'One employee',
-          description:
-            'The employee. ' +
-            'A deleted one, or another account\'s, is 404 code 12.',
+          description: 'The employee. A deleted one, or another account’s, is 404 code 12.',
           params: ById,
           response: { 200: Viewed, ...errors },
         },
@@ -78,11 +73,10 @@ export function employeeRoutes(employees: EmployeeService, probes = new DeviceKe
           tags,
           summary: 'Create an employee (the only answer that shows its whole deviceKey)',
           description:
-            '`name` is required; the rest take their defaults. ' +
-            'Without a `deviceKey` one is generated (12 characters): the phone sends it to the OsmAnd port, and this answer is the only one that shows it whole. ' +
+            '`name` is required; the rest take their defaults. Without a `deviceKey` one is generated (12 characters): the phone sends it to the ' +
+            'OsmAnd port, and this answer is the only one that shows it whole. ' +
             'A key already in use is 409 code 1008; `externalSubscriberID` is unique in the account (409 code 4). ' +
-            '`vehicleSettings` sets the thresholds of vehicle events. ' +
-            'Fires the employee-added event (interface 6.5).',
+            '`vehicleSettings` sets the thresholds of vehicle events. Fires the employee-added event (interface 6.5).',
           body: EmployeeWrite,
           response: { 201: Created, ...errors },
         },
@@ -136,9 +130,8 @@ export function employeeRoutes(employees: EmployeeService, probes = new DeviceKe
           tags,
           summary: 'Delete an employee',
           description:
-            'The employee is gone from every employee route (404 code 12) and cannot send fixes; the fixes, tracks and reports of the past keep it. ' +
-            'Its external id and device key become free. ' +
-            'Fires the employee-deleted event.',
+            'The employee is gone from every employee route (404 code 12) and cannot send fixes; the fixes, tracks and reports of the past keep ' +
+            'it. Its external id and device key become free. Fires the employee-deleted event.',
           params: ById,
           response: { 204: NoContent, ...errors },
         },

@@ -22,7 +22,8 @@ export function subscriberGroupRoutes(groups: SubscriberGroupService) {
           tags,
           summary: 'Employee groups',
           description:
-            'The account\'s employee groups: what an employee\'s `subscriberGroupID` names, and what the employee, report and rule filters take as `subscriberGroupIDs`.',
+            'The account’s employee groups: what an employee’s `subscriberGroupID` names, and what the employee, report and rule filters take as ' +
+            '`subscriberGroupIDs`.',
           response: { 200: described(SubscriberGroupList, 'the groups'), ...errors },
         },
       },
@@ -35,9 +36,7 @@ export function subscriberGroupRoutes(groups: SubscriberGroupService) {
         schema: {
           tags,
           summary: 'One employee group',
-          description:
-            'The group. ' +
-            'Another account\'s is 404 code 1018, as a missing one.',
+          description: 'The group. Another account’s is 404 code 1018, as a missing one.',
           params: ById,
           response: { 200: described(SubscriberGroupWithExample, 'the group'), ...errors },
         },
@@ -104,9 +103,7 @@ export function subscriberGroupRoutes(groups: SubscriberGroupService) {
         schema: {
           tags,
           summary: 'Delete an employee group',
-          description:
-            'A group that still has employees is kept: 409 code 1019, and nothing is deleted. ' +
-            'Move its employees to another group (or none) first.',
+          description: 'A group that still has employees is kept: 409 code 1019, and nothing is deleted. Move its employees to another group (or none) first.',
           params: ById,
           response: { 204: NoContent, ...errors },
         },

@@ -20,8 +20,8 @@ export function formRoutes(forms: FormService) {
           tags,
           summary: 'The forms filled on the named tasks',
           description:
-            'The form of each task named in `taskIDs` (a comma list, repeated, or `taskIDs[]`): its template and the values the coordinator or the employee\'s phone wrote. ' +
-            'Tasks without a form, or not the account\'s, are left out.',
+            'The form of each task named in `taskIDs` (a comma list, repeated, or `taskIDs[]`): its template and the values the coordinator or ' +
+            'the employee’s phone wrote. Tasks without a form, or not the account’s, are left out.',
           querystring: FormListQuery,
           response: { 200: described(withExamples(Type.Array(Form), [formExample]), 'the forms'), ...errors },
         },
@@ -35,9 +35,7 @@ export function formRoutes(forms: FormService) {
         schema: {
           tags,
           summary: 'One form',
-          description:
-            'The form of one task: a task has one form, so `formID` is the task\'s id. ' +
-            'A task without custom fields has none: 404 code 1021.',
+          description: 'The form of one task: a task has one form, so `formID` is the task’s id. A task without custom fields has none: 404 code 1021.',
           params: Type.Object({ formID: withExamples(Id, 311) }),
           response: { 200: described(withExamples(Form, formExample), 'the form'), ...errors },
         },

@@ -21,7 +21,7 @@ export function mapObjectRoutes(objects: MapObjectService) {
           tags,
           summary: 'List map objects',
           description:
-            'The account\'s map objects, all of them or those the filters name: words of the address, ids, groups. ' +
+            'The account’s map objects, all of them or those the filters name: words of the address, ids, groups. ' +
             'Filters given together must all hold.',
           querystring: MapObjectListQuery,
           response: { 200: described(MapObjectList, 'the map objects'), ...errors },
@@ -36,9 +36,7 @@ export function mapObjectRoutes(objects: MapObjectService) {
         schema: {
           tags,
           summary: 'One map object',
-          description:
-            'The map object. ' +
-            'Another account\'s is 404 code 1005, as a missing one.',
+          description: 'The map object. Another account’s is 404 code 1005, as a missing one.',
           params: ById,
           response: { 200: described(MapObjectWithExample, 'the map object'), ...errors },
         },
@@ -52,8 +50,7 @@ export function mapObjectRoutes(objects: MapObjectService) {
         schema: {
           tags,
           summary: 'Create a map object',
-          description:
-            '`name`, `latitude` and `longitude` are required; `address` and `comment` default to "", `externalID` and `mapObjectGroupID` to null.',
+          description: '`name`, `latitude` and `longitude` are required; `address` and `comment` default to "", `externalID` and `mapObjectGroupID` to null.',
           body: MapObjectWrite,
           response: { 201: described(MapObjectWithExample, 'the created map object; `Location` names it'), ...errors },
         },

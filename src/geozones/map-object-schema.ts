@@ -59,9 +59,10 @@ export const MapObjectListQuery = Type.Object({
       minLength: 1,
       maxLength: 500,
       description:
-        'objects whose address contains every word of this text, in any order, ignoring case (Latin and Cyrillic alike; ё and е are different letters). ' +
-        'Words are runs of letters and digits: spaces, commas, full stops, hyphens and other punctuation separate them ("д. 1" is the words "д" and "1"); ' +
-        'each word may occur inside a longer one ("примор" finds "Приморский"); `%`, `_` and `\\` are plain characters. A text with no letter or digit: 400 code 2.',
+        'objects whose address contains every word of this text, in any order, ignoring case (Latin and Cyrillic alike; ё and е are different ' +
+        'letters). Words are runs of letters and digits: spaces, commas, full stops, hyphens and other punctuation separate them ("д. 1" is the ' +
+        'words "д" and "1"); each word may occur inside a longer one ("примор" finds "Приморский"); `%`, `_` and `\\` are plain characters. ' +
+        'A text with no letter or digit: 400 code 2.',
       }),
       'tverskaya 7',
     ),

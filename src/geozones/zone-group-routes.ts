@@ -20,9 +20,7 @@ export function zoneGroupRoutes(groups: ZoneGroupService) {
         schema: {
           tags,
           summary: 'List zone groups (route 16)',
-          description:
-            'Every zone group of the account. ' +
-            'Groups form a tree through `parentID`; a zone belongs to at most one group.',
+          description: 'Every zone group of the account. Groups form a tree through `parentID`; a zone belongs to at most one group.',
           response: { 200: described(ZoneGroupList, 'the groups'), ...errors },
         },
       },
@@ -35,9 +33,7 @@ export function zoneGroupRoutes(groups: ZoneGroupService) {
         schema: {
           tags,
           summary: 'One zone group (route 17)',
-          description:
-            'The group. ' +
-            'Another account\'s group is 404 code 1004, as a missing one.',
+          description: 'The group. Another account’s group is 404 code 1004, as a missing one.',
           params: ById,
           response: { 200: described(ZoneGroupWithExample, 'the group'), ...errors },
         },
@@ -51,9 +47,7 @@ export function zoneGroupRoutes(groups: ZoneGroupService) {
         schema: {
           tags,
           summary: 'Create a zone group (route 18)',
-          description:
-            '`name` is required. ' +
-            '`parentID` must name a group of this account; `regionID` is stored as given.',
+          description: '`name` is required. `parentID` must name a group of this account; `regionID` is stored as given.',
           body: ZoneGroupWrite,
           response: { 201: described(ZoneGroupWithExample, 'the created group; `Location` names it'), ...errors },
         },
@@ -70,9 +64,7 @@ export function zoneGroupRoutes(groups: ZoneGroupService) {
         schema: {
           tags,
           summary: 'Replace a zone group (route 19)',
-          description:
-            'The whole group: `parentID` or `regionID` left out become null. ' +
-            'A parent that would make a cycle is 400 code 2.',
+          description: 'The whole group: `parentID` or `regionID` left out become null. A parent that would make a cycle is 400 code 2.',
           params: ById,
           body: ZoneGroupWrite,
           response: { 204: NoContent, ...errors },
@@ -90,9 +82,7 @@ export function zoneGroupRoutes(groups: ZoneGroupService) {
         schema: {
           tags,
           summary: 'Change some fields of a zone group (route 20)',
-          description:
-            'Only the fields in the body change. ' +
-            'A parent that would make a cycle is 400 code 2.',
+          description: 'Only the fields in the body change. A parent that would make a cycle is 400 code 2.',
           params: ById,
           body: ZoneGroupPatch,
           response: { 204: NoContent, ...errors },

@@ -21,7 +21,7 @@ export function zoneRoutes(zones: ZoneService) {
           tags,
           summary: 'List zones (route 8)',
           description:
-            'The account\'s zones with their boundaries. ' +
+            'The account’s zones with their boundaries. ' +
             '`withCustomTemplateItems` is required: `false` leaves `customFieldFormItems` out of every zone, which keeps a long list small.',
           querystring: ZoneListQuery,
           response: { 200: described(ZoneList, 'the zones'), ...errors },
@@ -38,10 +38,9 @@ export function zoneRoutes(zones: ZoneService) {
           tags,
           summary: 'Enabled zones containing a map object or a point (routes 10 and 11)',
           description:
-            'Give either `latitude` and `longitude`, for the enabled zones containing that point, or `mapObjectID` (optionally with `zoneGroupID`), for the enabled zones containing the map object, only in that group when given. ' +
-            'A point on a boundary is inside. ' +
-            'Neither pair complete is 400 code 52; an unknown map object 404 code 1005. ' +
-            'Ordered by zoneID.',
+            'Give either `latitude` and `longitude`, for the enabled zones containing that point, or `mapObjectID` (optionally with ' +
+            '`zoneGroupID`), for the enabled zones containing the map object, only in that group when given. A point on a boundary is inside. ' +
+            'Neither pair complete is 400 code 52; an unknown map object 404 code 1005. Ordered by zoneID.',
           querystring: ZoneLookupQuery,
           response: { 200: described(ZoneLookupResult, 'the zones, zoneID ascending'), ...errors },
         },
@@ -55,9 +54,7 @@ export function zoneRoutes(zones: ZoneService) {
         schema: {
           tags,
           summary: 'One zone (route 9)',
-          description:
-            'The zone with its boundary and custom fields. ' +
-            'Another account\'s zone is 404 code 1003, as a missing one.',
+          description: 'The zone with its boundary and custom fields. Another account’s zone is 404 code 1003, as a missing one.',
           params: ById,
           response: { 200: described(ZoneWithExample, 'the zone'), ...errors },
         },
@@ -73,8 +70,7 @@ export function zoneRoutes(zones: ZoneService) {
           summary: 'Create a zone (route 12)',
           description:
             '`name` is required; every other field takes its default when left out (`color` 0, `enabled` true, no group, empty `bounds`). ' +
-            '`bounds` is a ring of at least 3 points; a zone with empty `bounds` contains nothing. ' +
-            '`zoneGroupID` must be a group of this account. ' +
+            '`bounds` is a ring of at least 3 points; a zone with empty `bounds` contains nothing. `zoneGroupID` must be a group of this account. ' +
             'Custom field types are string, text, date, time, integer, double, boolean, select, picture or file, in any case.',
           body: ZoneWrite,
           response: { 201: described(ZoneWithExample, 'the created zone; `Location` names it'), ...errors },
@@ -93,8 +89,7 @@ export function zoneRoutes(zones: ZoneService) {
           tags,
           summary: 'Replace a zone (route 13)',
           description:
-            'Sends the whole zone, as a create does: a field left out takes its default, not its old value. ' +
-            'Use PATCH to change some fields only. ' +
+            'Sends the whole zone, as a create does: a field left out takes its default, not its old value. Use PATCH to change some fields only. ' +
             'The spatial index of every server picks up the change.',
           params: ById,
           body: ZoneWrite,
@@ -133,9 +128,7 @@ export function zoneRoutes(zones: ZoneService) {
         schema: {
           tags,
           summary: 'Delete a zone (route 15)',
-          description:
-            'The zone is gone from lists, lookups and zone signals. ' +
-            'Zone visits already reported stay in reports.',
+          description: 'The zone is gone from lists, lookups and zone signals. Zone visits already reported stay in reports.',
           params: ById,
           response: { 204: NoContent, ...errors },
         },

@@ -122,7 +122,7 @@ export const tags: Tag[] = [
     name: 'Mobile positioning',
     description: `The positioning routes the original service's mobile clients read, with their own limits. See [Routes for clients](${docs.clients}).`,
   },
-  { name: 'Employee app', description: 'What the employee\'s phone calls, authenticated by its device key (`Authorization: Device <key>`), not a bearer token.' },
+  { name: 'Employee app', description: 'What the employee’s phone calls, authenticated by its device key (`Authorization: Device <key>`), not a bearer token.' },
   { name: 'Workspace', description: `The coordinator workspace's own routes: sign-in, the live map feed, arrivals. See [The workspace](${docs.workspace}).` },
   {
     name: 'Operator',

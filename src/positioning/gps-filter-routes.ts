@@ -31,8 +31,8 @@ export function gpsFilterRoutes(accounts: AccountService) {
           tags,
           summary: 'The GPS filter in effect for this account',
           description:
-            'The rules that set aside implausible fixes before they make tracks, events and statistics: the account\'s own choices, the defaults for the rest. ' +
-            'A fix set aside is still stored and listed, with `isValid: false`.',
+            'The rules that set aside implausible fixes before they make tracks, events and statistics: the account’s own choices, the defaults ' +
+            'for the rest. A fix set aside is still stored and listed, with `isValid: false`.',
           response: { 200: described(withExamples(GpsFilterView, { ...d, maxAccuracyM: 100, maxSpeedKmh: 200 }), 'the rules in effect'), 401: ErrorBody },
         },
       },

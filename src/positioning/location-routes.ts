@@ -38,8 +38,8 @@ export function locationRoutes(locations: LocationService, ingestBodyLimit: numb
           tags: ['Employee management'],
           summary: 'Latest fix of each employee',
           description:
-            'For each employee (all of them, or those in `subscriberIDs`) the newest fix stored, whatever its age: what a map of the fleet starts from. ' +
-            'An employee who never sent a fix is left out.',
+            'For each employee (all of them, or those in `subscriberIDs`) the newest fix stored, whatever its age: what a map of the fleet starts ' +
+            'from. An employee who never sent a fix is left out.',
           querystring: Type.Object({ subscriberIDs: Type.Optional(withExamples(Type.Array(Id, { maxItems: 1000 }), [17, 23])) }),
           response: { 200: described(LocationList, 'one fix per employee'), ...errors },
         },
@@ -53,7 +53,7 @@ export function locationRoutes(locations: LocationService, ingestBodyLimit: numb
         schema: {
           tags,
           summary: 'One GPS location (route 2)',
-          description: 'The fix with this id. Another account\'s fix, or one removed by retention, is 404 code 1001.',
+          description: 'The fix with this id. Another account’s fix, or one removed by retention, is 404 code 1001.',
           params: Type.Object({ locationID: withExamples(Id, 905512) }),
           response: { 200: described(LocationWithExample, 'the fix'), ...errors },
         },
@@ -69,12 +69,12 @@ export function locationRoutes(locations: LocationService, ingestBodyLimit: numb
           tags,
           summary: 'Send a batch of up to 10,000 fixes (all or nothing)',
           description:
-            'Stores the fixes, with the tracks, vehicle events, statistics and signals they cause, in one transaction, and answers 201 only once they are on disk. ' +
-            'The batch is all or nothing: one bad fix (coordinates out of range, a date more than 24 h ahead, an employee of another account) refuses the whole batch, ' +
-            'naming the fix by its index in `validationErrors` (`[3].latitude`), and stores nothing. ' +
-            'A date without an offset is in the account\'s time zone. Fixes may arrive late and out of order: what they change is recomputed. ' +
-            'The vehicle readings (`fuelLevel`, `ignition`, `odometer`, `sensors`...) feed vehicle events and statistics. The body may be up to 16 MiB. ' +
-            'Send the batch again with the same `Idempotency-Key` after a timeout: it is stored once.',
+            'Stores the fixes, with the tracks, vehicle events, statistics and signals they cause, in one transaction, and answers 201 only once ' +
+            'they are on disk. The batch is all or nothing: one bad fix (coordinates out of range, a date more than 24 h ahead, an employee of ' +
+            'another account) refuses the whole batch, naming the fix by its index in `validationErrors` (`[3].latitude`), and stores nothing. ' +
+            'A date without an offset is in the account’s time zone. Fixes may arrive late and out of order: what they change is recomputed. ' +
+            'The vehicle readings (`fuelLevel`, `ignition`, `odometer`, `sensors`...) feed vehicle events and statistics. ' +
+            'The body may be up to 16 MiB. Send the batch again with the same `Idempotency-Key` after a timeout: it is stored once.',
           body: LocationBatch,
           response: { 201: described(IngestResult, 'stored'), ...errors, 413: ErrorBody },
         },

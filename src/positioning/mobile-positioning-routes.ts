@@ -56,8 +56,8 @@ export function mobilePositioningRoutes(locations: MobileLocations, tracks: Trac
           summary: 'The employees’ positions, newest first',
           description:
             'The same fixes as the GPS locations, with the same ids, at most 200 a page (`count` above 200 is 400 code 66). ' +
-            'Page with `lastLocationID` (only smaller ids) or `offset`. Each position has the fields of a GPS location and those of the original’s mobile ' +
-            'locations (`state`, `source`, `requestDate`, `address`), always present, null where Lokator has no value.',
+            'Page with `lastLocationID` (only smaller ids) or `offset`. Each position has the fields of a GPS location and those of the ' +
+            'original’s mobile locations (`state`, `source`, `requestDate`, `address`), always present, null where Lokator has no value.',
           querystring: MobileLocationQuery,
           response: { 200: described(withExamples(Type.Array(MobileLocation), [mobileLocationExample]), 'the positions, newest first; at most `count`'), ...errors },
         },
@@ -71,7 +71,7 @@ export function mobilePositioningRoutes(locations: MobileLocations, tracks: Trac
         schema: {
           tags,
           summary: 'One position of an employee',
-          description: 'The GPS location with this id, in the mobile shape. Another account\'s is 404 code 1001.',
+          description: 'The GPS location with this id, in the mobile shape. Another account’s is 404 code 1001.',
           params: Type.Object({ locationID: withExamples(Id, 905512) }),
           response: { 200: described(withExamples(MobileLocation, mobileLocationExample), 'the position'), ...errors },
         },
@@ -85,7 +85,9 @@ export function mobilePositioningRoutes(locations: MobileLocations, tracks: Trac
         schema: {
           tags,
           summary: 'The employees’ tracks overlapping the period',
-          description: 'The GPS tracks, in `trackID` order, at most 200 a page (`count` above 200 is 400 code 66). Page with `lastTrackID` (only greater ids) or `offset`.',
+          description:
+            'The GPS tracks, in `trackID` order, at most 200 a page (`count` above 200 is 400 code 66). ' +
+            'Page with `lastTrackID` (only greater ids) or `offset`.',
           querystring: MobileTrackQuery,
           response: { 200: described(TrackList, 'the tracks, trackID ascending; at most `count`'), ...errors },
         },

@@ -20,8 +20,8 @@ export function subscriberRequestRoutes(requests: SubscriberRequestService) {
           tags,
           summary: 'Locate an employee now',
           description:
-            'Recorded with a result code: 0 located (the phone’s fix of the last minute; also in lastLocations), 5 offline, ' +
-            '585 cannot locate (OsmAnd HTTP phones cannot be asked for a fix), 906 location detection disabled. ' +
+            'Recorded with a result code: 0 located (the phone’s fix of the last minute; also in lastLocations), 5 offline, 585 cannot locate ' +
+            '(OsmAnd HTTP phones cannot be asked for a fix), 906 location detection disabled. ' +
             'More than one request per employee a minute: 429 code 588 with Retry-After.',
           body: SubscriberRequestWrite,
           response: { 201: described(withExamples(SubscriberRequest, subscriberRequestExamples[0]!), 'the request and its result'), ...errors, 429: ErrorBody },

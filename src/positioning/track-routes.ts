@@ -27,9 +27,10 @@ export function trackRoutes(tracks: TrackService, events: VehicleEventService, s
           tags,
           summary: 'GPS tracks overlapping the period (route 3)',
           description:
-            'Tracks are derived from the fixes: one starts when the employee moves and ends after 5 minutes standing still or 10 minutes without a fix. ' +
-            'Listed are the tracks with any part inside the period, in `trackID` order; a track still in progress ends at its latest fix and keeps its id as it grows. ' +
-            'Page with `lastTrackID` (only greater ids come back) or with `offset`. Without `dateFrom` the period is the 72 hours before `dateTo`.',
+            'Tracks are derived from the fixes: one starts when the employee moves and ends after 5 minutes standing still or 10 minutes without ' +
+            'a fix. Listed are the tracks with any part inside the period, in `trackID` order; a track still in progress ends at its latest fix ' +
+            'and keeps its id as it grows. Page with `lastTrackID` (only greater ids come back) or with `offset`. ' +
+            'Without `dateFrom` the period is the 72 hours before `dateTo`.',
           querystring: TrackListQuery,
           response: { 200: described(TrackList, 'the tracks, trackID ascending; at most `count`'), ...errors },
         },
@@ -43,7 +44,9 @@ export function trackRoutes(tracks: TrackService, events: VehicleEventService, s
         schema: {
           tags,
           summary: 'One GPS track (route 4)',
-          description: '`distance` is in metres along the valid fixes, `duration` in seconds. An address is the geocoder\'s, else the zone or map object there, else the coordinates.',
+          description:
+            '`distance` is in metres along the valid fixes, `duration` in seconds. ' +
+            'An address is the geocoder’s, else the zone or map object there, else the coordinates.',
           params: TrackParams,
           response: { 200: described(TrackWithExample, 'the track'), ...errors },
         },
@@ -72,9 +75,10 @@ export function trackRoutes(tracks: TrackService, events: VehicleEventService, s
           tags,
           summary: 'Vehicle events, grouped per vehicle (route 6)',
           description:
-            'Fuel fillings (type 1) and drains (2), sensor values out of their limits (3), speeding (4) and prolonged speeding (5), detected from the fixes and their readings ' +
-            'with the thresholds of each employee\'s `vehicleSettings`; no event rule is needed. `value` is the litres gained or lost, the reading, or the highest speed. ' +
-            '`subscriberIDs` is required. Groups come by `subscriberID`, events by date; `count` and `offset` count events across the whole answer, before grouping.',
+            'Fuel fillings (type 1) and drains (2), sensor values out of their limits (3), speeding (4) and prolonged speeding (5), detected from ' +
+            'the fixes and their readings with the thresholds of each employee’s `vehicleSettings`; no event rule is needed. ' +
+            '`value` is the litres gained or lost, the reading, or the highest speed. `subscriberIDs` is required. ' +
+            'Groups come by `subscriberID`, events by date; `count` and `offset` count events across the whole answer, before grouping.',
           querystring: EventListQuery,
           response: { 200: described(VehicleEvents, 'the events, per vehicle'), ...errors },
         },
@@ -89,9 +93,10 @@ export function trackRoutes(tracks: TrackService, events: VehicleEventService, s
           tags,
           summary: 'Vehicle statistics, grouped per vehicle (route 7)',
           description:
-            'Mileage, fuel used, engine hours, fuel level and odometer for the period. `interval` is required: 1 answers one record, the latest of the period, with mileage from tracks; ' +
-            '2 one record per clock hour of the account\'s time zone that has data; 3 one record per valid fix (mileage from fixes). ' +
-            '`endFuelLevel` is null for a vehicle that reports no fuel level. Only vehicles with records are listed.',
+            'Mileage, fuel used, engine hours, fuel level and odometer for the period. `interval` is required: 1 answers one record, the latest ' +
+            'of the period, with mileage from tracks; 2 one record per clock hour of the account’s time zone that has data; 3 one record per ' +
+            'valid fix (mileage from fixes). `endFuelLevel` is null for a vehicle that reports no fuel level. ' +
+            'Only vehicles with records are listed.',
           querystring: StatisticsQuery,
           response: { 200: described(Statistics, 'the records, per vehicle'), ...errors },
         },

@@ -36,9 +36,9 @@ export function mobileTaskRoutes(accounts: AccountService, employees: EmployeeSe
           tags: ['Employee app'],
           summary: 'The employee sets the status of one of their tasks',
           description:
-            'Authenticated by the employee\'s device key, `Authorization: Device <deviceKey>` (401 code 1 without a valid one), not by a bearer token. ' +
-            'Only a task assigned to this employee can be changed (404 code 18 otherwise). ' +
-            'A comment is required where the task\'s `commentPolicy` asks for one; custom fields are answered by `externalID`. ' +
+            'Authenticated by the employee’s device key, `Authorization: Device <deviceKey>` (401 code 1 without a valid one), not by a bearer ' +
+            'token. Only a task assigned to this employee can be changed (404 code 18 otherwise). ' +
+            'A comment is required where the task’s `commentPolicy` asks for one; custom fields are answered by `externalID`. ' +
             'Answers the task as changed and fires the task-changed event, initiated by the employee.',
           // Not the bearer token of /v6/api: the phone has only its device key. security: [],
           params: Type.Object({ taskID: withExamples(Id, 311) }),

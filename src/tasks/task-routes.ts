@@ -37,9 +37,7 @@ export function taskRoutes(tasks: TaskService) {
         schema: {
           tags,
           summary: 'One task',
-          description:
-            'The task with its route items, work orders and custom fields. ' +
-            'Another account\'s is 404 code 18.',
+          description: 'The task with its route items, work orders and custom fields. Another account’s is 404 code 18.',
           params: ById,
           response: { 200: OneTask, ...errors },
         },
@@ -54,7 +52,8 @@ export function taskRoutes(tasks: TaskService) {
           tags,
           summary: 'The history of a task',
           description:
-            'Every change of the task: when, by whom (`userID` a person or token, `subscriberID` the employee\'s phone, `agentID` the service), the fields as they were (`changedValues`, as the task-changed event carries them) and as they became (`newValues`). ' +
+            'Every change of the task: when, by whom (`userID` a person or token, `subscriberID` the employee’s phone, `agentID` the service), ' +
+            'the fields as they were (`changedValues`, as the task-changed event carries them) and as they became (`newValues`). ' +
             'An extension of the interface.',
           params: ById,
           response: { 200: described(withExamples(Type.Array(TaskChange), taskHistoryExample), 'the changes, oldest first'), ...errors },
@@ -71,8 +70,7 @@ export function taskRoutes(tasks: TaskService) {
           summary: 'Create a task',
           description:
             '`title` (400 code 22 when missing or blank) and `startDate` (400 code 52) are required; the rest take their defaults. ' +
-            '`subscriberID` assigns it to an employee, whose phone sees it. ' +
-            '`latitude` and `longitude` go together. ' +
+            '`subscriberID` assigns it to an employee, whose phone sees it. `latitude` and `longitude` go together. ' +
             'Fires the task-added event (interface 6.4).',
           body: TaskWrite,
           response: { 201: described(withExamples(Task, taskExample), 'the created task; `Location` names it'), ...errors },
@@ -91,8 +89,7 @@ export function taskRoutes(tasks: TaskService) {
           tags,
           summary: 'Replace a task',
           description:
-            'The whole task: `title` and `startDate` are required, and fields left out take their defaults. ' +
-            'Any status may follow any status. ' +
+            'The whole task: `title` and `startDate` are required, and fields left out take their defaults. Any status may follow any status. ' +
             'Fires the task-changed event with the previous values of the changed fields.',
           params: ById,
           body: TaskWrite,
@@ -112,8 +109,7 @@ export function taskRoutes(tasks: TaskService) {
           tags,
           summary: 'Change some fields of a task',
           description:
-            'Only the fields in the body change; `title` and `startDate` cannot be set to null. ' +
-            'A status change records `lastStatusChangeDate`. ' +
+            'Only the fields in the body change; `title` and `startDate` cannot be set to null. A status change records `lastStatusChangeDate`. ' +
             'Fires the task-changed event with the previous values of the changed fields.',
           params: ById,
           body: withExamples(TaskWrite, { status: 1, subscriberID: 23 }),
@@ -132,9 +128,7 @@ export function taskRoutes(tasks: TaskService) {
         schema: {
           tags,
           summary: 'Delete a task',
-          description:
-            'The task is gone (404 code 18 from then on). ' +
-            'Fires the task-deleted event.',
+          description: 'The task is gone (404 code 18 from then on). Fires the task-deleted event.',
           params: ById,
           response: { 204: NoContent, ...errors },
         },

@@ -66,9 +66,12 @@ describe('the API reference page', () => {
       await page.goto(`${server.baseUrl}/v6/docs/`);
       await page.getByRole('heading', { name: 'Lokator v6 API' }).waitFor({ timeout: 30_000 });
       await page.getByText('Lists and paging').first().waitFor();
-      // An operation's own page: its summary, its description and its example answer.
-      await page.goto(`${server.baseUrl}/v6/docs/#tag/geozones/get/v6/api/zoneManagement/zones/{zoneID}`);
-      await page.getByRole('heading', { name: 'One zone' }).first().waitFor({ timeout: 30_000 });
+      // An operation as a reader finds it: its group, its summary, its description and its example answer.
+      await page.getByText('Geozones', { exact: true }).first().click();
+      await page.getByText('One zone (route 9)').first().click();
+      await page.getByRole('heading', { name: 'One zone (route 9)' }).waitFor();
+      await page.getByText('The zone with its boundary and custom fields.').waitFor();
+      await page.getByText('"Loading bays on the north side"').first().waitFor();
       mkdirSync(SCREENSHOTS, { recursive: true });
       await page.screenshot({ path: join(SCREENSHOTS, 'api-reference.png') });
       assert.deepEqual(elsewhere, []);
