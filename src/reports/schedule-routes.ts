@@ -1,4 +1,3 @@
-import { Type } from 'typebox';
 import { described } from '../http/examples.js';
 import { ErrorBody, NoContent, type Api } from '../http/route-types.js';
 import { ReportScheduleList, ReportSchedulePatch, ReportScheduleWithExample, ReportScheduleWrite, ScheduleParams } from './schedule-schema.js';

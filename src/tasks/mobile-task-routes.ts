@@ -40,7 +40,8 @@ export function mobileTaskRoutes(accounts: AccountService, employees: EmployeeSe
             'token. Only a task assigned to this employee can be changed (404 code 18 otherwise). ' +
             'A comment is required where the task’s `commentPolicy` asks for one; custom fields are answered by `externalID`. ' +
             'Answers the task as changed and fires the task-changed event, initiated by the employee.',
-          // Not the bearer token of /v6/api: the phone has only its device key. security: [],
+          // Not the bearer token of /v6/api: the phone has only its device key.
+          security: [],
           params: Type.Object({ taskID: withExamples(Id, 311) }),
           body: StatusChange,
           response: { 200: described(withExamples(Task, { ...taskExample, status: 3, statusComment: 'Handed to the client in person', lastStatusChangeDate: '2026-03-02T11:20:31+03:00', customFieldFormItems: [{ externalID: 'payment', name: 'Payment', value: 'cash', type: 'select' }] }), 'the task as changed'), 400: ErrorBody, 401: ErrorBody, 404: ErrorBody },
