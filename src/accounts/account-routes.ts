@@ -16,6 +16,7 @@ const AccountView = Type.Object({
   locale: Locale,
   settingsConfirmed: Type.Boolean({ description: 'false until the zone and language are first set here; the workspace asks for them at sign-in' }),
 });
+const accountExample = { accountID: 1, name: 'Rapid Couriers', timeZone: 'Europe/Moscow', locale: 'en' as const, settingsConfirmed: true };
 const AccountPatch = withExamples(
   Type.Object({
     name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
@@ -46,7 +47,7 @@ export function accountRoutes(accounts: AccountService) {
           description:
             'The account the token belongs to. Its time zone reads every date-time sent without an offset and writes every date-time answered; ' +
             'its language is that of reports, e-mails and texts (API error messages stay English).',
-          response: { 200: described(withExamples(AccountView, { accountID: 1, name: 'Rapid Couriers', timeZone: 'Europe/Moscow', locale: 'en', settingsConfirmed: true }), 'the account'), 401: ErrorBody },
+          response: { 200: described(withExamples(AccountView, accountExample), 'the account'), 401: ErrorBody },
         },
       },
       async (request) => view(request.principal.account),

@@ -26,6 +26,7 @@ const CreatedAccount = Type.Object({ accountID: Type.Integer(), name: Type.Strin
 const CreatedUser = Type.Object({ accountID: Type.Integer(), userID: Type.Integer(), login: Type.String() });
 const tags = ['Operator'];
 const accountExample = { accountID: 2, name: 'Rapid Couriers', timeZone: 'Europe/Moscow', smsEnabled: false, retentionDays: null };
+const createdExample = { accountID: 2, name: 'Rapid Couriers', timeZone: 'Europe/Moscow', token: 'lk_3mXo9Qb2VfK7tR1yHc8wZp4LdN6sJg0aUe5iTq2kWbY' };
 
 /** The operator's provisioning routes (CONTRACT §6); registered only when LOKATOR_ADMIN_TOKEN is set. */
 export function adminRoutes(accounts: AccountService, sessions: SessionService, adminToken: string) {
@@ -51,7 +52,7 @@ export function adminRoutes(accounts: AccountService, sessions: SessionService, 
             Type.Object({ name: Type.String({ minLength: 1, maxLength: 200 }), timeZone: Type.Optional(Type.String({ maxLength: 64 })) }, { additionalProperties: false }),
             { name: 'Rapid Couriers', timeZone: 'Europe/Moscow' },
           ),
-          response: { 201: described(withExamples(CreatedAccount, { accountID: 2, name: 'Rapid Couriers', timeZone: 'Europe/Moscow', token: 'lk_3mXo9Qb2VfK7tR1yHc8wZp4LdN6sJg0aUe5iTq2kWbY' }), 'the account and its token, shown once'), 400: ErrorBody, 401: ErrorBody },
+          response: { 201: described(withExamples(CreatedAccount, createdExample), 'the account and its token, shown once'), 400: ErrorBody, 401: ErrorBody },
         },
       },
       async (request, reply) => {

@@ -15,6 +15,8 @@ const RetentionView = Type.Object({
   derivedKeptDays: Type.Integer({ description: `days of tracks, vehicle events and statistics kept: ${DERIVED_RETENTION_FACTOR} times the fixes' (0: for ever)` }),
 });
 
+const retentionExample = { retentionDays: 90, serverRetentionDays: 365, fixesKeptDays: 90, derivedKeptDays: 360 };
+
 /**
  * How long the account's data is kept (docs/operators/retention.md), read and set by the account itself
  * (the workspace's Settings); the operator sets the same with `PATCH /admin/v1/accounts/{id}`.
@@ -33,7 +35,7 @@ export function retentionRoutes(accounts: AccountService, serverRetentionDays: n
           description:
             'The account’s own choice (`retentionDays`, null for the server’s default) and what is in effect: days of fixes, and of tracks, ' +
             'vehicle events and statistics, which are kept four times as long.',
-          response: { 200: described(withExamples(RetentionView, { retentionDays: 90, serverRetentionDays: 365, fixesKeptDays: 90, derivedKeptDays: 360 }), 'the retention in effect'), 401: ErrorBody },
+          response: { 200: described(withExamples(RetentionView, retentionExample), 'the retention in effect'), 401: ErrorBody },
         },
       },
       async (request) => {

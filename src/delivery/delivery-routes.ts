@@ -8,6 +8,7 @@ import type { SigningSecrets } from './signing-secrets.js';
 
 const tags = ['Event management'];
 const ById = Type.Object({ deliveryID: withExamples(Id, 5120) });
+const resentExample = { ...deliveryExample, status: 'pending' as const, nextAttemptAt: '2026-03-03T13:05:00+03:00', finishedAt: null, attemptCount: 0 };
 const errors = { 400: ErrorBody, 401: ErrorBody, 404: ErrorBody };
 
 /** The deliveries log, resend, and the account's signing secret (CONTRACT §4). */
@@ -58,7 +59,7 @@ export function deliveryRoutes(log: DeliveryLog, secrets: SigningSecrets) {
             'Queues the delivery again now, with the same body and the same `webhook-id`, so a receiver that deduplicates by it can tell. ' +
             'One still pending is 409 code 1008. Answers 202: the sending happens after the answer.',
           params: ById,
-          response: { 202: described(withExamples(Delivery, { ...deliveryExample, status: 'pending', nextAttemptAt: '2026-03-03T13:05:00+03:00', finishedAt: null, attemptCount: 0 }), 'queued again'), ...errors, 409: ErrorBody },
+          response: { 202: described(withExamples(Delivery, resentExample), 'queued again'), ...errors, 409: ErrorBody },
         },
       },
       async (request, reply) => reply.code(202).send(await log.resend(request.principal.account, request.params.deliveryID)),

@@ -11,6 +11,15 @@ import type { TaskService } from './task-service.js';
 
 const unauthorized = (message: string) => new ApiError('USER_UNAUTHORIZED', message, undefined, { 'www-authenticate': 'Device' });
 
+/** Task 311 as the employee's phone leaves it: done, with a comment and the payment answered. */
+const doneExample: Task = {
+  ...taskExample,
+  status: 3,
+  statusComment: 'Handed to the client in person',
+  lastStatusChangeDate: '2026-03-02T11:20:31+03:00',
+  customFieldFormItems: [{ externalID: 'payment', name: 'Payment', value: 'cash', type: 'select' }],
+};
+
 /**
  * The employee's phone (CONTRACT §5): `POST /mobile/v1/tasks/{taskID}/status` with
  * `Authorization: Device <deviceKey>`, the key the phone already sends on the OsmAnd port. Only
@@ -44,7 +53,7 @@ export function mobileTaskRoutes(accounts: AccountService, employees: EmployeeSe
           security: [],
           params: Type.Object({ taskID: withExamples(Id, 311) }),
           body: StatusChange,
-          response: { 200: described(withExamples(Task, { ...taskExample, status: 3, statusComment: 'Handed to the client in person', lastStatusChangeDate: '2026-03-02T11:20:31+03:00', customFieldFormItems: [{ externalID: 'payment', name: 'Payment', value: 'cash', type: 'select' }] }), 'the task as changed'), 400: ErrorBody, 401: ErrorBody, 404: ErrorBody },
+          response: { 200: described(withExamples(Task, doneExample), 'the task as changed'), 400: ErrorBody, 401: ErrorBody, 404: ErrorBody },
         },
         // Who is asking is settled before the body is looked at: a stranger learns nothing from a 400.
         onRequest: async (request) => {

@@ -11,6 +11,16 @@ export interface ArrivalEstimates {
   estimate(account: Account, taskIDs: number[]): Promise<TaskArrival[]>;
 }
 
+const arrivalExample: TaskArrival = {
+  taskID: 311,
+  subscriberID: 17,
+  estimatedArrivalDate: '2026-03-02T09:26:40+03:00',
+  travelSeconds: 755,
+  latitude: 55.7892,
+  longitude: 37.6805,
+  locationDate: '2026-03-02T09:14:05+03:00',
+};
+
 /**
  * `GET /workspace/api/arrivals?taskIDs=…`: for the Tasks tab's map, when each task's assignee is
  * expected at its point. A workspace route, not /v6/api: the interface has estimated arrival only
@@ -29,7 +39,7 @@ export function arrivalRoutes(sessions: SessionService, arrivals: ArrivalEstimat
             'left out. The estimate is the one of signal 24 (ROUTER_URL when set, else the straight line at the employee’s speed, at least 15 ' +
             'km/h); none beyond 12 hours of travel.',
           querystring: Type.Object({ taskIDs: withExamples(IdList, [311]) }),
-          response: { 200: described(withExamples(Type.Array(TaskArrival), [{ taskID: 311, subscriberID: 17, estimatedArrivalDate: '2026-03-02T09:26:40+03:00', travelSeconds: 755, latitude: 55.7892, longitude: 37.6805, locationDate: '2026-03-02T09:14:05+03:00' }]), 'the estimates'), 400: ErrorBody, 401: ErrorBody },
+          response: { 200: described(withExamples(Type.Array(TaskArrival), [arrivalExample]), 'the estimates'), 400: ErrorBody, 401: ErrorBody },
         },
       },
       async (request) => {
