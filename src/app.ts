@@ -61,6 +61,7 @@ import { version } from './version.js';
 import { SessionService } from './accounts/session-service.js';
 import { LiveFeed } from './workspace/live-feed.js';
 import { builtWorkspaceDir, workspaceStaticFiles } from './workspace/static-files.js';
+import { docsSite } from './http/docs-site.js';
 import { arrivalRoutes } from './workspace/arrival-routes.js';
 import { workspaceRoutes, type WorkspaceSettings } from './workspace/workspace-routes.js';
 
@@ -249,6 +250,7 @@ export async function buildApp({ database, services, config, logger = false, clo
   await app.register(arrivalRoutes(services.sessions, new TaskArrivals(services.tasks, services.locations, services.arrivals)));
   const workspaceDir = config.workspaceDir === undefined ? builtWorkspaceDir() : config.workspaceDir;
   if (workspaceDir) await app.register(workspaceStaticFiles(workspaceDir, workspace.map));
+  await app.register(docsSite());
   app.addHook('onClose', async () => services.live.close());
   return app;
 }

@@ -1,21 +1,23 @@
 import { PassThrough } from 'node:stream';
+import { described } from '../http/examples.js';
 import { ErrorBody, type Api } from '../http/route-types.js';
 import { MAX_REPORT_DAYS } from './report-chunks.js';
 import { localDate } from './report-days.js';
 import { reportCsv } from './report-csv.js';
 import { reportFileName, writeReportXlsx } from './report-files.js';
 import { REPORT_KINDS } from './kinds/report-kinds.js';
-import { reportAnswer, ReportQuery } from './report-schema.js';
+import { reportAnswerWithExample, ReportQueryWithExamples } from './report-examples.js';
+import { reportAnswer } from './report-schema.js';
 import type { ReportService } from './report-service.js';
 
-const tags = ['reports'];
+const tags = ['Reports'];
 const errors = { 400: ErrorBody, 401: ErrorBody };
 const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
 /** `GET /v6/api/reports/{kind}`: a page in JSON, or the whole report as CSV or XLSX. */
 export function reportRoutes(reports: ReportService) {
   return async (api: Api) => {
-    for (const { name: kind, summary, record } of REPORT_KINDS) {
+    for (const { name: kind, summary, description, record, examples } of REPORT_KINDS) {
       api.get(
         `/reports/${kind}`,
         {
@@ -23,12 +25,13 @@ export function reportRoutes(reports: ReportService) {
             tags,
             summary,
             description:
+              `${description} ` +
               'Employees: `subscriberIDs` and/or `subscriberGroupIDs` (either counts; neither: all). JSON is paged by `count` and `offset` ' +
               '(records across the answer, before grouping); `format=csv` (text/csv, RFC 4180) and `format=xlsx` answer the whole report as a file, ' +
               'streamed as it is read. The period (`dateFrom` to `dateTo`, default the 72 hours before `dateTo`) is at most ' +
               `${MAX_REPORT_DAYS} days long; a longer one is refused with 400, code 2, naming \`dateTo\` (\`dateFrom\` when \`dateTo\` is omitted).`,
-            querystring: ReportQuery,
-            response: { 200: reportAnswer(record), ...errors },
+            querystring: ReportQueryWithExamples,
+            response: { 200: described(reportAnswerWithExample(reportAnswer(record), examples), 'the records, grouped per employee'), ...errors },
           },
         },
         async (request, reply) => {

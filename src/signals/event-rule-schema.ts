@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
-import { RuleName, ruleFields } from './event-rule-fields.js';
+import { withExamples } from '../http/examples.js';
+import { EventRule, RuleName, ruleFields } from './event-rule-fields.js';
 import { RULE_KINDS, type RuleKind } from './kinds/rule-kinds.js';
 
 export type { RuleKind, SignalKind } from './kinds/rule-kinds.js';
@@ -15,10 +16,53 @@ const Kind = Type.Unsafe<RuleKind>(
   ),
 );
 
-export const EventRuleWrite = Type.Object({ name: RuleName, kind: Kind, ...ruleFields }, { additionalProperties: false });
+const exampleRule = {
+  name: 'Trucks at the warehouse',
+  kind: 2 as const,
+  subscriberIDs: [23],
+  parameters: { zoneIDs: [5], on: 'entry' },
+  weekdays: [1, 2, 3, 4, 5],
+  timeFrom: '07:00',
+  timeTo: '21:00',
+  emails: ['dispatch@example.com'],
+  sendToApi: true,
+  apiUrl: 'https://erp.example.com/lokator/signals',
+};
+export const EventRuleWrite = withExamples(Type.Object({ name: RuleName, kind: Kind, ...ruleFields }, { additionalProperties: false }), exampleRule);
 export type EventRuleWrite = Static<typeof EventRuleWrite>;
-export const EventRulePatch = Type.Object({ name: Type.Optional(RuleName), kind: Type.Optional(Kind), ...ruleFields }, { additionalProperties: false });
+export const EventRulePatch = withExamples(Type.Object({ name: Type.Optional(RuleName), kind: Type.Optional(Kind), ...ruleFields }, { additionalProperties: false }), {
+  enabled: false,
+});
 export type EventRulePatch = Static<typeof EventRulePatch>;
+
+const ruleExample = {
+  eventID: 14,
+  validFrom: null,
+  validTo: null,
+  smsPhones: [],
+  messengerUserIDs: [],
+  messenger2UserIDs: [],
+  batch: false,
+  enabled: true,
+  ...exampleRule,
+};
+export const EventRuleWithExample = withExamples(EventRule, ruleExample);
+export const EventRuleList = withExamples(Type.Array(EventRule), [
+  ruleExample,
+  {
+    ...ruleExample,
+    eventID: 15,
+    name: 'Task changes to the ERP',
+    kind: 'taskChanges',
+    subscriberIDs: [],
+    parameters: {},
+    weekdays: [1, 2, 3, 4, 5, 6, 7],
+    timeFrom: '00:00',
+    timeTo: '00:00',
+    emails: [],
+    apiUrl: 'https://erp.example.com/lokator/tasks',
+  },
+]);
 
 /** A rule as stored and evaluated: instants in UTC milliseconds. */
 export interface StoredRule {

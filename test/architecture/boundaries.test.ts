@@ -8,7 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import { foreignTableUses } from '../../scripts/check-tables.mjs';
 
 /**
- * The boundary check of `npm run lint` (issue 12): it passes on the code as it is, and it fails
+ * The boundary check of `npm run lint`: it passes on the code as it is, and it fails
  * when a module reads another module's table, reaches into another module's internals, or an
  * import cycle appears. Each breach is planted in a copy of src/ and the check run on the copy.
  */

@@ -43,6 +43,23 @@ export const fuelReport = defineReportKind({
   name: 'fuel',
   record: FuelRecord,
   summary: 'Fuel per employee and day: levels, fillings, drains, consumption (route 7 per day)',
+  description:
+    'One record per employee and day of the account’s time zone: fuel at the first and last fix, fillings and drains, and consumption per 100 ' +
+    'km.',
+  examples: [
+    {
+      date: '2026-03-02',
+      startFuelLevel: 23,
+      endFuelLevel: 50.3,
+      fillings: 1,
+      filledLitres: 38.5,
+      drains: 0,
+      drainedLitres: 0,
+      fuelConsumption: 11.2,
+      mileage: 84.3,
+      consumptionPer100Km: 13.3,
+    },
+  ],
   chunkVehicleDays: DAILY_CHUNK_VEHICLE_DAYS,
   readPage: ({ data }, account, ids, period, page) => dailyRows(data, account, ids, period, page, fuelDays),
   stream: ({ data }, account, chunks) => chunkedRows(chunks, (chunk) => dailyRows(data, account, chunk.ids, chunk, null, fuelDays)),

@@ -20,6 +20,10 @@ export interface ReportKindDefinition<K extends string, S extends TSchema> {
   record: S;
   /** The route's summary in the OpenAPI document. */
   summary: string;
+  /** What the OpenAPI document says of it beyond the summary, before what every report takes. */
+  description: string;
+  /** True records, for the OpenAPI document's example answer. */
+  examples: readonly Static<S>[];
   /** How many vehicle-days a chunk of the whole report reads (report-chunks.ts). */
   chunkVehicleDays: number;
   /** A page of records sought in the store; without it a page is cut from `stream`. `page` null: all of them. */

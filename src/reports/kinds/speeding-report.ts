@@ -54,6 +54,8 @@ export const speedingReport = defineReportKind({
   name: 'speeding',
   record: SpeedingRecord,
   summary: 'Speeding episodes (route 6 types 4 and 5)',
+  description: 'One record per speed-exceeded event (route 6, type 4), with the vehicle’s limit and whether it became prolonged speeding (type 5).',
+  examples: [{ date: '2026-03-02T08:15:40+03:00', latitude: 55.77121, longitude: 37.65234, maxSpeed: 97, speedLimit: 90, prolonged: false }],
   chunkVehicleDays: EVENT_CHUNK_VEHICLE_DAYS,
   stream: ({ data, vehicleSettingsOf }, account, chunks) => speedingChunks(data, account, chunks, (ids) => vehicleSettingsOf(account.id, ids)),
   columns: [

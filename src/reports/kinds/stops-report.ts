@@ -82,6 +82,18 @@ export const stopsReport = defineReportKind({
   name: 'stops',
   record: StopRecord,
   summary: 'Stops between tracks, with idling (engine on while parked)',
+  description: 'One record per stop: the time between two tracks, where the vehicle stood, and how long its engine ran while it did.',
+  examples: [
+    {
+      startDate: '2026-03-02T08:41:50+03:00',
+      finishDate: '2026-03-02T09:05:30+03:00',
+      duration: 1420,
+      latitude: 55.75583,
+      longitude: 37.61173,
+      address: 'Pharmacy on Tverskaya',
+      idleSeconds: 240,
+    },
+  ],
   chunkVehicleDays: EVENT_CHUNK_VEHICLE_DAYS,
   stream: ({ data }, account, chunks, period) => stopChunks(data, account, chunks, period),
   columns: [

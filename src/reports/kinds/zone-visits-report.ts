@@ -56,6 +56,10 @@ export const zoneVisitsReport = defineReportKind({
   name: 'zoneVisits',
   record: ZoneVisitRecord,
   summary: 'Zone visits: entered, left, time inside',
+  description: 'One record per visit of an enabled zone: when the vehicle entered and left it, and how long it stayed.',
+  examples: [
+    { zoneID: 5, zoneName: 'Warehouse Sokolniki', enteredDate: '2026-03-02T07:58:02+03:00', leftDate: '2026-03-02T08:02:11+03:00', duration: 249, latitude: 55.7892, longitude: 37.6805 },
+  ],
   chunkVehicleDays: EVENT_CHUNK_VEHICLE_DAYS,
   readPage: ({ data }, account, ids, period, page) => zoneVisitRows(data, account, ids, period, page),
   stream: ({ data }, account, chunks) => chunkedRows(chunks, (chunk) => zoneVisitChunkRows(data, account, chunk)),
