@@ -35,7 +35,7 @@ export function ruleOf(draft: RuleDraft, smsEnabled: boolean): { rule: RuleWrite
     const text = (draft.numbers[parameter.key] ?? '').trim();
     const field = `parameters.${parameter.key}`;
     if (text === '') {
-      if (parameter.required) errors[field] = `Enter ${parameter.label.toLowerCase()}.`;
+      if (parameter.required) errors[field] = t('rules.enterValue', { what: t(parameter.label).toLocaleLowerCase() });
       else if (parameter.nullable) parameters[parameter.key] = null;
       continue;
     }
