@@ -2,10 +2,13 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { settings } from '../../src/config.js';
+import { deviceProtocols } from '../../src/devices/protocols.js';
 
 /**
  * The operators' configuration page lists every environment variable the server reads, and only
- * those: a setting added to src/config.ts without its line in the table fails here.
+ * those: a setting added to src/config.ts without its line in the table fails here. The device
+ * protocols' ports are listed with their protocols on the vehicle trackers page (protocols.test.ts
+ * keeps that table equal to the list of protocols).
  */
 
 const page = readFileSync(new URL('../../docs/operators/configuration.md', import.meta.url), 'utf8');
@@ -27,7 +30,8 @@ function documentedVariables(text: string): string[] {
 describe('the configuration page', () => {
   it('lists every setting of src/config.ts, and nothing else', () => {
     const documented = documentedVariables(page);
-    assert.deepEqual([...new Set(documented)].sort(), Object.keys(settings).sort());
+    const ports = deviceProtocols.map((protocol) => protocol.port.setting);
+    assert.deepEqual([...new Set([...documented, ...ports])].sort(), Object.keys(settings).sort());
     assert.equal(new Set(documented).size, documented.length, 'each variable is listed once');
   });
 
