@@ -85,7 +85,7 @@ const ioId = (reader: ByteReader, extended: boolean) => (extended ? reader.u16be
 /**
  * The readings' key of an IO element (`io239`), made once per id: a record's decoding allocated
  * a new string for each (with the BigInt of its time, a closure and an array, most of what a
- * burst left for the tracker thread's collector, issue 14).
+ * burst left for the tracker thread's collector).
  */
 const IO_KEYS: string[] = [];
 const ioKey = (id: number) => (IO_KEYS[id] ??= `io${id}`);
