@@ -49,7 +49,12 @@ const sessionExample = {
   account: { accountID: 2, name: 'Rapid Couriers', timeZone: 'Europe/Moscow', smsEnabled: false },
   csrfToken: 'Xq3T9vLm2PaR8sKd1YwE6nBh',
   map: { tileUrl: 'https://tile.openstreetmap.org/{z}/{x}/{y}.png', attribution: '© OpenStreetMap contributors' },
-  devices: { osmand: 5055, egts: 20629, wialonIps: 20332, teltonika: 5027 },
+  devices: [
+    { protocol: 'osmand', label: 'OsmAnd', transport: 'http' as const, port: 5055, portSetting: 'OSMAND_PORT', password: false, keyHint: { en: 'The device identifier set in Traccar Client or the tracker.', ru: 'Идентификатор устройства из настроек Traccar Client или трекера.' } },
+    { protocol: 'egts', label: 'EGTS', transport: 'tcp' as const, port: 5162, portSetting: 'EGTS_PORT', password: true, keyHint: { en: 'The terminal’s IMEI, else its terminal or object id (such as 866).', ru: 'IMEI терминала, иначе его идентификатор терминала или объекта (например, 866).' } },
+    { protocol: 'wialonIps', label: 'Wialon IPS', transport: 'tcp' as const, port: 5039, portSetting: 'WIALON_IPS_PORT', password: true, keyHint: { en: 'The id of its login (#L#id;…): the IMEI or a short id such as 2002.', ru: 'Идентификатор, с которым терминал входит на сервер: IMEI или короткий номер, например 2002.' } },
+    { protocol: 'teltonika', label: 'Teltonika', transport: 'tcp' as const, port: 0, portSetting: 'TELTONIKA_PORT', password: false, keyHint: { en: 'The terminal’s 15-digit IMEI.', ru: 'IMEI терминала, 15 цифр.' } },
+  ],
 };
 const Session = described(withExamples(SessionView, sessionExample), 'the session: who is signed in, and the server settings the workspace needs');
 const liveExample =

@@ -35,9 +35,12 @@ describe('the configuration page', () => {
     assert.equal(new Set(documented).size, documented.length, 'each variable is listed once');
   });
 
-  it('.env.example names every setting once, each with a value its setting takes or none', () => {
+  it('.env.example names every setting once (a device protocol\'s port may be left to its page), each with a value its setting takes or none', () => {
     const lines = exampleLines(example);
-    assert.deepEqual(lines.map(([name]) => name).sort(), Object.keys(settings).sort());
+    const names = lines.map(([name]) => name);
+    const ports = deviceProtocols.map((protocol) => protocol.port.setting);
+    assert.deepEqual([...new Set([...names, ...ports])].sort(), Object.keys(settings).sort());
+    assert.equal(new Set(names).size, names.length, 'each variable is named once');
     for (const [name, value] of lines) {
       if (value === '') continue;
       assert.doesNotThrow(() => settings[name as keyof typeof settings].parse(value), `${name}=${value}`);
