@@ -29,8 +29,7 @@ import { MobileLocations } from './positioning/mobile-locations.js';
 import { mobilePositioningRoutes } from './positioning/mobile-positioning-routes.js';
 import { createDelivery, defaultDeliverySettings, type DeliveryServices, type DeliverySettings } from './delivery/delivery.js';
 import { deliveryRoutes } from './delivery/delivery-routes.js';
-import { retranslatorRoutes } from './devices/retranslator-routes.js';
-import { EgtsRetranslators } from './devices/retranslators.js';
+import { deviceConnections, EgtsRetranslators, retranslatorRoutes, type DevicePortSetting } from './devices/devices.js';
 import { Outbox } from './delivery/outbox.js';
 import { AddressResolver } from './positioning/address-resolver.js';
 import { eventRuleRoutes } from './signals/event-rule-routes.js';
@@ -68,7 +67,7 @@ import { workspaceRoutes, type WorkspaceSettings } from './workspace/workspace-r
 export type AppConfig = Pick<Config, 'LOKATOR_ADMIN_TOKEN' | 'INGEST_BODY_LIMIT_BYTES'> &
   Partial<Pick<Config, 'MAP_TILE_URL' | 'MAP_TILE_ATTRIBUTION' | 'REQUEST_TIMEOUT' | 'MAX_REQUESTS_IN_FLIGHT' | 'TRUST_PROXY'>> &
   /** The device listeners' ports (main.ts starts them), for the connection settings the workspace shows. */
-  Partial<Pick<Config, 'OSMAND_PORT' | 'EGTS_PORT' | 'WIALON_IPS_PORT' | 'TELTONIKA_PORT'>> & {
+  Partial<Pick<Config, DevicePortSetting>> & {
     /** The built workspace (web/dist); found beside the package when not given, not served when absent. */
     workspaceDir?: string | null;
   };
@@ -239,12 +238,7 @@ export async function buildApp({ database, services, config, logger = false, clo
   const tileUrl = config.MAP_TILE_URL ?? settings.MAP_TILE_URL.default;
   const workspace: WorkspaceSettings = {
     map: { tileUrl: tileUrl === 'none' ? null : tileUrl, attribution: config.MAP_TILE_ATTRIBUTION ?? settings.MAP_TILE_ATTRIBUTION.default },
-    devices: {
-      osmand: config.OSMAND_PORT ?? settings.OSMAND_PORT.default,
-      egts: config.EGTS_PORT ?? settings.EGTS_PORT.default,
-      wialonIps: config.WIALON_IPS_PORT ?? settings.WIALON_IPS_PORT.default,
-      teltonika: config.TELTONIKA_PORT ?? settings.TELTONIKA_PORT.default,
-    },
+    devices: deviceConnections(config),
   };
   await app.register(workspaceRoutes(services.sessions, services.live, workspace));
   await app.register(arrivalRoutes(services.sessions, new TaskArrivals(services.tasks, services.locations, services.arrivals)));

@@ -1,21 +1,31 @@
 import type { EmployeeService } from '../employees/employees.js';
-import type { LocationService } from '../positioning/positioning.js';
+import type { IngestPort, LocationService } from '../positioning/positioning.js';
 import type { EgtsRetranslators } from './retranslators.js';
-import type { ThreadTrackerSink } from './tracker-listeners.js';
+import type { DeviceDirectory, TrackerSink } from './tracker-server.js';
+
+/** The employees and the accounts' retranslators, as the listeners ask about terminals. */
+export function deviceDirectory(services: { employees: EmployeeService; retranslators?: EgtsRetranslators }): DeviceDirectory {
+  const { employees, retranslators } = services;
+  return {
+    authenticateDevice: (protocol, deviceKey, password) => employees.authenticateDevice(protocol, deviceKey, password),
+    findDevice: (protocol, deviceKey) => employees.findDeviceOwner(protocol, deviceKey),
+    authenticateRetranslator: async (dispatcherId, password) => (retranslators ? retranslators.authenticate(dispatcherId, password) : null),
+  };
+}
 
 /**
- * The listeners' sink: a frame's fixes go through the ingest queue (group commit with whatever
- * else arrives meanwhile, in order). `ingest` resolves only after their commit is on disk;
- * `ingestVisible`, for the tracker thread, as soon as it is visible (see ThreadTrackerSink).
+ * A listener's sink on this thread (a listener started with startTrackerServer): a frame's fixes
+ * go to the ingest port (group commit with whatever else arrives meanwhile, in order) and
+ * resolve once their commit is durable.
  */
-export function serviceTrackerSink(services: { employees: EmployeeService; locations: LocationService; retranslators?: EgtsRetranslators }): ThreadTrackerSink {
-  const { retranslators } = services;
+export function trackerSink(directory: DeviceDirectory, ingest: IngestPort): TrackerSink {
   return {
-    authenticateDevice: (protocol, deviceKey, password) => services.employees.authenticateDevice(protocol, deviceKey, password),
-    ingest: (accountId, fixes) => services.locations.ingest(accountId, fixes, 'tracker'),
-    ingestVisible: (accountId, fixes) => services.locations.ingestVisible(accountId, fixes, 'tracker'),
-    findDevice: (protocol, deviceKey) => services.employees.findDeviceOwner(protocol, deviceKey),
-    authenticateRetranslator: async (dispatcherId, password) => (retranslators ? retranslators.authenticate(dispatcherId, password) : null),
-    durabilityChannel: services.locations.durabilityChannel,
+    ...directory,
+    ingest: async (accountId, fixes) => ingest.durable(await ingest.submit({ source: 'tracker', accountId, fixes })),
   };
+}
+
+/** `trackerSink` over the services. */
+export function serviceTrackerSink(services: { employees: EmployeeService; locations: LocationService; retranslators?: EgtsRetranslators }): TrackerSink {
+  return trackerSink(deviceDirectory(services), services.locations.ingest);
 }

@@ -1,7 +1,9 @@
 /** The face of positioning: what other modules may use of it (see .dependency-cruiser.mjs). */
 export type { Fix } from './fix.js';
 export { Location } from './location-schema.js';
-export { UnknownDevice } from './location-service.js';
+export { UnknownDevice } from './fix-ingest.js';
+export { ingestBounds } from './ingest-port.js';
+export type { FixSource, IngestFrame, IngestPort } from './ingest-port.js';
 export type { LocationService } from './location-service.js';
 export { LIVE_WINDOW_MS } from './pipeline/pipeline-signals.js';
 export type { BatchSignals, FixSignals, PipelineSignals, SignalBatch } from './pipeline/pipeline-signals.js';
