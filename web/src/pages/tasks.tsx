@@ -21,15 +21,19 @@ const REFRESH_MS = 5_000;
 type Editor = { kind: 'none' } | { kind: 'new'; key: number } | { kind: 'task'; taskID: number };
 
 /**
- * The Tasks tab: a day's tasks by status and employee, on a map and in a list. A new task is
+ * The Tasks tab (`#/tasks`, or `#/tasks/<subscriberID>` for one employee's): a day's tasks by
+ * status and employee, on a map and in a list. A new task is
  * placed by a click on the map (or at a map object); a selected one is assigned, its status
  * changed, its history read, and its assignee's estimated arrival drawn on the map.
  */
-export function TasksPage() {
+export function TasksPage({ route }: { route: string[] }) {
   const { account } = useSessionInfo();
   const [day, setDay] = useState(() => today(account.timeZone));
   const [statusFilter, setStatusFilter] = useState('');
-  const [employeeFilter, setEmployeeFilter] = useState('');
+  const linkedEmployee = /^\d+$/.test(route[0] ?? '') ? route[0]! : '';
+  const [employeeFilter, setEmployeeFilter] = useState(linkedEmployee);
+  // A link to another employee's tasks (from the map's card) while the tab is open.
+  useEffect(() => setEmployeeFilter(linkedEmployee), [linkedEmployee]);
   const [tasks, setTasks] = useState<Task[] | null>(null);
   const [employees, setEmployees] = useState<ReadonlyMap<number, Employee>>(new Map());
   const [mapObjects, setMapObjects] = useState<MapObject[]>([]);
