@@ -2,13 +2,15 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, describe, query } from '../../api';
 import type { Location } from '../../types';
 import { t } from '../../i18n/i18n';
-import type { Today } from './fleet-state';
+import { MOVING_FROM_KMH, type Today } from './fleet-state';
 
 const POSITIONING = '/v6/api/globalPositioningManagement';
 /** The details are read again when the position changes, but not more often than this. */
 const AT_MOST_EVERY_MS = 15_000;
 /** A trip that ended this close to where the employee stands names the place they stand at. */
 const SAME_PLACE_M = 150;
+/** The newest positions read to find the one on the map (newer ones the GPS filter set aside may come first). */
+const NEWEST = 10;
 
 /** What the card shows beyond the live position: all read through the v6 routes. */
 export interface CardDetails {
@@ -81,13 +83,13 @@ export function useCardDetails(subscriberID: number, position: Location | undefi
 async function readDetails(subscriberID: number, position: Location | undefined, today: Today): Promise<CardDetails> {
   const period = { dateFrom: `${today.day}T00:00:00`, dateTo: `${today.day}T23:59:59.999` };
   const [placed, statistics, trips] = await Promise.all([
-    position ? api.get<PlacedLocation[]>(`/v6/api/mobilePositioningManagement/locations${query({ subscriberIDs: subscriberID, count: 1 })}`) : [],
+    position ? api.get<PlacedLocation[]>(`/v6/api/mobilePositioningManagement/locations${query({ subscriberIDs: subscriberID, count: NEWEST })}`) : [],
     api.get<TodayStatistics>(`${POSITIONING}/statistics${query({ subscriberIDs: subscriberID, interval: 1, ...period })}`),
     position ? api.get<Trip[]>(`${POSITIONING}/tracks${query({ subscriberIDs: subscriberID, count: 1000, ...period })}`) : [],
   ]);
   const record = statistics.data.find((entry) => entry.subscriberID === subscriberID)?.statistics.at(-1);
   return {
-    address: position ? addressOf(position, placed[0], trips.at(-1)) : null,
+    address: position ? addressOf(position, placed, trips.at(-1)) : null,
     distanceKm: record?.mileage ?? (position ? 0 : null),
     fuelLitres: record?.endFuelLevel ?? null,
   };
@@ -96,13 +98,15 @@ async function readDetails(subscriberID: number, position: Location | undefined,
 /**
  * Where the employee is, in words: standing where today's last trip ended, that trip's finish
  * address (the reverse geocoder's street address when the server has one, GEOCODER_URL); else the
- * zone or map object the server names for the latest fix; else none.
+ * zone or map object the server names for the fix on the map; else none.
  */
-function addressOf(position: Location, placed: PlacedLocation | undefined, lastTrip: Trip | undefined): string | null {
-  if (lastTrip && Date.parse(lastTrip.finishDate) <= Date.parse(position.locationDate) && metresBetween(position, lastTrip.finishLat, lastTrip.finishLon) <= SAME_PLACE_M) {
+function addressOf(position: Location, placed: readonly PlacedLocation[], lastTrip: Trip | undefined): string | null {
+  const standing = position.velocity < MOVING_FROM_KMH;
+  if (standing && lastTrip && Date.parse(lastTrip.finishDate) <= Date.parse(position.locationDate) && metresBetween(position, lastTrip.finishLat, lastTrip.finishLon) <= SAME_PLACE_M) {
     return lastTrip.finishAddress;
   }
-  return placed?.address ?? null;
+  const same = placed.find((fix) => fix.isValid && fix.latitude === position.latitude && fix.longitude === position.longitude);
+  return same?.address ?? null;
 }
 
 /** The distance between a fix and a point, on a sphere: plenty for "the same place". */
