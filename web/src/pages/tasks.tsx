@@ -5,7 +5,7 @@ import { fitTo, MapView } from '../map/base-map';
 import { PlacePicker, type Point } from '../map/place-picker';
 import { useSessionInfo } from '../session';
 import type { Employee, MapObject, Task } from '../types';
-import { ErrorAlert, StatusLine } from '../ui/messages';
+import { LoadFailure, StatusLine } from '../ui/messages';
 import { TaskForm } from './tasks/task-form';
 import { TaskList } from './tasks/task-list';
 import { TaskMarkers } from './tasks/task-map';
@@ -65,11 +65,16 @@ export function TasksPage({ route }: { route: string[] }) {
   };
   const reload = () => load().catch((error: unknown) => setLoadError(t('tasks.loadFailed', { reason: describe(error) })));
 
-  useEffect(() => {
+  const [employeesError, setEmployeesError] = useState('');
+  const loadEmployees = () => {
+    setEmployeesError('');
     api
       .get<Employee[]>(`/v6/api/subscriberManagement/subscribers${query({ withCustomTemplateItems: false })}`)
       .then((list) => setEmployees(new Map(list.map((e) => [e.subscriberID, e]))))
-      .catch((error: unknown) => setLoadError(t('tasks.employeesFailed', { reason: describe(error) })));
+      .catch((error: unknown) => setEmployeesError(t('tasks.employeesFailed', { reason: describe(error) })));
+  };
+  useEffect(() => {
+    loadEmployees();
     api.get<MapObject[]>('/v6/api/mapObjectManagement/mapObjects').then(setMapObjects, () => setMapObjects([]));
   }, []);
   useEffect(() => {
@@ -181,7 +186,8 @@ export function TasksPage({ route }: { route: string[] }) {
         </label>
       </div>
       <StatusLine class="ok" message={status} />
-      <ErrorAlert message={loadError} />
+      <LoadFailure message={loadError} onRetry={() => void reload()} />
+      <LoadFailure message={employeesError} onRetry={loadEmployees} />
       <div class="map-layout">
         <div class="map-column">
           <MapView label={t('tasks.map')} onReady={onMapReady} />
