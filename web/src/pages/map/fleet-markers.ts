@@ -19,6 +19,11 @@ interface Held extends MarkerLook {
 
 /** The markers of a cluster (the plugin's class, whose typings lack the marker's own type). */
 type Cluster = { getAllChildMarkers(): (L.Marker & { subscriberID?: number })[] };
+/**
+ * The plugin's flag that makes it ignore a marker's `move` (it sets it itself while it animates):
+ * a marker out of the group for a bulk move would otherwise be put back on its own, one at a time.
+ */
+type MoveFlag = { _ignoreMove: boolean };
 
 /**
  * The live map's employees: a marker each (see marker-look.ts), gathered into clusters where they
@@ -75,16 +80,20 @@ export class FleetMarkers {
         continue;
       }
       if (held.employee === employee && held.position === position && held.state === state) continue;
-      const before = held.position;
+      const before = { ...held };
       Object.assign(held, { employee, position, state });
-      if (before.latitude !== position.latitude || before.longitude !== position.longitude) moved.push({ held, to: L.latLng(position.latitude, position.longitude) });
-      else changed.push(held);
+      if (before.position.latitude !== position.latitude || before.position.longitude !== position.longitude) moved.push({ held, to: L.latLng(position.latitude, position.longitude) });
+      // The list is read again every 30 s: an employee read anew with the same name looks the same.
+      else if (before.employee.name !== employee.name || before.state !== state || before.position.angle !== position.angle) changed.push(held);
     }
     if (gone.length > 0) this.group.removeLayers(gone);
     if (moved.length > 0) {
       const markers = moved.map(({ held }) => held.marker);
       this.group.removeLayers(markers);
+      const flag = this.group as unknown as MoveFlag;
+      flag._ignoreMove = true;
       for (const { held, to } of moved) held.marker.setLatLng(to);
+      flag._ignoreMove = false;
       this.group.addLayers(markers);
     }
     if (created.length > 0) this.group.addLayers(created);
