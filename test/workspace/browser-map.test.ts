@@ -26,11 +26,16 @@ const plain = (text: string) => text.replace(/[\u00a0\u202f]/g, ' ');
 
 /** How many employees the map shows in its view: single markers plus the counts of the clusters. */
 const shown = (page: Page) =>
-  page.evaluate(() => {
+  page.evaluate<{ singles: number; clusters: number; total: number }>(`(() => {
     const singles = document.querySelectorAll('.employee-marker').length;
     const clustered = [...document.querySelectorAll('.employee-cluster .cluster-count')].reduce((sum, count) => sum + Number(count.textContent), 0);
     return { singles, clusters: document.querySelectorAll('.employee-cluster').length, total: singles + clustered };
-  });
+  })()`);
+/** A style property of an element, as the browser computes it. */
+const computed = (locator: Locator, property: string) =>
+  locator.evaluate((element, name) => (globalThis as unknown as { getComputedStyle(e: unknown): Record<string, string> }).getComputedStyle(element)[name], property);
+/** An element's own inline style property. */
+const inline = (locator: Locator, property: string) => locator.evaluate((element, name) => (element as unknown as { style: Record<string, string> }).style[name], property);
 
 /** Polls `check` until it returns true (the page updates on its own, from the live stream). */
 async function until(check: () => Promise<boolean>, what: string, timeoutMs = 30_000): Promise<void> {
@@ -112,14 +117,14 @@ for (const dialect of dialects) {
       for (const [who, state] of Object.entries(expected)) {
         const marker = page.locator(`.employee-marker[data-subscriber-id="${ids[who as keyof typeof ids]}"]`);
         assert.equal(await marker.getAttribute('data-state'), state, `${who} is ${state}`);
-        assert.equal(await marker.evaluate((element) => getComputedStyle(element).backgroundColor), COLOURS[state], `${who}'s colour`);
+        assert.equal(await computed(marker, 'backgroundColor'), COLOURS[state], `${who}'s colour`);
       }
       // The label is the whole name, which is also the marker's name for a screen reader.
       const annaMarker = page.getByRole('button', { name: 'Anna Smirnova', exact: true });
       assert.equal(await annaMarker.textContent(), 'Anna Smirnova');
       const course = annaMarker.locator('.course');
       assert.equal(await course.isVisible(), true, 'the moving marker shows its course');
-      assert.equal(await course.evaluate((element) => (element as HTMLElement).style.transform), 'rotate(90deg)');
+      assert.equal(await inline(course, 'transform'), 'rotate(90deg)');
       assert.equal(await page.getByRole('button', { name: 'Boris Orlov', exact: true }).locator('.course').isVisible(), false, 'a standing one does not');
 
       const legend = page.getByRole('list', { name: 'Employees by state' });
@@ -141,7 +146,7 @@ for (const dialect of dialects) {
       }, 'the marker moves');
       const after = await centreOf(annaMarker);
       assert.ok(after.x > before.x && after.y < before.y, 'north-east of where it was');
-      assert.equal(await annaMarker.locator('.course').evaluate((element) => (element as HTMLElement).style.transform), 'rotate(45deg)');
+      assert.equal(await inline(annaMarker.locator('.course'), 'transform'), 'rotate(45deg)');
 
       // The tooltip (shown on keyboard focus) has the name, the state, the time in the account's zone and the speed.
       await annaMarker.focus();
@@ -401,7 +406,7 @@ describe('workspace in the browser: a big fleet on the map, clustered', needsBro
     assert.match((await cluster.textContent()) ?? '', /^(\d+)\d+ employees: Moving \d+$/);
     await workspace.screenshot('map-clustered');
 
-    const zoom = () => page.evaluate(() => (document.querySelector('.map') as HTMLElement & { leafletMap: { getZoom(): number } }).leafletMap.getZoom());
+    const zoom = () => page.evaluate<number>(`document.querySelector('.map').leafletMap.getZoom()`);
     const before = await zoom();
     await cluster.click();
     await until(async () => (await zoom()) > before, 'the cluster zooms in');

@@ -3,9 +3,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { EVERYONE, filterFleet } from '../../web/src/pages/map/fleet-filter.js';
+import { EVERYONE, filterFleet, type FleetMember } from '../../web/src/pages/map/fleet-filter.js';
 import { fleetStateOf, MOVING_FROM_KMH, todayIn, type FleetState } from '../../web/src/pages/map/fleet-state.js';
-import type { Employee } from '../../web/src/types.js';
 
 const NOW = Date.parse('2026-03-29T12:00:00Z'); // a day of a clock change in Europe
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -42,14 +41,14 @@ describe('the fleet map: states', () => {
 });
 
 describe('the fleet map: filters', () => {
-  const employee = (subscriberID: number, name: string, subscriberGroupID: number | null) => ({ subscriberID, name, subscriberGroupID }) as Employee;
+  const employee = (subscriberID: number, name: string, subscriberGroupID: number | null): FleetMember => ({ subscriberID, name, subscriberGroupID });
   const all = [employee(1, 'Anna Smirnova', 7), employee(2, 'Boris Orlov', null), employee(3, 'Анна Смирнова-Орлова', 7)];
   const states = new Map<number, FleetState>([
     [1, 'moving'],
     [2, 'offline'],
     [3, 'moving'],
   ]);
-  const ids = (list: Employee[]) => list.map((e) => e.subscriberID);
+  const ids = (list: readonly FleetMember[]) => list.map((e) => e.subscriberID);
 
   it('leaves everyone without a filter, and narrows by words of the name, the group and the state together', () => {
     assert.deepEqual(ids(filterFleet(all, states, EVERYONE)), [1, 2, 3]);

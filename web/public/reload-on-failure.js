@@ -3,6 +3,7 @@
 // server restarting, a release replaced meanwhile), the page says so and loads itself again after
 // a wait that doubles each time, instead of staying blank. The workspace clears the count once it
 // has started, and from then on handles the failures of what it loads itself.
+/* global window, document, navigator, localStorage, sessionStorage, location, addEventListener, setTimeout */
 (function () {
   var KEY = 'lokator.reloads';
   var WORDS = {
@@ -13,7 +14,9 @@
     try {
       var stored = localStorage.getItem('lokator.language');
       if (stored === 'ru' || stored === 'en') return stored;
-    } catch (e) {}
+    } catch {
+      // No storage: the browser's language decides.
+    }
     return String(navigator.language || 'en').toLowerCase().indexOf('ru') === 0 ? 'ru' : 'en';
   }
   addEventListener(
@@ -27,7 +30,9 @@
       try {
         tries = Number(sessionStorage.getItem(KEY)) || 0;
         sessionStorage.setItem(KEY, String(tries + 1));
-      } catch (e) {}
+      } catch {
+        // No storage: every try waits the first wait.
+      }
       var show = function () {
         var note = document.getElementById('reload-note');
         if (!note) return;

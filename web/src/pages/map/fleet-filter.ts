@@ -1,6 +1,13 @@
-import { matchesWords, searchWords } from '../../../../src/http/free-text';
-import type { Employee } from '../../types';
-import type { FleetState } from './fleet-state';
+// Extensions in the imports: the unit tests run this file in Node too.
+import { matchesWords, searchWords } from '../../../../src/http/free-text.js';
+import type { FleetState } from './fleet-state.js';
+
+/** What the filters read of an employee (interface 2.9). */
+export interface FleetMember {
+  subscriberID: number;
+  name: string;
+  subscriberGroupID: number | null;
+}
 
 /** What the list beside the map narrows the fleet to; the map shows the same employees. */
 export interface FleetFilter {
@@ -19,8 +26,8 @@ export function isFiltered(filter: FleetFilter): boolean {
 }
 
 /** The employees (in the order given) that the filter leaves. */
-export function filterFleet(employees: readonly Employee[], states: ReadonlyMap<number, FleetState>, filter: FleetFilter): Employee[] {
-  if (!isFiltered(filter)) return employees as Employee[];
+export function filterFleet<E extends FleetMember>(employees: readonly E[], states: ReadonlyMap<number, FleetState>, filter: FleetFilter): readonly E[] {
+  if (!isFiltered(filter)) return employees;
   const words = searchWords(filter.text);
   return employees.filter(
     (employee) =>

@@ -1,6 +1,6 @@
-import type { Employee, Location } from '../../types';
-import type { PlainKey } from '../../i18n/i18n';
-import { dayBoundsMs, dayIn } from '../tracks/zoned-time';
+// Extensions in the imports: the unit tests run this file in Node too.
+import type { PlainKey } from '../../i18n/i18n.js';
+import { dayBoundsMs, dayIn } from '../tracks/zoned-time.js';
 
 /** What a dispatcher reads from a marker's colour at a glance. */
 export type FleetState = 'moving' | 'stopped' | 'offline' | 'noData';
@@ -38,7 +38,7 @@ export function todayIn(timeZone: string, nowMs: number): Today {
  * offline as the server says (no fix within its online timeout); else moving or standing by the
  * speed of the latest fix.
  */
-export function fleetStateOf(employee: Pick<Employee, 'isOnline'>, position: Pick<Location, 'locationDate' | 'velocity'> | undefined, today: Today): FleetState {
+export function fleetStateOf(employee: { isOnline: boolean }, position: { locationDate: string; velocity: number } | undefined, today: Today): FleetState {
   if (!position) return 'noData';
   const atMs = Date.parse(position.locationDate);
   if (!(atMs >= today.startMs && atMs < today.endMs)) return 'noData';
