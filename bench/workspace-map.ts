@@ -88,7 +88,8 @@ runBench('bench:map', async () => {
       const made = await Promise.all(Array.from({ length: Math.min(16, EMPLOYEES - i) }, (_, j) => post(SUBSCRIBERS, { name: `Driver ${i + j + 1}` })));
       ids.push(...made.map((e) => e.subscriberID));
     }
-    const fixes = new FixGenerator(ids, Date.now() - 3_600_000);
+    // Dated from a minute ago: the fleet is on line and moving, as a dispatcher's map is by day.
+    const fixes = new FixGenerator(ids, Date.now() - 60_000);
     await post(LOCATIONS, fixes.next(REPORT_EVERY_MS));
 
     const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run'] });
@@ -98,7 +99,8 @@ runBench('bench:map', async () => {
     await page.getByLabel('Login').fill(LOGIN.login);
     await page.getByLabel('Password').fill(LOGIN.password);
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByText(new RegExp(`^${EMPLOYEES} employees`)).waitFor({ timeout: 120_000 });
+    // The count as the English workspace writes it ("2,000 employees").
+    await page.getByText(new RegExp(`^${new Intl.NumberFormat('en-GB').format(EMPLOYEES)} employees`)).waitFor({ timeout: 120_000 });
     await pause(3000);
 
     process.stdout.write(`bench:map: the live map in Chromium (1280×900, software rendering), ${fmt(EMPLOYEES)} employees, each reporting every ${REPORT_EVERY_MS / 1000} s in ${SLICES} slices\n`);

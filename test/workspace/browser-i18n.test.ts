@@ -39,6 +39,14 @@ async function pagesInOtherWords(page: Page, language: 'ru' | 'en'): Promise<str
     await page.getByText(loading).first().waitFor({ state: 'hidden' }).catch(() => {});
     await page.waitForLoadState('networkidle');
     problems.push(...foreignText(await readPage(page), language).map((problem) => `#/${view.path}: ${problem}`));
+    if (view.path === 'map') {
+      // The card of an employee, opened from the list, with its address and today's figures read.
+      await page.locator('.employee-row').first().click();
+      await page.locator('.employee-card').waitFor();
+      await page.waitForLoadState('networkidle');
+      await page.locator('.card-address').filter({ hasNotText: language === 'ru' ? /Определяем/ : /Finding/ }).waitFor();
+      problems.push(...foreignText(await readPage(page), language).map((problem) => `#/map, the card: ${problem}`));
+    }
   }
   return problems;
 }
@@ -90,6 +98,10 @@ for (const dialect of dialects) {
       assert.match((await when.textContent()) ?? '', /09:39/);
       assert.match((await when.getAttribute('title')) ?? '', /09:39:00.*Москва/);
       assert.match((await row.textContent()) ?? '', /42 км\/ч/);
+      assert.match((await row.textContent()) ?? '', /Нет данных за сегодня/, 'a fix of two days ago: no data today');
+      await row.click();
+      const card = page.getByRole('region', { name: 'Иван Петров' });
+      assert.match((await card.textContent()) ?? '', /Последние данные\d+ \S+ назад · /);
     });
 
     test('every page is in Russian: no English, no raw key, no unfilled placeholder', async () => {

@@ -19,7 +19,7 @@ describe('workspace in the browser: sign-in and the shell', needsBrowser, () => 
     await page.goto('/');
     await page.getByRole('alert').waitFor();
     failing = false;
-    await page.getByRole('button', { name: 'Try again' }).click();
+    await page.getByRole('button', { name: 'Retry' }).click();
     await page.getByRole('button', { name: 'Sign in' }).waitFor();
     await page.unroute('**/workspace/api/session');
     assert.deepEqual(workspace.pageErrors, []);

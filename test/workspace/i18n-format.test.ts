@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { formatAge, formatDistance, formatDuration, formatSpeed } from '../../web/src/i18n/format.js';
+import { formatAge, formatDistance, formatDuration, formatScaleLength, formatSpeed, formatTimeAgo } from '../../web/src/i18n/format.js';
 import { setLanguage, t, type Language } from '../../web/src/i18n/i18n.js';
 
 /** Intl separates a number from its unit with a no-break space; tests read plain spaces. */
@@ -54,5 +54,17 @@ describe('workspace words and numbers', () => {
       ['101 км/ч', '12,3 км', '3 ч 5 мин'],
     );
     assert.deepEqual(inLanguage('en', () => [formatSpeed(101.5), formatDistance(940), formatDuration(45)].map(plain)), ['102 km/h', '0.9 km', '45 secs']);
+  });
+
+  it('says how long ago as Intl does in each language, and a scale bar’s length in its units', () => {
+    const agos = [NOW - 30_000, NOW - 5 * MINUTE, NOW - 3 * 60 * MINUTE, NOW - 50 * 60 * MINUTE, NOW + MINUTE];
+    const russian = inLanguage('ru', () => agos.map((at) => formatTimeAgo(at, NOW)).map(plain));
+    const english = inLanguage('en', () => agos.map((at) => formatTimeAgo(at, NOW)).map(plain));
+    const rtf = (locale: string) => new Intl.RelativeTimeFormat(locale, { numeric: 'always', style: 'short' });
+    assert.deepEqual(russian, ['только что', rtf('ru-RU').format(-5, 'minute'), rtf('ru-RU').format(-3, 'hour'), rtf('ru-RU').format(-2, 'day'), 'только что'].map(plain));
+    assert.deepEqual(english, ['just now', '5 min ago', '3 hr ago', '2 days ago', 'just now']);
+    assert.match(russian[1]!, /^5 мин\.? назад$/);
+    assert.deepEqual(inLanguage('ru', () => [formatScaleLength(500), formatScaleLength(2000)].map(plain)), ['500 м', '2 км']);
+    assert.deepEqual(inLanguage('en', () => [formatScaleLength(50), formatScaleLength(10_000)].map(plain)), ['50 m', '10 km']);
   });
 });

@@ -1,5 +1,6 @@
+import type { ComponentChildren } from 'preact';
 import { lazy, Suspense } from 'preact/compat';
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useErrorBoundary, useState } from 'preact/hooks';
 import { api, ApiFailure, describe, setSession, type SessionInfo } from './api';
 import { DeliveriesPage } from './pages/deliveries';
 import { EventsPage } from './pages/events';
@@ -11,7 +12,7 @@ import { LANGUAGES, language, setLanguage, t, untranslated, type Language } from
 import { zoneName, zoneOffset } from './i18n/format';
 import { AccountSetup } from './pages/account-setup';
 import { ACCOUNT, AccountChangedContext, SessionContext, type AccountSettings } from './session';
-import { ErrorAlert } from './ui/messages';
+import { ErrorAlert, LoadFailure } from './ui/messages';
 
 // The zone editor (Leaflet-Geoman) and the track view (uPlot) are loaded when first opened, as
 // are the pages of the fleet's day (employees with their QR codes, tasks, map objects).
@@ -36,6 +37,17 @@ const tabs = [
 ] as const;
 
 type Tab = (typeof tabs)[number]['path'];
+
+/**
+ * A page whose code failed to load (the server down while its chunk was fetched, after the one
+ * reload for a new release) or that failed while drawing: the failure and a Retry, which loads the
+ * workspace anew, instead of a blank page.
+ */
+function PageBoundary({ children }: { children: ComponentChildren }) {
+  const [error] = useErrorBoundary();
+  if (error) return <LoadFailure message={t('app.pageFailed')} onRetry={() => location.reload()} />;
+  return <>{children}</>;
+}
 
 /** The skip link moves focus past the tabs; a plain `#main` link would change the hash route. */
 function skipToContent(event: Event): void {
@@ -112,10 +124,7 @@ function Workspace({ onLanguage }: { onLanguage: (language: Language) => void })
   if (session === undefined && loadFailure) {
     return (
       <main class="loading">
-        <ErrorAlert message={loadFailure} />
-        <button type="button" onClick={load}>
-          {t('app.tryAgain')}
-        </button>
+        <LoadFailure message={loadFailure} onRetry={load} />
       </main>
     );
   }
@@ -173,14 +182,16 @@ function Workspace({ onLanguage }: { onLanguage: (language: Language) => void })
           {setup && <AccountSetup account={setup} onDone={setupDone} />}
           {tab === 'map' && <MapPage />}
           {tab === 'events' && <EventsPage route={route.slice(1)} />}
-          <Suspense fallback={<p class="loading">{t('app.loading')}</p>}>
-            {tab === 'zones' && <ZonesPage />}
-            {tab === 'tracks' && <TracksPage />}
-            {tab === 'employees' && <EmployeesPage route={route.slice(1)} />}
-            {tab === 'tasks' && <TasksPage />}
-            {tab === 'objects' && <MapObjectsPage />}
-            {tab === 'reports' && <ReportsPage />}
-          </Suspense>
+          <PageBoundary key={tab}>
+            <Suspense fallback={<p class="loading">{t('app.loading')}</p>}>
+              {tab === 'zones' && <ZonesPage />}
+              {tab === 'tracks' && <TracksPage />}
+              {tab === 'employees' && <EmployeesPage route={route.slice(1)} />}
+              {tab === 'tasks' && <TasksPage route={route.slice(1)} />}
+              {tab === 'objects' && <MapObjectsPage />}
+              {tab === 'reports' && <ReportsPage />}
+            </Suspense>
+          </PageBoundary>
           {tab === 'deliveries' && <DeliveriesPage />}
           {tab === 'settings' && <SettingsPage />}
         </main>

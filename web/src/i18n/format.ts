@@ -69,6 +69,24 @@ export function formatAge(value: string | number, timeZone: string, nowMs = Date
   return formatDateTime(atMs, timeZone);
 }
 
+let relative: { locale: string; format: Intl.RelativeTimeFormat } | null = null;
+
+/**
+ * How long ago, as Intl says it in the language: "just now" under a minute, then "5 min ago"
+ * («5 мин. назад»), "3 hr ago", "2 days ago". For what updates as it ages (an employee's last
+ * data); `formatAge` gives the clock time once it is hours old.
+ */
+export function formatTimeAgo(value: string | number, nowMs = Date.now()): string {
+  const atMs = instant(value).getTime();
+  if (Number.isNaN(atMs)) return String(value);
+  const seconds = Math.max(0, (nowMs - atMs) / 1000);
+  if (seconds < 60) return t('age.justNow');
+  if (relative?.locale !== locale()) relative = { locale: locale(), format: new Intl.RelativeTimeFormat(locale(), { numeric: 'always', style: 'short' }) };
+  if (seconds < 3600) return relative.format.format(-Math.floor(seconds / 60), 'minute');
+  if (seconds < 86_400) return relative.format.format(-Math.floor(seconds / 3600), 'hour');
+  return relative.format.format(-Math.floor(seconds / 86_400), 'day');
+}
+
 /** A speed rounded to whole km/h: "101 km/h" («101 км/ч»). */
 export function formatSpeed(kmh: number): string {
   return numberFormat({ style: 'unit', unit: 'kilometer-per-hour', maximumFractionDigits: 0 }).format(kmh);
@@ -77,6 +95,13 @@ export function formatSpeed(kmh: number): string {
 /** A distance to 0.1 km: "12.3 km" («12,3 км»). */
 export function formatDistance(metres: number): string {
   return formatKm(metres / 1000);
+}
+
+/** A scale bar's round length: "500 m" («500 м») below a kilometre, whole kilometres from one. */
+export function formatScaleLength(metres: number): string {
+  return metres < 1000
+    ? numberFormat({ style: 'unit', unit: 'meter', maximumFractionDigits: 0 }).format(metres)
+    : numberFormat({ style: 'unit', unit: 'kilometer', maximumFractionDigits: 0 }).format(metres / 1000);
 }
 
 export function formatKm(km: number): string {

@@ -3,6 +3,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { useSessionInfo } from '../session';
 import type { Zone } from '../types';
 import { t } from '../i18n/i18n';
+import { addScaleBar } from './scale-bar';
 
 /** A transparent pixel in place of a tile that failed, so no broken-image box covers the background. */
 const NO_TILE = 'data:image/gif;base64,R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7';
@@ -13,6 +14,8 @@ export type MapContainer = HTMLElement & { leafletMap?: L.Map };
 /** Where a map starts before it has anything to show. */
 const START: L.LatLngExpression = [55.75, 37.62];
 const START_ZOOM = 10;
+/** The deepest zoom: tiles' usual last level, and the map's own limit without tiles (clustering needs one). */
+const MAX_ZOOM = 19;
 
 /**
  * A Leaflet map in a div. Tiles come from the MAP_TILE_URL setting; without one (or while the
@@ -27,12 +30,13 @@ export function MapView({ label, onReady }: { label: string; onReady: (map: L.Ma
   useEffect(() => {
     const element = container.current;
     if (!element) return;
-    const map = L.map(element, { center: START, zoom: START_ZOOM, preferCanvas: false, keyboard: true, zoomControl: false });
+    const map = L.map(element, { center: START, zoom: START_ZOOM, maxZoom: MAX_ZOOM, preferCanvas: false, keyboard: true, zoomControl: false });
     L.control.zoom({ zoomInTitle: t('map.zoomIn'), zoomOutTitle: t('map.zoomOut') }).addTo(map);
+    addScaleBar(map);
     map.attributionControl.setPrefix(false);
     (element as MapContainer).leafletMap = map;
     if (settings.tileUrl) {
-      const tiles = L.tileLayer(settings.tileUrl, { attribution: settings.attribution, maxZoom: 19, errorTileUrl: NO_TILE }).addTo(map);
+      const tiles = L.tileLayer(settings.tileUrl, { attribution: settings.attribution, maxZoom: MAX_ZOOM, errorTileUrl: NO_TILE }).addTo(map);
       // Offline, or the tile server down: the plain background stays, and the page says why; a tile
       // that loads later (the network is back) takes the note away.
       tiles.on('tileerror', () => setTilesDown(true));

@@ -4,7 +4,7 @@ import { t } from '../i18n/i18n';
 import { zoneName } from '../i18n/format';
 import { ACCOUNT, useAccountChanged, type AccountSettings } from '../session';
 import { Field } from '../ui/field';
-import { ErrorAlert, StatusLine } from '../ui/messages';
+import { ErrorAlert, LoadFailure, StatusLine } from '../ui/messages';
 import { LocaleSelect, ZoneSelect } from './account-zone';
 
 /** The account's name, time zone and language (PATCH /v6/api/accountManagement/account). */
@@ -25,12 +25,15 @@ export function AccountForm() {
     setTimeZone(settings.timeZone);
     setLocale(settings.locale);
   };
-  useEffect(() => {
+  const [loadFailure, setLoadFailure] = useState('');
+  const load = () => {
+    setLoadFailure('');
     api
       .get<AccountSettings>(ACCOUNT)
       .then(show)
-      .catch((error: unknown) => setFailure(t('settings.accountUnread', { reason: describe(error) })));
-  }, []);
+      .catch((error: unknown) => setLoadFailure(t('settings.accountUnread', { reason: describe(error) })));
+  };
+  useEffect(load, []);
 
   const submit = async (event: Event) => {
     event.preventDefault();
@@ -71,6 +74,7 @@ export function AccountForm() {
       </button>
       <StatusLine message={status} class="ok" />
       <ErrorAlert message={failure} />
+      <LoadFailure message={loadFailure} onRetry={load} />
     </form>
   );
 }

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, describe, query } from '../api';
-import { ErrorAlert, StatusLine } from '../ui/messages';
+import { LoadFailure, StatusLine } from '../ui/messages';
 import { COLUMNS, DeliveryRow, describeResult, STATUS_LABELS, type Delivery, type DeliveryStatus, type RuleName } from './delivery-row';
 import { t, type PlainKey } from '../i18n/i18n';
 import { tRich } from '../i18n/rich';
@@ -67,7 +67,10 @@ export function DeliveriesPage() {
     focusAfterLoad.current = null;
   }, [deliveries]);
 
+  /** Whether the last load was of a next page: Retry asks for the same. */
+  const lastMore = useRef(false);
   const load = async (more: boolean) => {
+    lastMore.current = more;
     const seq = ++loadSeq.current;
     if (!more) dateFrom.current = new Date(Date.now() - filters.days * 86_400_000).toISOString();
     setLoading(true);
@@ -209,7 +212,7 @@ export function DeliveriesPage() {
         </button>
       </div>
       <StatusLine class="deliveries-message" message={loading ? t('deliv.loading') : message} />
-      <ErrorAlert message={error} />
+      <LoadFailure message={error} onRetry={() => void load(lastMore.current)} />
       <div class="table-scroll">
         <table class="deliveries-table">
           <caption class="sr-only">{t('deliv.caption')}</caption>

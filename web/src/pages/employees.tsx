@@ -3,7 +3,7 @@ import { api, describe, query } from '../api';
 import { navigate } from '../router';
 import type { Employee, SubscriberGroup } from '../types';
 import { GroupManager } from '../ui/group-manager';
-import { ErrorAlert, StatusLine } from '../ui/messages';
+import { LoadFailure, StatusLine } from '../ui/messages';
 import { ConnectionSettings, type NewKey } from './employees/connection-settings';
 import { EmployeeForm } from './employees/employee-form';
 import { EMPLOYEE_GROUPS, EMPLOYEES, EmployeeTable } from './employees/employee-table';
@@ -73,7 +73,7 @@ export function EmployeesPage({ route }: { route: string[] }) {
         </button>
       </div>
       <StatusLine class="ok" message={status} />
-      <ErrorAlert message={loadError} />
+      <LoadFailure message={loadError} onRetry={() => void reload()} />
       <div class="employees-layout">
         <EmployeeTable employees={employees} groups={groups} />
         <GroupManager

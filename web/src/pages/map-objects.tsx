@@ -6,7 +6,7 @@ import { fitTo, MapView } from '../map/base-map';
 import { mapObjectLayer, type MapObjectLayer } from '../map/map-object-layer';
 import { PlacePicker, type Point } from '../map/place-picker';
 import type { MapObject } from '../types';
-import { ErrorAlert, StatusLine } from '../ui/messages';
+import { LoadFailure, StatusLine } from '../ui/messages';
 import { MAP_OBJECTS, MapObjectForm } from './map-objects/map-object-form';
 import './side-panels.css';
 import { t } from '../i18n/i18n';
@@ -47,9 +47,11 @@ export function MapObjectsPage() {
     draw(list);
     return list;
   };
-  useEffect(() => {
+  const loadOrSay = () => {
+    setLoadError('');
     load().catch((error: unknown) => setLoadError(t('objects.loadFailed', { reason: describe(error) })));
-  }, []);
+  };
+  useEffect(loadOrSay, []);
 
   const show = (next: Editor) => {
     const held = map.current;
@@ -110,7 +112,7 @@ export function MapObjectsPage() {
         </button>
       </div>
       <StatusLine class="ok" message={status} />
-      <ErrorAlert message={loadError} />
+      <LoadFailure message={loadError} onRetry={loadOrSay} />
       <div class="map-layout">
         <div class="map-column">
           <MapView label={t('objects.map')} onReady={onMapReady} />

@@ -2,7 +2,7 @@ import { useEffect, useMemo, useState } from 'preact/hooks';
 import { api, describe } from '../api';
 import { useSessionInfo } from '../session';
 import type { Employee, SubscriberGroup } from '../types';
-import { ErrorAlert } from '../ui/messages';
+import { LoadFailure } from '../ui/messages';
 import { DailyChart, type DayTotal } from './reports/daily-chart';
 import { columnsOf } from './reports/report-columns';
 import { DEFAULT_REPORT, loadReport, REPORTS, reportName, reportPath, reportView, type ReportChoice, type Row } from './reports/report-model';
@@ -14,7 +14,7 @@ import './reports.css';
 import { formatDay } from '../i18n/format';
 import { language, t } from '../i18n/i18n';
 
-type Loaded = { status: 'idle' } | { status: 'loading' } | { status: 'failed'; error: string } | { status: 'loaded'; choice: ReportChoice; rows: Row[]; complete: boolean };
+type Loaded = { status: 'idle' } | { status: 'loading' } | { status: 'failed'; error: string; choice: ReportChoice } | { status: 'loaded'; choice: ReportChoice; rows: Row[]; complete: boolean };
 
 /** The per-day totals the chart draws (the reports with `dailyChart`): mileage and fuel, over the employees. */
 function dailyTotals(rows: Row[]): DayTotal[] {
@@ -41,22 +41,26 @@ export function ReportsPage() {
   const [peopleError, setPeopleError] = useState('');
   const [loaded, setLoaded] = useState<Loaded>({ status: 'idle' });
 
-  useEffect(() => {
+  const loadPeople = () => {
+    setPeopleError('');
     Promise.all([api.get<Employee[]>('/v6/api/subscriberManagement/subscribers'), api.get<SubscriberGroup[]>('/v6/api/subscriberManagement/subscriberGroups')])
       .then(([employees, groups]) => setPeople({ employees: [...employees].sort((a, b) => a.name.localeCompare(b.name)), groups }))
       .catch((error: unknown) => setPeopleError(t('reports.employeesFailed', { reason: describe(error) })));
-  }, []);
+  };
+  useEffect(loadPeople, []);
 
-  const show = async (event: Event) => {
-    event.preventDefault();
-    const chosen = { ...choice };
+  const run = async (chosen: ReportChoice) => {
     setLoaded({ status: 'loading' });
     try {
       const { rows, complete } = await loadReport(chosen);
       setLoaded({ status: 'loaded', choice: chosen, rows, complete });
     } catch (error) {
-      setLoaded({ status: 'failed', error: describe(error) });
+      setLoaded({ status: 'failed', error: describe(error), choice: chosen });
     }
+  };
+  const show = (event: Event) => {
+    event.preventDefault();
+    void run({ ...choice });
   };
 
   const label = reportName(choice.kind);
@@ -89,7 +93,7 @@ export function ReportsPage() {
         </label>
         <button type="submit">{t('reports.show', { report: language() === 'en' ? label.toLowerCase() : label })}</button>
       </form>
-      <ErrorAlert message={peopleError} />
+      <LoadFailure message={peopleError} onRetry={loadPeople} />
 
       <div role="status" class="reports-status">
         {loaded.status === 'loading' && <p class="muted">{t('reports.loading')}</p>}
@@ -100,7 +104,7 @@ export function ReportsPage() {
           </p>
         )}
       </div>
-      {loaded.status === 'failed' && <ErrorAlert message={t('reports.failed', { reason: loaded.error })} />}
+      {loaded.status === 'failed' && <LoadFailure message={t('reports.failed', { reason: loaded.error })} onRetry={() => void run(loaded.choice)} />}
 
       {shown && (
         <div class="report-result">

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, ApiFailure, describe, fieldProblem } from '../api';
 import { Field } from '../ui/field';
-import { ErrorAlert, StatusLine } from '../ui/messages';
+import { ErrorAlert, LoadFailure, StatusLine } from '../ui/messages';
 import { t } from '../i18n/i18n';
 import './retention.css';
 
@@ -39,12 +39,15 @@ export function RetentionForm() {
     setDays(retention.retentionDays ? String(retention.retentionDays) : '');
   };
 
-  useEffect(() => {
+  const [loadFailure, setLoadFailure] = useState('');
+  const load = () => {
+    setLoadFailure('');
     api
       .get<Retention>(RETENTION)
       .then(show)
-      .catch((error: unknown) => setFailure(t('retention.unread', { reason: describe(error) })));
-  }, []);
+      .catch((error: unknown) => setLoadFailure(t('retention.unread', { reason: describe(error) })));
+  };
+  useEffect(load, []);
 
   const submit = async (event: Event) => {
     event.preventDefault();
@@ -114,6 +117,7 @@ export function RetentionForm() {
       </button>
       <StatusLine message={status} class="ok" />
       <ErrorAlert message={failure} />
+      <LoadFailure message={loadFailure} onRetry={load} />
     </form>
   );
 }

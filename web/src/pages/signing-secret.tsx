@@ -3,7 +3,7 @@ import { api, describe } from '../api';
 import { formatDateTime } from '../i18n/format';
 import { t } from '../i18n/i18n';
 import { tRich } from '../i18n/rich';
-import { ErrorAlert, StatusLine } from '../ui/messages';
+import { ErrorAlert, LoadFailure, StatusLine } from '../ui/messages';
 
 const SECRET = '/v6/api/eventManagement/signingSecret';
 const OVERLAP_HOURS = 24;
@@ -25,12 +25,15 @@ export function SigningSecret({ timeZone }: { timeZone: string }) {
   const field = useRef<HTMLInputElement>(null);
   const dialog = useRef<HTMLDialogElement>(null);
 
-  useEffect(() => {
+  const [loadFailure, setLoadFailure] = useState('');
+  const load = () => {
+    setLoadFailure('');
     api
       .get<{ secret: string }>(SECRET)
       .then((answer) => setSecret(answer.secret))
-      .catch((failure: unknown) => setError(t('secret.unread', { reason: describe(failure) })));
-  }, []);
+      .catch((failure: unknown) => setLoadFailure(t('secret.unread', { reason: describe(failure) })));
+  };
+  useEffect(load, []);
 
   // The dialog is opened and closed on the element itself: its 'close' event comes a task later,
   // so state mirroring it could still say "open" when the button is pressed again.
@@ -99,6 +102,7 @@ export function SigningSecret({ timeZone }: { timeZone: string }) {
       </div>
       <StatusLine message={status} />
       <ErrorAlert message={error} />
+      <LoadFailure message={loadFailure} onRetry={load} />
       <dialog
         ref={dialog}
         class="rotate-dialog"

@@ -5,7 +5,7 @@ import { fitTo, MapView } from '../map/base-map';
 import { PlacePicker, type Point } from '../map/place-picker';
 import { useSessionInfo } from '../session';
 import type { Employee, MapObject, Task } from '../types';
-import { ErrorAlert, StatusLine } from '../ui/messages';
+import { LoadFailure, StatusLine } from '../ui/messages';
 import { TaskForm } from './tasks/task-form';
 import { TaskList } from './tasks/task-list';
 import { TaskMarkers } from './tasks/task-map';
@@ -21,15 +21,19 @@ const REFRESH_MS = 5_000;
 type Editor = { kind: 'none' } | { kind: 'new'; key: number } | { kind: 'task'; taskID: number };
 
 /**
- * The Tasks tab: a day's tasks by status and employee, on a map and in a list. A new task is
+ * The Tasks tab (`#/tasks`, or `#/tasks/<subscriberID>` for one employee's): a day's tasks by
+ * status and employee, on a map and in a list. A new task is
  * placed by a click on the map (or at a map object); a selected one is assigned, its status
  * changed, its history read, and its assignee's estimated arrival drawn on the map.
  */
-export function TasksPage() {
+export function TasksPage({ route }: { route: string[] }) {
   const { account } = useSessionInfo();
   const [day, setDay] = useState(() => today(account.timeZone));
   const [statusFilter, setStatusFilter] = useState('');
-  const [employeeFilter, setEmployeeFilter] = useState('');
+  const linkedEmployee = /^\d+$/.test(route[0] ?? '') ? route[0]! : '';
+  const [employeeFilter, setEmployeeFilter] = useState(linkedEmployee);
+  // A link to another employee's tasks (from the map's card) while the tab is open.
+  useEffect(() => setEmployeeFilter(linkedEmployee), [linkedEmployee]);
   const [tasks, setTasks] = useState<Task[] | null>(null);
   const [employees, setEmployees] = useState<ReadonlyMap<number, Employee>>(new Map());
   const [mapObjects, setMapObjects] = useState<MapObject[]>([]);
@@ -61,11 +65,16 @@ export function TasksPage() {
   };
   const reload = () => load().catch((error: unknown) => setLoadError(t('tasks.loadFailed', { reason: describe(error) })));
 
-  useEffect(() => {
+  const [employeesError, setEmployeesError] = useState('');
+  const loadEmployees = () => {
+    setEmployeesError('');
     api
       .get<Employee[]>(`/v6/api/subscriberManagement/subscribers${query({ withCustomTemplateItems: false })}`)
       .then((list) => setEmployees(new Map(list.map((e) => [e.subscriberID, e]))))
-      .catch((error: unknown) => setLoadError(t('tasks.employeesFailed', { reason: describe(error) })));
+      .catch((error: unknown) => setEmployeesError(t('tasks.employeesFailed', { reason: describe(error) })));
+  };
+  useEffect(() => {
+    loadEmployees();
     api.get<MapObject[]>('/v6/api/mapObjectManagement/mapObjects').then(setMapObjects, () => setMapObjects([]));
   }, []);
   useEffect(() => {
@@ -177,7 +186,8 @@ export function TasksPage() {
         </label>
       </div>
       <StatusLine class="ok" message={status} />
-      <ErrorAlert message={loadError} />
+      <LoadFailure message={loadError} onRetry={() => void reload()} />
+      <LoadFailure message={employeesError} onRetry={loadEmployees} />
       <div class="map-layout">
         <div class="map-column">
           <MapView label={t('tasks.map')} onReady={onMapReady} />

@@ -3,7 +3,7 @@ import { api, describe } from '../api';
 import { navigate, useRoute } from '../router';
 import { useSessionInfo } from '../session';
 import type { Employee } from '../types';
-import { ErrorAlert } from '../ui/messages';
+import { ErrorAlert, LoadFailure } from '../ui/messages';
 import { loadDay, type Day } from './tracks/day-data';
 import { DayChart } from './tracks/day-chart';
 import { DayMap } from './tracks/day-map';
@@ -34,12 +34,15 @@ export function TracksPage() {
   const [loaded, setLoaded] = useState<Loaded>({ status: 'idle' });
   const [selection, setSelection] = useState<Selection | null>(null);
 
-  useEffect(() => {
+  const [attempt, setAttempt] = useState(0);
+  const loadEmployees = () => {
+    setEmployeesError('');
     api
       .get<Employee[]>('/v6/api/subscriberManagement/subscribers')
       .then((list) => setEmployees([...list].sort((a, b) => a.name.localeCompare(b.name))))
       .catch((error: unknown) => setEmployeesError(t('tracks.employeesFailed', { reason: describe(error) })));
-  }, []);
+  };
+  useEffect(loadEmployees, []);
 
   useEffect(() => {
     setSelection(null);
@@ -55,7 +58,7 @@ export function TracksPage() {
     return () => {
       current = false;
     };
-  }, [subscriberID, day, timeZone]);
+  }, [subscriberID, day, timeZone, attempt]);
 
   const choose = (id: number | null, nextDay: string) => {
     if (id === null) {
@@ -103,7 +106,7 @@ export function TracksPage() {
           </button>
         </div>
       </div>
-      <ErrorAlert message={employeesError} />
+      <LoadFailure message={employeesError} onRetry={loadEmployees} />
 
       <div role="status" class="tracks-status">
         {loaded.status === 'idle' && <p class="muted">{t('tracks.idle')}</p>}
@@ -111,7 +114,7 @@ export function TracksPage() {
         {loaded.status === 'loaded' && loaded.day.fixCount === 0 && !unknownEmployee && <p class="empty-day">{t('tracks.noFixes')}</p>}
       </div>
       {unknownEmployee && <ErrorAlert message={t('tracks.noEmployee', { id: subscriberID ?? '' })} />}
-      {loaded.status === 'failed' && <ErrorAlert message={t('tracks.dayFailed', { reason: loaded.error })} />}
+      {loaded.status === 'failed' && <LoadFailure message={t('tracks.dayFailed', { reason: loaded.error })} onRetry={() => setAttempt((n) => n + 1)} />}
 
       {loaded.status === 'loaded' && loaded.day.fixCount > 0 && !unknownEmployee && (
         <div class="day-view">

@@ -3,7 +3,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, describe } from '../api';
 import { MapView } from '../map/base-map';
 import type { Zone, ZoneGroup } from '../types';
-import { ErrorAlert, StatusLine } from '../ui/messages';
+import { LoadFailure, StatusLine } from '../ui/messages';
 import { ZoneEditor, ZONES } from './zones/zone-editor';
 import { GroupManager } from '../ui/group-manager';
 import { ZoneList } from './zones/zone-list';
@@ -42,9 +42,11 @@ export function ZonesPage() {
     zoneMap.current?.showZones(zoneList, groupList);
   };
 
-  useEffect(() => {
+  const loadOrSay = () => {
+    setLoadError('');
     load().catch((error: unknown) => setLoadError(t('zones.loadFailed', { reason: describe(error) })));
-  }, []);
+  };
+  useEffect(loadOrSay, []);
 
   /** Every change of the side panel goes through here, so the map keeps no stale drawing, draft or vertex edit. */
   const show = (next: Editor, options: { zoom?: boolean; keepDraft?: boolean } = {}) => {
@@ -136,7 +138,7 @@ export function ZonesPage() {
         {drawing && <p class="drawing-hint">{t('zones.drawingHint')}</p>}
         <StatusLine class="ok" message={status} />
       </div>
-      <ErrorAlert message={loadError} />
+      <LoadFailure message={loadError} onRetry={loadOrSay} />
       <div class="zones-layout">
         <div class="zones-map">
           <MapView label={t('zones.map')} onReady={onMapReady} />

@@ -1,6 +1,8 @@
+import { t } from '../i18n/i18n';
+
 /*
- * The two ways a page tells the user what happened: a status line for what went as asked, an
- * alert for what did not.
+ * How a page tells the user what happened: a status line for what went as asked, an alert for
+ * what did not, and for a load that failed an alert with a way to try again.
  */
 
 /**
@@ -22,5 +24,21 @@ export function ErrorAlert({ message }: { message: string | null | undefined }) 
     <p role="alert" class="error">
       {message}
     </p>
+  );
+}
+
+/**
+ * A load that failed, with a button that tries it again: what every page that reads data shows
+ * instead of going on with nothing (nothing while there is no failure).
+ */
+export function LoadFailure({ message, onRetry }: { message: string | null | undefined; onRetry: () => void }) {
+  if (!message) return null;
+  return (
+    <div role="alert" class="error load-failure">
+      <span>{message}</span>
+      <button type="button" class="secondary" onClick={onRetry}>
+        {t('app.retry')}
+      </button>
+    </div>
   );
 }

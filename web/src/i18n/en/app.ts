@@ -2,7 +2,8 @@
 export const appEn = {
   'app.loading': 'Loading…',
   'app.unreachable': 'The server could not be reached: {reason}',
-  'app.tryAgain': 'Try again',
+  'app.retry': 'Retry',
+  'app.pageFailed': 'This page could not be loaded: the server may be restarting.',
   'app.notSignedOut': 'You are not signed out: {reason}',
   'app.skip': 'Skip to content',
   'app.nav': 'Workspace',

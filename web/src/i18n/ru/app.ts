@@ -4,7 +4,8 @@ import type { appEn } from '../en/app.js';
 export const appRu: CatalogueOf<typeof appEn> = {
   'app.loading': 'Загрузка…',
   'app.unreachable': 'Сервер недоступен: {reason}',
-  'app.tryAgain': 'Повторить',
+  'app.retry': 'Повторить',
+  'app.pageFailed': 'Не удалось загрузить раздел: возможно, сервер перезапускается.',
   'app.notSignedOut': 'Выйти не удалось: {reason}',
   'app.skip': 'К содержимому',
   'app.nav': 'Разделы',

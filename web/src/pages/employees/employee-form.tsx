@@ -5,7 +5,7 @@ import type { CreatedEmployee, Employee, SubscriberGroup } from '../../types';
 import { ConfirmStep, useConfirmStep } from '../../ui/confirm';
 import { Field } from '../../ui/field';
 import { formErrors, NO_ERRORS, type FormErrors } from '../../ui/form-errors';
-import { ErrorAlert, StatusLine } from '../../ui/messages';
+import { ErrorAlert, LoadFailure, StatusLine } from '../../ui/messages';
 import { PHONE_PROTOCOL, trackerProtocols, type NewKey } from './connection-settings';
 import { carriesPassword, DeviceFields, initialKeyMode, newDeviceKey, type DeviceDraft } from './device-fields';
 import { useSessionInfo } from '../../session';
@@ -53,13 +53,15 @@ export function EmployeeForm({ subscriberID, groups, onKeyed, onChanged }: Props
     setDevice((d) => ({ ...d, device: tracker ? 'tracker' : 'phone', protocol: tracker ?? d.protocol, keyMode: initialKeyMode(false, e.deviceKeyHint), typedKey: '', password: '', removePassword: false }));
     setVehicle(vehicleDraft(e.vehicleSettings));
   };
-  useEffect(() => {
+  const load = () => {
     if (subscriberID === null) return;
+    setLoadError('');
     api
       .get<Employee>(`${EMPLOYEES}/${subscriberID}`)
       .then(fill)
       .catch((error: unknown) => setLoadError(t('emp.loadOneFailed', { reason: describe(error) })));
-  }, [subscriberID]);
+  };
+  useEffect(load, [subscriberID]);
   useLayoutEffect(() => heading.current?.focus(), []);
 
   const run = async (action: () => Promise<void>) => {
@@ -129,7 +131,7 @@ export function EmployeeForm({ subscriberID, groups, onKeyed, onChanged }: Props
       <p>
         <a href="#/employees">{t('emp.back')}</a>
       </p>
-      <ErrorAlert message={loadError} />
+      <LoadFailure message={loadError} onRetry={load} />
       {!isNew && employee && !employee.isActive && <p class="muted">{t('emp.deactivatedNote')}</p>}
       <form onSubmit={save} noValidate aria-labelledby="employee-form-title">
         <Field id="employee-name" label={t('emp.name')} error={f.name}>

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, describe } from '../../api';
 import type { Zone, ZoneGroup } from '../../types';
-import { ErrorAlert } from '../../ui/messages';
+import { LoadFailure } from '../../ui/messages';
 import { CheckList, FieldSet, TextField, type FormPartProps } from './form-fields';
 import { kindView, type ZoneTrigger } from './rule-model';
 import { t, type PlainKey } from '../../i18n/i18n';
@@ -50,14 +50,16 @@ function ZoneParameters({ draft, errors, change }: FormPartProps) {
   const [groups, setGroups] = useState<ZoneGroup[] | null>(null);
   const [failure, setFailure] = useState('');
 
-  useEffect(() => {
+  const load = () => {
+    setFailure('');
     Promise.all([api.get<Zone[]>('/v6/api/zoneManagement/zones?withCustomTemplateItems=false'), api.get<ZoneGroup[]>('/v6/api/zoneManagement/zoneGroups')])
       .then(([z, g]) => {
         setZones(z);
         setGroups(g);
       })
       .catch((error: unknown) => setFailure(t('rules.zonesFailed', { reason: describe(error) })));
-  }, []);
+  };
+  useEffect(load, []);
 
   const field = 'parameters.zoneIDs';
   const byName = <T extends { name: string }>(list: T[]) => [...list].sort((a, b) => a.name.localeCompare(b.name));
@@ -68,7 +70,7 @@ function ZoneParameters({ draft, errors, change }: FormPartProps) {
       errors={errors}
       hint={t('rules.zonesHint')}
     >
-      <ErrorAlert message={failure} />
+      <LoadFailure message={failure} onRetry={load} />
       {zones === null || groups === null ? (
         !failure && <p class="muted">{t('rules.loadingZones')}</p>
       ) : (

@@ -3,7 +3,7 @@ import { api, ApiFailure, describe } from '../../api';
 import { navigate } from '../../router';
 import { useSessionInfo } from '../../session';
 import type { Employee } from '../../types';
-import { ErrorAlert } from '../../ui/messages';
+import { LoadFailure } from '../../ui/messages';
 import { CheckList, draftText, fieldId, FieldSet, TextField, type FormPartProps } from './form-fields';
 import { KindParameters } from './kind-parameters';
 import { RECIPIENT_LISTS, RuleRecipients } from './rule-recipients';
@@ -31,7 +31,8 @@ export function RuleForm({ eventID }: { eventID: number | null }) {
 
   // A view that opens puts the keyboard at its heading.
   useLayoutEffect(() => heading.current?.focus(), []);
-  useEffect(() => {
+  const load = () => {
+    setLoadFailure('');
     api
       .get<Employee[]>(`${SUBSCRIBERS}?withCustomTemplateItems=false`)
       .then(setEmployees)
@@ -42,7 +43,8 @@ export function RuleForm({ eventID }: { eventID: number | null }) {
         .then((rule) => setDraft(draftOf(rule)))
         .catch((error: unknown) => setLoadFailure(t('rules.oneFailed', { reason: describe(error) })));
     }
-  }, [eventID]);
+  };
+  useEffect(load, [eventID]);
 
   // After a refused Done, the summary takes the focus: it lists what to mend, each a way to its field.
   useLayoutEffect(() => {
@@ -105,7 +107,7 @@ export function RuleForm({ eventID }: { eventID: number | null }) {
       <h1 id="events-title" tabIndex={-1} ref={heading}>
         {title}
       </h1>
-      <ErrorAlert message={loadFailure} />
+      <LoadFailure message={loadFailure} onRetry={load} />
       {!part ? (
         !loadFailure && <p class="muted">{t('app.loading')}</p>
       ) : (

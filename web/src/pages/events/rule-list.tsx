@@ -3,7 +3,7 @@ import { api, describe } from '../../api';
 import { navigate } from '../../router';
 import type { Employee } from '../../types';
 import { ConfirmStep, useConfirmStep } from '../../ui/confirm';
-import { ErrorAlert, StatusLine } from '../../ui/messages';
+import { ErrorAlert, LoadFailure, StatusLine } from '../../ui/messages';
 import { kindLabel, RULES, type EventRule } from './rule-model';
 import { takeSaved } from './saved-rule';
 import { t } from '../../i18n/i18n';
@@ -23,7 +23,9 @@ export function RuleList() {
   useEffect(() => {
     if (saved) setStatus(`Saved “${saved.name}”.`);
   }, [saved]);
-  useEffect(() => {
+  const [loadFailure, setLoadFailure] = useState('');
+  const load = () => {
+    setLoadFailure('');
     // Rows wait for the employees' names; without them (a failed read) the column shows ids.
     const employees = api.get<Employee[]>('/v6/api/subscriberManagement/subscribers?withCustomTemplateItems=false').catch(() => []);
     Promise.all([api.get<EventRule[]>(RULES), employees])
@@ -31,8 +33,9 @@ export function RuleList() {
         setNames(new Map(people.map((e) => [e.subscriberID, e.name])));
         setRules(all);
       })
-      .catch((error: unknown) => setFailure(t('rules.loadFailed', { reason: describe(error) })));
-  }, []);
+      .catch((error: unknown) => setLoadFailure(t('rules.loadFailed', { reason: describe(error) })));
+  };
+  useEffect(load, []);
 
   const switchRule = async (rule: EventRule) => {
     setFailure('');
@@ -69,8 +72,9 @@ export function RuleList() {
       </div>
       <StatusLine class="ok" message={status} />
       <ErrorAlert message={failure} />
+      <LoadFailure message={loadFailure} onRetry={load} />
       {rules === null ? (
-        !failure && <p class="muted">{t('app.loading')}</p>
+        !loadFailure && <p class="muted">{t('app.loading')}</p>
       ) : rules.length === 0 ? (
         <p class="muted">{t('rules.none')}</p>
       ) : (

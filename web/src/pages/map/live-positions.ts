@@ -3,8 +3,14 @@ import type { Location } from '../../types';
 
 export type LiveStatus = 'connecting' | 'live' | 'reconnecting';
 
-/** After the browser gives up on the stream (an answer that is not a stream, e.g. 401), try again this late. */
-const REOPEN_MS = 5_000;
+/** The first retry after a lost stream waits this long; each failure after it doubles the wait, up to MAX_RETRY_MS. */
+const FIRST_RETRY_MS = 1_000;
+const MAX_RETRY_MS = 30_000;
+/**
+ * The server sends every latest fix again every 10 s: a stream silent for this long is dead though
+ * still open (a proxy or a network that dropped it without a word), and is opened anew.
+ */
+const SILENCE_MS = 35_000;
 
 export interface LivePositions {
   /** The latest valid fix of each employee, by subscriberID. */
@@ -15,20 +21,27 @@ export interface LivePositions {
 }
 
 /**
- * The latest fixes from the server-sent `/workspace/api/live` stream. EventSource reconnects by
- * itself after a dropped connection (the server asks for 3 s); when it gives up for good,
- * `onLost` runs (a request that notices an ended session) and the stream is opened again.
+ * The latest fixes from the server-sent `/workspace/api/live` stream. Its status is what the
+ * stream does: "live" once positions arrive, "reconnecting" from a failure until they arrive
+ * again. A lost stream (an error, an answer that is not a stream such as a 401 or a 503, or
+ * silence) is closed and opened again after a wait that doubles with each failure, with a little
+ * jitter so the tabs of a whole office do not all knock at once when the server comes back.
+ * `onCaughtUp` runs when positions arrive after a loss (the list of employees is read again then,
+ * and a request notices a session that ended meanwhile).
  */
-export function useLivePositions(onLost: () => void): LivePositions {
+export function useLivePositions(onCaughtUp: () => void): LivePositions {
   const [positions, setPositions] = useState<ReadonlyMap<number, Location>>(() => new Map());
   const [status, setStatus] = useState<LiveStatus>('connecting');
   const [loaded, setLoaded] = useState(false);
-  const lost = useRef(onLost);
-  lost.current = onLost;
+  const caughtUp = useRef(onCaughtUp);
+  caughtUp.current = onCaughtUp;
 
   useEffect(() => {
     let source: EventSource | null = null;
-    let reopen: ReturnType<typeof setTimeout> | undefined;
+    let retry: ReturnType<typeof setTimeout> | undefined;
+    let silence: ReturnType<typeof setTimeout> | undefined;
+    let failures = 0;
+    let lost = false;
     // Batches that arrive within one frame are drawn together: a fleet reporting all the time
     // sends many small batches, and each drawing redraws the map and the list.
     let pending: Location[] = [];
@@ -40,30 +53,49 @@ export function useLivePositions(onLost: () => void): LivePositions {
       setPositions((current) => withNewer(current, batch));
       setLoaded(true);
     };
+    const listen = () => {
+      clearTimeout(silence);
+      silence = setTimeout(reopen, SILENCE_MS);
+    };
+    const reopen = () => {
+      source?.close();
+      source = null;
+      lost = true;
+      setStatus('reconnecting');
+      const waitMs = Math.min(MAX_RETRY_MS, FIRST_RETRY_MS * 2 ** failures) * (0.8 + Math.random() * 0.4);
+      failures += 1;
+      clearTimeout(silence);
+      clearTimeout(retry);
+      retry = setTimeout(open, waitMs);
+    };
     const open = () => {
       const stream = new EventSource('/workspace/api/live');
       source = stream;
-      stream.onopen = () => setStatus('live');
+      listen();
       stream.addEventListener('positions', (event) => {
+        if (stream !== source) return;
         pending.push(...(JSON.parse((event as MessageEvent<string>).data) as Location[]));
         frame ||= requestAnimationFrame(flush);
+        listen();
+        failures = 0;
         setStatus('live');
+        if (lost) {
+          lost = false;
+          caughtUp.current();
+        }
       });
+      // The browser's own reconnection would retry at the server's fixed interval, unseen: the stream is reopened here instead.
       stream.onerror = () => {
-        setStatus('reconnecting');
-        if (stream.readyState !== EventSource.CLOSED) return;
-        stream.close();
-        reopen = setTimeout(() => {
-          lost.current();
-          open();
-        }, REOPEN_MS);
+        if (stream === source) reopen();
       };
     };
     open();
     return () => {
-      clearTimeout(reopen);
+      clearTimeout(retry);
+      clearTimeout(silence);
       cancelAnimationFrame(frame);
       source?.close();
+      source = null;
     };
   }, []);
 

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { api, describe, query } from '../../api';
-import type { Employee } from '../../types';
+import type { Employee, SubscriberGroup } from '../../types';
 import { t } from '../../i18n/i18n';
 
 /** Online states change without a position; the list is read again this often. */
@@ -9,13 +9,17 @@ const REFRESH_MS = 30_000;
 export interface Employees {
   /** By subscriberID; null until the first answer. */
   byId: ReadonlyMap<number, Employee> | null;
+  /** The account's employee groups, by name. */
+  groups: readonly SubscriberGroup[];
   error: string | null;
   /** Reads the list again (at most one request at a time). */
   refresh: () => void;
 }
 
+/** The account's employees and their groups, read again every 30 s; a failure is kept until a read succeeds. */
 export function useEmployees(): Employees {
   const [byId, setById] = useState<ReadonlyMap<number, Employee> | null>(null);
+  const [groups, setGroups] = useState<readonly SubscriberGroup[]>([]);
   const [error, setError] = useState<string | null>(null);
   const inFlight = useRef(false);
   const mounted = useRef(true);
@@ -23,11 +27,15 @@ export function useEmployees(): Employees {
   const refresh = useCallback(() => {
     if (inFlight.current) return;
     inFlight.current = true;
-    api
-      .get<Employee[]>(`/v6/api/subscriberManagement/subscribers${query({ withCustomTemplateItems: false })}`)
-      .then((list) => {
+    Promise.all([
+      api.get<Employee[]>(`/v6/api/subscriberManagement/subscribers${query({ withCustomTemplateItems: false })}`),
+      api.get<SubscriberGroup[]>('/v6/api/subscriberManagement/subscriberGroups'),
+    ])
+      .then(([list, groupList]) => {
         if (!mounted.current) return;
         setById(new Map(list.map((employee) => [employee.subscriberID, employee])));
+        const sorted = [...groupList].sort((a, b) => a.name.localeCompare(b.name));
+        setGroups((held) => (JSON.stringify(held) === JSON.stringify(sorted) ? held : sorted));
         setError(null);
       })
       .catch((failure: unknown) => mounted.current && setError(t('map.employeesFailed', { reason: describe(failure) })))
@@ -44,5 +52,5 @@ export function useEmployees(): Employees {
     };
   }, []);
 
-  return { byId, error, refresh };
+  return { byId, groups, error, refresh };
 }

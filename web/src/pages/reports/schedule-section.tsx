@@ -2,7 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { api, ApiFailure, describe } from '../../api';
 import type { ReportKind, ReportSchedule, ReportScheduleWrite } from '../../types';
 import { Field } from '../../ui/field';
-import { ErrorAlert } from '../../ui/messages';
+import { ErrorAlert, LoadFailure } from '../../ui/messages';
 import { DEFAULT_REPORT, REPORTS, reportName, whoseParams, type Whose } from './report-model';
 import { WhoseSelect, type People } from './whose-select';
 import { locale, t } from '../../i18n/i18n';
@@ -46,11 +46,15 @@ export function ScheduleSection({ people }: { people: People }) {
   const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
   const [status, setStatus] = useState('');
 
+  const [loadError, setLoadError] = useState('');
   const load = () =>
     api
       .get<ReportSchedule[]>(SCHEDULES)
-      .then(setSchedules)
-      .catch((e: unknown) => setError(t('sched.loadFailed', { reason: describe(e) })));
+      .then((list) => {
+        setSchedules(list);
+        setLoadError('');
+      })
+      .catch((e: unknown) => setLoadError(t('sched.loadFailed', { reason: describe(e) })));
   useEffect(() => void load(), []);
 
   const save = async (event: Event) => {
@@ -100,6 +104,7 @@ export function ScheduleSection({ people }: { people: People }) {
       <h2 id="schedules-title">{t('sched.title')}</h2>
       <p role="status" class="ok">{status}</p>
       <ErrorAlert message={error} />
+      <LoadFailure message={loadError} onRetry={() => void load()} />
       {schedules !== null && schedules.length === 0 && <p class="muted">{t('sched.none')}</p>}
       {schedules !== null && schedules.length > 0 && (
         <ul class="schedule-list">

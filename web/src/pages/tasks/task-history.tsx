@@ -2,7 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { api, describe } from '../../api';
 import { useSessionInfo } from '../../session';
 import type { Employee, Task, TaskChange } from '../../types';
-import { ErrorAlert } from '../../ui/messages';
+import { LoadFailure } from '../../ui/messages';
 import { dayAndClock, statusLabel, TASKS } from './task-model';
 import { t, type PlainKey } from '../../i18n/i18n';
 
@@ -29,12 +29,14 @@ export function TaskHistory({ task, employees }: Props) {
   const [changes, setChanges] = useState<TaskChange[] | null>(null);
   const [failure, setFailure] = useState('');
 
-  useEffect(() => {
+  const load = () => {
+    setFailure('');
     api
       .get<TaskChange[]>(`${TASKS}/${task.taskID}/history`)
       .then(setChanges)
       .catch((error: unknown) => setFailure(t('tasks.historyFailed', { reason: describe(error) })));
-  }, [task.taskID]);
+  };
+  useEffect(load, [task.taskID]);
 
   const employeeName = (id: unknown) => (typeof id === 'number' ? (employees.get(id)?.name ?? t('tasks.employeeLower', { id })) : t('tasks.nobody'));
   const value = (field: string, v: unknown): string => {
@@ -53,7 +55,7 @@ export function TaskHistory({ task, employees }: Props) {
   return (
     <div class="task-history" role="region" aria-labelledby="task-history-title">
       <h3 id="task-history-title">{t('tasks.history')}</h3>
-      <ErrorAlert message={failure} />
+      <LoadFailure message={failure} onRetry={load} />
       {changes === null && !failure && <p class="muted">{t('app.loading')}</p>}
       <ol>
         {changes?.map((change) => {
