@@ -5,7 +5,9 @@
  *  - a module reaches another only through its face, `src/<module>/<module>.ts`;
  *  - a module depends only on the modules below it (`layers`); the kernel (http, store, geo, i18n,
  *    config, version) depends on no module, and every module may use it.
- * The composition root (src/app.ts, src/main.ts) may import anything.
+ * The composition root (src/app.ts, src/main.ts) composes the modules from their faces too: each
+ * face's `create…` function takes the faces of the modules it needs and gives back its routes and
+ * the operations others may call.
  */
 const layers = {
   accounts: [],
@@ -48,6 +50,13 @@ export default {
       severity: 'error',
       from: { path: '^src/([^/]+)/', pathNot: kernel },
       to: { path: '^src/([^/]+)/', pathNot: [kernel, '^src/$1/', '^src/(?<face>[^/]+)/\\k<face>\\.ts$'] },
+    },
+    {
+      name: 'root-through-faces',
+      comment: 'The files at the top of src/ (app.ts composes, main.ts starts) reach modules through their faces as well.',
+      severity: 'error',
+      from: { path: '^src/[^/]+\\.ts$' },
+      to: { path: '^src/([^/]+)/', pathNot: [kernel, '^src/(?<face>[^/]+)/\\k<face>\\.ts$'] },
     },
     ...Object.entries(layers).map(([module, below]) => ({
       name: `layers-${module}`,

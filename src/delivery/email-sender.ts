@@ -33,12 +33,25 @@ export interface SmtpSettings {
 export class EmailSender implements ChannelSender {
   private readonly transport: Transporter;
 
-  constructor(
-    private readonly settings: SmtpSettings,
-    private readonly timeoutMs: number,
-    private readonly attachmentSource: AttachmentSource | null = null,
-    private readonly readerOf: MessageReaderOf = async () => DEFAULT_READER,
-  ) {
+  private readonly settings: SmtpSettings;
+  private readonly timeoutMs: number;
+  private readonly attachmentSource: AttachmentSource | null;
+  private readonly readerOf: MessageReaderOf;
+
+  constructor(options: {
+    settings: SmtpSettings;
+    /** WEBHOOK_TIMEOUT: connecting, the greeting and each reply. */
+    timeoutMs: number;
+    /** Makes the files a message names (scheduled reports); none: such a message fails. */
+    attachments?: AttachmentSource | null;
+    /** The language and zone a message is written in; English and UTC without. */
+    readers?: MessageReaderOf;
+  }) {
+    const { settings, timeoutMs } = options;
+    this.settings = settings;
+    this.timeoutMs = timeoutMs;
+    this.attachmentSource = options.attachments ?? null;
+    this.readerOf = options.readers ?? (async () => DEFAULT_READER);
     const server = smtpServer(settings);
     this.transport = nodemailer.createTransport({
       pool: true,

@@ -4,7 +4,7 @@ import { Worker } from 'node:worker_threads';
 import { pino, type Logger } from 'pino';
 import { ApiError, toEnvelope } from '../http/errors.js';
 import { defaultRequestLimits } from '../http/request-limits.js';
-import { UnknownDevice, type LocationService } from '../positioning/positioning.js';
+import { UnknownDevice, type LocationIngest } from '../positioning/positioning.js';
 import { defaultKeyGuessLimits, KeyGuessThrottle, keyFingerprint, type KeyGuessLimits } from '../http/key-guess-throttle.js';
 import { decodeOsmAnd, OsmAndError } from './osmand-decoder.js';
 import { REQUEST_FIELDS, type FromHttpThread, type HttpThreadData, type OtherAnswer, type ToHttpThread } from './osmand-messages.js';
@@ -12,7 +12,7 @@ import { REQUEST_FIELDS, type FromHttpThread, type HttpThreadData, type OtherAns
 const MAX_FUTURE_MS = 24 * 3_600_000;
 
 export interface OsmAndOptions {
-  locations: LocationService;
+  locations: Pick<LocationIngest, 'ingestDeviceFix' | 'durabilityChannel'>;
   logger?: Logger | boolean;
   clock?: () => number;
   /** REQUEST_TIMEOUT: a request must have arrived whole within this. */

@@ -1,5 +1,5 @@
-import type { Account, AccountService } from '../accounts/accounts.js';
-import type { EmployeeService, IngestTarget } from '../employees/employees.js';
+import type { Account, AccountReader } from '../accounts/accounts.js';
+import type { EmployeeDevices, EmployeeDirectory, IngestTarget } from '../employees/employees.js';
 import { formatDateTime, parseDateTime } from '../http/datetime.js';
 import { ApiError, invalidField, type ValidationErrors } from '../http/errors.js';
 import { resolvePeriod } from '../http/list-params.js';
@@ -46,8 +46,8 @@ export class LocationService {
 
   constructor(
     private readonly database: Database,
-    private readonly accounts: AccountService,
-    private readonly employees: EmployeeService,
+    private readonly accounts: Pick<AccountReader, 'getCached'>,
+    private readonly employees: EmployeeDevices & Pick<EmployeeDirectory, 'livingIds'>,
     private readonly metrics: Metrics,
     addresses: AddressResolver,
     private readonly clock: () => number = Date.now,

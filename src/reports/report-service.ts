@@ -1,5 +1,5 @@
 import type { Account } from '../accounts/accounts.js';
-import type { EmployeeService } from '../employees/employees.js';
+import type { EmployeeDirectory } from '../employees/employees.js';
 import { resolvePeriod, type Period } from '../http/list-params.js';
 import type { ReportData } from '../positioning/positioning.js';
 import type { Database } from '../store/database.js';
@@ -8,6 +8,9 @@ import { speedingChunks, zoneVisitChunkRows, zoneVisitRows } from './event-repor
 import { checkReportPeriod, chunkedRows, CHUNK_VEHICLE_DAYS, pageOf, reportChunks } from './report-chunks.js';
 import type { ReportAnswer, ReportKind, ReportQuery, ReportRow } from './report-schema.js';
 import { stopChunks, tripChunkRows, tripRows, type Page } from './trip-report.js';
+
+/** What reports read of employees: who is chosen, their names and vehicle settings. */
+export type ReportEmployees = Pick<EmployeeDirectory, 'list' | 'livingIds' | 'identitiesOf' | 'vehicleSettingsOf'>;
 
 /** Whose report: the employees chosen, with their names. */
 export interface ReportSubjects {
@@ -29,12 +32,17 @@ export interface ReportRequest {
  * (a trip is a track of route 3, a filling an event of route 6, a day's mileage is route 7's).
  */
 export class ReportService {
-  constructor(
-    private readonly database: Database,
-    private readonly employees: EmployeeService,
-    private readonly data: ReportData,
-    private readonly clock: () => number = Date.now,
-  ) {}
+  private readonly database: Database;
+  private readonly employees: ReportEmployees;
+  private readonly data: ReportData;
+  private readonly clock: () => number;
+
+  constructor(options: { database: Database; employees: ReportEmployees; data: ReportData; clock?: () => number }) {
+    this.database = options.database;
+    this.employees = options.employees;
+    this.data = options.data;
+    this.clock = options.clock ?? Date.now;
+  }
 
   /**
    * The request's period (CONTRACT §1: the account's zone, 72 hours before dateTo by default), at

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import type { Account, AccountService } from '../accounts/accounts.js';
-import type { EmployeeService } from '../employees/employees.js';
+import type { Account, AccountReader } from '../accounts/accounts.js';
+import type { EmployeeDevices } from '../employees/employees.js';
 import { ApiError } from '../http/errors.js';
 import { Id } from '../http/list-params.js';
 import { ErrorBody, type Api } from '../http/route-types.js';
@@ -15,7 +15,7 @@ const unauthorized = (message: string) => new ApiError('USER_UNAUTHORIZED', mess
  * `Authorization: Device <deviceKey>`, the key the phone already sends on the OsmAnd port. Only
  * the employee's own tasks; the change event names the employee (`subscriberID`) as initiator.
  */
-export function mobileTaskRoutes(accounts: AccountService, employees: EmployeeService, tasks: TaskService) {
+export function mobileTaskRoutes(accounts: Pick<AccountReader, 'get'>, employees: Pick<EmployeeDevices, 'findByDeviceKey'>, tasks: TaskService) {
   const identify = async (request: FastifyRequest) => {
     const header = request.headers.authorization;
     if (!header) throw unauthorized('Authorization header is missing');

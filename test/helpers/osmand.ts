@@ -50,7 +50,7 @@ export async function startOsmAnd(
 ): Promise<OsmAndListener> {
   const { port: wanted = 0, ...osmand } = options;
   const app = buildOsmAndServer({
-    locations: services.locations,
+    locations: services.positioning,
     ...(clock ? { clock } : {}),
     ...osmand,
   });

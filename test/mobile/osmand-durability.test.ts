@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { BroadcastChannel } from 'node:worker_threads';
-import type { LocationService } from '../../src/positioning/positioning.js';
+import type { Services } from '../../src/app.js';
 import type { DurabilityNews } from '../../src/store/wal-sync.js';
 import { startOsmAnd, type OsmAndListener, type OsmAndResponse } from '../helpers/osmand.js';
 import { createEmployee, startServer, type TestServer } from '../helpers/server.js';
@@ -33,8 +33,8 @@ describe('the OsmAnd listener answers a stored fix once its commit is on disk (S
     await createEmployee(server.api, { name: 'Held Phone', deviceKey: KEY });
     const channelName = `lokator-test-durability-${randomUUID()}`;
     news = new BroadcastChannel(channelName);
-    const locations: LocationService = Object.create(server.services.locations, { durabilityChannel: { value: channelName } });
-    osmand = await startOsmAnd({ ...server.services, locations }, () => NOW);
+    const positioning: Services['positioning'] = Object.create(server.services.positioning, { durabilityChannel: { value: channelName } });
+    osmand = await startOsmAnd({ ...server.services, positioning }, () => NOW);
   });
   after(async () => {
     news?.close();
