@@ -84,11 +84,6 @@ export class RetentionJob {
     this.clock = options.clock ?? Date.now;
   }
 
-  /** RETENTION_DAYS: what an account without its own setting keeps. */
-  get serverRetentionDays(): number {
-    return this.settings.serverRetentionDays;
-  }
-
   /** The weekly partitions ahead of now (PostgreSQL); the server awaits this before taking fixes. */
   makePartitionsAhead(): Promise<void> {
     return this.positions.makePartitionsAhead(this.clock());

@@ -81,7 +81,7 @@ export class SubscriberPipeline {
     const { vehicle, track } = settings;
     this.tracks = new TrackBuilder(state.track, track);
     this.fuel = new FuelDetector(state.fuel, vehicle.fuelFillThreshold, vehicle.fuelDrainThreshold);
-    this.speed = new SpeedDetector(state.speed, vehicle.speedLimit, vehicle.prolongedSpeedSeconds, track.gapSeconds * 1000);
+    this.speed = new SpeedDetector(state.speed, { limitKmh: vehicle.speedLimit, prolongedSeconds: vehicle.prolongedSpeedSeconds, gapMs: track.gapSeconds * 1000 });
     this.sensors = new SensorDetector(state.sensors, vehicle.sensorLimits);
     this.statistics = new StatisticsAccumulator(state.statistics);
   }
