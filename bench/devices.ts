@@ -290,7 +290,7 @@ function runFleetClient(baseUrl: string, devices: number, everySeconds: number, 
 }
 
 /**
- * `--fleet N` (`--every S`, `--seconds T`): the fleet of issue 13 as it is, not a load test: N
+ * `--fleet N` (`--every S`, `--seconds T`): the fleet as it is, not a load test: N
  * phones (default 10,000), each on a connection of its own, each sending a fix every S seconds
  * (default 3); a first round brings them online and connected, then T seconds (default 30) are
  * measured. The rate offered is fixed (N / S fixes a second); what is measured is whether the

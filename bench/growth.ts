@@ -1,5 +1,5 @@
 /**
- * Flat latency as the store grows (issue 15): 1,000 vehicles' fixes loaded straight into the store
+ * Flat latency as the store grows: 1,000 vehicles' fixes loaded straight into the store
  * through the pipeline up to each size (default 1, 10 and 30 million), and at each size, over
  * HTTP on loopback: p50/p99 of reads that return the same rows at every size, the rate of
  * ingestion through the API, and the database's size on disk. Prints each read's p99 at the

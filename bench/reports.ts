@@ -2,7 +2,7 @@
  * Reports over a fleet: the summary and the trips of 500 vehicles over 31 days, in JSON (every page,
  * count=1000, as a client reads them) and as one XLSX download, against reading the same tracks
  * through route 3 (every page, lastTrackID paging) on the same app. Prints each median of `--runs`
- * (default 3) and its ratio to route 3; the targets (issue 17) are under 2 s for JSON and under 5 s
+ * (default 3) and its ratio to route 3; the targets are under 2 s for JSON and under 5 s
  * for XLSX on SQLite. Asserts nothing.
  *
  * The month is one delivery vehicle's (bench/vehicle.ts: a fix every 10 s, day and night, 267,840

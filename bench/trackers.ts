@@ -22,7 +22,7 @@
  *   npm run bench:trackers -- --terminals 500 --seconds 10 --bursts 3
  *   npm run bench:trackers -- --pg                  # PostgreSQL (DATABASE_URL, or a throwaway cluster)
  *
- * Target (issue 14): stored ≥ 0.5 of bare on SQLite. The service sink of src/devices/tracker-sink.ts
+ * Target: stored ≥ 0.5 of bare on SQLite. The service sink of src/devices/tracker-sink.ts
  * goes through the ingest queue's group commit.
  */
 import { connect, type Socket } from 'node:net';

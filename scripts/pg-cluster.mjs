@@ -83,7 +83,7 @@ function as(bin, command, commandArgs) {
 /** pg_ctl start of `dataDir` on 127.0.0.1:`port`; stop() stops it at once and removes `dir`. */
 function serve(bin, dir, dataDir, port, settings) {
   const extra = settings.map((s) => ` -c ${s}`).join('');
-  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1${extra} -c max_connections=200`;
+  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1${extra} -c max_connections=400`;
   const [ctlCmd, ctlArgs] = as(bin, 'pg_ctl', ['-D', dataDir, '-o', options, '-l', join(dir, 'log'), '-w', 'start']);
   if (run(ctlCmd, ctlArgs) !== 0) return { error: `pg_ctl start failed (see ${join(dir, 'log')})` };
   return {

@@ -1,10 +1,11 @@
 import { Type } from 'typebox';
+import { described, withExamples } from '../http/examples.js';
 import { invalidField, missingField } from '../http/errors.js';
 import { ErrorBody, NoContent, type Api } from '../http/route-types.js';
 import { ACCOUNT_LOCALES, type Account, type AccountService } from './account-service.js';
 import { canonicalTimeZone } from './account-zone.js';
 
-const tags = ['account'];
+const tags = ['Account management'];
 const Locale = Type.Union([Type.Literal(ACCOUNT_LOCALES[0]), Type.Literal(ACCOUNT_LOCALES[1])], {
   description: 'the account’s language: its reports, e-mails and texts, and the workspace’s default',
 });
@@ -15,11 +16,15 @@ const AccountView = Type.Object({
   locale: Locale,
   settingsConfirmed: Type.Boolean({ description: 'false until the zone and language are first set here; the workspace asks for them at sign-in' }),
 });
-const AccountPatch = Type.Object({
-  name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-  timeZone: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'an IANA time zone such as Europe/Moscow' })),
-  locale: Type.Optional(Locale),
-});
+const accountExample = { accountID: 1, name: 'Rapid Couriers', timeZone: 'Europe/Moscow', locale: 'en' as const, settingsConfirmed: true };
+const AccountPatch = withExamples(
+  Type.Object({
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    timeZone: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'an IANA time zone such as Europe/Moscow' })),
+    locale: Type.Optional(Locale),
+  }),
+  { timeZone: 'Europe/Moscow', locale: 'ru' },
+);
 
 function view(account: Account) {
   return { accountID: account.id, name: account.name, timeZone: account.timeZone, locale: account.locale, settingsConfirmed: account.settingsConfirmed };
@@ -33,8 +38,19 @@ export function accountRoutes(accounts: AccountService) {
   return async (api: Api) => {
     const path = '/accountManagement/account';
 
-    api.get(path, { schema: { tags, summary: 'This account’s name, time zone and language', response: { 200: AccountView, 401: ErrorBody } } }, async (request) =>
-      view(request.principal.account),
+    api.get(
+      path,
+      {
+        schema: {
+          tags,
+          summary: 'This account’s name, time zone and language',
+          description:
+            'The account the token belongs to. Its time zone reads every date-time sent without an offset and writes every date-time answered; ' +
+            'its language is that of reports, e-mails and texts (API error messages stay English).',
+          response: { 200: described(withExamples(AccountView, accountExample), 'the account'), 401: ErrorBody },
+        },
+      },
+      async (request) => view(request.principal.account),
     );
 
     api.patch(
@@ -44,7 +60,8 @@ export function accountRoutes(accounts: AccountService) {
           tags,
           summary: 'Change this account’s name, time zone or language',
           description:
-            'Fields left out stay. A new time zone cuts days, hours and rule windows from the moment it is saved; statistics already stored keep the hours they were cut in (docs/coordinators/time-zones.md).',
+            'Fields left out stay. A new time zone cuts days, hours and rule windows from the moment it is saved; statistics already stored keep ' +
+            'the hours they were cut in (see Time zones in the docs).',
           body: AccountPatch,
           response: { 204: NoContent, 400: ErrorBody, 401: ErrorBody },
         },

@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { isValidTimeZone } from '../http/datetime.js';
 import { ApiError, invalidField } from '../http/errors.js';
+import { described, withExamples } from '../http/examples.js';
 import { Id } from '../http/list-params.js';
 import { ErrorBody, type Api } from '../http/route-types.js';
 import type { Account, AccountService } from './account-service.js';
@@ -23,7 +24,9 @@ const AccountView = Type.Object({
 });
 const CreatedAccount = Type.Object({ accountID: Type.Integer(), name: Type.String(), timeZone: Type.String(), token: Type.String() });
 const CreatedUser = Type.Object({ accountID: Type.Integer(), userID: Type.Integer(), login: Type.String() });
-const tags = ['operator'];
+const tags = ['Operator'];
+const accountExample = { accountID: 2, name: 'Rapid Couriers', timeZone: 'Europe/Moscow', smsEnabled: false, retentionDays: null };
+const createdExample = { accountID: 2, name: 'Rapid Couriers', timeZone: 'Europe/Moscow', token: 'lk_3mXo9Qb2VfK7tR1yHc8wZp4LdN6sJg0aUe5iTq2kWbY' };
 
 /** The operator's provisioning routes (CONTRACT §6); registered only when LOKATOR_ADMIN_TOKEN is set. */
 export function adminRoutes(accounts: AccountService, sessions: SessionService, adminToken: string) {
@@ -41,11 +44,15 @@ export function adminRoutes(accounts: AccountService, sessions: SessionService, 
         schema: {
           tags,
           summary: 'Create an account and its first API token',
-          body: Type.Object(
-            { name: Type.String({ minLength: 1, maxLength: 200 }), timeZone: Type.Optional(Type.String({ maxLength: 64 })) },
-            { additionalProperties: false },
+          description:
+            'A new tenant: its own employees, zones, rules and users, seen by no other account. ' +
+            'Answers the account’s first API token, shown this once (kept only as a hash): hand it to the account’s integrator. ' +
+            '`timeZone` is an IANA name (default UTC).',
+          body: withExamples(
+            Type.Object({ name: Type.String({ minLength: 1, maxLength: 200 }), timeZone: Type.Optional(Type.String({ maxLength: 64 })) }, { additionalProperties: false }),
+            { name: 'Rapid Couriers', timeZone: 'Europe/Moscow' },
           ),
-          response: { 201: CreatedAccount, 400: ErrorBody, 401: ErrorBody },
+          response: { 201: described(withExamples(CreatedAccount, createdExample), 'the account and its token, shown once'), 400: ErrorBody, 401: ErrorBody },
         },
       },
       async (request, reply) => {
@@ -66,16 +73,21 @@ export function adminRoutes(accounts: AccountService, sessions: SessionService, 
         schema: {
           tags,
           summary: 'Add a workspace user to an account',
-          description: 'A user belongs to this one account; logins are unique across the server.',
-          params: Type.Object({ accountID: Id }),
-          body: Type.Object(
-            {
-              login: Type.String({ minLength: 1, maxLength: 200, pattern: '^\\S+$' }),
-              password: Type.String({ minLength: PASSWORD_MIN_LENGTH, maxLength: PASSWORD_MAX_LENGTH, description: `at least ${PASSWORD_MIN_LENGTH} characters` }),
-            },
-            { additionalProperties: false },
+          description:
+            'A user signs in to the workspace with this login and password and sees this one account. ' +
+            `Logins are unique across the server (409 code 1008 when taken); the password must be at least ${PASSWORD_MIN_LENGTH} characters.`,
+          params: Type.Object({ accountID: withExamples(Id, 2) }),
+          body: withExamples(
+            Type.Object(
+              {
+                login: Type.String({ minLength: 1, maxLength: 200, pattern: '^\\S+$' }),
+                password: Type.String({ minLength: PASSWORD_MIN_LENGTH, maxLength: PASSWORD_MAX_LENGTH, description: `at least ${PASSWORD_MIN_LENGTH} characters` }),
+              },
+              { additionalProperties: false },
+            ),
+            { login: 'dispatcher.anna', password: 'correct horse battery staple' },
           ),
-          response: { 201: CreatedUser, 400: ErrorBody, 401: ErrorBody, 404: ErrorBody, 409: ErrorBody },
+          response: { 201: described(withExamples(CreatedUser, { accountID: 2, userID: 5, login: 'dispatcher.anna' }), 'the user'), 400: ErrorBody, 401: ErrorBody, 404: ErrorBody, 409: ErrorBody },
         },
       },
       async (request, reply) => {
@@ -98,14 +110,17 @@ export function adminRoutes(accounts: AccountService, sessions: SessionService, 
       {
         schema: {
           tags,
-          summary: 'Change an account: its paid SMS option, how long its data is kept',
-          description: 'Fields left out stay as they are. Tracks, vehicle events and statistics are kept four times as long as fixes.',
-          params: Type.Object({ accountID: Id }),
-          body: Type.Object(
-            { smsEnabled: Type.Optional(Type.Boolean()), retentionDays: Type.Optional(RetentionDays) },
-            { additionalProperties: false },
+          summary: 'Change an account’s SMS option or retention',
+          description:
+            'Fields left out stay as they are. ' +
+            '`smsEnabled` allows SMS in its event rules; `retentionDays` is how long its fixes are kept (null: the server default, 0: for ever). ' +
+            'Tracks, vehicle events and statistics are kept four times as long as fixes.',
+          params: Type.Object({ accountID: withExamples(Id, 2) }),
+          body: withExamples(
+            Type.Object({ smsEnabled: Type.Optional(Type.Boolean()), retentionDays: Type.Optional(RetentionDays) }, { additionalProperties: false }),
+            { smsEnabled: true },
           ),
-          response: { 200: AccountView, 400: ErrorBody, 401: ErrorBody, 404: ErrorBody },
+          response: { 200: described(withExamples(AccountView, { ...accountExample, smsEnabled: true }), 'the account as changed'), 400: ErrorBody, 401: ErrorBody, 404: ErrorBody },
         },
       },
       async (request) => {
@@ -117,7 +132,14 @@ export function adminRoutes(accounts: AccountService, sessions: SessionService, 
 
     api.get(
       '/admin/v1/accounts',
-      { schema: { tags, summary: 'List accounts', response: { 200: Type.Array(AccountView), 401: ErrorBody } } },
+      {
+        schema: {
+          tags,
+          summary: 'List accounts',
+          description: 'Every account of the server, with its options.',
+          response: { 200: described(withExamples(Type.Array(AccountView), [accountExample]), 'the accounts'), 401: ErrorBody },
+        },
+      },
       async () => (await accounts.listAccounts()).map(accountView),
     );
   };

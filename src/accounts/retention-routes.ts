@@ -1,9 +1,10 @@
 import { Type } from 'typebox';
+import { described, withExamples } from '../http/examples.js';
 import { ErrorBody, NoContent, type Api } from '../http/route-types.js';
 import type { AccountService } from './account-service.js';
 import { DERIVED_RETENTION_FACTOR, MAX_RETENTION_DAYS, retentionOf } from './retention-policy.js';
 
-const tags = ['account'];
+const tags = ['Account management'];
 const RetentionDays = Type.Union([Type.Integer({ minimum: 0, maximum: MAX_RETENTION_DAYS }), Type.Null()], {
   description: 'days of fixes kept; null: the server default; 0: for ever',
 });
@@ -13,6 +14,8 @@ const RetentionView = Type.Object({
   fixesKeptDays: Type.Integer({ description: 'days of fixes kept, in effect (0: for ever)' }),
   derivedKeptDays: Type.Integer({ description: `days of tracks, vehicle events and statistics kept: ${DERIVED_RETENTION_FACTOR} times the fixes' (0: for ever)` }),
 });
+
+const retentionExample = { retentionDays: 90, serverRetentionDays: 365, fixesKeptDays: 90, derivedKeptDays: 360 };
 
 /**
  * How long the account's data is kept (docs/operators/retention.md), read and set by the account itself
@@ -25,7 +28,16 @@ export function retentionRoutes(accounts: AccountService, serverRetentionDays: n
 
     api.get(
       path,
-      { schema: { tags, summary: 'How long this account’s data is kept', response: { 200: RetentionView, 401: ErrorBody } } },
+      {
+        schema: {
+          tags,
+          summary: 'How long this account’s data is kept',
+          description:
+            'The account’s own choice (`retentionDays`, null for the server’s default) and what is in effect: days of fixes, and of tracks, ' +
+            'vehicle events and statistics, which are kept four times as long.',
+          response: { 200: described(withExamples(RetentionView, retentionExample), 'the retention in effect'), 401: ErrorBody },
+        },
+      },
       async (request) => {
         const { account } = request.principal;
         const retention = retentionOf(account, serverRetentionDays);
@@ -39,8 +51,10 @@ export function retentionRoutes(accounts: AccountService, serverRetentionDays: n
         schema: {
           tags,
           summary: 'Set how long this account’s data is kept',
-          description: 'Fixes older than this are removed within the hour; tracks, vehicle events and statistics are kept four times as long.',
-          body: Type.Object({ retentionDays: RetentionDays }),
+          description:
+            'Fixes older than this are removed within the hour; tracks, vehicle events and statistics are kept four times as long. ' +
+            'null returns to the server default; 0 keeps everything. See Data retention in the docs for what stays of a removed period.',
+          body: withExamples(Type.Object({ retentionDays: RetentionDays }), { retentionDays: 90 }),
           response: { 204: NoContent, 400: ErrorBody, 401: ErrorBody },
         },
       },

@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { withExamples } from '../http/examples.js';
 
 const text = (minLength: number, maxLength: number) => Type.String({ minLength, maxLength });
 
@@ -18,12 +19,18 @@ export type TemplateField = Static<typeof TemplateField>;
 const fields = Type.Array(TemplateField, { maxItems: 200 });
 
 /** POST and PUT: `name` required; `customFieldFormItems` (the fields) default to none. */
-export const TemplateWrite = Type.Object({ name: text(1, 200), customFieldFormItems: Type.Optional(fields) }, { additionalProperties: false });
+export const TemplateWrite = withExamples(Type.Object({ name: text(1, 200), customFieldFormItems: Type.Optional(fields) }, { additionalProperties: false }), {
+  name: 'Delivery report',
+  customFieldFormItems: [
+    { externalID: 'payment', name: 'Payment', type: 'select', isRequired: true, values: ['cash', 'card'] },
+    { externalID: 'signed-by', name: 'Signed by', type: 'string' },
+  ],
+});
 export type TemplateWrite = Static<typeof TemplateWrite>;
 
-export const TemplatePatch = Type.Object(
-  { name: Type.Optional(text(1, 200)), customFieldFormItems: Type.Optional(fields) },
-  { additionalProperties: false },
+export const TemplatePatch = withExamples(
+  Type.Object({ name: Type.Optional(text(1, 200)), customFieldFormItems: Type.Optional(fields) }, { additionalProperties: false }),
+  { name: 'Delivery report (2026)' },
 );
 export type TemplatePatch = Static<typeof TemplatePatch>;
 
@@ -43,3 +50,21 @@ export const Template = Type.Object({
   customFieldFormItems: Type.Array(StoredField),
 });
 export type Template = Static<typeof Template>;
+
+const templateExample: Template = {
+  customFieldsFormTemplateID: 9,
+  name: 'Delivery report',
+  customFieldFormItems: [
+    { externalID: 'payment', name: 'Payment', type: 'select', isRequired: true, values: ['cash', 'card'] },
+    { externalID: 'signed-by', name: 'Signed by', type: 'string', isRequired: false, values: [] },
+  ],
+};
+export const TemplateWithExample = withExamples(Template, templateExample);
+export const TemplateList = withExamples(Type.Array(Template), [
+  templateExample,
+  {
+    customFieldsFormTemplateID: 4,
+    name: 'Warehouse',
+    customFieldFormItems: [{ externalID: 'opening-hours', name: 'Opening hours', type: 'string', isRequired: false, values: [] }],
+  },
+]);

@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { withExamples } from '../http/examples.js';
 import { Count, DateTimeText, Id, Offset } from '../http/list-params.js';
 
 const nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
@@ -6,9 +7,9 @@ const nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T)
 export const DeliveryStatus = Type.Union([Type.Literal('pending'), Type.Literal('delivered'), Type.Literal('failed')]);
 
 export const DeliveryListQuery = Type.Object({
-  status: Type.Optional(DeliveryStatus),
-  eventID: Type.Optional(Id),
-  dateFrom: Type.Optional(DateTimeText),
+  status: Type.Optional(withExamples(DeliveryStatus, 'failed')),
+  eventID: Type.Optional(withExamples(Id, 14)),
+  dateFrom: Type.Optional(withExamples(DateTimeText, '2026-03-02T00:00:00+03:00')),
   dateTo: Type.Optional(DateTimeText),
   count: Type.Optional(Count),
   offset: Type.Optional(Offset),
@@ -41,6 +42,42 @@ export const Delivery = Type.Object({
 });
 export type Delivery = Static<typeof Delivery>;
 
-export const DeliveryList = Type.Object({ data: Type.Array(Delivery) });
+export const deliveryExample: Delivery = {
+  deliveryID: 5120,
+  eventID: 14,
+  channel: 'webhook',
+  target: 'https://erp.example.com/lokator/signals',
+  messageID: 'msg_Zk3vQ1r8TnXo2bWc9yLhA4dE7fGs5uJp',
+  status: 'failed',
+  createdAt: '2026-03-02T07:58:03+03:00',
+  nextAttemptAt: null,
+  finishedAt: '2026-03-03T12:59:40+03:00',
+  attemptCount: 8,
+  lastStatusCode: 503,
+  lastError: 'HTTP 503',
+  payload: {
+    signalID: 1042,
+    signalDate: '2026-03-02T07:58:02+03:00',
+    signalTypeID: 2,
+    subscriberID: 23,
+    subscriberExternalID: 'TRUCK-12',
+    zoneID: 5,
+    zoneName: 'Warehouse Sokolniki',
+    zoneEventType: 1,
+    eventID: 14,
+    latitude: 55.7892,
+    longitude: 37.6805,
+    velocity: 8,
+  },
+  attempts: [
+    { attemptedAt: '2026-03-02T07:58:03+03:00', statusCode: 503, durationMs: 212, error: 'HTTP 503' },
+    { attemptedAt: '2026-03-02T07:58:09+03:00', statusCode: null, durationMs: 10000, error: 'timeout: no answer within 10000 ms' },
+  ],
+};
 
-export const SigningSecret = Type.Object({ secret: Type.String({ description: '`whsec_` and the base64 of the HMAC key' }) });
+export const DeliveryWithExample = withExamples(Delivery, deliveryExample);
+export const DeliveryList = withExamples(Type.Object({ data: Type.Array(Delivery) }), { data: [deliveryExample] });
+
+export const SigningSecret = withExamples(Type.Object({ secret: Type.String({ description: '`whsec_` and the base64 of the HMAC key' }) }), {
+  secret: 'whsec_MfKQ9r8GKjHaYdq3dRxzO8Uq2x6GGH3JMhEpRuGm6aw=',
+});

@@ -1,12 +1,13 @@
 import { Type } from 'typebox';
+import { described, withExamples } from '../http/examples.js';
 import { Id } from '../http/list-params.js';
 import { ErrorBody, NoContent, type Api } from '../http/route-types.js';
-import { Retranslator, RetranslatorList, RetranslatorWrite } from './retranslator-schema.js';
+import { RetranslatorList, RetranslatorWithExample, RetranslatorWrite } from './retranslator-schema.js';
 import type { EgtsRetranslators } from './retranslators.js';
 
-const tags = ['trackers'];
+const tags = ['Tracker management'];
 const errors = { 400: ErrorBody, 401: ErrorBody, 404: ErrorBody };
-const ById = Type.Object({ retranslatorID: Id });
+const ById = Type.Object({ retranslatorID: withExamples(Id, 2) });
 
 /**
  * The EGTS retranslators of the account (docs/operators/devices-egts.md): platforms that relay its vehicles
@@ -16,12 +17,34 @@ export function retranslatorRoutes(retranslators: EgtsRetranslators) {
   return async (api: Api) => {
     const base = '/trackerManagement/egtsRetranslators';
 
-    api.get(base, { schema: { tags, summary: 'The EGTS retranslators allowed to relay this account’s vehicles', response: { 200: RetranslatorList, ...errors } } }, async (request) =>
-      retranslators.list(request.principal.account),
+    api.get(
+      base,
+      {
+        schema: {
+          tags,
+          summary: 'List EGTS retranslators',
+          description:
+            'Platforms (a regional monitoring centre, another telematics server) that relay this account’s vehicles to the EGTS port. ' +
+            'A retranslator signs in with its dispatcher id and password; the vehicles it relays are matched to employees by their device keys. ' +
+            'Passwords are never shown.',
+          response: { 200: described(RetranslatorList, 'the retranslators'), ...errors },
+        },
+      },
+      async (request) => retranslators.list(request.principal.account),
     );
 
-    api.get(`${base}/:retranslatorID`, { schema: { tags, summary: 'One EGTS retranslator', params: ById, response: { 200: Retranslator, ...errors } } }, async (request) =>
-      retranslators.get(request.principal.account, request.params.retranslatorID),
+    api.get(
+      `${base}/:retranslatorID`,
+      {
+        schema: {
+          tags,
+          summary: 'One EGTS retranslator',
+          description: 'The retranslator, without its password. Another account’s is 404 code 1024.',
+          params: ById,
+          response: { 200: described(RetranslatorWithExample, 'the retranslator'), ...errors },
+        },
+      },
+      async (request) => retranslators.get(request.principal.account, request.params.retranslatorID),
     );
 
     api.post(
@@ -29,9 +52,12 @@ export function retranslatorRoutes(retranslators: EgtsRetranslators) {
       {
         schema: {
           tags,
-          summary: 'Allow an EGTS retranslator: its dispatcher id, a name and the password it sends in AUTH_INFO',
+          summary: 'Allow an EGTS retranslator',
+          description:
+            'Lets the platform with this dispatcher id (DID) sign in on the EGTS port with this password (8 to 31 printable ASCII characters, ' +
+            'kept as a hash and never shown again). A dispatcher id already allowed in the account is 409 code 1008.',
           body: RetranslatorWrite,
-          response: { 201: Retranslator, ...errors, 409: ErrorBody },
+          response: { 201: described(RetranslatorWithExample, 'the retranslator, without its password; `Location` names it'), ...errors, 409: ErrorBody },
         },
       },
       async (request, reply) => {
@@ -42,11 +68,23 @@ export function retranslatorRoutes(retranslators: EgtsRetranslators) {
       },
     );
 
-    api.delete(`${base}/:retranslatorID`, { schema: { tags, summary: 'Stop letting an EGTS retranslator in (its open session keeps going until it closes)', params: ById, response: { 204: NoContent, ...errors } } }, async (request, reply) => {
-      const { account } = request.principal;
-      await retranslators.delete(account, request.params.retranslatorID);
-      request.log.info({ accountId: account.id, retranslatorId: request.params.retranslatorID }, 'EGTS retranslator removed');
-      return reply.code(204).send(null);
-    });
+    api.delete(
+      `${base}/:retranslatorID`,
+      {
+        schema: {
+          tags,
+          summary: 'Remove an EGTS retranslator',
+          description: 'It can no longer sign in; a session already open keeps going until it closes.',
+          params: ById,
+          response: { 204: NoContent, ...errors },
+        },
+      },
+      async (request, reply) => {
+        const { account } = request.principal;
+        await retranslators.delete(account, request.params.retranslatorID);
+        request.log.info({ accountId: account.id, retranslatorId: request.params.retranslatorID }, 'EGTS retranslator removed');
+        return reply.code(204).send(null);
+      },
+    );
   };
 }

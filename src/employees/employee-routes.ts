@@ -1,13 +1,16 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { Type } from 'typebox';
+import { described, withExamples } from '../http/examples.js';
 import { Id } from '../http/list-params.js';
 import { ErrorBody, NoContent, type Api } from '../http/route-types.js';
-import { Employee, EmployeeListQuery, EmployeePatch, EmployeeView, EmployeeWrite, toEmployeeView } from './employee-schema.js';
+import { Employee, employeeExample, EmployeeListQuery, EmployeePatch, EmployeeView, employeeViewExample, EmployeeWrite, toEmployeeView } from './employee-schema.js';
 import { DeviceKeyProbes } from './device-key-probes.js';
 import type { EmployeeService } from './employee-service.js';
 
-const tags = ['employees'];
-const ById = Type.Object({ subscriberID: Id });
+const tags = ['Employee management'];
+const ById = Type.Object({ subscriberID: withExamples(Id, 17) });
+const Created = described(withExamples(Employee, employeeExample), 'the created employee with its whole `deviceKey`; `Location` names it');
+const Viewed = described(withExamples(EmployeeView, employeeViewExample), 'the employee, its device key shown only by `deviceKeyHint`');
 const errors = { 400: ErrorBody, 401: ErrorBody, 404: ErrorBody, 409: ErrorBody, 429: ErrorBody };
 
 /** `/v6/api/subscriberManagement/subscribers` (CONTRACT §5). */
@@ -20,7 +23,18 @@ export function employeeRoutes(employees: EmployeeService, probes = new DeviceKe
 
     api.get(
       base,
-      { schema: { tags, summary: 'List employees', querystring: EmployeeListQuery, response: { 200: Type.Array(EmployeeView), ...errors } } },
+      {
+        schema: {
+          tags,
+          summary: 'List employees',
+          description:
+            'The account’s employees, all of them or those the filters name (filters given together must all hold), by subscriberID. ' +
+            'Without `count` every employee is answered. Reads never show a device key, only its last characters in `deviceKeyHint`. ' +
+            '`withCustomTemplateItems=false` leaves out the custom fields.',
+          querystring: EmployeeListQuery,
+          response: { 200: described(withExamples(Type.Array(EmployeeView), [employeeViewExample]), 'the employees'), ...errors },
+        },
+      },
       async (request) => (await employees.list(request.principal.account, request.query)).map(toEmployeeView),
     );
 
@@ -30,8 +44,9 @@ export function employeeRoutes(employees: EmployeeService, probes = new DeviceKe
         schema: {
           tags,
           summary: 'One employee by external id',
-          params: Type.Object({ externalID: Type.String({ minLength: 1, maxLength: 200 }) }),
-          response: { 200: EmployeeView, ...errors },
+          description: 'The employee whose `externalSubscriberID` is this, as your own system names them. None is 404 code 12.',
+          params: Type.Object({ externalID: withExamples(Type.String({ minLength: 1, maxLength: 200 }), 'EMP-0042') }),
+          response: { 200: Viewed, ...errors },
         },
       },
       async (request) => toEmployeeView(await employees.getByExternalId(request.principal.account, request.params.externalID)),
@@ -39,13 +54,33 @@ export function employeeRoutes(employees: EmployeeService, probes = new DeviceKe
 
     api.get(
       `${base}/:subscriberID`,
-      { schema: { tags, summary: 'One employee', params: ById, response: { 200: EmployeeView, ...errors } } },
+      {
+        schema: {
+          tags,
+          summary: 'One employee',
+          description: 'The employee. A deleted one, or another account’s, is 404 code 12.',
+          params: ById,
+          response: { 200: Viewed, ...errors },
+        },
+      },
       async (request) => toEmployeeView(await employees.get(request.principal.account, request.params.subscriberID)),
     );
 
     api.post(
       base,
-      { schema: { tags, summary: 'Create an employee (the only answer that shows its whole deviceKey)', body: EmployeeWrite, response: { 201: Employee, ...errors } } },
+      {
+        schema: {
+          tags,
+          summary: 'Create an employee (the only answer that shows its whole deviceKey)',
+          description:
+            '`name` is required; the rest take their defaults. Without a `deviceKey` one is generated (12 characters): the phone sends it to the ' +
+            'OsmAnd port, and this answer is the only one that shows it whole. ' +
+            'A key already in use is 409 code 1008; `externalSubscriberID` is unique in the account (409 code 4). ' +
+            '`vehicleSettings` sets the thresholds of vehicle events. Fires the employee-added event (interface 6.5).',
+          body: EmployeeWrite,
+          response: { 201: Created, ...errors },
+        },
+      },
       async (request, reply) => {
         const created = await guarded(request, () => employees.create(request.principal, request.body));
         return reply.code(201).header('location', `/v6/api${base}/${created.subscriberID}`).send(created);
@@ -57,11 +92,14 @@ export function employeeRoutes(employees: EmployeeService, probes = new DeviceKe
       {
         schema: {
           tags,
-          summary: 'Replace an employee; answers 200 with the employee as GET shows it',
-          description: 'The original service answers its employee updates with 200, and its clients treat any other status as a failure.',
+          summary: 'Replace an employee',
+          description:
+            'The whole employee: a field left out takes its default. ' +
+            'Answers 200 with the employee, not 204: the original service does, and its clients treat any other status as a failure. ' +
+            'Fires the employee-changed event with the previous values of the changed fields.',
           params: ById,
           body: EmployeeWrite,
-          response: { 200: EmployeeView, ...errors },
+          response: { 200: Viewed, ...errors },
         },
       },
       async (request) => toEmployeeView(await guarded(request, () => employees.replace(request.principal, request.params.subscriberID, request.body))),
@@ -72,11 +110,14 @@ export function employeeRoutes(employees: EmployeeService, probes = new DeviceKe
       {
         schema: {
           tags,
-          summary: 'Change some fields of an employee; answers 200 with the employee as GET shows it',
-          description: 'The original service answers its employee updates with 200, and its clients treat any other status as a failure.',
+          summary: 'Change some fields of an employee',
+          description:
+            'Only the fields in the body change. ' +
+            'Answers 200 with the employee, not 204: the original service does, and its clients treat any other status as a failure. ' +
+            'Fires the employee-changed event with the previous values of the changed fields.',
           params: ById,
           body: EmployeePatch,
-          response: { 200: EmployeeView, ...errors },
+          response: { 200: Viewed, ...errors },
         },
       },
       async (request) => toEmployeeView(await guarded(request, () => employees.patch(request.principal, request.params.subscriberID, request.body))),
@@ -84,7 +125,17 @@ export function employeeRoutes(employees: EmployeeService, probes = new DeviceKe
 
     api.delete(
       `${base}/:subscriberID`,
-      { schema: { tags, summary: 'Delete an employee (its fixes stay in the history)', params: ById, response: { 204: NoContent, ...errors } } },
+      {
+        schema: {
+          tags,
+          summary: 'Delete an employee',
+          description:
+            'The employee is gone from every employee route (404 code 12) and cannot send fixes; the fixes, tracks and reports of the past keep ' +
+            'it. Its external id and device key become free. Fires the employee-deleted event.',
+          params: ById,
+          response: { 204: NoContent, ...errors },
+        },
+      },
       async (request, reply) => {
         await employees.delete(request.principal, request.params.subscriberID);
         return reply.code(204).send(null);

@@ -1,4 +1,5 @@
 import { Type, type Static, type TSchema } from 'typebox';
+import { withExamples } from '../http/examples.js';
 import { Id, Offset } from '../http/list-params.js';
 import type { DeviceProtocol } from './device-identity.js';
 import { ReadingMapOverride } from './reading-map-schema.js';
@@ -139,12 +140,35 @@ const writableFields = {
 
 const name = Type.String({ minLength: 1, maxLength: 200 });
 
+const employeeFields = {
+  name: 'Olga Smirnova',
+  phone: '+79161234567',
+  subscriberTariffTypeID: 11,
+  canTrack: true,
+  canRequest: true,
+  subscriberGroupID: 2,
+  externalSubscriberID: 'EMP-0042',
+  startLocationLatitude: 55.7892,
+  startLocationLongitude: 37.6805,
+  customFieldsFormTemplateID: 7,
+  customFieldFormItems: [{ externalID: 'licence', name: 'Driving licence', value: 'B, C', type: 'string' }],
+  competences: [{ competenceID: 1, level: 2, efficiency: 1 }],
+  zones: [{ zoneID: 5, bindingType: 0 as const }],
+  mapObjects: [{ objectID: 8 }],
+};
+
 /** POST and PUT: `name` required; every other field optional (PUT gives omitted fields their defaults). */
-export const EmployeeWrite = Type.Object({ name, ...writableFields }, { additionalProperties: false });
+export const EmployeeWrite = withExamples(Type.Object({ name, ...writableFields }, { additionalProperties: false }), {
+  ...employeeFields,
+  vehicleSettings: { speedLimit: 80 },
+});
 export type EmployeeWrite = Static<typeof EmployeeWrite>;
 
 /** PATCH: any subset; only the fields present change. */
-export const EmployeePatch = Type.Object({ name: Type.Optional(name), ...writableFields }, { additionalProperties: false });
+export const EmployeePatch = withExamples(Type.Object({ name: Type.Optional(name), ...writableFields }, { additionalProperties: false }), {
+  phone: '+79167654321',
+  isActive: true,
+});
 export type EmployeePatch = Static<typeof EmployeePatch>;
 
 export const Employee = Type.Object({
@@ -192,6 +216,27 @@ export const Employee = Type.Object({
 });
 export type Employee = Static<typeof Employee>;
 
+/** Olga as the create answers her: the fields sent, the defaults for the rest, and the generated device key. */
+export const employeeExample: Employee = {
+  subscriberID: 17,
+  regionID: null,
+  isActive: true,
+  canSend: false,
+  isOnline: false,
+  isLocateEnabled: true,
+  isBlockEnabled: true,
+  icon: '',
+  allowedOvertime: 0,
+  workScheduleID: null,
+  subscriberTypeID: null,
+  userBossID: null,
+  ...employeeFields,
+  vehicleSettings: { speedLimit: 80, prolongedSpeedSeconds: 60, fuelFillThreshold: 10, fuelDrainThreshold: 10, sensorLimits: [], initialOdometer: 0 },
+  deviceKey: 'K7QPM4XWT9HR',
+  deviceProtocol: null,
+  hasDevicePassword: false,
+};
+
 /**
  * An employee as reads answer it: the device key is the phone's only credential, so it is shown
  * once (in the answer to the create) and afterwards only its last characters, as a hint.
@@ -208,10 +253,12 @@ export function toEmployeeView(employee: Employee): EmployeeView {
   return { ...rest, deviceKeyHint: deviceKey === null ? null : `…${deviceKey.slice(-4)}` };
 }
 
+export const employeeViewExample: EmployeeView = { ...toEmployeeView(employeeExample), isOnline: true };
+
 export const EmployeeListQuery = Type.Object({
-  isActive: Type.Optional(Type.Boolean()),
+  isActive: Type.Optional(withExamples(Type.Boolean(), true)),
   subscriberIDs: Type.Optional(Type.Array(Id, { maxItems: 1000 })),
-  subscriberGroupIDs: Type.Optional(Type.Array(Id, { maxItems: 1000 })),
+  subscriberGroupIDs: Type.Optional(withExamples(Type.Array(Id, { maxItems: 1000 }), [2])),
   withCustomTemplateItems: Type.Optional(Type.Boolean({ default: true })),
   // No default: without `count` every employee is answered, as before.
   count: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, description: 'at most 1000; all when omitted' })),

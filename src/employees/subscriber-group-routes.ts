@@ -1,11 +1,12 @@
 import { Type } from 'typebox';
+import { described, withExamples } from '../http/examples.js';
 import { Id } from '../http/list-params.js';
 import { ErrorBody, NoContent, type Api } from '../http/route-types.js';
-import { SubscriberGroup, SubscriberGroupPatch, SubscriberGroupWrite } from './subscriber-group-schema.js';
+import { SubscriberGroupList, SubscriberGroupPatch, SubscriberGroupWithExample, SubscriberGroupWrite } from './subscriber-group-schema.js';
 import type { SubscriberGroupService } from './subscriber-group-service.js';
 
-const tags = ['employees'];
-const ById = Type.Object({ subscriberGroupID: Id });
+const tags = ['Employee management'];
+const ById = Type.Object({ subscriberGroupID: withExamples(Id, 2) });
 const errors = { 400: ErrorBody, 401: ErrorBody, 404: ErrorBody, 409: ErrorBody };
 
 /** `/v6/api/subscriberManagement/subscriberGroups`: employee groups. */
@@ -14,17 +15,46 @@ export function subscriberGroupRoutes(groups: SubscriberGroupService) {
     const base = '/subscriberManagement/subscriberGroups';
     const one = `${base}/:subscriberGroupID`;
 
-    api.get(base, { schema: { tags, summary: 'Employee groups', response: { 200: Type.Array(SubscriberGroup), ...errors } } }, async (request) =>
-      groups.list(request.principal.account),
+    api.get(
+      base,
+      {
+        schema: {
+          tags,
+          summary: 'Employee groups',
+          description:
+            'The account’s employee groups: what an employee’s `subscriberGroupID` names, and what the employee, report and rule filters take as ' +
+            '`subscriberGroupIDs`.',
+          response: { 200: described(SubscriberGroupList, 'the groups'), ...errors },
+        },
+      },
+      async (request) => groups.list(request.principal.account),
     );
 
-    api.get(one, { schema: { tags, summary: 'One employee group', params: ById, response: { 200: SubscriberGroup, ...errors } } }, async (request) =>
-      groups.get(request.principal.account, request.params.subscriberGroupID),
+    api.get(
+      one,
+      {
+        schema: {
+          tags,
+          summary: 'One employee group',
+          description: 'The group. Another account’s is 404 code 1018, as a missing one.',
+          params: ById,
+          response: { 200: described(SubscriberGroupWithExample, 'the group'), ...errors },
+        },
+      },
+      async (request) => groups.get(request.principal.account, request.params.subscriberGroupID),
     );
 
     api.post(
       base,
-      { schema: { tags, summary: 'Create an employee group', body: SubscriberGroupWrite, response: { 201: SubscriberGroup, ...errors } } },
+      {
+        schema: {
+          tags,
+          summary: 'Create an employee group',
+          description: '`name` is required; `regionID` defaults to null and `comment` to "".',
+          body: SubscriberGroupWrite,
+          response: { 201: described(SubscriberGroupWithExample, 'the created group; `Location` names it'), ...errors },
+        },
+      },
       async (request, reply) => {
         const created = await groups.create(request.principal.account, request.body);
         return reply.code(201).header('location', `/v6/api${base}/${created.subscriberGroupID}`).send(created);
@@ -33,7 +63,16 @@ export function subscriberGroupRoutes(groups: SubscriberGroupService) {
 
     api.put(
       one,
-      { schema: { tags, summary: 'Replace an employee group', params: ById, body: SubscriberGroupWrite, response: { 204: NoContent, ...errors } } },
+      {
+        schema: {
+          tags,
+          summary: 'Replace an employee group',
+          description: 'The whole group: fields left out take their defaults.',
+          params: ById,
+          body: SubscriberGroupWrite,
+          response: { 204: NoContent, ...errors },
+        },
+      },
       async (request, reply) => {
         await groups.replace(request.principal.account, request.params.subscriberGroupID, request.body);
         return reply.code(204).send(null);
@@ -42,7 +81,16 @@ export function subscriberGroupRoutes(groups: SubscriberGroupService) {
 
     api.patch(
       one,
-      { schema: { tags, summary: 'Change some fields of an employee group', params: ById, body: SubscriberGroupPatch, response: { 204: NoContent, ...errors } } },
+      {
+        schema: {
+          tags,
+          summary: 'Change some fields of an employee group',
+          description: 'Only the fields in the body change.',
+          params: ById,
+          body: SubscriberGroupPatch,
+          response: { 204: NoContent, ...errors },
+        },
+      },
       async (request, reply) => {
         await groups.patch(request.principal.account, request.params.subscriberGroupID, request.body);
         return reply.code(204).send(null);
@@ -51,7 +99,15 @@ export function subscriberGroupRoutes(groups: SubscriberGroupService) {
 
     api.delete(
       one,
-      { schema: { tags, summary: 'Delete an employee group (409 while it has employees)', params: ById, response: { 204: NoContent, ...errors } } },
+      {
+        schema: {
+          tags,
+          summary: 'Delete an employee group',
+          description: 'A group that still has employees is kept: 409 code 1019, and nothing is deleted. Move its employees to another group (or none) first.',
+          params: ById,
+          response: { 204: NoContent, ...errors },
+        },
+      },
       async (request, reply) => {
         await groups.delete(request.principal.account, request.params.subscriberGroupID);
         return reply.code(204).send(null);

@@ -1,10 +1,11 @@
 import { Type } from 'typebox';
+import { described, withExamples } from '../http/examples.js';
 import { Id } from '../http/list-params.js';
 import { ErrorBody, type Api } from '../http/route-types.js';
-import { Form, FormListQuery } from './form-schema.js';
+import { Form, formExample, FormListQuery } from './form-schema.js';
 import type { FormService } from './form-service.js';
 
-const tags = ['forms'];
+const tags = ['Forms'];
 const errors = { 400: ErrorBody, 401: ErrorBody, 404: ErrorBody };
 
 /** `/v6/api/formManagement/forms`: the forms filled on tasks. */
@@ -18,9 +19,11 @@ export function formRoutes(forms: FormService) {
         schema: {
           tags,
           summary: 'The forms filled on the named tasks',
-          description: '`taskIDs` as a comma list, repeated or `taskIDs[]`; tasks without a form, or not the account’s, are left out.',
+          description:
+            'The form of each task named in `taskIDs` (a comma list, repeated, or `taskIDs[]`): its template and the values the coordinator or ' +
+            'the employee’s phone wrote. Tasks without a form, or not the account’s, are left out.',
           querystring: FormListQuery,
-          response: { 200: Type.Array(Form), ...errors },
+          response: { 200: described(withExamples(Type.Array(Form), [formExample]), 'the forms'), ...errors },
         },
       },
       async (request) => forms.list(request.principal.account, request.query.taskIDs),
@@ -28,7 +31,15 @@ export function formRoutes(forms: FormService) {
 
     api.get(
       `${base}/:formID`,
-      { schema: { tags, summary: 'One form (its id is the task’s)', params: Type.Object({ formID: Id }), response: { 200: Form, ...errors } } },
+      {
+        schema: {
+          tags,
+          summary: 'One form',
+          description: 'The form of one task: a task has one form, so `formID` is the task’s id. A task without custom fields has none: 404 code 1021.',
+          params: Type.Object({ formID: withExamples(Id, 311) }),
+          response: { 200: described(withExamples(Form, formExample), 'the form'), ...errors },
+        },
+      },
       async (request) => forms.get(request.principal.account, request.params.formID),
     );
   };

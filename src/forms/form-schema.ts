@@ -1,4 +1,5 @@
 import { Type, type Static, type TSchema } from 'typebox';
+import { withExamples } from '../http/examples.js';
 import { IdList } from '../http/list-params.js';
 
 const nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
@@ -27,5 +28,19 @@ export const Form = Type.Object({
 });
 export type Form = Static<typeof Form>;
 
-export const FormListQuery = Type.Object({ taskIDs: IdList });
+export const formExample: Form = {
+  formID: 311,
+  taskID: 311,
+  subscriberID: 17,
+  customFieldsFormTemplateID: 9,
+  templateName: 'Delivery report',
+  status: 3,
+  lastStatusChangeDate: '2026-03-02T11:20:31+03:00',
+  customFieldFormItems: [
+    { externalID: 'payment', name: 'Payment', value: 'cash', type: 'select' },
+    { externalID: 'signed-by', name: 'Signed by', value: 'A. Volkova', type: 'string' },
+  ],
+};
+
+export const FormListQuery = Type.Object({ taskIDs: withExamples(IdList, [311, 312]) });
 export type FormListQuery = Static<typeof FormListQuery>;

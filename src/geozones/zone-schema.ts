@@ -1,4 +1,5 @@
 import { Type, type Static, type TSchema } from 'typebox';
+import { withExamples } from '../http/examples.js';
 import { Id } from '../http/list-params.js';
 
 export const nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
@@ -43,12 +44,32 @@ const writableFields = {
   customFieldFormItems: Type.Optional(Type.Array(CustomFieldItemInput, { maxItems: 200 })),
 };
 
+const bounds = [
+  { longitude: 37.679, latitude: 55.7885 },
+  { longitude: 37.6822, latitude: 55.7885 },
+  { longitude: 37.6822, latitude: 55.7901 },
+  { longitude: 37.679, latitude: 55.7901 },
+];
+const zoneFields = {
+  name: 'Warehouse Sokolniki',
+  color: 16711680,
+  enabled: true,
+  zoneGroupID: 3,
+  comment: 'Loading bays on the north side',
+  bounds,
+  customFieldsFormTemplateID: 4,
+  customFieldFormItems: [{ externalID: 'opening-hours', name: 'Opening hours', value: '08:00-20:00', type: 'string' }],
+};
+
 /** POST and PUT: `name` required; every other field optional and, when omitted, its default. */
-export const ZoneWrite = Type.Object({ name, ...writableFields }, { additionalProperties: false });
+export const ZoneWrite = withExamples(Type.Object({ name, ...writableFields }, { additionalProperties: false }), zoneFields);
 export type ZoneWrite = Static<typeof ZoneWrite>;
 
 /** PATCH: any subset; only the fields present change. */
-export const ZonePatch = Type.Object({ name: Type.Optional(name), ...writableFields }, { additionalProperties: false });
+export const ZonePatch = withExamples(Type.Object({ name: Type.Optional(name), ...writableFields }, { additionalProperties: false }), {
+  enabled: false,
+  comment: 'Closed for repairs until 10 March',
+});
 export type ZonePatch = Static<typeof ZonePatch>;
 
 export const CustomFieldItem = Type.Object({
@@ -72,19 +93,29 @@ export const Zone = Type.Object({
 });
 export type Zone = Static<typeof Zone>;
 
+export const zoneExample: Zone = { zoneID: 5, ...zoneFields };
+export const ZoneWithExample = withExamples(Zone, zoneExample);
+export const ZoneList = withExamples(Type.Array(Zone), [
+  zoneExample,
+  { zoneID: 6, name: 'Depot Lyublino', color: 65280, enabled: true, zoneGroupID: 3, comment: '', bounds: [], customFieldsFormTemplateID: null, customFieldFormItems: [] },
+]);
+
 export const ZoneListQuery = Type.Object({
-  withCustomTemplateItems: Type.Boolean({ description: 'required: true returns custom fields, false omits them' }),
+  withCustomTemplateItems: withExamples(Type.Boolean({ description: 'required: true returns custom fields, false omits them' }), true),
 });
 
 /** Routes 10 and 11 share a path: either `mapObjectID` (and optionally `zoneGroupID`) or `latitude` and `longitude`. */
 export const ZoneLookupQuery = Type.Object({
   mapObjectID: Type.Optional(Id),
   zoneGroupID: Type.Optional(Id),
-  latitude: Type.Optional(Latitude),
-  longitude: Type.Optional(Longitude),
+  latitude: Type.Optional(withExamples(Latitude, 55.7892)),
+  longitude: Type.Optional(withExamples(Longitude, 37.6805)),
 });
 export type ZoneLookupQuery = Static<typeof ZoneLookupQuery>;
 
-export const ZoneLookupResult = Type.Object({
-  zones: Type.Array(Type.Object({ zoneID: Type.Integer(), name: Type.String(), zoneGroupID: nullable(Type.Integer()) })),
-});
+export const ZoneLookupResult = withExamples(
+  Type.Object({
+    zones: Type.Array(Type.Object({ zoneID: Type.Integer(), name: Type.String(), zoneGroupID: nullable(Type.Integer()) })),
+  }),
+  { zones: [{ zoneID: 5, name: 'Warehouse Sokolniki', zoneGroupID: 3 }] },
+);

@@ -38,13 +38,13 @@ export const errorKinds = {
   FORBIDDEN: { code: 1016, status: 403 },
   // Not in the contract's list: a request whose headers and body did not all arrive within REQUEST_TIMEOUT.
   REQUEST_TIMEOUT: { code: 1017, status: 408 },
-  // Not in the contract's list: the client routes of issue 16 (docs/integrators/clients.md).
+  // Not in the contract's list: the client routes (docs/integrators/clients.md).
   SUBSCRIBER_GROUP_NOT_FOUND: { code: 1018, status: 404 },
   SUBSCRIBER_GROUP_NOT_EMPTY: { code: 1019, status: 409 },
   CUSTOM_FIELD_TEMPLATE_NOT_FOUND: { code: 1020, status: 404 },
   FORM_NOT_FOUND: { code: 1021, status: 404 },
   SUBSCRIBER_REQUEST_NOT_FOUND: { code: 1022, status: 404 },
-  // Not in the contract's list: the report schedules of issue 17 (docs/integrators/reports.md).
+  // Not in the contract's list: the report schedules (docs/integrators/reports.md).
   REPORT_SCHEDULE_NOT_FOUND: { code: 1023, status: 404 },
   // Not in the contract's list: the EGTS retranslators of an account (docs/operators/devices-egts.md).
   RETRANSLATOR_NOT_FOUND: { code: 1024, status: 404 },

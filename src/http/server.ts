@@ -5,6 +5,7 @@ import type { Config } from '../config.js';
 import type { Database } from '../store/database.js';
 import { version } from '../version.js';
 import { applyConventions, clientErrorHandler, frameworkError, sendError } from './conventions.js';
+import { docsSite } from './docs-site.js';
 import { registerIdempotency } from './idempotency.js';
 import { registerObservability, type Metrics } from './observability.js';
 import { registerOpenApi } from './openapi.js';
@@ -29,7 +30,8 @@ export interface ServerOptions {
 
 /**
  * The Fastify server with the conventions of CONTRACT §1 (the error envelope, validation, request
- * ids), cookies, the OpenAPI document, health and metrics; the modules' routes come on top.
+ * ids), cookies, the OpenAPI document and its reference, the documentation site at `/docs/`,
+ * health and metrics; the modules' routes come on top.
  */
 export async function createServer({ database, metrics, logger = false, requestTimeoutMs, trustProxy, notReady }: ServerOptions): Promise<Api> {
   const app = Fastify({
@@ -52,6 +54,7 @@ export async function createServer({ database, metrics, logger = false, requestT
   await app.register(fastifyCookie);
   await registerOpenApi(app, version);
   registerObservability(app, database, metrics, notReady);
+  await app.register(docsSite());
   return app;
 }
 

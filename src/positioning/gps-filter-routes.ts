@@ -1,9 +1,10 @@
 import { Type, type Static } from 'typebox';
 import type { AccountSettingsWriter } from '../accounts/accounts.js';
+import { described, withExamples } from '../http/examples.js';
 import { ErrorBody, NoContent, type Api } from '../http/route-types.js';
 import { defaultGpsFilterSettings, gpsFilterSettingsOf } from './pipeline/fix-filter.js';
 
-const tags = ['account'];
+const tags = ['Account management'];
 const d = defaultGpsFilterSettings;
 const GpsFilterView = Type.Object({
   zeroCoordinates: Type.Boolean({ description: `set aside fixes at exactly (0, 0) (default ${d.zeroCoordinates})` }),
@@ -12,7 +13,7 @@ const GpsFilterView = Type.Object({
   maxSpeedKmh: Type.Number({ minimum: 0, maximum: 100_000, description: `set aside a fix reachable from the last accepted one only faster than this, km/h (default ${d.maxSpeedKmh}; 0: off)` }),
   confirmFixes: Type.Integer({ minimum: 0, maximum: 1000, description: `this many far fixes in a row that agree are accepted as a new place (default ${d.confirmFixes}; 0: never)` }),
 });
-const GpsFilterChange = Type.Partial(GpsFilterView);
+const GpsFilterChange = withExamples(Type.Partial(GpsFilterView), { maxAccuracyM: 100, maxSpeedKmh: 200 });
 type GpsFilterChange = Static<typeof GpsFilterChange>;
 
 /**
@@ -25,7 +26,16 @@ export function gpsFilterRoutes(accounts: AccountSettingsWriter) {
 
     api.get(
       path,
-      { schema: { tags, summary: 'The GPS filter in effect for this account', response: { 200: GpsFilterView, 401: ErrorBody } } },
+      {
+        schema: {
+          tags,
+          summary: 'The GPS filter in effect for this account',
+          description:
+            'The rules that set aside implausible fixes before they make tracks, events and statistics: the account’s own choices, the defaults ' +
+            'for the rest. A fix set aside is still stored and listed, with `isValid: false`.',
+          response: { 200: described(withExamples(GpsFilterView, { ...d, maxAccuracyM: 100, maxSpeedKmh: 200 }), 'the rules in effect'), 401: ErrorBody },
+        },
+      },
       async (request) => gpsFilterSettingsOf(request.principal.account.settings.gpsFilter),
     );
 

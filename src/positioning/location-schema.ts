@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { withExamples } from '../http/examples.js';
 import { Count, DateTimeText, Id, IdList } from '../http/list-params.js';
 
 /** Interface 2.1, exactly: what GET …/locations answers. */
@@ -13,6 +14,13 @@ export const Location = Type.Object({
   velocity: Type.Number(),
 });
 export type Location = Static<typeof Location>;
+
+export const locationExamples: Location[] = [
+  { locationDate: '2026-03-02T09:14:05+03:00', subscriberID: 17, locationID: 905512, isValid: true, longitude: 37.61173, latitude: 55.75583, angle: 90, velocity: 32.5 },
+  { locationDate: '2026-03-02T09:13:35+03:00', subscriberID: 17, locationID: 905511, isValid: true, longitude: 37.60651, latitude: 55.75571, angle: 88, velocity: 31 },
+];
+export const LocationWithExample = withExamples(Location, locationExamples[0]!);
+export const LocationList = withExamples(Type.Array(Location), locationExamples);
 
 const reading = (max: number, description: string) => Type.Optional(Type.Number({ minimum: 0, maximum: max, description }));
 
@@ -49,15 +57,29 @@ export const LocationInput = Type.Object(
 export type LocationInput = Static<typeof LocationInput>;
 
 export const MAX_BATCH = 10_000;
-export const LocationBatch = Type.Array(LocationInput, { minItems: 1, maxItems: MAX_BATCH });
+export const LocationBatch = withExamples(Type.Array(LocationInput, { minItems: 1, maxItems: MAX_BATCH }), [
+  { subscriberID: 17, locationDate: '2026-03-02T09:14:05+03:00', latitude: 55.75583, longitude: 37.61173, angle: 90, velocity: 32.5 },
+  {
+    subscriberID: 23,
+    locationDate: '2026-03-02T06:14:07Z',
+    latitude: 55.7963,
+    longitude: 37.5378,
+    angle: 270,
+    velocity: 54.2,
+    ignition: true,
+    fuelLevel: 61.5,
+    odometer: 128450.2,
+    sensors: [{ sensorID: 1, value: 4.2 }],
+  },
+]);
 
-export const IngestResult = Type.Object({ accepted: Type.Integer() });
+export const IngestResult = withExamples(Type.Object({ accepted: Type.Integer({ description: 'how many fixes were stored' }) }), { accepted: 2 });
 
 export const LocationListQuery = Type.Object({
-  dateFrom: Type.Optional(DateTimeText),
-  dateTo: Type.Optional(DateTimeText),
-  subscriberIDs: Type.Optional(IdList),
-  count: Type.Optional(Count),
-  lastLocationID: Type.Optional(Id),
+  dateFrom: Type.Optional(withExamples(DateTimeText, '2026-03-02T00:00:00+03:00')),
+  dateTo: Type.Optional(withExamples(DateTimeText, '2026-03-02T23:59:59+03:00')),
+  subscriberIDs: Type.Optional(withExamples(IdList, [17, 23])),
+  count: Type.Optional(withExamples(Count, 100)),
+  lastLocationID: Type.Optional(withExamples(Id, 905511)),
 });
 export type LocationListQuery = Static<typeof LocationListQuery>;

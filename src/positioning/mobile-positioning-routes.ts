@@ -1,17 +1,36 @@
 import { Type } from 'typebox';
+import { described, withExamples } from '../http/examples.js';
 import { DateTimeText, Id, IdList, Offset } from '../http/list-params.js';
 import { ErrorBody, type Api } from '../http/route-types.js';
 import { MobileLocation, type MobileLocations } from './mobile-locations.js';
-import { Track } from './track-schema.js';
+import { TrackList } from './track-schema.js';
 import type { TrackService } from './track-service.js';
 
-const tags = ['positioning'];
+const tags = ['Mobile positioning'];
 const errors = { 400: ErrorBody, 401: ErrorBody, 404: ErrorBody };
 /** The original's mobile positioning lists stop at 200 (above: code 66, see validation.ts). */
 const Count200 = Type.Integer({ minimum: 1, maximum: 200, default: 200, description: 'at most 200 (code 66 above)' });
 
-const period = { dateFrom: Type.Optional(DateTimeText), dateTo: Type.Optional(DateTimeText), subscriberIDs: Type.Optional(IdList) };
+const period = {
+  dateFrom: Type.Optional(withExamples(DateTimeText, '2026-03-02T00:00:00+03:00')),
+  dateTo: Type.Optional(withExamples(DateTimeText, '2026-03-02T23:59:59+03:00')),
+  subscriberIDs: Type.Optional(withExamples(IdList, [17])),
+};
 const MobileLocationQuery = Type.Object({ ...period, count: Type.Optional(Count200), offset: Type.Optional(Offset), lastLocationID: Type.Optional(Id) });
+const mobileLocationExample: MobileLocation = {
+  locationDate: '2026-03-02T09:14:05+03:00',
+  subscriberID: 17,
+  locationID: 905512,
+  isValid: true,
+  longitude: 37.61173,
+  latitude: 55.75583,
+  angle: 90,
+  velocity: 32.5,
+  state: null,
+  source: null,
+  requestDate: '2026-03-02T09:14:06+03:00',
+  address: 'Pharmacy on Tverskaya',
+};
 const MobileTrackQuery = Type.Object({
   ...period,
   count: Type.Optional(Count200),
@@ -34,12 +53,13 @@ export function mobilePositioningRoutes(locations: MobileLocations, tracks: Trac
       {
         schema: {
           tags,
-          summary: 'The employees’ positions, newest first (the GPS locations, 200 a page)',
+          summary: 'The employees’ positions, newest first',
           description:
-            'Page with `lastLocationID` (only smaller ids) or `offset`. Each position has the fields of a GPS location and those of the original’s mobile ' +
-            'locations (`state`, `source`, `requestDate`, `address`), always present, null where Lokator has no value.',
+            'The same fixes as the GPS locations, with the same ids, at most 200 a page (`count` above 200 is 400 code 66). ' +
+            'Page with `lastLocationID` (only smaller ids) or `offset`. Each position has the fields of a GPS location and those of the ' +
+            'original’s mobile locations (`state`, `source`, `requestDate`, `address`), always present, null where Lokator has no value.',
           querystring: MobileLocationQuery,
-          response: { 200: Type.Array(MobileLocation), ...errors },
+          response: { 200: described(withExamples(Type.Array(MobileLocation), [mobileLocationExample]), 'the positions, newest first; at most `count`'), ...errors },
         },
       },
       async (request) => locations.list(request.principal.account, request.query),
@@ -47,7 +67,15 @@ export function mobilePositioningRoutes(locations: MobileLocations, tracks: Trac
 
     api.get(
       `${base}/locations/:locationID`,
-      { schema: { tags, summary: 'One position of an employee', params: Type.Object({ locationID: Id }), response: { 200: MobileLocation, ...errors } } },
+      {
+        schema: {
+          tags,
+          summary: 'One position of an employee',
+          description: 'The GPS location with this id, in the mobile shape. Another account’s is 404 code 1001.',
+          params: Type.Object({ locationID: withExamples(Id, 905512) }),
+          response: { 200: described(withExamples(MobileLocation, mobileLocationExample), 'the position'), ...errors },
+        },
+      },
       async (request) => locations.get(request.principal.account, request.params.locationID),
     );
 
@@ -56,10 +84,12 @@ export function mobilePositioningRoutes(locations: MobileLocations, tracks: Trac
       {
         schema: {
           tags,
-          summary: 'The employees’ tracks overlapping the period, trackID ascending (the GPS tracks, 200 a page)',
-          description: 'Page with `lastTrackID` (only greater ids) or `offset`.',
+          summary: 'The employees’ tracks overlapping the period',
+          description:
+            'The GPS tracks, in `trackID` order, at most 200 a page (`count` above 200 is 400 code 66). ' +
+            'Page with `lastTrackID` (only greater ids) or `offset`.',
           querystring: MobileTrackQuery,
-          response: { 200: Type.Array(Track), ...errors },
+          response: { 200: described(TrackList, 'the tracks, trackID ascending; at most `count`'), ...errors },
         },
       },
       async (request) => tracks.list(request.principal.account, request.query),

@@ -1,4 +1,5 @@
 import { Type, type Static, type TSchema } from 'typebox';
+import { withExamples } from '../http/examples.js';
 import { Count, DateTimeText, Id, IdList, Offset } from '../http/list-params.js';
 
 const nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
@@ -13,7 +14,7 @@ export const resultCodes = {
 } as const;
 export type ResultName = keyof typeof resultCodes;
 
-export const SubscriberRequestWrite = Type.Object({ subscriberID: Id }, { additionalProperties: false });
+export const SubscriberRequestWrite = withExamples(Type.Object({ subscriberID: Id }, { additionalProperties: false }), { subscriberID: 17 });
 export type SubscriberRequestWrite = Static<typeof SubscriberRequestWrite>;
 
 export const SubscriberRequest = Type.Object({
@@ -27,10 +28,31 @@ export const SubscriberRequest = Type.Object({
 });
 export type SubscriberRequest = Static<typeof SubscriberRequest>;
 
+export const subscriberRequestExamples: SubscriberRequest[] = [
+  {
+    requestID: 88,
+    subscriberID: 17,
+    requestDate: '2026-03-02T09:14:30+03:00',
+    resultCode: 0,
+    resultDescription: 'SUCCESS',
+    message: 'located: the phone’s latest fix is under a minute old (OsmAnd HTTP phones cannot be asked for a fix, they report on their own interval)',
+    locationID: 905512,
+  },
+  {
+    requestID: 87,
+    subscriberID: 23,
+    requestDate: '2026-03-02T09:02:10+03:00',
+    resultCode: 5,
+    resultDescription: 'SUBSCRIBER_OFFLINE',
+    message: 'the employee’s phone is offline: no fixes within the online timeout',
+    locationID: null,
+  },
+];
+
 export const SubscriberRequestListQuery = Type.Object({
-  dateFrom: Type.Optional(DateTimeText),
-  dateTo: Type.Optional(DateTimeText),
-  subscriberIDs: Type.Optional(IdList),
+  dateFrom: Type.Optional(withExamples(DateTimeText, '2026-03-02T00:00:00+03:00')),
+  dateTo: Type.Optional(withExamples(DateTimeText, '2026-03-02T23:59:59+03:00')),
+  subscriberIDs: Type.Optional(withExamples(IdList, [17, 23])),
   count: Type.Optional(Count),
   offset: Type.Optional(Offset),
 });

@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { withExamples } from '../http/examples.js';
 import { Count, DateTimeText, Id, IdList, Offset } from '../http/list-params.js';
 
 /** Interface 2.2. */
@@ -18,13 +19,46 @@ export const Track = Type.Object({
 });
 export type Track = Static<typeof Track>;
 
+export const trackExample: Track = {
+  trackID: 1207,
+  subscriberID: 23,
+  startDate: '2026-03-02T08:02:11+03:00',
+  finishDate: '2026-03-02T08:41:50+03:00',
+  startAddress: 'Warehouse Sokolniki',
+  finishAddress: '55.75583, 37.61173',
+  startLon: 37.6805,
+  startLat: 55.7892,
+  finishLon: 37.61173,
+  finishLat: 55.75583,
+  distance: 7412,
+  duration: 2379,
+};
+export const TrackWithExample = withExamples(Track, trackExample);
+export const TrackList = withExamples(Type.Array(Track), [
+  trackExample,
+  {
+    ...trackExample,
+    trackID: 1210,
+    startDate: '2026-03-02T09:05:30+03:00',
+    finishDate: '2026-03-02T09:31:02+03:00',
+    startAddress: '55.75583, 37.61173',
+    finishAddress: 'Warehouse Sokolniki',
+    startLon: 37.61173,
+    startLat: 55.75583,
+    finishLon: 37.6805,
+    finishLat: 55.7892,
+    distance: 7690,
+    duration: 1532,
+  },
+]);
+
 export const TrackListQuery = Type.Object({
-  dateFrom: Type.Optional(DateTimeText),
-  dateTo: Type.Optional(DateTimeText),
-  subscriberIDs: Type.Optional(IdList),
+  dateFrom: Type.Optional(withExamples(DateTimeText, '2026-03-02T00:00:00+03:00')),
+  dateTo: Type.Optional(withExamples(DateTimeText, '2026-03-02T23:59:59+03:00')),
+  subscriberIDs: Type.Optional(withExamples(IdList, [23])),
   count: Type.Optional(Count),
   offset: Type.Optional(Offset),
-  lastTrackID: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER })),
+  lastTrackID: Type.Optional(withExamples(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER }), 1206)),
 });
 export type TrackListQuery = Static<typeof TrackListQuery>;
 
@@ -36,14 +70,27 @@ export const VehicleEvent = Type.Object({
   value: Type.Number(),
   eventDate: Type.String(),
 });
-export const VehicleEvents = Type.Object({
-  data: Type.Array(Type.Object({ subscriberID: Type.Integer(), events: Type.Array(VehicleEvent) })),
-});
+export const VehicleEvents = withExamples(
+  Type.Object({
+    data: Type.Array(Type.Object({ subscriberID: Type.Integer(), events: Type.Array(VehicleEvent) })),
+  }),
+  {
+    data: [
+      {
+        subscriberID: 23,
+        events: [
+          { type: 1, latitude: 55.7892, longitude: 37.6805, value: 38.5, eventDate: '2026-03-02T07:40:12+03:00' },
+          { type: 4, latitude: 55.77121, longitude: 37.65234, value: 97, eventDate: '2026-03-02T08:15:40+03:00' },
+        ],
+      },
+    ],
+  },
+);
 
 export const EventListQuery = Type.Object({
-  startDate: Type.Optional(DateTimeText),
-  finishDate: Type.Optional(DateTimeText),
-  subscriberIDs: IdList,
+  startDate: Type.Optional(withExamples(DateTimeText, '2026-03-02T00:00:00+03:00')),
+  finishDate: Type.Optional(withExamples(DateTimeText, '2026-03-02T23:59:59+03:00')),
+  subscriberIDs: withExamples(IdList, [23]),
   count: Type.Optional(Count),
   offset: Type.Optional(Offset),
 });
@@ -59,19 +106,31 @@ export const StatisticsRecord = Type.Object({
   locationDate: Type.String(),
 });
 export type StatisticsRecord = Static<typeof StatisticsRecord>;
-export const Statistics = Type.Object({
-  data: Type.Array(Type.Object({ subscriberID: Type.Integer(), statistics: Type.Array(StatisticsRecord) })),
-});
+export const Statistics = withExamples(
+  Type.Object({
+    data: Type.Array(Type.Object({ subscriberID: Type.Integer(), statistics: Type.Array(StatisticsRecord) })),
+  }),
+  {
+    data: [
+      {
+        subscriberID: 23,
+        statistics: [
+          { mileage: 84.3, fuelConsumption: 11.2, engineMotohours: 3.5, endFuelLevel: 50.3, totalVehicleDistance: 128534.5, locationDate: '2026-03-02T18:55:02+03:00' },
+        ],
+      },
+    ],
+  },
+);
 
 export const StatisticsQuery = Type.Object({
-  dateFrom: Type.Optional(DateTimeText),
-  dateTo: Type.Optional(DateTimeText),
-  subscriberIDs: IdList,
+  dateFrom: Type.Optional(withExamples(DateTimeText, '2026-03-02T00:00:00+03:00')),
+  dateTo: Type.Optional(withExamples(DateTimeText, '2026-03-02T23:59:59+03:00')),
+  subscriberIDs: withExamples(IdList, [23]),
   // Checked by the service: the contract answers code 2, not 52, when it is missing.
-  interval: Type.Optional(Type.Integer({ description: 'required: 1 latest record of the period; 2 hourly; 3 every fix' })),
+  interval: Type.Optional(withExamples(Type.Integer({ description: 'required: 1 latest record of the period; 2 hourly; 3 every fix' }), 1)),
   count: Type.Optional(Count),
   offset: Type.Optional(Offset),
 });
 export type StatisticsQuery = Static<typeof StatisticsQuery>;
 
-export const TrackParams = Type.Object({ trackID: Id });
+export const TrackParams = Type.Object({ trackID: withExamples(Id, 1207) });

@@ -1,13 +1,15 @@
 import { PassThrough } from 'node:stream';
+import { described } from '../http/examples.js';
 import { ErrorBody, type Api } from '../http/route-types.js';
 import { MAX_REPORT_DAYS } from './report-chunks.js';
 import { localDate } from './report-days.js';
 import { reportCsv } from './report-csv.js';
 import { reportFileName, writeReportXlsx } from './report-files.js';
-import { recordSchemas, reportAnswer, ReportQuery, reportKinds, type ReportKind } from './report-schema.js';
+import { reportAnswerWithExample, reportDocs, ReportQueryWithExamples } from './report-examples.js';
+import { recordSchemas, reportAnswer, reportKinds, type ReportKind } from './report-schema.js';
 import type { ReportService } from './report-service.js';
 
-const tags = ['reports'];
+const tags = ['Reports'];
 const errors = { 400: ErrorBody, 401: ErrorBody };
 const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
@@ -31,12 +33,13 @@ export function reportRoutes(reports: ReportService) {
             tags,
             summary: summaries[kind],
             description:
+              `${reportDocs[kind]?.description ?? ''} ` +
               'Employees: `subscriberIDs` and/or `subscriberGroupIDs` (either counts; neither: all). JSON is paged by `count` and `offset` ' +
               '(records across the answer, before grouping); `format=csv` (text/csv, RFC 4180) and `format=xlsx` answer the whole report as a file, ' +
               'streamed as it is read. The period (`dateFrom` to `dateTo`, default the 72 hours before `dateTo`) is at most ' +
               `${MAX_REPORT_DAYS} days long; a longer one is refused with 400, code 2, naming \`dateTo\` (\`dateFrom\` when \`dateTo\` is omitted).`,
-            querystring: ReportQuery,
-            response: { 200: reportAnswer(recordSchemas[kind]), ...errors },
+            querystring: ReportQueryWithExamples,
+            response: { 200: described(reportAnswerWithExample(reportAnswer(recordSchemas[kind]), kind), 'the records, grouped per employee'), ...errors },
           },
         },
         async (request, reply) => {

@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { withExamples } from '../http/examples.js';
 import { Id } from '../http/list-params.js';
 import { ReportKindName } from './report-schema.js';
 
@@ -23,11 +24,20 @@ const fields = {
 const name = Type.String({ minLength: 1, maxLength: 200 });
 
 /** POST and PUT: every field but the lists, `weekday`, `monthDay` and `enabled` required. */
-export const ReportScheduleWrite = Type.Object({ name, ...fields }, { additionalProperties: false });
+const scheduleFields = {
+  name: 'Fleet summary for the office',
+  report: 'summary' as const,
+  subscriberGroupIDs: [5],
+  recipients: ['office@example.com'],
+  frequency: 'weekly' as const,
+  weekday: 1,
+  time: '07:30',
+};
+export const ReportScheduleWrite = withExamples(Type.Object({ name, ...fields }, { additionalProperties: false }), scheduleFields);
 export type ReportScheduleWrite = Static<typeof ReportScheduleWrite>;
 
 /** PATCH: only the fields present change. */
-export const ReportSchedulePatch = Type.Partial(ReportScheduleWrite, { additionalProperties: false });
+export const ReportSchedulePatch = withExamples(Type.Partial(ReportScheduleWrite, { additionalProperties: false }), { recipients: ['office@example.com', 'fleet@example.com'] });
 export type ReportSchedulePatch = Static<typeof ReportSchedulePatch>;
 
 export const ReportSchedule = Type.Object({
@@ -46,4 +56,15 @@ export const ReportSchedule = Type.Object({
 });
 export type ReportSchedule = Static<typeof ReportSchedule>;
 
-export const ScheduleParams = Type.Object({ reportScheduleID: Id });
+const scheduleExample: ReportSchedule = {
+  reportScheduleID: 6,
+  subscriberIDs: [],
+  monthDay: null,
+  enabled: true,
+  nextSendDate: '2026-03-09T07:30:00+03:00',
+  ...scheduleFields,
+};
+export const ReportScheduleWithExample = withExamples(ReportSchedule, scheduleExample);
+export const ReportScheduleList = withExamples(Type.Array(ReportSchedule), [scheduleExample]);
+
+export const ScheduleParams = Type.Object({ reportScheduleID: withExamples(Id, 6) });

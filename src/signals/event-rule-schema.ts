@@ -1,4 +1,5 @@
 import { Type, type Static, type TSchema } from 'typebox';
+import { withExamples } from '../http/examples.js';
 import { DateTimeText, Id } from '../http/list-params.js';
 
 const nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
@@ -14,7 +15,9 @@ const Kind = Type.Union(
     Type.Literal('taskChanges'), Type.Literal('employeeChanges'),
   ],
   {
-    description: '1 speed, 2 zone entry/exit, 3 stops, 7 power off, 9 waste loading, 10 sensor control, 11 trip end, 24 estimated arrival, or taskChanges / employeeChanges',
+    description:
+      '1 speed, 2 zone entry/exit, 3 stops, 7 power off, 9 waste loading, 10 sensor control, 11 trip end, 24 estimated arrival, or taskChanges / ' +
+      'employeeChanges',
   },
 );
 
@@ -75,9 +78,23 @@ const fields = {
 // The interface forbids the backslash in names; the check is the service's so that it answers code 2.
 const Name = Type.String({ minLength: 1, maxLength: 200 });
 
-export const EventRuleWrite = Type.Object({ name: Name, ...fields }, { additionalProperties: false });
+const ruleFields = {
+  name: 'Trucks at the warehouse',
+  kind: 2 as const,
+  subscriberIDs: [23],
+  parameters: { zoneIDs: [5], on: 'entry' },
+  weekdays: [1, 2, 3, 4, 5],
+  timeFrom: '07:00',
+  timeTo: '21:00',
+  emails: ['dispatch@example.com'],
+  sendToApi: true,
+  apiUrl: 'https://erp.example.com/lokator/signals',
+};
+export const EventRuleWrite = withExamples(Type.Object({ name: Name, ...fields }, { additionalProperties: false }), ruleFields);
 export type EventRuleWrite = Static<typeof EventRuleWrite>;
-export const EventRulePatch = Type.Object({ name: Type.Optional(Name), ...fields, kind: Type.Optional(Kind) }, { additionalProperties: false });
+export const EventRulePatch = withExamples(Type.Object({ name: Type.Optional(Name), ...fields, kind: Type.Optional(Kind) }, { additionalProperties: false }), {
+  enabled: false,
+});
 export type EventRulePatch = Static<typeof EventRulePatch>;
 
 export const EventRule = Type.Object({
@@ -100,6 +117,35 @@ export const EventRule = Type.Object({
   batch: Type.Boolean(),
   enabled: Type.Boolean(),
 });
+
+const ruleExample = {
+  eventID: 14,
+  validFrom: null,
+  validTo: null,
+  smsPhones: [],
+  messengerUserIDs: [],
+  messenger2UserIDs: [],
+  batch: false,
+  enabled: true,
+  ...ruleFields,
+};
+export const EventRuleWithExample = withExamples(EventRule, ruleExample);
+export const EventRuleList = withExamples(Type.Array(EventRule), [
+  ruleExample,
+  {
+    ...ruleExample,
+    eventID: 15,
+    name: 'Task changes to the ERP',
+    kind: 'taskChanges',
+    subscriberIDs: [],
+    parameters: {},
+    weekdays: [1, 2, 3, 4, 5, 6, 7],
+    timeFrom: '00:00',
+    timeTo: '00:00',
+    emails: [],
+    apiUrl: 'https://erp.example.com/lokator/tasks',
+  },
+]);
 
 /** A rule as stored and evaluated: instants in UTC milliseconds. */
 export interface StoredRule {

@@ -132,7 +132,7 @@ export class BulkWriter {
   /**
    * The rows as one JSON parameter, read back by `json_to_recordset` with the columns' types: one
    * JSON.stringify instead of node-postgres escaping every element of a text array per column
-   * (that escaping was a tenth of the main thread's time per fix on PostgreSQL, issue 13). The
+   * (that escaping was a tenth of the main thread's time per fix on PostgreSQL). The
    * values are finite numbers, strings and nulls; no NaN or Infinity reaches a bulk write (the
    * decoders refuse them), which JSON could not carry.
    */

@@ -15,7 +15,7 @@ const RESTART_FRAMES = 4000;
  * Copies the write-ahead log into the database file on a thread of its own (wal-checkpoint-thread.ts).
  * SQLite's automatic checkpoint runs inside the COMMIT that crosses 1000 pages, on the committing
  * connection, the main thread: it blocked the event loop for the copy and two disk syncs (10-60 ms
- * every few hundred fixes at fleet scale, the tail of every device's latency; issue 13). The main
+ * every few hundred fixes at fleet scale, the tail of every device's latency). The main
  * connection turns it off (`wal_autocheckpoint = 0`), and every 200 ms a passive checkpoint runs
  * on the thread instead: passive never takes the write lock, so nothing on the main thread waits.
  *

@@ -1,5 +1,6 @@
 import { Type, type Static, type TSchema } from 'typebox';
 import { CustomFieldItem } from '../employees/employees.js';
+import { withExamples } from '../http/examples.js';
 import { Count, DateTimeText, Id, IdList, Offset } from '../http/list-params.js';
 
 const nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
@@ -101,7 +102,28 @@ const fields = {
 };
 
 /** POST and PUT: every field; omitted ones take their defaults. PATCH: only the fields present change. */
-export const TaskWrite = Type.Object(fields, { additionalProperties: false });
+const taskFields = {
+  title: 'Deliver order 5531',
+  startDate: '2026-03-02T10:00:00+03:00',
+  subscriberID: 17,
+  deadline: '2026-03-02T12:00:00+03:00',
+  description: 'Two boxes, one fragile',
+  address: 'Tverskaya St, 7, Moscow',
+  longitude: 37.61173,
+  latitude: 55.75583,
+  externalID: 'ORD-5531',
+  clientName: 'Anna Volkova',
+  clientPhone: '79031234567',
+  clientEmail: 'anna.volkova@example.com',
+  priority: 1,
+  mapObjectID: 8,
+  commentPolicy: 2,
+  serviceTime: 15,
+  dimensions: { weight: 3.5, unit: 2, width: 0.4, height: 0.3, length: 0.6, volume: 0.072 },
+  customFieldsFormTemplateID: 9,
+  customFieldFormItems: [{ externalID: 'payment', name: 'Payment', value: 'card', type: 'select' }],
+};
+export const TaskWrite = withExamples(Type.Object(fields, { additionalProperties: false }), taskFields);
 export type TaskWrite = Static<typeof TaskWrite>;
 export type RouteItemInput = Static<typeof RouteItemInput>;
 export type WorkOrderInput = Static<typeof WorkOrderInput>;
@@ -193,11 +215,34 @@ export const Task = Type.Object({
 });
 export type Task = Static<typeof Task>;
 
+export const taskExample: Task = {
+  taskID: 311,
+  ...taskFields,
+  status: 0,
+  taskTypeID: null,
+  customStatusID: null,
+  customStatusReasonID: null,
+  mapObjectWorkScheduleID: null,
+  startInterval: 0,
+  isFixed: false,
+  isMandatoryInRoute: false,
+  creationDate: '2026-03-02T08:30:12+03:00',
+  lastStatusChangeDate: '2026-03-02T08:30:12+03:00',
+  preferredPositionInRoute: null,
+  routeItems: [],
+  workOrders: [],
+  competences: [],
+  dimensions: { weight: 3.5, unit: 2, width: 0.4, height: 0.3, length: 0.6, volume: 0.072 },
+  statusComment: null,
+};
+
 export const TaskListQuery = Type.Object({
-  subscriberIDs: Type.Optional(IdList),
-  dateFrom: Type.Optional(DateTimeText),
-  dateTo: Type.Optional(DateTimeText),
-  statuses: Type.Optional(Type.Array(Status, { maxItems: 100, description: `${TASK_STATUSES}; repeated, comma-separated or statuses[] form` })),
+  subscriberIDs: Type.Optional(withExamples(IdList, [17])),
+  dateFrom: Type.Optional(withExamples(DateTimeText, '2026-03-02T00:00:00+03:00')),
+  dateTo: Type.Optional(withExamples(DateTimeText, '2026-03-02T23:59:59+03:00')),
+  statuses: Type.Optional(
+    withExamples(Type.Array(Status, { maxItems: 100, description: `${TASK_STATUSES}; repeated, comma-separated or statuses[] form` }), [0, 1, 4]),
+  ),
   taskTypeIDs: Type.Optional(IdList),
   count: Type.Optional(Count),
   offset: Type.Optional(Offset),
@@ -205,7 +250,8 @@ export const TaskListQuery = Type.Object({
 export type TaskListQuery = Static<typeof TaskListQuery>;
 
 /** `POST /mobile/v1/tasks/{taskID}/status`: the employee's phone sets a status, with a comment where the task's commentPolicy asks for one. */
-export const StatusChange = Type.Object(
+export const StatusChange = withExamples(
+  Type.Object(
   {
     status: Status,
     comment: Type.Optional(nullable(Type.String({ maxLength: 2000 }))),
@@ -225,6 +271,8 @@ export const StatusChange = Type.Object(
     ),
   },
   { additionalProperties: false },
+  ),
+  { status: 3, comment: 'Handed to the client in person', customFieldFormItems: [{ externalID: 'payment', value: 'cash' }] },
 );
 export type StatusChange = Static<typeof StatusChange>;
 
@@ -240,3 +288,15 @@ export const TaskChange = Type.Object({
   newValues: Type.Record(Type.String(), Type.Unknown(), { description: 'the same fields as the change left them' }),
 });
 export type TaskChange = Static<typeof TaskChange>;
+
+export const taskHistoryExample: TaskChange[] = [
+  {
+    changeID: 901,
+    changeDate: '2026-03-02T08:30:12+03:00',
+    changeTypeID: 1,
+    userID: 1,
+    changedValues: {},
+    newValues: { title: 'Deliver order 5531', status: 0, subscriberID: 17 },
+  },
+  { changeID: 905, changeDate: '2026-03-02T09:02:44+03:00', changeTypeID: 2, subscriberID: 17, changedValues: { status: 0 }, newValues: { status: 1 } },
+];

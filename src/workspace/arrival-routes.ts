@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import type { Account, WorkspaceSessions } from '../accounts/accounts.js';
+import { described, withExamples } from '../http/examples.js';
 import { IdList } from '../http/list-params.js';
 import { ErrorBody, type Api } from '../http/route-types.js';
 import { TaskArrival } from './arrival-schema.js';
@@ -9,6 +10,16 @@ import { currentSession } from './workspace-routes.js';
 export interface ArrivalEstimates {
   estimate(account: Account, taskIDs: number[]): Promise<TaskArrival[]>;
 }
+
+const arrivalExample: TaskArrival = {
+  taskID: 311,
+  subscriberID: 17,
+  estimatedArrivalDate: '2026-03-02T09:26:40+03:00',
+  travelSeconds: 755,
+  latitude: 55.7892,
+  longitude: 37.6805,
+  locationDate: '2026-03-02T09:14:05+03:00',
+};
 
 /**
  * `GET /workspace/api/arrivals?taskIDs=…`: for the Tasks tab's map, when each task's assignee is
@@ -21,12 +32,14 @@ export function arrivalRoutes(sessions: Pick<WorkspaceSessions, 'authenticate'>,
       '/workspace/api/arrivals',
       {
         schema: {
-          tags: ['workspace'],
+          tags: ['Workspace'],
           summary: 'Estimated arrival of the assignees of these tasks',
           description:
-            'Open, assigned tasks with a point whose assignee has a fix; others are left out. The estimate is the one of signal 24 (ROUTER_URL when set, else the straight line at the employee’s speed, at least 15 km/h); none beyond 12 hours of travel.',
-          querystring: Type.Object({ taskIDs: IdList }),
-          response: { 200: Type.Array(TaskArrival), 400: ErrorBody, 401: ErrorBody },
+            'For the Tasks tab’s map, with the workspace’s session cookie: open, assigned tasks with a point whose assignee has a fix; others are ' +
+            'left out. The estimate is the one of signal 24 (ROUTER_URL when set, else the straight line at the employee’s speed, at least 15 ' +
+            'km/h); none beyond 12 hours of travel.',
+          querystring: Type.Object({ taskIDs: withExamples(IdList, [311]) }),
+          response: { 200: described(withExamples(Type.Array(TaskArrival), [arrivalExample]), 'the estimates'), 400: ErrorBody, 401: ErrorBody },
         },
       },
       async (request) => {

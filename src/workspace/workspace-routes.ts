@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Account } from '../accounts/accounts.js';
 import { CSRF_HEADER, csrfMatches, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, passwordProblem, SESSION_COOKIE, SESSION_IDLE_MS, type Session, type WorkspaceSessions } from '../accounts/accounts.js';
+import { described, withExamples } from '../http/examples.js';
 import { ApiError, invalidField } from '../http/errors.js';
 import { ErrorBody, NoContent, type Api } from '../http/route-types.js';
 import type { LiveFeed } from './live-feed.js';
@@ -39,7 +40,19 @@ const SessionView = Type.Object({
   map: Type.Object({ tileUrl: Type.Union([Type.String(), Type.Null()]), attribution: Type.String() }),
   devices: Type.Object({ osmand: Port, egts: Port, wialonIps: Port, teltonika: Port }, { description: 'the ports phones and trackers report to' }),
 });
-const tags = ['workspace'];
+const tags = ['Workspace'];
+const sessionExample = {
+  login: 'dispatcher.anna',
+  userID: 5,
+  account: { accountID: 2, name: 'Rapid Couriers', timeZone: 'Europe/Moscow', smsEnabled: false },
+  csrfToken: 'Xq3T9vLm2PaR8sKd1YwE6nBh',
+  map: { tileUrl: 'https://tile.openstreetmap.org/{z}/{x}/{y}.png', attribution: '© OpenStreetMap contributors' },
+  devices: { osmand: 5055, egts: 20629, wialonIps: 20332, teltonika: 5027 },
+};
+const Session = described(withExamples(SessionView, sessionExample), 'the session: who is signed in, and the server settings the workspace needs');
+const liveExample =
+  'retry: 3000\n\nevent: positions\ndata: [{"locationDate":"2026-03-02T09:14:05+03:00","subscriberID":17,"locationID":905512,"isValid":true,' +
+  '"longitude":37.61173,"latitude":55.75583,"angle":90,"velocity":32.5}]\n\n';
 /** A comment line keeps proxies from closing an idle live stream. */
 const HEARTBEAT_MS = 25_000;
 
@@ -79,12 +92,14 @@ export function workspaceRoutes(sessions: WorkspaceSessions, live: LiveFeed, set
         schema: {
           tags,
           summary: 'Sign in to the workspace',
-          description: 'Sets the HttpOnly session cookie. Five wrong passwords for a login from one address lock it for 15 minutes.',
-          body: Type.Object(
-            { login: Type.String({ minLength: 1, maxLength: 200 }), password: Type.String({ minLength: 1, maxLength: 1000 }) },
-            { additionalProperties: false },
+          description:
+            'Sets the HttpOnly session cookie and answers the session with its CSRF token: every change made with the cookie must carry it in ' +
+            '`X-CSRF-Token`. Five wrong passwords for a login from one address lock that pair for 15 minutes (429 code 1012).',
+          body: withExamples(
+            Type.Object({ login: Type.String({ minLength: 1, maxLength: 200 }), password: Type.String({ minLength: 1, maxLength: 1000 }) }, { additionalProperties: false }),
+            { login: 'dispatcher.anna', password: 'correct horse battery staple' },
           ),
-          response: { 200: SessionView, 400: ErrorBody, 401: ErrorBody, 429: ErrorBody },
+          response: { 200: Session, 400: ErrorBody, 401: ErrorBody, 429: ErrorBody },
         },
       },
       async (request, reply) => {
@@ -108,8 +123,8 @@ export function workspaceRoutes(sessions: WorkspaceSessions, live: LiveFeed, set
         schema: {
           tags,
           summary: 'The signed-in user, account and map settings',
-          description: 'Also renews the cookie, whose lifetime follows the session’s: 7 days from its last use.',
-          response: { 200: SessionView, 401: ErrorBody },
+          description: 'The session of the cookie. Also renews the cookie, whose lifetime follows the session’s: 7 days from its last use.',
+          response: { 200: Session, 401: ErrorBody },
         },
       },
       async (request, reply) => {
@@ -121,7 +136,14 @@ export function workspaceRoutes(sessions: WorkspaceSessions, live: LiveFeed, set
 
     api.delete(
       '/workspace/api/session',
-      { schema: { tags, summary: 'Sign out', response: { 204: NoContent, 401: ErrorBody, 403: ErrorBody } } },
+      {
+        schema: {
+          tags,
+          summary: 'Sign out',
+          description: 'Ends the session of the cookie (with its CSRF token, 403 code 1016 without) and the live streams it opened.',
+          response: { 204: NoContent, 401: ErrorBody, 403: ErrorBody },
+        },
+      },
       async (request, reply) => {
         const { token } = await current(request);
         requireCsrf(token, request);
@@ -138,13 +160,16 @@ export function workspaceRoutes(sessions: WorkspaceSessions, live: LiveFeed, set
         schema: {
           tags,
           summary: 'Change the signed-in user’s password',
-          description: 'Needs the current password (five wrong ones lock the change for 15 minutes); the user’s other sessions end.',
-          body: Type.Object(
-            {
-              currentPassword: Type.String({ minLength: 1, maxLength: 1000 }),
-              newPassword: Type.String({ minLength: 1, maxLength: PASSWORD_MAX_LENGTH, description: `at least ${PASSWORD_MIN_LENGTH} characters` }),
-            },
-            { additionalProperties: false },
+          description: 'Needs the current password (five wrong ones lock the change for 15 minutes) and the CSRF token; the user’s other sessions end.',
+          body: withExamples(
+            Type.Object(
+              {
+                currentPassword: Type.String({ minLength: 1, maxLength: 1000 }),
+                newPassword: Type.String({ minLength: 1, maxLength: PASSWORD_MAX_LENGTH, description: `at least ${PASSWORD_MIN_LENGTH} characters` }),
+              },
+              { additionalProperties: false },
+            ),
+            { currentPassword: 'correct horse battery staple', newPassword: 'seven tired camels drink tea' },
           ),
           response: { 204: NoContent, 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 429: ErrorBody },
         },
@@ -174,8 +199,10 @@ export function workspaceRoutes(sessions: WorkspaceSessions, live: LiveFeed, set
           tags,
           summary: 'Live positions (server-sent events)',
           description:
-            'A `text/event-stream` of `positions` events, each a JSON array of locations (interface 2.1): first the latest fix of every employee, then each newly stored one.',
-          response: { 401: ErrorBody },
+            'A `text/event-stream` for the workspace’s map, with the session cookie: `positions` events, each a JSON array of locations ' +
+            '(interface 2.1), first the latest fix of every employee, then each newly stored one. ' +
+            'A comment line every 25 s keeps proxies from closing it; it ends when the session does.',
+          response: { 200: { description: 'the stream', content: { 'text/event-stream': { schema: Type.String(), example: liveExample } } }, 401: ErrorBody },
         },
       },
       async (request, reply: FastifyReply) => {

@@ -11,7 +11,7 @@ import { snapshot, snapshotDifferences } from './snapshot.js';
 import { createTenant, idKindOf, NOW, ownCredential, send, signIn, type Tenant } from './tenants.js';
 
 /**
- * Issue 11, fuzz: malformed values for every parameter and body field of every operation of the
+ * Fuzz: malformed values for every parameter and body field of every operation of the
  * OpenAPI document. Every answer is the CONTRACT §1 envelope with a 4xx (400 code 2 for a
  * non-integer where an integer goes), never a 5xx or a success, and the account's data reads the
  * same afterwards. Path and query integers get the whole list of the issue; body fields and

@@ -9,7 +9,7 @@ import { LOCATIONS } from '../helpers/server.js';
 import { dialects, freshDatabase, type TestDatabase } from '../helpers/stores.js';
 
 /**
- * Issue 11, point 2, against `npm start` as a real process (so its memory can be read): a body
+ * Against `npm start` as a real process (so its memory can be read): a body
  * announced large and sent slowly or never finished is cut at REQUEST_TIMEOUT, the server's RSS
  * stays bounded while many such requests are held, and one token cannot have more than
  * MAX_REQUESTS_IN_FLIGHT requests open (429 code 1012 with Retry-After).

@@ -9,7 +9,7 @@ import { snapshot, snapshotDifferences } from './snapshot.js';
 import { createTenant, credentialHeaders, GHOST_IDS, idKindOf, NOW, send, signIn, type CredentialKind, type Tenant } from './tenants.js';
 
 /**
- * Issue 11, tenancy matrix: account B calls every route and method of the OpenAPI document with
+ * Tenancy matrix: account B calls every route and method of the OpenAPI document with
  * account A's ids (in the path, in id filters of the query, in id fields of the body), with its
  * bearer token, its workspace session cookie and its employee's device key. Each answer must be
  * exactly what the same request answers for an id no account holds ("does not exist"), and no

@@ -108,8 +108,12 @@ export interface DeliveryServer {
   close(): Promise<void>;
 }
 
-/** Quick retries, a short timeout, loopback allowed: what most delivery tests want. */
-export const FAST: Partial<DeliverySettings> = { retryScheduleMs: [50, 100], timeoutMs: 1000 };
+/**
+ * Quick retries, loopback allowed: what most delivery tests want. The timeout is not short: a receiver
+ * on loopback answers at once, but a machine running several test files may hold a reply for seconds,
+ * and three timed-out attempts would fail the delivery. Tests of timeouts set their own.
+ */
+export const FAST: Partial<DeliverySettings> = { retryScheduleMs: [50, 100], timeoutMs: 10_000 };
 
 /** A fresh database, services with these delivery settings, the API on loopback; the worker is not started. */
 export async function startDeliveryServer(
@@ -182,8 +186,8 @@ export function message(accountId: number, channel: Channel, target: string, pay
   return { accountId, eventRuleId: null, channel, target, payload };
 }
 
-/** Waits until `done()` holds, checking every 20 ms; fails with `what` after `timeoutMs`. */
-export async function waitFor(what: string, done: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+/** Waits until `done()` holds, checking every 20 ms; fails with `what` after `timeoutMs` (generous: files run side by side). */
+export async function waitFor(what: string, done: () => boolean | Promise<boolean>, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await done())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);

@@ -36,7 +36,7 @@ function simulate(args: string[]): Promise<{ code: number | null; output: string
 /**
  * The terminal simulator that README.md and docs/operators/trackers.md point new users to, against the real server
  * process with its three tracker listeners: a drive of each protocol comes out of the v6 routes
- * as fixes, tracks, speeding and a fuel filling (issue 14: tried as a new user would).
+ * as fixes, tracks, speeding and a fuel filling (tried as a new user would).
  */
 describe('the terminal simulator against a running server (SQLite)', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'lokator-simulator-'));

@@ -13,7 +13,7 @@ const TOKEN = 'bootstrap-token-trackers-0123456789';
 
 /** The listeners start right after the API answers /health: connect until they are up (with a deadline). */
 async function connectWhenUp(port: number): Promise<TrackerClient> {
-  const deadline = Date.now() + 10_000;
+  const deadline = Date.now() + 30_000;
   for (;;) {
     try {
       return await TrackerClient.connect(port);

@@ -207,7 +207,7 @@ for (const dialect of dialects) {
 
 /**
  * The tracker thread acknowledges a frame only once the sync covering its commit is announced
- * (issue 14: ack only after commit, durable). The real service sink on SQLite; only the channel
+ * (ack only after commit, durable). The real service sink on SQLite; only the channel
  * the thread hears the news on is the test's, so that the held acknowledgement can be seen.
  */
 describe('the tracker thread acknowledges once the commit is on disk (SQLite)', () => {

@@ -9,6 +9,12 @@ import { settings } from '../../src/config.js';
  */
 
 const page = readFileSync(new URL('../../docs/operators/configuration.md', import.meta.url), 'utf8');
+const example = readFileSync(new URL('../../.env.example', import.meta.url), 'utf8');
+
+/** The `NAME=value` lines of .env.example, commented out or not. */
+function exampleLines(text: string): [string, string][] {
+  return [...text.matchAll(/^#? ?([A-Z][A-Z0-9_]*)=(.*)$/gm)].map((match) => [match[1] ?? '', match[2] ?? '']);
+}
 
 /** The variables named in the first column of the page's table (a row may name several). */
 function documentedVariables(text: string): string[] {
@@ -23,5 +29,14 @@ describe('the configuration page', () => {
     const documented = documentedVariables(page);
     assert.deepEqual([...new Set(documented)].sort(), Object.keys(settings).sort());
     assert.equal(new Set(documented).size, documented.length, 'each variable is listed once');
+  });
+
+  it('.env.example names every setting once, each with a value its setting takes or none', () => {
+    const lines = exampleLines(example);
+    assert.deepEqual(lines.map(([name]) => name).sort(), Object.keys(settings).sort());
+    for (const [name, value] of lines) {
+      if (value === '') continue;
+      assert.doesNotThrow(() => settings[name as keyof typeof settings].parse(value), `${name}=${value}`);
+    }
   });
 });

@@ -5,7 +5,9 @@ import { describe, it } from 'node:test';
 
 /**
  * The documentation stays whole: every relative link in README.md and docs/**.md names a file that
- * exists, and a link with an anchor names a heading of that page, as GitHub makes its anchors.
+ * exists, and a link with an anchor names a heading of that page, as GitHub makes its anchors. The
+ * built site (docs/.vitepress/dist, when `npm run build:docs` made it) is checked the same way: every
+ * link and asset of its pages names one of its files, and every anchor an id of that page.
  */
 
 const root = new URL('../..', import.meta.url).pathname;
@@ -13,7 +15,7 @@ const root = new URL('../..', import.meta.url).pathname;
 function markdownFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
-    if (statSync(path).isDirectory()) return markdownFiles(path);
+    if (statSync(path).isDirectory()) return name.startsWith('.') ? [] : markdownFiles(path);
     return name.endsWith('.md') ? [path] : [];
   });
 }
@@ -97,6 +99,13 @@ describe('documentation links', () => {
     assert.deepEqual(unlisted.map((file) => relative(root, file)), []);
   });
 
+  it('leave the README a door: at most 250 lines, pointing to docs/ and the site', () => {
+    const readme = readFileSync(join(root, 'README.md'), 'utf8');
+    assert.ok(readme.trimEnd().split('\n').length <= 250, `README.md has ${readme.trimEnd().split('\n').length} lines`);
+    assert.ok(linkTargets(readme).includes('docs/index.md'), 'README.md links to docs/index.md');
+    assert.match(readme, /localhost:8080\/docs\//, 'README.md names the site Lokator serves');
+  });
+
   it('make anchors and find links as GitHub does', () => {
     assert.deepEqual([...headingAnchors('# Lokator\n## The ingest queue (group commit)\n```\n# not a heading\n```\n## Start\n## Start\n### `DATA_DIR` and §2, 3–4\n')], [
       'lokator',
@@ -109,5 +118,68 @@ describe('documentation links', () => {
       'docs/a.md#x',
       'https://example.com',
     ]);
+  });
+});
+
+const site = join(root, 'docs/.vitepress/dist');
+/** The site's base path, where Lokator serves it. */
+const BASE = '/docs/';
+/** Paths outside the site that its pages may link to: the server's own API reference. */
+const SERVER_PATHS = new Set(['/v6/docs']);
+
+function htmlFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return htmlFiles(path);
+    return name.endsWith('.html') ? [path] : [];
+  });
+}
+
+/** The file of the built site a URL path names (a directory's index.html), or null outside the site. */
+function siteFile(pathname: string): string | null {
+  if (!pathname.startsWith(BASE)) return null;
+  const path = join(site, decodeURIComponent(pathname.slice(BASE.length)));
+  return pathname.endsWith('/') ? join(path, 'index.html') : path;
+}
+
+function brokenSiteLinks(file: string, ids: (file: string) => Set<string>): string[] {
+  const html = readFileSync(file, 'utf8');
+  const page = new URL(`http://site${BASE}${relative(site, file)}`);
+  const broken: string[] = [];
+  for (const match of html.matchAll(/\s(?:href|src)="([^"]*)"/g)) {
+    const raw = (match[1] ?? '').replace(/&amp;/g, '&');
+    if (/^[a-z][a-z0-9+.-]*:|^\/\//i.test(raw)) continue; // https:, mailto: and the like
+    const url = new URL(raw, page);
+    const where = `${relative(root, file)} → ${raw}`;
+    if (SERVER_PATHS.has(url.pathname)) continue;
+    const target = siteFile(url.pathname);
+    if (!target || !existsSync(target) || statSync(target).isDirectory()) {
+      broken.push(`${where}: no such file in the site`);
+      continue;
+    }
+    const anchor = decodeURIComponent(url.hash.slice(1));
+    if (anchor && target.endsWith('.html') && !ids(target).has(anchor)) broken.push(`${where}: no such id`);
+  }
+  return broken;
+}
+
+describe('the built documentation site', { skip: existsSync(join(site, 'index.html')) ? false : 'not built (npm run build:docs)' }, () => {
+  it('links only to its own files and ids, and to the API reference', () => {
+    const cache = new Map<string, Set<string>>();
+    const ids = (file: string) => {
+      let found = cache.get(file);
+      if (!found) cache.set(file, (found = new Set([...readFileSync(file, 'utf8').matchAll(/\sid="([^"]*)"/g)].map((m) => m[1] ?? ''))));
+      return found;
+    };
+    const pages = htmlFiles(site);
+    assert.ok(pages.length > markdownFiles(join(root, 'docs')).length, 'a page per Markdown file, and the 404 page');
+    assert.deepEqual(pages.flatMap((page) => brokenSiteLinks(page, ids)), []);
+  });
+
+  it('has a page for every page of docs/', () => {
+    const missing = markdownFiles(join(root, 'docs'))
+      .map((file) => relative(join(root, 'docs'), file).replace(/\.md$/, '.html'))
+      .filter((page) => !existsSync(join(site, page)));
+    assert.deepEqual(missing, []);
   });
 });

@@ -60,7 +60,7 @@ for (const dialect of dialects) {
     });
 
     it('stores every field of interface 2.9, accepting both spellings of the template id', async () => {
-      // The group and the template an employee names must exist (issue 16).
+      // The group and the template an employee names must exist.
       const group = (await server.api.post('/v6/api/subscriberManagement/subscriberGroups', { name: 'Drivers' })).body.subscriberGroupID;
       const template = (
         await server.api.post('/v6/api/customFieldsManagement/customFields', { name: 'Driver', customFieldFormItems: [{ externalID: 'cf1', name: 'Licence', type: 'string' }] })

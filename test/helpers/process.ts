@@ -65,6 +65,9 @@ export interface RunningProcess {
   exited: Promise<number | null>;
 }
 
+/** How long a server process may take to answer /ready before the test gives up on it. */
+const START_DEADLINE_MS = 120_000;
+
 /** Times `startProcess` starts again on other ports when one of its own was taken meanwhile. */
 const PORT_TAKEN_RETRIES = 3;
 
@@ -104,7 +107,8 @@ async function startOnce(env: Record<string, string>, port: number, osmandPort: 
   child.stdout?.on('data', (chunk) => (output += String(chunk)));
   child.stderr?.on('data', (chunk) => (output += String(chunk)));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  const deadline = Date.now() + 30_000;
+  // Generous: several test files start servers at once, each compiling the sources as it starts.
+  const deadline = Date.now() + START_DEADLINE_MS;
   for (;;) {
     if (child.exitCode !== null) {
       if (new RegExp(`EADDRINUSE.*:(${port}|${osmandPort})\\b`).test(output)) throw new PortTaken(output);

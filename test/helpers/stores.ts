@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Migrator, sql } from 'kysely';
@@ -9,7 +9,8 @@ import { migrationProvider } from '../../src/store/migrations/index.js';
 
 /**
  * The stores every test runs on: SQLite always, PostgreSQL when `npm test` started a cluster
- * (or TEST_DATABASE_URL names one). Each call gives a fresh, migrated, empty database.
+ * (or TEST_DATABASE_URL names one). Each call gives a fresh, migrated, empty database: a copy of the
+ * run's template when `npm test` made one (see makeTemplates), else migrated from nothing.
  */
 export const dialects: Dialect[] = process.env.TEST_DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite'];
 
@@ -20,11 +21,13 @@ export interface TestDatabase {
 }
 
 export async function freshDatabase(dialect: Dialect): Promise<TestDatabase> {
+  const template = dialect === 'sqlite' ? process.env.TEST_SQLITE_TEMPLATE : process.env.TEST_DATABASE_TEMPLATE;
   if (dialect === 'sqlite') {
     const dir = mkdtempSync(join(tmpdir(), 'lokator-test-'));
     const url = join(dir, 'lokator.db');
+    if (template) copyFileSync(template, url);
     const database = await openDatabase({ url });
-    await migrate(database);
+    if (!template) await migrate(database);
     return {
       database,
       url,
@@ -37,11 +40,11 @@ export async function freshDatabase(dialect: Dialect): Promise<TestDatabase> {
   const adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) throw new Error('TEST_DATABASE_URL is not set');
   const name = `lokator_test_${randomBytes(6).toString('hex')}`;
-  await withAdmin(adminUrl, (client) => client.query(`CREATE DATABASE ${name}`));
+  await withAdmin(adminUrl, (client) => client.query(template ? `CREATE DATABASE ${name} TEMPLATE ${template}` : `CREATE DATABASE ${name}`));
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   const database = await openDatabase({ url: url.toString(), poolSize: 5 });
-  await migrate(database);
+  if (!template) await migrate(database);
   return {
     database,
     url: url.toString(),
@@ -50,6 +53,33 @@ export async function freshDatabase(dialect: Dialect): Promise<TestDatabase> {
       await withAdmin(adminUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
     },
   };
+}
+
+/**
+ * Migrates one empty database per store for a whole test run, which every freshDatabase then copies:
+ * a file for SQLite (in `dir`), a template database for PostgreSQL (when `adminUrl` is given).
+ * Returns the environment that points the test processes at them.
+ */
+export async function makeTemplates(dir: string, adminUrl?: string): Promise<Record<string, string>> {
+  const env: Record<string, string> = {};
+  const migrated = join(dir, 'migrating.db');
+  const sqlite = await openDatabase({ url: migrated });
+  await migrate(sqlite);
+  env.TEST_SQLITE_TEMPLATE = join(dir, 'template.db');
+  // One self-contained file: the write-ahead log folded in.
+  await sql`VACUUM INTO ${env.TEST_SQLITE_TEMPLATE}`.execute(sqlite.db);
+  await sqlite.close();
+  if (adminUrl) {
+    const name = `lokator_template_${randomBytes(4).toString('hex')}`;
+    await withAdmin(adminUrl, (client) => client.query(`CREATE DATABASE ${name}`));
+    const url = new URL(adminUrl);
+    url.pathname = `/${name}`;
+    const postgres = await openDatabase({ url: url.toString(), poolSize: 1 });
+    await migrate(postgres);
+    await postgres.close();
+    env.TEST_DATABASE_TEMPLATE = name;
+  }
+  return env;
 }
 
 async function withAdmin<T>(url: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {

@@ -5,7 +5,7 @@ import { LOCATIONS, startServer, type TestServer } from '../helpers/server.js';
 import { dialects } from '../helpers/stores.js';
 
 /**
- * Issue 11, point 2: a client that announces a large body and holds back its last bytes is cut at
+ * a client that announces a large body and holds back its last bytes is cut at
  * REQUEST_TIMEOUT (its buffered body freed), and one user cannot keep more than
  * MAX_REQUESTS_IN_FLIGHT requests open at once.
  */

@@ -4,7 +4,7 @@ import { ADMIN_TOKEN, LOCATIONS, startServer, type TestServer } from '../helpers
 import { dialects } from '../helpers/stores.js';
 
 /**
- * Issue 11, points 5 and 6: numbers in paths and query strings are decimal digits (CONTRACT §1: a
+ * numbers in paths and query strings are decimal digits (CONTRACT §1: a
  * non-integer is 400 code 2). JavaScript's Number() reads `0x10` as 16, so `DELETE /zones/0x10`
  * deleted zone 16; and ids beyond a column's range were a 500 on PostgreSQL.
  */

@@ -20,7 +20,7 @@ async function until(condition: () => Promise<boolean>, what: string, ms = 10_00
 
 /**
  * A stored fix's 200 leaves the listener's HTTP thread only once the sync covering its commit is
- * announced (issue 13; CONTRACT: a write is acknowledged once durable). Everything here is the real
+ * announced (CONTRACT: a write is acknowledged once durable). Everything here is the real
  * server on SQLite, except where the HTTP thread hears the news: a channel of the test's own, so
  * that what it does before the news, and with a failed sync, can be seen.
  */

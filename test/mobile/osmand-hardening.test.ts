@@ -7,7 +7,7 @@ import { createEmployee, startServer, type TestServer } from '../helpers/server.
 import { dialects } from '../helpers/stores.js';
 
 /**
- * Issue 11, points 3 and 8: the OsmAnd listener never writes a device key to its log, throttles
+ * the OsmAnd listener never writes a device key to its log, throttles
  * addresses that guess keys, and answers every error with the envelope of CONTRACT §1.
  */
 

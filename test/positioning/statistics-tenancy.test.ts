@@ -4,7 +4,7 @@ import { createEmployee, LOCATIONS, startServer, type Client, type TestServer } 
 import { dialects } from '../helpers/stores.js';
 
 /**
- * Issue 11, point 1: the statistics route answered another account's vehicle from the pipeline's
+ * the statistics route answered another account's vehicle from the pipeline's
  * state (the open bucket: mileage, fuel, engine hours, odometer, latest fix time), read by
  * subscriber id alone. A stranger asking for the vehicle's id must learn nothing, on every interval.
  */

@@ -9,7 +9,7 @@ import { WalCheckpointer } from '../../src/store/wal-checkpointer.js';
 
 /**
  * SQLite only: the write-ahead log is copied into the database file on a thread of its own
- * (issue 13), never inside a commit on the main thread; passive checkpoints alone never let the
+ *, never inside a commit on the main thread; passive checkpoints alone never let the
  * log start afresh while writes keep coming, so the checkpointer holds writes back for a moment
  * once the log is long.
  */

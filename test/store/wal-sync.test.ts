@@ -9,7 +9,7 @@ import { dialects, freshDatabase, type TestDatabase } from '../helpers/stores.js
 /**
  * A SQLite commit is made durable by a thread of its own, which syncs the write-ahead log and
  * announces the commits it covers on the database's durability channel: the OsmAnd listener's
- * HTTP thread holds a stored fix's 200 until then (issue 13).
+ * HTTP thread holds a stored fix's 200 until then.
  */
 
 /** A thread that reports every announcement it hears on the channel, as another thread of the server would hear it. */

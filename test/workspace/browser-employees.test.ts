@@ -10,7 +10,7 @@ import { dialects } from '../helpers/stores.js';
 const GROUPS = '/v6/api/subscriberManagement/subscriberGroups';
 
 /** Polls `check` until it holds (the page updates on its own: live stream, reloads). */
-async function until(check: () => Promise<boolean>, what: string, timeoutMs = 15_000): Promise<void> {
+async function until(check: () => Promise<boolean>, what: string, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > deadline) assert.fail(`timed out waiting until ${what}`);
@@ -19,7 +19,7 @@ async function until(check: () => Promise<boolean>, what: string, timeoutMs = 15
 }
 
 /**
- * Issue 18: a coordinator sets up an employee with a phone in the workspace (the key shown once,
+ * a coordinator sets up an employee with a phone in the workspace (the key shown once,
  * with Traccar Client's settings as text and QR code), the phone reports over the OsmAnd port and
  * the employee appears on the live map; groups are made, assigned and used as a filter.
  */
@@ -80,7 +80,7 @@ for (const dialect of dialects) {
       const sent = await osmand.send('POST', `/?id=${deviceKey}&lat=55.7558&lon=37.6173&timestamp=${now}&speed=10&bearing=90`);
       assert.equal(sent.status, 200, sent.text);
       const marker = page.getByRole('button', { name: 'Anna Phone', exact: true });
-      await marker.waitFor({ timeout: 15_000 });
+      await marker.waitFor({ timeout: 30_000 });
       const listRow = page.getByRole('complementary', { name: 'Employees' }).getByRole('button', { name: /Anna Phone/ });
       await until(async () => /19 km\/h/.test((await listRow.textContent()) ?? ''), 'the list shows the phone’s speed (10 knots)');
       assert.deepEqual(workspace.pageErrors, []);

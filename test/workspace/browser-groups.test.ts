@@ -5,7 +5,7 @@ import { createEmployee } from '../helpers/server.js';
 import { dialects } from '../helpers/stores.js';
 
 /**
- * Issue 16: employee groups appear in the workspace. The Map tab's employee list shows each
+ * employee groups appear in the workspace. The Map tab's employee list shows each
  * employee's group and filters by one, with a labelled select like the rest of the page.
  */
 

@@ -8,7 +8,7 @@ import { createEmployee, LOCATIONS } from '../helpers/server.js';
 const TIME_ZONE = 'Asia/Yekaterinburg';
 
 /** Polls `check` until it returns true (the page updates on its own, from the live stream). */
-async function until(check: () => Promise<boolean>, what: string, timeoutMs = 10_000): Promise<void> {
+async function until(check: () => Promise<boolean>, what: string, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > deadline) assert.fail(`timed out waiting until ${what}`);
@@ -161,7 +161,7 @@ describe('workspace in the browser: the live map', needsBrowser, () => {
       { subscriberID: boris, locationDate: new Date().toISOString(), latitude: 56.861, longitude: 60.651, velocity: 7 },
     ]);
     assert.ok(missed.status < 300, missed.text);
-    await status.filter({ hasText: 'Live' }).waitFor({ timeout: 10_000 });
+    await status.filter({ hasText: 'Live' }).waitFor({ timeout: 30_000 });
     const borisRow = page.getByRole('complementary', { name: 'Employees' }).getByRole('button', { name: /Boris Orlov/ });
     await until(async () => ((await borisRow.textContent()) ?? '').includes('7 km/h'), 'the fix sent while away is shown');
     assert.deepEqual(navigations, [], 'no navigation');

@@ -8,7 +8,7 @@ import { dialects } from '../helpers/stores.js';
 declare const document: { querySelector(selector: string): { value: string } | null };
 
 /**
- * Issue 15: a coordinator sees and sets in Settings how long the account's positions are kept,
+ * a coordinator sees and sets in Settings how long the account's positions are kept,
  * as the operator does with PATCH /admin/v1/accounts/{id}.
  */
 

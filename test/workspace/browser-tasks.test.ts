@@ -11,7 +11,7 @@ const MAP_OBJECTS = '/v6/api/mapObjectManagement/mapObjects';
 // The tests' TypeScript has no DOM: what runs in the page is typed as loosely as it needs.
 declare const document: { querySelector(selector: string): any };
 
-async function until(check: () => Promise<boolean>, what: string, timeoutMs = 15_000): Promise<void> {
+async function until(check: () => Promise<boolean>, what: string, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > deadline) assert.fail(`timed out waiting until ${what}`);
@@ -41,7 +41,7 @@ async function clickMap(page: Page, dx: number, dy: number): Promise<{ lat: numb
 const near = (a: number, b: number) => Math.abs(a - b) < 2e-5;
 
 /**
- * Issue 18: map objects placed by a click; a task created on the map, assigned, its assignee's
+ * map objects placed by a click; a task created on the map, assigned, its assignee's
  * estimated arrival shown, its status changed by the employee's phone and the change seen in the
  * list and the task's history.
  */
@@ -114,7 +114,8 @@ for (const dialect of dialects) {
       await until(async () => (await workspace.server.api.get(`${TASKS}/${task.taskID}`)).body.subscriberID === anna, 'the task is assigned');
       // The estimate of signal 24, from Anna's fix: on the panel and on the map.
       await until(async () => /\d\d:\d\d \(\d+ (min|h)/.test((await panel.locator('.eta').textContent()) ?? ''), 'the panel shows the estimated arrival');
-      await page.locator('.eta-tooltip').filter({ hasText: 'Anna Courier: arrives' }).waitFor();
+      // .last(): a redrawn estimate's old tooltip may still be fading out beside the new one.
+      await page.locator('.eta-tooltip').filter({ hasText: 'Anna Courier: arrives' }).last().waitFor();
       const row = page.locator(`[data-task-id="${task.taskID}"]`);
       assert.match((await row.textContent()) ?? '', /New.*Anna Courier · arrives \d\d:\d\d/);
       await workspace.screenshot(`tasks-${dialect}`);

@@ -176,7 +176,7 @@ for (const dialect of dialects) {
       assert.equal((await operator.patch(`/admin/v1/accounts/${other.account.id}`, { smsEnabled: 'yes' })).status, 400);
     });
 
-    test('the live stream sends the latest positions, then each new fix', { timeout: 10_000 }, async () => {
+    test('the live stream sends the latest positions, then each new fix', { timeout: 30_000 }, async () => {
       const employeeID = await createEmployee(server.api, { name: 'Driver' });
       await server.api.post(LOCATIONS, [{ subscriberID: employeeID, locationDate: '2026-11-20T10:00:00Z', latitude: 55.7, longitude: 37.6 }]);
       const { cookie } = await signIn(server, 'coordinator');
@@ -215,7 +215,7 @@ for (const dialect of dialects) {
       await reader.cancel().catch(() => {});
     });
 
-    test('the live stream ends when its session ends: signed out, or another session changed the password', { timeout: 10_000 }, async () => {
+    test('the live stream ends when its session ends: signed out, or another session changed the password', { timeout: 30_000 }, async () => {
       await server.services.accounts.createUser(server.account.id, 'watcher', PASSWORD);
       const streamEnds = async (cookie: string) => {
         const response = await fetch(`${server.baseUrl}/workspace/api/live`, { headers: { cookie } });
@@ -249,7 +249,7 @@ for (const dialect of dialects) {
       assert.equal(await elsewhereEnded(), 'ended');
     });
 
-    test('a live stream whose first read fails ends, and leaves no listener behind', { timeout: 10_000 }, async () => {
+    test('a live stream whose first read fails ends, and leaves no listener behind', { timeout: 30_000 }, async () => {
       const { cookie } = await signIn(server, 'coordinator');
       const locations = server.services.positioning;
       const latestOfEach = locations.latestOfEach.bind(locations);

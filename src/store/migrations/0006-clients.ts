@@ -3,7 +3,7 @@ import type { Dialect } from '../dialect.js';
 import { withId, type MigrationFactory } from './migration-helpers.js';
 
 /**
- * What clients of the original service call besides positions (issue 16): employee groups,
+ * What clients of the original service call besides positions: employee groups,
  * custom-field templates, "locate now" requests, and the task type as a column so that the
  * task list can filter on it in SQL (it lived only in the task's JSON document).
  */

@@ -3,7 +3,7 @@ import type { Dialect } from '../dialect.js';
 import type { MigrationFactory } from './migration-helpers.js';
 
 /**
- * Module boundaries (issue 12): every tenant table carries `account_id`, so that every statement
+ * Module boundaries: every tenant table carries `account_id`, so that every statement
  * can filter on it and the tables can one day be distributed by account (DESIGN "Growing past one
  * machine"); and sign-in attempts are counted in the database, shared by every server.
  *

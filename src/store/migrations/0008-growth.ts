@@ -7,7 +7,7 @@ import type { MigrationFactory } from './migration-helpers.js';
 const HISTORY_REACH_MS = 2 * 86_400_000;
 
 /**
- * Years of data (issue 15): each account's retention, the mark below which an account's fixes
+ * Years of data: each account's retention, the mark below which an account's fixes
  * are gone (the pipeline never replays across it), an index to find finished deliveries by age,
  * and, on PostgreSQL, the locations partitioned by week of `location_date`.
  */

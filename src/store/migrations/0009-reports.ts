@@ -3,7 +3,7 @@ import type { Dialect } from '../dialect.js';
 import { withId, type MigrationFactory } from './migration-helpers.js';
 
 /**
- * Reports (issue 17): what the pipeline now keeps for them (a track's highest speed, zone visits)
+ * Reports: what the pipeline now keeps for them (a track's highest speed, zone visits)
  * and the report schedules with the claims of their sends.
  */
 export const reports: MigrationFactory = (dialect: Dialect) => ({

@@ -3,7 +3,7 @@ import type { Dialect } from '../dialect.js';
 import { withId, type MigrationFactory } from './migration-helpers.js';
 
 /**
- * A task's history of changes (issue 18): one row per change, written in the change's own
+ * A task's history of changes: one row per change, written in the change's own
  * transaction. Change events (interface 6.4) reach the outbox only while a rule carries them, so
  * they cannot be the history. Tasks that exist already get their creation as the first row, its
  * initiator unknown.

@@ -29,7 +29,7 @@ function dailyTotals(rows: Row[]): DayTotal[] {
 }
 
 /**
- * Reports (issue 17): a report for everyone, a group or one employee over whole days of the
+ * Reports: a report for everyone, a group or one employee over whole days of the
  * account's zone, in a sortable table (the summary and fuel reports with a chart per day), to
  * download as CSV or XLSX; and the reports e-mailed on a schedule.
  */
