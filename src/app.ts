@@ -12,7 +12,7 @@ import { apiRoutes, createServer } from './http/server.js';
 import { createPositioning } from './positioning/positioning.js';
 import { createReports } from './reports/reports.js';
 import { createRetention, defaultRetentionSettings, type RetentionSettings } from './retention/retention.js';
-import { createChangeEvents, createSignals, type RouterSettings } from './signals/signals.js';
+import { createChangeEvents, createSignals, eventLines, type RouterSettings } from './signals/signals.js';
 import type { Database } from './store/database.js';
 import { createTasks } from './tasks/tasks.js';
 import { createWorkspace, type WorkspaceConfig } from './workspace/workspace.js';
@@ -50,7 +50,7 @@ export function createServices(database: Database, clock: () => number = Date.no
   const settings = { ...defaultDeliverySettings, ...options.delivery, allowPrivate: allowPrivateAddresses };
   // E-mail attachments are made when the e-mail is sent, by reports (composed below: they write to the outbox).
   const attachments: AttachmentSource = (accountId, spec) => reports.attachments(accountId, spec);
-  const delivery = createDelivery({ database, clock, accounts, registry: metrics.registry, settings, attachments });
+  const delivery = createDelivery({ database, clock, accounts, registry: metrics.registry, settings, attachments, eventLines });
   const { outbox } = delivery;
   const events = createChangeEvents({ outbox });
   const templates = createCustomFields({ database, clock });

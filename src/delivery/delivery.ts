@@ -13,7 +13,7 @@ import { deliveryRoutes } from './delivery-routes.js';
 import { DeliveryWorker } from './delivery-worker.js';
 import { EmailSender, type AttachmentSource, type SmtpSettings } from './email-sender.js';
 import { GatewaySender } from './gateway-sender.js';
-import type { MessageReaderOf } from './message-text.js';
+import { DEFAULT_READER, messageText, type EventLines, type MessageReaderOf, type MessageTextOf } from './message-text.js';
 import { Outbox, type Channel } from './outbox.js';
 import { SigningSecrets } from './signing-secrets.js';
 import { WebhookSender } from './webhook-sender.js';
@@ -75,6 +75,8 @@ export interface DeliveryDependencies {
   accounts?: Pick<AccountReader, 'getCached'>;
   /** Makes e-mail attachments (scheduled reports) when they are sent. */
   attachments?: AttachmentSource;
+  /** What each kind of event rule's message says (the signals module's); a signal's type number without. */
+  eventLines?: EventLines;
 }
 
 export interface Delivery {
@@ -86,22 +88,21 @@ export interface Delivery {
 }
 
 /** The delivery side of CONTRACT §4, composed: the outbox, the worker with a sender per channel, the log, the secrets. */
-export function createDelivery({ database, clock = Date.now, registry, settings: options, accounts, attachments }: DeliveryDependencies): Delivery {
+export function createDelivery({ database, clock = Date.now, registry, settings: options, accounts, attachments, eventLines }: DeliveryDependencies): Delivery {
   const outbox = new Outbox(database, clock);
   const secrets = new SigningSecrets(database, clock);
   // Cached as tokens are: a new language reaches messages within PRINCIPAL_CACHE_MS (at once on the server that saved it).
-  const readers: MessageReaderOf | undefined = accounts
-    ? async (accountId) => {
-        const account = await accounts.getCached(accountId);
-        return account ? { locale: account.locale, timeZone: account.timeZone } : { locale: 'en', timeZone: 'UTC' };
-      }
-    : undefined;
+  const readerOf: MessageReaderOf = async (accountId) => {
+    const account = await accounts?.getCached(accountId);
+    return account ? { locale: account.locale, timeZone: account.timeZone } : DEFAULT_READER;
+  };
+  const textOf: MessageTextOf = async (accountId, payload) => messageText(payload, await readerOf(accountId), eventLines);
   const gateway = (url: string | undefined, setting: string) =>
-    url ? new GatewaySender(url, options.timeoutMs, readers) : new UnconfiguredChannel(`this channel is not configured: set ${setting}`);
+    url ? new GatewaySender(url, options.timeoutMs, textOf) : new UnconfiguredChannel(`this channel is not configured: set ${setting}`);
   const senders: Record<Channel, ChannelSender> = {
     webhook: new WebhookSender(secrets, { allowPrivate: options.allowPrivate, timeoutMs: options.timeoutMs, resolver: options.resolver, clock }),
     email: options.smtp
-      ? new EmailSender({ settings: options.smtp, timeoutMs: options.timeoutMs, attachments, readers })
+      ? new EmailSender({ settings: options.smtp, timeoutMs: options.timeoutMs, attachments, textOf })
       : new UnconfiguredChannel('e-mail is not configured: set SMTP_URL (or SMTP_HOST) and SMTP_FROM'),
     sms: gateway(options.smsGatewayUrl, 'SMS_GATEWAY_URL'),
     messenger: gateway(options.messengerGatewayUrl, 'MESSENGER_GATEWAY_URL'),
@@ -125,4 +126,4 @@ export function createDelivery({ database, clock = Date.now, registry, settings:
 export type { OutgoingMessage } from './outbox.js';
 export { deleteFinishedDeliveries } from './delivery-retention.js';
 export type { AttachmentSource, MailAttachment } from './email-sender.js';
-export type { MessageReader, MessageReaderOf } from './message-text.js';
+export type { EventLines, MessageReader, MessageReaderOf } from './message-text.js';

@@ -1,6 +1,6 @@
 import nodemailer, { type Transporter } from 'nodemailer';
 import { describeNetworkError, type ChannelSender, type ClaimedDelivery, type SendOutcome } from './channel-sender.js';
-import { DEFAULT_READER, messageText, type MessageReaderOf } from './message-text.js';
+import { plainTextOf, type MessageTextOf } from './message-text.js';
 
 /** A file attached to an e-mail, made when the e-mail is sent. */
 export interface MailAttachment {
@@ -36,7 +36,7 @@ export class EmailSender implements ChannelSender {
   private readonly settings: SmtpSettings;
   private readonly timeoutMs: number;
   private readonly attachmentSource: AttachmentSource | null;
-  private readonly readerOf: MessageReaderOf;
+  private readonly textOf: MessageTextOf;
 
   constructor(options: {
     settings: SmtpSettings;
@@ -44,14 +44,14 @@ export class EmailSender implements ChannelSender {
     timeoutMs: number;
     /** Makes the files a message names (scheduled reports); none: such a message fails. */
     attachments?: AttachmentSource | null;
-    /** The language and zone a message is written in; English and UTC without. */
-    readers?: MessageReaderOf;
+    /** What a message says, in its account's language and zone; English and UTC without. */
+    textOf?: MessageTextOf;
   }) {
     const { settings, timeoutMs } = options;
     this.settings = settings;
     this.timeoutMs = timeoutMs;
     this.attachmentSource = options.attachments ?? null;
-    this.readerOf = options.readers ?? (async () => DEFAULT_READER);
+    this.textOf = options.textOf ?? plainTextOf;
     const server = smtpServer(settings);
     this.transport = nodemailer.createTransport({
       pool: true,
@@ -66,7 +66,7 @@ export class EmailSender implements ChannelSender {
   async send(delivery: ClaimedDelivery): Promise<SendOutcome> {
     let subject: string, text: string, attachments: MailAttachment[];
     try {
-      ({ subject, text } = messageText(delivery.payload, await this.readerOf(delivery.accountId)));
+      ({ subject, text } = await this.textOf(delivery.accountId, delivery.payload));
       attachments = await this.attachmentsOf(delivery);
     } catch (error) {
       // Made from the database: a failure here is ours, not the mail server's; it is retried.

@@ -1,7 +1,7 @@
 import { Agent, request } from 'undici';
 import { version } from '../version.js';
 import { describeNetworkError, type ChannelSender, type ClaimedDelivery, type SendOutcome } from './channel-sender.js';
-import { DEFAULT_READER, messageText, type MessageReaderOf } from './message-text.js';
+import { plainTextOf, type MessageTextOf } from './message-text.js';
 
 /**
  * SMS and the two messenger channels, through an HTTP gateway the operator runs or rents
@@ -21,14 +21,14 @@ export class GatewaySender implements ChannelSender {
   constructor(
     private readonly url: string,
     private readonly timeoutMs: number,
-    private readonly readerOf: MessageReaderOf = async () => DEFAULT_READER,
+    private readonly textOf: MessageTextOf = plainTextOf,
   ) {
     this.agent = new Agent({ connect: { timeout: timeoutMs }, headersTimeout: timeoutMs + 1000, bodyTimeout: timeoutMs + 1000 });
   }
 
   async send(delivery: ClaimedDelivery): Promise<SendOutcome> {
     try {
-      const { subject, text } = messageText(delivery.payload, await this.readerOf(delivery.accountId));
+      const { subject, text } = await this.textOf(delivery.accountId, delivery.payload);
       // An SMS has room for the first line; a messenger shows it all.
       const body = JSON.stringify({ to: delivery.target, text: delivery.channel === 'sms' ? subject : text, messageID: delivery.messageId });
       const response = await request(this.url, {

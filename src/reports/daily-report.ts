@@ -1,15 +1,14 @@
 import type { Account } from '../accounts/accounts.js';
 import type { Period } from '../http/list-params.js';
 import type { DayEdges, FixMetrics, ReportData, ReportEvent, ReportTrack, ReportZoneVisit } from '../positioning/positioning.js';
-import { EVENT } from './event-report.js';
 import { localDays, type LocalDay } from './report-days.js';
-import type { FuelRecord, ReportRow, SummaryRecord } from './report-schema.js';
-import type { Page } from './trip-report.js';
+import { EVENT } from './report-events.js';
+import type { Page, ReportRow } from './report-schema.js';
 
-const round = (n: number, digits: number) => Math.round(n * 10 ** digits) / 10 ** digits;
+export const round = (n: number, digits: number) => Math.round(n * 10 ** digits) / 10 ** digits;
 
 /** What one vehicle did on one day, before it is cut into the summary's or the fuel report's columns. */
-interface VehicleDay {
+export interface VehicleDay {
   subscriberId: number;
   day: LocalDay;
   edges: DayEdges | null;
@@ -24,12 +23,16 @@ interface VehicleDay {
  * run of that grid and costs only what its employees did. Totals are differences of the pipeline's
  * running totals at the day's edges, as route 7 (interval 1) computes them for that day.
  */
-export async function summaryRows(data: ReportData, account: Account, ids: number[], period: Period, page: Page | null): Promise<ReportRow<'summary'>[]> {
-  return (await vehicleDays(data, account, ids, period, page, true)).map((d) => ({ subscriberId: d.subscriberId, record: summaryOf(d) }));
-}
-
-export async function fuelRows(data: ReportData, account: Account, ids: number[], period: Period, page: Page | null): Promise<ReportRow<'fuel'>[]> {
-  return (await vehicleDays(data, account, ids, period, page, false)).map((d) => ({ subscriberId: d.subscriberId, record: fuelOf(d) }));
+export async function dailyRows<R>(
+  data: ReportData,
+  account: Account,
+  ids: number[],
+  period: Period,
+  page: Page | null,
+  /** `full`: tracks, zone visits and every event type read (the summary), not only fillings and drains. */
+  { full, recordOf }: { full: boolean; recordOf: (day: VehicleDay) => R },
+): Promise<ReportRow<R>[]> {
+  return (await vehicleDays(data, account, ids, period, page, full)).map((d) => ({ subscriberId: d.subscriberId, record: recordOf(d) }));
 }
 
 async function vehicleDays(data: ReportData, account: Account, ids: number[], period: Period, page: Page | null, full: boolean): Promise<VehicleDay[]> {
@@ -81,7 +84,7 @@ function bySubscriber<T extends { subscriberId: number }>(rows: T[]): Map<number
 const ZERO: FixMetrics = { cumDistanceM: 0, cumTrackM: 0, cumEngineS: 0, cumTrackEngineS: 0, fuelSmoothed: null, odoAnchorKm: null, odoAnchorCumM: 0, odoAnchorTrackM: 0 };
 
 /** Route 7's figures (interval 1) over the day, from the totals at its edges. */
-function dayTotals(d: VehicleDay) {
+export function dayTotals(d: VehicleDay) {
   const start = d.edges?.start ?? ZERO;
   const end = d.edges?.end ?? ZERO;
   const sum = (type: number) => d.events.filter((e) => e.type === type).reduce((total, e) => total + e.value, 0);
@@ -101,41 +104,5 @@ function dayTotals(d: VehicleDay) {
     drainsLitres,
     startFuel,
     endFuel: d.edges ? end.fuelSmoothed : null,
-  };
-}
-
-function summaryOf(d: VehicleDay): SummaryRecord {
-  const totals = dayTotals(d);
-  const { fromMs, toMs } = d.day;
-  const speeds = d.tracks.flatMap((t) => (t.maxSpeedKmh === null ? [] : [t.maxSpeedKmh]));
-  return {
-    date: d.day.date,
-    mileage: totals.mileageKm,
-    trips: d.tracks.filter((t) => t.startMs >= fromMs).length,
-    drivingSeconds: Math.round(d.tracks.reduce((total, t) => total + Math.max(0, Math.min(t.finishMs, toMs) - Math.max(t.startMs, fromMs)), 0) / 1000),
-    engineMotohours: totals.engineHours,
-    idleSeconds: totals.idleS,
-    maxSpeed: speeds.length ? round(Math.max(...speeds), 1) : null,
-    fuelConsumption: totals.fuelConsumption,
-    filledLitres: round(totals.fillsLitres, 2),
-    drainedLitres: round(totals.drainsLitres, 2),
-    speedings: d.events.filter((e) => e.type === EVENT.speeding).length,
-    zoneVisits: d.visits.length,
-  };
-}
-
-function fuelOf(d: VehicleDay): FuelRecord {
-  const totals = dayTotals(d);
-  return {
-    date: d.day.date,
-    startFuelLevel: totals.startFuel === null ? null : round(totals.startFuel, 2),
-    endFuelLevel: totals.endFuel === null ? null : round(totals.endFuel, 2),
-    fillings: d.events.filter((e) => e.type === EVENT.filling).length,
-    filledLitres: round(totals.fillsLitres, 2),
-    drains: d.events.filter((e) => e.type === EVENT.drain).length,
-    drainedLitres: round(totals.drainsLitres, 2),
-    fuelConsumption: totals.fuelConsumption,
-    mileage: totals.mileageKm,
-    consumptionPer100Km: totals.mileageKm > 0 ? round((totals.fuelConsumption / totals.mileageKm) * 100, 2) : null,
   };
 }

@@ -2,7 +2,7 @@ import { PassThrough } from 'node:stream';
 import type { AccountReader } from '../accounts/accounts.js';
 import type { MailAttachment } from '../delivery/delivery.js';
 import { writeReportXlsx } from './report-files.js';
-import { reportKinds } from './report-schema.js';
+import { reportKindNames } from './kinds/report-kinds.js';
 import type { ReportService } from './report-service.js';
 import type { ReportAttachmentSpec } from './report-scheduler.js';
 
@@ -21,7 +21,7 @@ export class ReportAttachments {
 
   async render(accountId: number, spec: unknown): Promise<MailAttachment> {
     const report = spec as ReportAttachmentSpec;
-    if (report?.source !== 'report' || !reportKinds.includes(report.kind)) throw new Error('not a report attachment');
+    if (report?.source !== 'report' || !reportKindNames.includes(report.kind)) throw new Error('not a report attachment');
     const account = await this.accounts.get(accountId);
     if (!account) throw new Error(`no account ${accountId}`);
     const subjects = await this.reports.subjects(account, report.subscriberIDs, report.subscriberGroupIDs);

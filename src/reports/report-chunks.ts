@@ -2,7 +2,6 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { invalidField } from '../http/errors.js';
 import type { Period } from '../http/list-params.js';
 import { localDays } from './report-days.js';
-import type { ReportKind } from './report-schema.js';
 
 /**
  * The longest period a report covers: a year, a leap day included. A report is a fleet's days, so
@@ -18,9 +17,11 @@ const DAY_MS = 86_400_000;
  * so neither its memory nor the longest pause it causes grows with the report. A daily report has
  * a row per vehicle-day and its cost is the store's seeks per day: 64 of them are a few
  * milliseconds. A vehicle-day of trips, stops, visits or speedings can be fifty rows (a courier):
- * 16 of them are 800 rows at most, some ten milliseconds of work.
+ * 16 of them are 800 rows at most, some ten milliseconds of work. Each report names its own
+ * (`chunkVehicleDays`).
  */
-export const CHUNK_VEHICLE_DAYS: Record<ReportKind, number> = { summary: 64, fuel: 64, trips: 16, stops: 16, zoneVisits: 16, speeding: 16 };
+export const DAILY_CHUNK_VEHICLE_DAYS = 64;
+export const EVENT_CHUNK_VEHICLE_DAYS = 16;
 
 /** Refuses a period longer than `MAX_REPORT_DAYS` (CONTRACT §1's envelope, code 2, naming the field). */
 export function checkReportPeriod(period: Period, named: { dateTo: boolean }): void {

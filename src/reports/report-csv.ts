@@ -1,13 +1,12 @@
 import { Readable } from 'node:stream';
 import type { Locale } from '../i18n/catalogue.js';
-import { zonedHeader, type CellType, type ReportColumn } from './report-columns.js';
-import type { CsvDialect, ReportKind, ReportRow } from './report-schema.js';
+import { zonedHeader, type CellType, type CellValue, type FileColumn } from './report-columns.js';
+import type { ReportKind } from './kinds/report-kinds.js';
+import type { CsvDialect, ReportRow } from './report-schema.js';
 import { reportColumnsIn, reportWords } from './report-words.js';
 
 /** Whose rows a file lists: the report's records chunk by chunk (`ReportService.stream`). */
-export type RowChunks<K extends ReportKind> = AsyncIterable<readonly ReportRow<K>[]>;
-
-type Value = string | number | boolean | null;
+export type RowChunks = AsyncIterable<readonly ReportRow<unknown>[]>;
 
 interface DialectRules {
   separator: string;
@@ -38,9 +37,9 @@ const DIALECTS: Record<CsvDialect, DialectRules> = {
  * continental Europe), `excel-en` with `,` and decimal points. Made as it is read: a chunk of
  * records becomes one piece of text only when the response asks for more.
  */
-export function reportCsv<K extends ReportKind>(
-  kind: K,
-  chunks: RowChunks<K>,
+export function reportCsv(
+  kind: ReportKind,
+  chunks: RowChunks,
   names: ReadonlyMap<number, string>,
   file: { timeZone: string; locale: Locale; dialect?: CsvDialect | undefined },
 ): Readable {
@@ -48,10 +47,10 @@ export function reportCsv<K extends ReportKind>(
   const words = reportWords(file.locale);
   const rules = DIALECTS[file.dialect ?? 'rfc4180'];
   const special = new RegExp(`["\\r\\n${rules.separator}]`);
-  const field = (type: CellType, value: Value) => csvField(type, value, rules, special);
+  const field = (type: CellType, value: CellValue) => csvField(type, value, rules, special);
   const line = (fields: string[]) => `${fields.join(rules.separator)}\r\n`;
   async function* text(): AsyncGenerator<string> {
-    const header = (c: ReportColumn<K>) => (c.type === 'duration' ? words.inSeconds(c.header) : rules.excelDates ? zonedHeader(c, file.timeZone) : c.header);
+    const header = (c: FileColumn) => (c.type === 'duration' ? words.inSeconds(c.header) : rules.excelDates ? zonedHeader(c, file.timeZone) : c.header);
     const headers = [words.employeeId, words.employee, ...columns.map(header)];
     yield (rules.bom ? '\uFEFF' : '') + line(headers.map((h) => field('text', h)));
     for await (const rows of chunks) {
@@ -67,7 +66,7 @@ export function reportCsv<K extends ReportKind>(
 
 const FORMULA_START = /^[=+\-@\t\r]/;
 
-function csvField(type: CellType, value: Value, rules: DialectRules, special: RegExp): string {
+function csvField(type: CellType, value: CellValue, rules: DialectRules, special: RegExp): string {
   if (value === null) return '';
   let text = String(value);
   if (typeof value === 'number' && rules.decimalComma) text = text.replace('.', ',');

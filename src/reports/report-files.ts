@@ -2,7 +2,7 @@ import type { Writable } from 'node:stream';
 import type { Locale } from '../i18n/catalogue.js';
 import { ColumnTotals, zonedHeader, type CellType } from './report-columns.js';
 import type { RowChunks } from './report-csv.js';
-import type { ReportKind } from './report-schema.js';
+import type { ReportKind } from './kinds/report-kinds.js';
 import { reportColumnsIn, reportWords } from './report-words.js';
 import { XlsxSheetWriter, type XlsxValue } from './xlsx-writer.js';
 
@@ -21,9 +21,9 @@ const DAY_S = 86_400;
  * go by. Excel dates carry no zone, so a date cell holds the wall-clock time of the account's zone
  * the JSON answer shows, and its column's header names the zone.
  */
-export async function writeReportXlsx<K extends ReportKind>(
-  kind: K,
-  chunks: RowChunks<K>,
+export async function writeReportXlsx(
+  kind: ReportKind,
+  chunks: RowChunks,
   names: ReadonlyMap<number, string>,
   file: { timeZone: string; locale: Locale },
   output: Writable,

@@ -1,7 +1,7 @@
 import type { Account } from '../accounts/accounts.js';
 import { catalogueOf } from '../i18n/catalogue.js';
 import { formatCount, formatDay, formatZonedTime, zoneName } from '../i18n/format.js';
-import type { ReportKind } from './report-schema.js';
+import type { ReportKind } from './kinds/report-kinds.js';
 import { nextOccurrence, type ScheduleTiming } from './schedule-clock.js';
 
 /** What one sending of a schedule reports: its days (`YYYY-MM-DD`, the account's zone) and whom. */

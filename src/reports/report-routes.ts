@@ -5,41 +5,33 @@ import { MAX_REPORT_DAYS } from './report-chunks.js';
 import { localDate } from './report-days.js';
 import { reportCsv } from './report-csv.js';
 import { reportFileName, writeReportXlsx } from './report-files.js';
-import { reportAnswerWithExample, reportDocs, ReportQueryWithExamples } from './report-examples.js';
-import { recordSchemas, reportAnswer, reportKinds, type ReportKind } from './report-schema.js';
+import { REPORT_KINDS } from './kinds/report-kinds.js';
+import { reportAnswerWithExample, ReportQueryWithExamples } from './report-examples.js';
+import { reportAnswer } from './report-schema.js';
 import type { ReportService } from './report-service.js';
 
 const tags = ['Reports'];
 const errors = { 400: ErrorBody, 401: ErrorBody };
 const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
-const summaries: Record<ReportKind, string> = {
-  trips: 'Trips: the tracks of route 3 in the period, with highest and average speeds',
-  stops: 'Stops between tracks, with idling (engine on while parked)',
-  fuel: 'Fuel per employee and day: levels, fillings, drains, consumption (route 7 per day)',
-  zoneVisits: 'Zone visits: entered, left, time inside',
-  speeding: 'Speeding episodes (route 6 types 4 and 5)',
-  summary: 'Summary per employee and day: mileage, trips, driving, engine, idling, fuel, speedings, zone visits',
-};
-
 /** `GET /v6/api/reports/{kind}`: a page in JSON, or the whole report as CSV or XLSX. */
 export function reportRoutes(reports: ReportService) {
   return async (api: Api) => {
-    for (const kind of reportKinds) {
+    for (const { name: kind, summary, description, record, examples } of REPORT_KINDS) {
       api.get(
         `/reports/${kind}`,
         {
           schema: {
             tags,
-            summary: summaries[kind],
+            summary,
             description:
-              `${reportDocs[kind]?.description ?? ''} ` +
+              `${description} ` +
               'Employees: `subscriberIDs` and/or `subscriberGroupIDs` (either counts; neither: all). JSON is paged by `count` and `offset` ' +
               '(records across the answer, before grouping); `format=csv` (text/csv, RFC 4180) and `format=xlsx` answer the whole report as a file, ' +
               'streamed as it is read. The period (`dateFrom` to `dateTo`, default the 72 hours before `dateTo`) is at most ' +
               `${MAX_REPORT_DAYS} days long; a longer one is refused with 400, code 2, naming \`dateTo\` (\`dateFrom\` when \`dateTo\` is omitted).`,
             querystring: ReportQueryWithExamples,
-            response: { 200: described(reportAnswerWithExample(reportAnswer(recordSchemas[kind]), kind), 'the records, grouped per employee'), ...errors },
+            response: { 200: described(reportAnswerWithExample(reportAnswer(record), examples), 'the records, grouped per employee'), ...errors },
           },
         },
         async (request, reply) => {

@@ -5,7 +5,7 @@ import type { Database } from '../store/database.js';
 import { localDate } from './report-days.js';
 import { reportFileName } from './report-files.js';
 import { reportMailText } from './report-mail-text.js';
-import type { ReportKind } from './report-schema.js';
+import type { ReportKind } from './kinds/report-kinds.js';
 import { nextOccurrence, reportedPeriod, type ScheduleTiming } from './schedule-clock.js';
 import { advanceSchedule, claimRun, dueSchedules, type ScheduleRow } from './schedule-store.js';
 
@@ -31,7 +31,7 @@ export interface ReportMailPayload {
 }
 
 /**
- * Sends the report schedules (issue 17). Every server runs one; each due occurrence of a schedule
+ * Sends the report schedules. Every server runs one; each due occurrence of a schedule
  * is claimed in `report_runs` (unique on schedule and period) and its e-mails are written to the
  * outbox in the same transaction, so a send is never lost (the outbox retries until the mail
  * server takes it) nor doubled (a second server, or a restart, finds the claim taken). The XLSX is

@@ -3,11 +3,10 @@ import type { EmployeeDirectory } from '../employees/employees.js';
 import { resolvePeriod, type Period } from '../http/list-params.js';
 import type { ReportData } from '../positioning/positioning.js';
 import type { Database } from '../store/database.js';
-import { fuelRows, summaryRows } from './daily-report.js';
-import { speedingChunks, zoneVisitChunkRows, zoneVisitRows } from './event-report.js';
-import { checkReportPeriod, chunkedRows, CHUNK_VEHICLE_DAYS, pageOf, reportChunks } from './report-chunks.js';
-import type { ReportAnswer, ReportKind, ReportQuery, ReportRow } from './report-schema.js';
-import { stopChunks, tripChunkRows, tripRows, type Page } from './trip-report.js';
+import type { ReportSources } from './kinds/report-kind.js';
+import { reportKindOf, type ReportKind, type ReportRecord } from './kinds/report-kinds.js';
+import { checkReportPeriod, pageOf, reportChunks } from './report-chunks.js';
+import type { Page, ReportAnswer, ReportQuery, ReportRow } from './report-schema.js';
 
 /** What reports read of employees: who is chosen, their names and vehicle settings. */
 export type ReportEmployees = Pick<EmployeeDirectory, 'list' | 'livingIds' | 'identitiesOf' | 'vehicleSettingsOf'>;
@@ -27,21 +26,22 @@ export interface ReportRequest {
 }
 
 /**
- * The reports (issue 17), made of what the pipeline keeps: tracks, vehicle events, the statistics
+ * The reports (kinds/report-kinds.ts), made of what the pipeline keeps: tracks, vehicle events, the statistics
  * buckets and zone visits, read through positioning's face. Each figure is one the v6 routes give
  * (a trip is a track of route 3, a filling an event of route 6, a day's mileage is route 7's).
  */
 export class ReportService {
   private readonly database: Database;
   private readonly employees: ReportEmployees;
-  private readonly data: ReportData;
   private readonly clock: () => number;
+  private readonly sources: ReportSources;
 
   constructor(options: { database: Database; employees: ReportEmployees; data: ReportData; clock?: () => number }) {
-    this.database = options.database;
-    this.employees = options.employees;
-    this.data = options.data;
+    const { database, employees, data } = options;
+    this.database = database;
+    this.employees = employees;
     this.clock = options.clock ?? Date.now;
+    this.sources = { data, vehicleSettingsOf: (accountId, ids) => employees.vehicleSettingsOf(database.db, accountId, ids) };
   }
 
   /**
@@ -81,57 +81,33 @@ export class ReportService {
   }
 
   /**
-   * The records of a report, in order (by employee, then time); `page` cuts a run of them. Trips,
-   * zone visits and the daily reports seek their page in the store; stops and speeding are read
-   * chunk by chunk up to the page's end.
+   * The records of a report, in order (by employee, then time); `page` cuts a run of them. A
+   * report that seeks its page in the store does (trips, zone visits, the daily reports); the
+   * others are read chunk by chunk up to the page's end.
    */
-  async rows(account: Account, request: ReportRequest, ids: number[], page: Page | null): Promise<ReportRow<ReportKind>[]> {
-    const { period } = request;
-    switch (request.kind) {
-      case 'trips':
-        return tripRows(this.data, account, ids, period, page);
-      case 'fuel':
-        return fuelRows(this.data, account, ids, period, page);
-      case 'zoneVisits':
-        return zoneVisitRows(this.data, account, ids, period, page);
-      case 'summary':
-        return summaryRows(this.data, account, ids, period, page);
-      case 'stops':
-      case 'speeding':
-        return pageOf(this.stream(account, request, ids), page);
-    }
+  async rows(account: Account, request: ReportRequest, ids: number[], page: Page | null): Promise<ReportRow<ReportRecord>[]> {
+    const definition = reportKindOf(request.kind)!;
+    if (definition.readPage) return definition.readPage(this.sources, account, ids, request.period, page);
+    return pageOf(this.stream(account, request, ids), page);
   }
 
   /**
    * The whole report chunk by chunk (report-chunks.ts), in order: what the files are written from,
    * in bounded memory and with a turn of the event loop between chunks. `vehicleDays` sizes the
-   * chunks; the result does not depend on it.
+   * chunks (the report's own by default); the result does not depend on it.
    */
-  stream(account: Account, request: ReportRequest, ids: number[], vehicleDays = CHUNK_VEHICLE_DAYS[request.kind]): AsyncGenerator<ReportRow<ReportKind>[]> {
-    const { period } = request;
-    const chunks = reportChunks(period, ids, account.timeZone, vehicleDays);
-    switch (request.kind) {
-      case 'trips':
-        return chunkedRows(chunks, (chunk) => tripChunkRows(this.data, account, chunk));
-      case 'stops':
-        return stopChunks(this.data, account, chunks, period);
-      case 'fuel':
-        return chunkedRows(chunks, (chunk) => fuelRows(this.data, account, chunk.ids, chunk, null));
-      case 'zoneVisits':
-        return chunkedRows(chunks, (chunk) => zoneVisitChunkRows(this.data, account, chunk));
-      case 'speeding':
-        return speedingChunks(this.data, account, chunks, (chunkIds) => this.employees.vehicleSettingsOf(this.database.db, account.id, chunkIds));
-      case 'summary':
-        return chunkedRows(chunks, (chunk) => summaryRows(this.data, account, chunk.ids, chunk, null));
-    }
+  stream(account: Account, request: ReportRequest, ids: number[], vehicleDays?: number): AsyncGenerator<ReportRow<ReportRecord>[]> {
+    const definition = reportKindOf(request.kind)!;
+    const chunks = reportChunks(request.period, ids, account.timeZone, vehicleDays ?? definition.chunkVehicleDays);
+    return definition.stream(this.sources, account, chunks, request.period);
   }
 
   /** A page of a report in JSON: records grouped per employee (route 6's shape). */
-  async answer(account: Account, kind: ReportKind, query: ReportQuery): Promise<ReportAnswer<ReportKind>> {
+  async answer(account: Account, kind: ReportKind, query: ReportQuery): Promise<ReportAnswer<ReportRecord>> {
     const period = this.period(account, query);
     const ids = await this.chosenIds(account, query.subscriberIDs, query.subscriberGroupIDs);
     const rows = await this.rows(account, { kind, period }, ids, { limit: query.count ?? 1000, offset: query.offset ?? 0 });
-    const data: ReportAnswer<ReportKind>['data'] = [];
+    const data: ReportAnswer<ReportRecord>['data'] = [];
     for (const { subscriberId, record } of rows) {
       const last = data.at(-1);
       if (last?.subscriberID === subscriberId) last.records.push(record);

@@ -2,15 +2,15 @@ import type { Account } from '../accounts/accounts.js';
 import { formatUtc } from '../http/datetime.js';
 import type { StoredRule } from './event-rule-schema.js';
 import { activeRules } from './event-rule-store.js';
+import type { ChangeFeedDefinition } from './kinds/rule-kind.js';
 import type { Occurrence, SignalDispatcher } from './signal-dispatcher.js';
 import type { Tx } from '../store/database.js';
 import { changedValues, type ChangeRecorder, type EntityChange, type Feed } from '../events/events.js';
+import { CHANGE_FEEDS } from './kinds/rule-kinds.js';
 import { allocateSignalIds } from './signal-ids.js';
 
-const feeds = {
-  task: { kind: 'taskChanges', entityTypeId: 1, key: 'task' },
-  employee: { kind: 'employeeChanges', entityTypeId: 2, key: 'subscriber' },
-} as const;
+/** The rule kind of each feed of the events module (kinds/rule-kinds.ts). */
+const feeds = new Map(CHANGE_FEEDS.map((definition) => [definition.feed, definition]));
 
 const signalTypeIds = { add: 1, edit: 2, delete: 3 } as const;
 
@@ -24,7 +24,9 @@ export class ChangeEvents implements ChangeRecorder {
   constructor(private readonly signals: SignalDispatcher) {}
 
   async record<T extends object>(tx: Tx, account: Account, feed: Feed, changes: EntityChange<T>[]): Promise<void> {
-    const { kind } = feeds[feed];
+    const definition = feeds.get(feed);
+    if (!definition) return;
+    const { kind } = definition;
     // An edit that changes none of the carried fields is no change to tell (a PATCH with the same values).
     const real = changes.filter((c) => c.change.type !== 'edit' || Object.keys(changedValues(c.change.before, c.change.after)).length > 0);
     if (real.length === 0) return;
@@ -48,7 +50,7 @@ export class ChangeEvents implements ChangeRecorder {
         // since a task concerns its assignee before and after the change.
         subscriberId: null,
         atMs: change.atMs,
-        bodyFor: (rule) => (concerns(rule, change.subscriberIds) ? element(feed, change, signalID, rule.id) : null),
+        bodyFor: (rule) => (concerns(rule, change.subscriberIds) ? element(definition, change, signalID, rule.id) : null),
       };
     });
     await this.signals.dispatch(tx, account, kind, occurrences);
@@ -61,7 +63,7 @@ function concerns(rule: StoredRule, subscriberIds: (number | null)[]): boolean {
 }
 
 /** The element of interface 6.4 / 6.5 for one rule, with the fields in the interface's order. */
-function element<T extends object>(feed: Feed, entry: EntityChange<T>, signalID: number, eventID: number): Record<string, unknown> {
+function element<T extends object>(feed: ChangeFeedDefinition<string>, entry: EntityChange<T>, signalID: number, eventID: number): Record<string, unknown> {
   const { change } = entry;
   const signalMetadataInfo = {
     signalID,
@@ -69,16 +71,16 @@ function element<T extends object>(feed: Feed, entry: EntityChange<T>, signalID:
     signalTypeID: signalTypeIds[change.type],
     signalResultID: eventID,
     ...entry.initiator,
-    signalEntityTypeID: feeds[feed].entityTypeId,
+    signalEntityTypeID: feed.entityTypeId,
     entityID: entry.entityId,
     actualSignalDate: formatUtc(entry.firedMs),
   };
-  const key = feeds[feed].key;
+  const key = feed.entityKey;
   switch (change.type) {
     case 'add':
       return { [key]: change.after, signalMetadataInfo };
     case 'edit':
-      return feed === 'task'
+      return feed.feed === 'task'
         ? { [key]: change.after, signalMetadataInfo, changedValues: changedValues(change.before, change.after) }
         : { [key]: change.after, changedValues: changedValues(change.before, change.after), signalMetadataInfo };
     case 'delete':

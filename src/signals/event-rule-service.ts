@@ -6,12 +6,13 @@ import type { Database, Db } from '../store/database.js';
 import type { Static } from 'typebox';
 import type { EmployeeDirectory } from '../employees/employees.js';
 import { deleteRule, findRule, insertRule, listRules, updateRule } from './event-rule-store.js';
-import { EventRule, ruleParameters, type EventRulePatch, type EventRuleWrite, type RuleKind, type StoredRule } from './event-rule-schema.js';
+import { EventRule, type EventRulePatch, type EventRuleWrite, type RuleKind, type StoredRule } from './event-rule-schema.js';
+import { RULE_KINDS, ruleKindOf } from './kinds/rule-kinds.js';
 
 const notFound = (id: number) => new ApiError('EVENT_RULE_NOT_FOUND', `no event rule ${id}`);
 const ALL_WEEKDAYS = [1, 2, 3, 4, 5, 6, 7];
 const parameterAjv = new Ajv.default({ allErrors: false, strict: false });
-const parameterValidators = Object.fromEntries(Object.entries(ruleParameters).map(([kind, schema]) => [kind, parameterAjv.compile(schema)]));
+const parameterValidators = new Map(RULE_KINDS.map((definition) => [String(definition.kind), parameterAjv.compile(definition.parameters)]));
 
 /** A rule as the API answers it: the EventRule schema, with the kind typed as the rule kinds. */
 export type EventRuleView = Omit<Static<typeof EventRule>, 'kind'> & { kind: RuleKind };
@@ -89,16 +90,14 @@ export class EventRuleService {
     if (input.name.includes('\\')) throw invalidField('name', 'must not contain the backslash character');
     const kind = input.kind;
     const parameters = input.parameters ?? {};
-    const validate = parameterValidators[String(kind)]!;
+    const validate = parameterValidators.get(String(kind))!;
     if (!validate(parameters)) {
       const error = validate.errors![0]!;
       const field = `parameters${error.instancePath.replace(/\//g, '.')}${error.keyword === 'required' ? `.${String(error.params.missingProperty)}` : ''}`;
       if (error.keyword === 'required') throw missingField(field);
       throw invalidField(field, error.message ?? 'is invalid');
     }
-    if (kind === 2 && !(parameters.zoneIDs as unknown[] | undefined)?.length && !(parameters.zoneGroupIDs as unknown[] | undefined)?.length) {
-      throw missingField('parameters.zoneIDs');
-    }
+    ruleKindOf(kind)!.checkParameters?.(parameters);
     const validFromMs = this.instant(input.validFrom, 'validFrom', account);
     const validToMs = this.instant(input.validTo, 'validTo', account);
     if (validFromMs !== null && validToMs !== null && validFromMs > validToMs) throw invalidField('validFrom', 'must not be after validTo');

@@ -4,8 +4,8 @@ import type { BatchSignals, PipelineSignals, SignalBatch } from '../positioning/
 import type { Tx } from '../store/database.js';
 import { openTaskDestinations } from '../tasks/tasks.js';
 import type { ArrivalEstimator } from './arrival-estimator.js';
-import { signalKinds } from './event-rule-schema.js';
 import { enabledRuleRows, enabledRuleStamps, ruleFromRow } from './event-rule-store.js';
+import { SIGNAL_TYPES } from './kinds/rule-kinds.js';
 import { signalBody } from './signal-body.js';
 import type { SignalDispatcher } from './signal-dispatcher.js';
 import { SignalRuleSet } from './signal-rules.js';
@@ -23,9 +23,9 @@ export type EmployeeIdentities = Pick<EmployeeDirectory, 'identitiesOf'>;
 export type SignalIdSource = (tx: Tx, count: number) => Promise<number[]>;
 
 /**
- * The signal detectors of the pipeline (6.3 types 1, 2, 3, 7, 9, 10, 11, 24): per batch, the
+ * The signal detectors of the pipeline (the signal kinds of kinds/rule-kinds.ts): per batch, the
  * account's enabled signal rules are read once (an account without any pays that one indexed
- * read and nothing else), the geozone index and open tasks only when a rule needs them; each
+ * read and nothing else), the geozone index and open tasks only when a rule's detector reads them; each
  * subscriber's fixes go through a SignalWatcher; what fires is written to the outbox through the
  * dispatcher in the batch's transaction, so a signal exists exactly when its fixes do.
  */
@@ -54,8 +54,8 @@ export class SignalDetection implements PipelineSignals {
       rules,
       timeZone: batch.timeZone,
       track: batch.trackSettings,
-      zoneIndex: rules.has(2) ? await this.zones.indexFor(batch.accountId, tx) : null,
-      tasks: rules.has(24) ? await openTaskDestinations(tx, batch.accountId, subscriberIds, batch.receivedAt + TASK_HORIZON_MS) : new Map(),
+      zoneIndex: rules.uses('zoneIndex') ? await this.zones.indexFor(batch.accountId, tx) : null,
+      tasks: rules.uses('openTasks') ? await openTaskDestinations(tx, batch.accountId, subscriberIds, batch.receivedAt + TASK_HORIZON_MS) : new Map(),
       estimator: this.estimator,
     };
     return new BatchSignalRun(batch, context, this.dispatcher, this.signalIds, this.employees);
@@ -67,14 +67,14 @@ export class SignalDetection implements PipelineSignals {
    * changed; the rules themselves are read and parsed again only when that differs.
    */
   private async rulesOf(tx: Tx, accountId: number): Promise<SignalRuleSet | null> {
-    const stamps = await enabledRuleStamps(tx, accountId, signalKinds);
+    const stamps = await enabledRuleStamps(tx, accountId, SIGNAL_TYPES);
     if (stamps.length === 0) {
       this.ruleSets.delete(accountId);
       return null;
     }
     const cached = this.ruleSets.get(accountId);
     if (cached && sameStamps(cached.stamps, stamps)) return cached.set;
-    const rows = await enabledRuleRows(tx, accountId, signalKinds);
+    const rows = await enabledRuleRows(tx, accountId, SIGNAL_TYPES);
     const set = new SignalRuleSet(rows.map(ruleFromRow));
     this.ruleSets.delete(accountId);
     if (this.ruleSets.size >= MAX_CACHED_ACCOUNTS) this.ruleSets.delete(this.ruleSets.keys().next().value!);

@@ -3,6 +3,7 @@ import type { OutboxWriter, OutgoingMessage } from '../delivery/delivery.js';
 import type { Tx } from '../store/database.js';
 import type { RuleKind, StoredRule } from './event-rule-schema.js';
 import { activeRules } from './event-rule-store.js';
+import { ruleKindOf } from './kinds/rule-kinds.js';
 
 /** Something that happened to one employee (or to the account, when `subscriberId` is null) at an instant. */
 export interface Occurrence {
@@ -42,7 +43,8 @@ export class SignalDispatcher {
         elementsByRule.set(rule.id, entry);
       }
     }
-    const asArray = kind === 'taskChanges' || kind === 'employeeChanges';
+    // The change feeds' elements go as arrays (6.4, 6.5).
+    const asArray = ruleKindOf(kind)?.source === 'changes';
     for (const { rule, elements } of elementsByRule.values()) {
       messages.push(...messagesOf(account.id, rule, elements, asArray || rule.batch));
     }

@@ -67,3 +67,6 @@ export function createSignals({ database, clock = Date.now, outbox, employees, z
     routes: eventRuleRoutes(new EventRuleService({ database, employees, allowPrivateAddresses, clock })),
   };
 }
+
+/** What each kind of rule's message says in e-mails, SMS and messengers (the delivery module's senders write them). */
+export { eventLines } from './signal-message.js';

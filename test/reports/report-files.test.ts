@@ -7,9 +7,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import ExcelJS from 'exceljs';
-import { reportColumns, type ReportColumn } from '../../src/reports/report-columns.js';
+import type { FileColumn } from '../../src/reports/report-columns.js';
 import { MAX_REPORT_DAYS } from '../../src/reports/report-chunks.js';
-import { reportKinds, type ReportKind, type ReportRow } from '../../src/reports/report-schema.js';
+import { reportKindNames as reportKinds, type ReportKind, type ReportRecord } from '../../src/reports/kinds/report-kinds.js';
+import type { ReportRow } from '../../src/reports/report-schema.js';
+import { reportColumnsIn } from '../../src/reports/report-words.js';
 import { ReportService } from '../../src/reports/report-service.js';
 import { assertRefusedUnchanged } from '../helpers/bad-input.js';
 import { bounds, ZONES } from '../geozones/geozone-fixtures.js';
@@ -57,7 +59,7 @@ function excelText(type: string, value: unknown, decimalComma: boolean): string 
 const BOM = [0xef, 0xbb, 0xbf];
 
 /** A cell's value compared with the JSON answer's, by its column's type (exceljs reads date-formatted cells as Dates). */
-function assertCell(actual: unknown, column: ReportColumn<ReportKind>, expected: string | number | boolean | null, what: string): void {
+function assertCell(actual: unknown, column: FileColumn, expected: string | number | boolean | null, what: string): void {
   if (expected === null) return assert.ok(actual === null || actual === undefined, `${what}: an empty cell`);
   const serialDays = (v: unknown) => (v instanceof Date ? (v.getTime() - Date.UTC(1899, 11, 30)) / 86_400_000 : Number(v));
   switch (column.type) {
@@ -106,7 +108,7 @@ for (const dialect of dialects) {
       const reports = new ReportService({ database: server.database, employees: server.services.employees, data: server.services.positioning.reportData });
       const period = reports.period(server.account, { dateFrom: `${FIRST_DAY}T00:00:00`, dateTo: `${LAST_DAY}T23:59:59` });
       const collect = async (kind: ReportKind, vehicleDays: number) => {
-        const rows: ReportRow<ReportKind>[] = [];
+        const rows: ReportRow<ReportRecord>[] = [];
         let chunks = 0;
         for await (const chunk of reports.stream(server.account, { kind, period }, ids, vehicleDays)) {
           rows.push(...chunk);
@@ -140,7 +142,7 @@ for (const dialect of dialects) {
     it('the CSV and the XLSX of every report hold the JSON answer’s records, cell by cell, with the totals row', async () => {
       for (const kind of reportKinds) {
         const json = await getAll(server.api, `/v6/api/reports/${kind}?${PERIOD}`);
-        const columns = reportColumns[kind] as ReportColumn<ReportKind>[];
+        const columns = reportColumnsIn(kind, 'en');
         const headers = { authorization: `Bearer ${server.token}` };
 
         const csv = await fetch(`${server.baseUrl}/v6/api/reports/${kind}?${PERIOD}&format=csv`, { headers });
@@ -182,7 +184,7 @@ for (const dialect of dialects) {
       const headers = { authorization: `Bearer ${server.token}` };
       for (const kind of ['trips', 'summary', 'stops'] as const) {
         const json = await getAll(server.api, `/v6/api/reports/${kind}?${PERIOD}`);
-        const columns = reportColumns[kind] as ReportColumn<ReportKind>[];
+        const columns = reportColumnsIn(kind, 'en');
         const plain = Buffer.from(await (await fetch(`${server.baseUrl}/v6/api/reports/${kind}?${PERIOD}&format=csv`, { headers })).arrayBuffer());
         assert.notDeepEqual([...plain.subarray(0, 3)], BOM, `${kind}: no byte-order mark by default`);
         assert.deepEqual(parseCsv(plain.toString('utf8'))[0]!.slice(2), columns.map((c) => (c.type === 'duration' ? `${c.header}, s` : c.header)), `${kind}: RFC 4180 headers as they were`);
@@ -222,7 +224,7 @@ for (const dialect of dialects) {
         const book = new ExcelJS.Workbook();
         await book.xlsx.load(Buffer.from(await (await fetch(`${server.baseUrl}/v6/api/reports/${kind}?${PERIOD}&format=xlsx`, { headers })).arrayBuffer()) as unknown as ArrayBuffer);
         const sheet = book.worksheets[0]!;
-        const columns = reportColumns[kind] as ReportColumn<ReportKind>[];
+        const columns = reportColumnsIn(kind, 'en');
         const widthOf = (header: string) => sheet.getColumn(2 + 1 + columns.findIndex((c) => c.header === header)).width!;
         const zoned = columns.filter((c) => c.type === 'date').map((c) => `${c.header} (${TIME_ZONE})`);
         for (const name of zoned) assert.ok((sheet.getRow(1).values as unknown[]).includes(name), `${kind}: the header ${name}`);

@@ -8,8 +8,7 @@ import ExcelJS from 'exceljs';
 import { pino } from 'pino';
 import { en } from '../../src/i18n/en.js';
 import { ru } from '../../src/i18n/ru.js';
-import { reportColumns } from '../../src/reports/report-columns.js';
-import { reportKinds, type ReportKind } from '../../src/reports/report-schema.js';
+import { reportKindNames as reportKinds, reportKindOf, type ReportKind } from '../../src/reports/kinds/report-kinds.js';
 import { createEmployee, LOCATIONS, startServer, type TestServer } from '../helpers/server.js';
 import { attachmentsOf, startSmtp, subjectOf, textOf, waitFor } from '../helpers/smtp.js';
 import { dialects } from '../helpers/stores.js';
@@ -73,7 +72,8 @@ for (const dialect of dialects) {
     // An XLSX date cell carries no offset: its column's header names the account's zone.
     const headersIn = (locale: 'en' | 'ru', kind: ReportKind) => {
       const words = (locale === 'en' ? en : ru).reports;
-      const zoned = words.columns[kind].map((header, i) => (reportColumns[kind][i]!.type === 'date' ? `${header} (Europe/Moscow)` : header));
+      const headers: Record<string, string> = words.columns[kind];
+      const zoned = reportKindOf(kind)!.columns.map((c) => (c.type === 'date' ? `${headers[c.field]} (Europe/Moscow)` : headers[c.field]));
       return [words.employeeId, words.employee, ...zoned];
     };
 

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { LoadingSignal } from '../../src/signals/detectors/loading-signal.js';
-import type { LoadingRule } from '../../src/signals/signal-rules.js';
+import { LoadingSignal, type LoadingRule } from '../../src/signals/kinds/loading-signal.js';
 import { collector, fixAt } from './signal-fixtures.js';
 
 type Readings = { sensorID: number; value: number }[] | null;

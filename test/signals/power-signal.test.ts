@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { PowerSignal } from '../../src/signals/detectors/power-signal.js';
+import { PowerSignal } from '../../src/signals/kinds/power-signal.js';
 import { collector, fixAt } from './signal-fixtures.js';
 
 function run(readings: (boolean | null)[], ruleIds = [4]) {

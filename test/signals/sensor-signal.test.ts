@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { SensorSignal } from '../../src/signals/detectors/sensor-signal.js';
-import type { SensorRule } from '../../src/signals/signal-rules.js';
+import { SensorSignal, type SensorRule } from '../../src/signals/kinds/sensor-signal.js';
 import { collector, fixAt } from './signal-fixtures.js';
 
 type Readings = { sensorID: number; value: number }[] | null;

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { SpeedSignal } from '../../src/signals/detectors/speed-signal.js';
-import type { SpeedRule } from '../../src/signals/signal-rules.js';
+import { SpeedSignal, type SpeedRule } from '../../src/signals/kinds/speed-signal.js';
 import { collector, speedSeries } from './signal-fixtures.js';
 
 const GAP_MS = 600_000;

@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { defaultTrackSettings, type PipelineFix } from '../../src/positioning/pipeline/pipeline-types.js';
-import { StopSignal } from '../../src/signals/detectors/stop-signal.js';
-import type { StopRule } from '../../src/signals/signal-rules.js';
+import { StopSignal, type StopRule } from '../../src/signals/kinds/stop-signal.js';
 import { Route } from '../positioning/pipeline/fixtures.js';
 import { collector, MINUTE } from './signal-fixtures.js';
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { defaultTrackSettings } from '../../src/positioning/pipeline/pipeline-types.js';
 import { TrackBuilder } from '../../src/positioning/pipeline/track-builder.js';
-import { TripEndSignal } from '../../src/signals/detectors/trip-end-signal.js';
+import { TripEndSignal } from '../../src/signals/kinds/trip-end-signal.js';
 import { RecordingSink, Route } from '../positioning/pipeline/fixtures.js';
 import { collector } from './signal-fixtures.js';
 

@@ -3,8 +3,7 @@ import { describe, it } from 'node:test';
 import { PolygonRing } from '../../src/geozones/polygon-ring.js';
 import { ZoneIndex, type IndexedZone } from '../../src/geozones/zone-index.js';
 import type { PipelineFix } from '../../src/positioning/pipeline/pipeline-types.js';
-import { EXIT_MARGIN_M, ZoneSignal } from '../../src/signals/detectors/zone-signal.js';
-import type { ZoneRule } from '../../src/signals/signal-rules.js';
+import { EXIT_MARGIN_M, ZoneSignal, type ZoneRule } from '../../src/signals/kinds/zone-signal.js';
 import { distance, Route } from '../positioning/pipeline/fixtures.js';
 import { collector, fixAt, MOSCOW, move, type LatLon } from './signal-fixtures.js';
 

@@ -112,7 +112,9 @@ for (const dialect of dialects) {
       await employees.getByRole('checkbox', { name: 'Truck 7' }).check();
       await employees.getByText('1 checked').waitFor();
 
-      // 2: the kind's parameters.
+      // 2: the kind's parameters. The speed limit is required: the form names it, in words.
+      await page.getByRole('button', { name: 'Done' }).click();
+      await page.locator('#rule-parameters-speedLimit-error').filter({ hasText: 'Enter speed limit, km/h.' }).waitFor();
       await page.getByLabel('Speed limit, km/h').fill('60');
       assert.equal(await page.getByLabel('Minimum duration, s').inputValue(), '');
 

@@ -9,14 +9,18 @@ import type { MapObject } from '../../src/geozones/map-object-schema';
 import type { ZoneGroup } from '../../src/geozones/zone-group-schema';
 import type { Zone } from '../../src/geozones/zone-schema';
 import type { Location as StoredLocation } from '../../src/positioning/location-schema';
-import type { RecordOf, ReportKind } from '../../src/reports/report-schema';
-import type { ReportSchedule, ReportScheduleWrite } from '../../src/reports/schedule-schema';
+import type { ReportScheduleAnswerFields, ReportScheduleFields } from '../../src/reports/schedule-fields';
 import type { Task, TaskChange, TaskWrite } from '../../src/tasks/task-schema';
+import type { ReportKind } from './generated/kinds';
 
 export type {
-  Employee, EmployeePatch, EmployeeWrite, MapObject, ReadingMapOverride, RecordOf, ReportKind, ReportSchedule, ReportScheduleWrite, SubscriberGroup,
+  Employee, EmployeePatch, EmployeeWrite, MapObject, ReadingMapOverride, ReportKind, SubscriberGroup,
   Task, TaskChange, TaskWrite, VehicleSettings, Zone, ZoneGroup,
 };
+
+/** A report schedule as written and as answered, its report one of the server's (generated/kinds.ts). */
+export type ReportScheduleWrite = ReportScheduleFields & { report: ReportKind };
+export type ReportSchedule = ReportScheduleAnswerFields & { report: ReportKind };
 
 /** An employee as the create answers it: the only answer that carries the whole device key. */
 export type CreatedEmployee = Omit<Employee, 'deviceKeyHint'> & { deviceKey: string | null };

@@ -4,8 +4,8 @@ import { useSessionInfo } from '../session';
 import type { Employee, SubscriberGroup } from '../types';
 import { ErrorAlert } from '../ui/messages';
 import { DailyChart, type DayTotal } from './reports/daily-chart';
-import { COLUMNS } from './reports/report-columns';
-import { loadReport, REPORTS, reportName, reportPath, type ReportChoice, type Row } from './reports/report-model';
+import { columnsOf } from './reports/report-columns';
+import { DEFAULT_REPORT, loadReport, REPORTS, reportName, reportPath, reportView, type ReportChoice, type Row } from './reports/report-model';
 import { ReportTable } from './reports/report-table';
 import { ScheduleSection } from './reports/schedule-section';
 import { WhoseSelect, type People } from './reports/whose-select';
@@ -16,7 +16,7 @@ import { language, t } from '../i18n/i18n';
 
 type Loaded = { status: 'idle' } | { status: 'loading' } | { status: 'failed'; error: string } | { status: 'loaded'; choice: ReportChoice; rows: Row[]; complete: boolean };
 
-/** The per-day totals the chart draws: the summary's and fuel report's mileage and fuel, over the employees. */
+/** The per-day totals the chart draws (the reports with `dailyChart`): mileage and fuel, over the employees. */
 function dailyTotals(rows: Row[]): DayTotal[] {
   const days = new Map<string, DayTotal>();
   for (const row of rows as unknown as { date: string; mileage: number; fuelConsumption: number }[]) {
@@ -36,7 +36,7 @@ function dailyTotals(rows: Row[]): DayTotal[] {
 export function ReportsPage() {
   const { account } = useSessionInfo();
   const today = dayIn(account.timeZone, Date.now());
-  const [choice, setChoice] = useState<ReportChoice>({ kind: 'summary', whose: 'all', from: shiftDay(today, -6), to: today });
+  const [choice, setChoice] = useState<ReportChoice>({ kind: DEFAULT_REPORT, whose: 'all', from: shiftDay(today, -6), to: today });
   const [people, setPeople] = useState<People>({ employees: [], groups: [] });
   const [peopleError, setPeopleError] = useState('');
   const [loaded, setLoaded] = useState<Loaded>({ status: 'idle' });
@@ -62,7 +62,7 @@ export function ReportsPage() {
   const label = reportName(choice.kind);
   const shown = loaded.status === 'loaded' ? loaded : null;
   const shownLabel = shown ? reportName(shown.choice.kind) : '';
-  const chart = useMemo(() => (shown && (shown.choice.kind === 'summary' || shown.choice.kind === 'fuel') ? dailyTotals(shown.rows) : null), [shown]);
+  const chart = useMemo(() => (shown && reportView(shown.choice.kind).dailyChart ? dailyTotals(shown.rows) : null), [shown]);
 
   return (
     <section class="reports-page" aria-labelledby="reports-title">
@@ -113,7 +113,7 @@ export function ReportsPage() {
             </a>
           </div>
           {chart && <DailyChart days={chart} />}
-          <ReportTable columns={COLUMNS[shown.choice.kind]} rows={shown.rows} caption={t('reports.caption', { report: shownLabel, from: formatDay(shown.choice.from), to: formatDay(shown.choice.to) })} />
+          <ReportTable columns={columnsOf(shown.choice.kind)} rows={shown.rows} caption={t('reports.caption', { report: shownLabel, from: formatDay(shown.choice.from), to: formatDay(shown.choice.to) })} />
         </div>
       )}
 

@@ -67,6 +67,7 @@ export const eventsEn = {
   'rules.zoneGroups': 'Zone groups',
   'rules.fires': 'Fires',
   'rules.chooseKind': 'Choose the kind of event.',
+  'rules.enterValue': 'Enter {what}.',
   'rules.minOrMax': 'Enter a minimum, a maximum or both.',
   'rules.minAboveMax': 'The minimum must not be above the maximum.',
   'rules.chooseZone': 'Choose at least one zone or zone group.',

@@ -69,6 +69,7 @@ export const eventsRu: CatalogueOf<typeof eventsEn> = {
   'rules.zoneGroups': 'Группы геозон',
   'rules.fires': 'Срабатывает',
   'rules.chooseKind': 'Выберите тип уведомления.',
+  'rules.enterValue': 'Укажите {what}.',
   'rules.minOrMax': 'Укажите минимум, максимум или оба.',
   'rules.minAboveMax': 'Минимум не может быть больше максимума.',
   'rules.chooseZone': 'Выберите хотя бы одну геозону или группу.',

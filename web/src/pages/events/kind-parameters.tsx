@@ -3,15 +3,16 @@ import { api, describe } from '../../api';
 import type { Zone, ZoneGroup } from '../../types';
 import { ErrorAlert } from '../../ui/messages';
 import { CheckList, FieldSet, TextField, type FormPartProps } from './form-fields';
-import { NUMBER_PARAMETERS, type ZoneTrigger } from './rule-model';
+import { kindView, type ZoneTrigger } from './rule-model';
 import { t, type PlainKey } from '../../i18n/i18n';
 
 /** The parameters of the draft's kind (CONTRACT §4); some kinds have none. */
 export function KindParameters(part: FormPartProps) {
   const { draft, errors, change } = part;
   if (draft.kind === null) return null;
-  if (draft.kind === 2) return <ZoneParameters {...part} />;
-  const numbers = NUMBER_PARAMETERS[String(draft.kind)];
+  const kind = kindView(draft.kind);
+  if (kind?.editor === 'zones') return <ZoneParameters {...part} />;
+  const numbers = kind?.numbers.length ? kind.numbers : null;
   return (
     <fieldset>
       <legend>{t('rules.parameters')}</legend>

@@ -3,7 +3,8 @@
  * Errors are keyed by the server's field names (`name`, `parameters.speedLimit`, `apiUrl`), so
  * the form shows its own and the server's messages in the same place.
  */
-import { END_OF_DAY, NUMBER_PARAMETERS, type FieldErrors, type NumberParameter, type RuleDraft, type RuleWrite } from './rule-model';
+import type { NumberParameter } from '../../generated/kinds';
+import { END_OF_DAY, kindView, type FieldErrors, type RuleDraft, type RuleWrite } from './rule-model';
 import { t } from '../../i18n/i18n';
 
 /** Entries of a list typed one per line or separated by commas or semicolons. */
@@ -28,13 +29,14 @@ export function ruleOf(draft: RuleDraft, smsEnabled: boolean): { rule: RuleWrite
   const nameError = checkName(draft.name);
   if (nameError) errors.name = nameError;
 
+  const kind = kindView(draft.kind);
   const parameters: Record<string, unknown> = {};
-  for (const parameter of NUMBER_PARAMETERS[String(draft.kind)] ?? []) {
+  for (const parameter of kind?.numbers ?? []) {
     const text = (draft.numbers[parameter.key] ?? '').trim();
     const field = `parameters.${parameter.key}`;
     if (text === '') {
-      if (parameter.required) errors[field] = `Enter ${parameter.label.toLowerCase()}.`;
-      else if (draft.kind === 10) parameters[parameter.key] = null;
+      if (parameter.required) errors[field] = t('rules.enterValue', { what: t(parameter.label).toLocaleLowerCase() });
+      else if (parameter.nullable) parameters[parameter.key] = null;
       continue;
     }
     const value = Number(text);
@@ -42,12 +44,15 @@ export function ruleOf(draft: RuleDraft, smsEnabled: boolean): { rule: RuleWrite
     if (problem) errors[field] = problem;
     else parameters[parameter.key] = value;
   }
-  if (draft.kind === 10 && !errors['parameters.min'] && !errors['parameters.max']) {
-    const { min, max } = parameters as { min: number | null; max: number | null };
-    if (min === null && max === null) errors['parameters.min'] = t('rules.minOrMax');
-    else if (min !== null && max !== null && min > max) errors['parameters.min'] = t('rules.minAboveMax');
+  if (kind?.range) {
+    const [low, high] = kind.range;
+    if (!errors[`parameters.${low}`] && !errors[`parameters.${high}`]) {
+      const [min, max] = [parameters[low] as number | null, parameters[high] as number | null];
+      if (min === null && max === null) errors[`parameters.${low}`] = t('rules.minOrMax');
+      else if (min !== null && max !== null && min > max) errors[`parameters.${low}`] = t('rules.minAboveMax');
+    }
   }
-  if (draft.kind === 2) {
+  if (kind?.editor === 'zones') {
     if (draft.zoneIDs.length === 0 && draft.zoneGroupIDs.length === 0) errors['parameters.zoneIDs'] = t('rules.chooseZone');
     if (draft.zoneIDs.length > 0) parameters.zoneIDs = draft.zoneIDs;
     if (draft.zoneGroupIDs.length > 0) parameters.zoneGroupIDs = draft.zoneGroupIDs;

@@ -9,7 +9,8 @@ import { KindParameters } from './kind-parameters';
 import { RECIPIENT_LISTS, RuleRecipients } from './rule-recipients';
 import { rememberSaved } from './saved-rule';
 import { checkName, ruleOf, serverErrors } from './rule-checks';
-import { draftOf, emptyDraft, KINDS, NUMBER_PARAMETERS, RULES, WEEKDAYS, type EventRule, type FieldErrors, type RuleDraft } from './rule-model';
+import { RULE_KINDS } from '../../generated/kinds';
+import { draftOf, emptyDraft, RULES, WEEKDAYS, type EventRule, type FieldErrors, type RuleDraft } from './rule-model';
 import { matchesWords, searchWords } from '../../../../src/http/free-text';
 import { t, type PlainKey } from '../../i18n/i18n';
 
@@ -133,7 +134,7 @@ function KindChoice({ draft, errors, change }: FormPartProps) {
   return (
     <FieldSet field="kind" legend={t('rules.kind')} class="kinds" errors={errors}>
       <div class="kind-options">
-        {KINDS.map(({ kind, label: labelKey }) => (
+        {RULE_KINDS.map(({ kind, label: labelKey }) => (
           <label class="inline" key={kind}>
             <input type="radio" name="kind" value={String(kind)} checked={draft.kind === kind} onChange={() => change({ kind }, 'kind')} />
             {t(labelKey)}
@@ -232,7 +233,7 @@ const LABELS: Record<string, PlainKey> = {
   apiUrl: 'rules.apiUrl',
 };
 for (const [field, list] of Object.entries(RECIPIENT_LISTS)) LABELS[field] = list.label;
-for (const parameters of Object.values(NUMBER_PARAMETERS)) for (const p of parameters ?? []) LABELS[`parameters.${p.key}`] = p.label;
+for (const { numbers } of RULE_KINDS) for (const p of numbers) LABELS[`parameters.${p.key}`] = p.label;
 
 const labelOf = (field: string) => {
   const key = LABELS[field];

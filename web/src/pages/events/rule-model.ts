@@ -1,13 +1,14 @@
 /**
  * Event rules (interface 6.1, CONTRACT §4) as the Events tab edits them: the rule the API answers
- * (typed from the server's schema), the kinds and their parameters in words, and the draft the
- * form holds (input values as typed). The checks made before saving are in rule-checks.ts.
+ * (typed from the server's schema), the kinds (the server's list, generated/kinds.ts), and the
+ * draft the form holds (input values as typed). The checks made before saving are in rule-checks.ts.
  */
 
 import type { Static } from 'typebox';
 // The server's own schema, as types only: `import type` is erased, so nothing of the server is bundled.
-import type { EventRule as EventRuleSchema, EventRuleWrite, RuleKind } from '../../../../src/signals/event-rule-schema';
-import { locale, t, type PlainKey } from '../../i18n/i18n';
+import type { EventRule as EventRuleSchema, EventRuleFields } from '../../../../src/signals/event-rule-fields';
+import { RULE_KINDS, type RuleKind, type RuleKindView } from '../../generated/kinds';
+import { locale, t } from '../../i18n/i18n';
 
 export const RULES = '/v6/api/eventManagement/events';
 
@@ -15,26 +16,16 @@ export const RULES = '/v6/api/eventManagement/events';
 export type EventRule = Static<typeof EventRuleSchema> & { kind: RuleKind };
 
 /** What POST and PUT send: every field, since a PUT resets what it omits. */
-export type RuleWrite = Required<EventRuleWrite>;
+export type RuleWrite = Required<EventRuleFields> & { kind: RuleKind };
 
 /** Messages by the server's field names. */
 export type FieldErrors = Record<string, string>;
 
-export const KINDS: { kind: RuleKind; label: PlainKey }[] = [
-  { kind: 1, label: 'rules.kind1' },
-  { kind: 2, label: 'rules.kind2' },
-  { kind: 3, label: 'rules.kind3' },
-  { kind: 7, label: 'rules.kind7' },
-  { kind: 9, label: 'rules.kind9' },
-  { kind: 10, label: 'rules.kind10' },
-  { kind: 11, label: 'rules.kind11' },
-  { kind: 24, label: 'rules.kind24' },
-  { kind: 'taskChanges', label: 'rules.kindTasks' },
-  { kind: 'employeeChanges', label: 'rules.kindEmployees' },
-];
+/** A kind as the form shows it; undefined for a kind this server does not know. */
+export const kindView = (kind: RuleKind | null): RuleKindView | undefined => RULE_KINDS.find((k) => k.kind === kind);
 
 export const kindLabel = (kind: RuleKind): string => {
-  const known = KINDS.find((k) => k.kind === kind);
+  const known = kindView(kind);
   return known ? t(known.label) : t('rules.kindN', { kind });
 };
 
@@ -43,44 +34,6 @@ export const WEEKDAYS = [1, 2, 3, 4, 5, 6, 7].map((day) => ({
   day,
   short: () => new Intl.DateTimeFormat(locale(), { weekday: 'short', timeZone: 'UTC' }).format(Date.UTC(2024, 0, day)),
 }));
-
-/** A number parameter of a kind, with the server's bounds (event-rule-schema.ts). */
-export interface NumberParameter {
-  key: string;
-  label: PlainKey;
-  hint?: PlainKey;
-  required: boolean;
-  integer: boolean;
-  min: number;
-  max: number;
-  /** The minimum itself is refused (a speed limit of 0). */
-  exclusiveMin?: boolean;
-}
-
-const sensor: NumberParameter = {
-  key: 'sensorID',
-  label: 'rules.sensor',
-  hint: 'rules.sensorHint',
-  required: true,
-  integer: true,
-  min: 0,
-  max: 2_147_483_647,
-};
-
-export const NUMBER_PARAMETERS: Partial<Record<string, NumberParameter[]>> = {
-  '1': [
-    { key: 'speedLimit', label: 'rules.speedLimit', required: true, integer: false, min: 0, max: 1000, exclusiveMin: true },
-    { key: 'minDurationSeconds', label: 'rules.minDuration', hint: 'rules.minDurationHint', required: false, integer: true, min: 0, max: 86_400 },
-  ],
-  '3': [{ key: 'minStopMinutes', label: 'rules.minStop', required: true, integer: true, min: 1, max: 10_080 }],
-  '9': [{ ...sensor, hint: 'rules.sensorHint9' }],
-  '10': [
-    sensor,
-    { key: 'min', label: 'rules.min', required: false, integer: false, min: -1e12, max: 1e12 },
-    { key: 'max', label: 'rules.max', hint: 'rules.maxHint', required: false, integer: false, min: -1e12, max: 1e12 },
-  ],
-  '24': [{ key: 'minutesBefore', label: 'rules.minutesBefore', hint: 'rules.minutesBeforeHint', required: true, integer: true, min: 1, max: 1440 }],
-};
 
 export type ZoneTrigger = 'entry' | 'exit' | 'both';
 

@@ -1,18 +1,18 @@
 import { api, query } from '../../api';
-import type { RecordOf, ReportKind } from '../../types';
-import { language, t, type PlainKey } from '../../i18n/i18n';
+import type { ReportKind } from '../../types';
+import { REPORT_KINDS, type ReportKindView } from '../../generated/kinds';
+import { language, t } from '../../i18n/i18n';
 
-export const REPORTS: { kind: ReportKind; label: PlainKey }[] = [
-  { kind: 'summary', label: 'reports.kindSummary' },
-  { kind: 'trips', label: 'reports.kindTrips' },
-  { kind: 'stops', label: 'reports.kindStops' },
-  { kind: 'fuel', label: 'reports.kindFuel' },
-  { kind: 'zoneVisits', label: 'reports.kindZones' },
-  { kind: 'speeding', label: 'reports.kindSpeeding' },
-];
+/** The server's reports (generated/kinds.ts) as the picker lists them: the one the tab opens with first. */
+export const REPORTS: readonly ReportKindView[] = [...REPORT_KINDS.filter((r) => r.default), ...REPORT_KINDS.filter((r) => !r.default)];
+
+/** The report the tab and a new schedule start with. */
+export const DEFAULT_REPORT: ReportKind = REPORTS[0]!.kind;
+
+export const reportView = (kind: ReportKind): ReportKindView => REPORTS.find((r) => r.kind === kind) ?? REPORTS[0]!;
 
 /** A report's name in the current language. */
-export const reportName = (kind: ReportKind) => t(REPORTS.find((r) => r.kind === kind)?.label ?? 'reports.kindSummary');
+export const reportName = (kind: ReportKind) => t(reportView(kind).label);
 
 /** Whose report: everyone, one group (`g:<id>`) or one employee (`e:<id>`). */
 export type Whose = string;
@@ -24,8 +24,8 @@ export function whoseParams(whose: Whose): { subscriberIDs?: number[]; subscribe
   return {};
 }
 
-/** A record with its employee, as the table and chart use it. */
-export type Row<K extends ReportKind = ReportKind> = RecordOf[K] & { subscriberID: number; name: string };
+/** A record with its employee, as the table and chart use it (the columns name its fields). */
+export type Row = Record<string, unknown> & { subscriberID: number; name: string };
 
 export interface ReportChoice {
   kind: ReportKind;
@@ -54,7 +54,7 @@ const PAGE = 1000;
 const MAX_PAGES = 20;
 
 interface Answer {
-  data: { subscriberID: number; name: string; records: RecordOf[ReportKind][] }[];
+  data: { subscriberID: number; name: string; records: Record<string, unknown>[] }[];
 }
 
 /** Every record of the report, page by page. */

@@ -3,7 +3,7 @@ import { api, ApiFailure, describe } from '../../api';
 import type { ReportKind, ReportSchedule, ReportScheduleWrite } from '../../types';
 import { Field } from '../../ui/field';
 import { ErrorAlert } from '../../ui/messages';
-import { REPORTS, reportName, whoseParams, type Whose } from './report-model';
+import { DEFAULT_REPORT, REPORTS, reportName, whoseParams, type Whose } from './report-model';
 import { WhoseSelect, type People } from './whose-select';
 import { locale, t } from '../../i18n/i18n';
 import { dayAndClock } from '../tasks/task-model';
@@ -25,7 +25,7 @@ interface Draft {
   enabled: boolean;
 }
 
-const blank: Draft = { id: null, name: '', report: 'summary', whose: 'all', frequency: 'weekly', weekday: 1, monthDay: 1, time: '08:00', recipients: '', enabled: true };
+const blank: Draft = { id: null, name: '', report: DEFAULT_REPORT, whose: 'all', frequency: 'weekly', weekday: 1, monthDay: 1, time: '08:00', recipients: '', enabled: true };
 
 function draftOf(s: ReportSchedule): Draft {
   const whose = s.subscriberGroupIDs[0] !== undefined ? `g:${s.subscriberGroupIDs[0]}` : s.subscriberIDs[0] !== undefined ? `e:${s.subscriberIDs[0]}` : 'all';

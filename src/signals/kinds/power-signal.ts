@@ -1,5 +1,6 @@
-import type { PlainRule } from '../signal-rules.js';
+import { Type } from 'typebox';
 import { at, type Emit, type SignalFix } from '../signal-types.js';
+import { defineSignalKind, type PlainRule } from './rule-kind.js';
 
 export interface PowerSignalState {
   /** The last `externalPower` reading; null before the first. */
@@ -28,3 +29,22 @@ export class PowerSignal {
     for (const rule of this.rules) emit({ kind: 7, ruleId: rule.id, detail: '', ...at(fix), fields: {} });
   }
 }
+
+/** Power off (6.3 type 7). */
+export const powerSignal = defineSignalKind({
+  kind: 7,
+  summary: '7 power off',
+  parameters: Type.Object({}, { additionalProperties: false }),
+  bodyFields: [],
+  rule: (id): PlainRule => ({ id }),
+  detector: {
+    stateKey: 'power',
+    initialState: PowerSignal.initialState,
+    start(state: PowerSignalState, rules) {
+      const unit = new PowerSignal(state, rules);
+      return (fix, _moment, emit) => unit.step(fix, emit);
+    },
+  },
+  message: { headline: (_body, words) => words.powerOff },
+  workspace: { label: 'rules.kind7' },
+});

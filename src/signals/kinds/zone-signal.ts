@@ -1,7 +1,21 @@
+import { Type } from 'typebox';
 import type { ZoneIndex, ZoneReference } from '../../geozones/geozones.js';
+import { missingField } from '../../http/errors.js';
+import { Id } from '../../http/list-params.js';
 import { FixZones } from '../../positioning/positioning.js';
-import { derivedFrom, type ZoneRule } from '../signal-rules.js';
-import { at, type Emit, type SignalFix } from '../signal-types.js';
+import { at, derivedFrom, type Emit, type SignalFix } from '../signal-types.js';
+import { defineSignalKind, idList } from './rule-kind.js';
+
+/** The zone signal's own fields of the body, in order. */
+const BODY_FIELDS = ['zoneID', 'zoneName', 'zoneEventType'] as const;
+
+export interface ZoneRule {
+  id: number;
+  zoneIDs: readonly number[];
+  zoneGroupIDs: readonly number[];
+  onEntry: boolean;
+  onExit: boolean;
+}
 
 /** How far outside a zone a fix must be before it counts as having left it (GPS jitter of a parked vehicle is less). */
 export { EXIT_MARGIN_M } from '../../positioning/positioning.js';
@@ -91,7 +105,7 @@ export class ZoneSignal {
         ruleId: rule.id,
         detail: `${zone.zoneID}:${zoneEventType}`,
         ...at(fix),
-        fields: { zoneID: zone.zoneID, zoneName: zone.name, zoneEventType },
+        fields: { zoneID: zone.zoneID, zoneName: zone.name, zoneEventType } satisfies Record<(typeof BODY_FIELDS)[number], unknown>,
       });
     }
   }
@@ -116,3 +130,40 @@ function fnv1a(text: string): string {
   for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193) >>> 0;
   return hash.toString(16);
 }
+
+/** Zone entry and exit (6.3 type 2). */
+export const zoneSignal = defineSignalKind({
+  kind: 2,
+  summary: '2 zone entry/exit',
+  parameters: Type.Object(
+    {
+      zoneIDs: Type.Optional(Type.Array(Id, { maxItems: 1000 })),
+      zoneGroupIDs: Type.Optional(Type.Array(Id, { maxItems: 1000 })),
+      on: Type.Union([Type.Literal('entry'), Type.Literal('exit'), Type.Literal('both')]),
+    },
+    { additionalProperties: false },
+  ),
+  checkParameters(parameters) {
+    if (!(parameters.zoneIDs as unknown[] | undefined)?.length && !(parameters.zoneGroupIDs as unknown[] | undefined)?.length) throw missingField('parameters.zoneIDs');
+  },
+  bodyFields: BODY_FIELDS,
+  rule: (id, p): ZoneRule => ({ id, zoneIDs: idList(p.zoneIDs), zoneGroupIDs: idList(p.zoneGroupIDs), onEntry: p.on !== 'exit', onExit: p.on !== 'entry' }),
+  detector: {
+    stateKey: 'zones',
+    uses: ['zoneIndex'],
+    initialState: ZoneSignal.initialState,
+    start(state: ZoneSignalState, rules, { zoneIndex }) {
+      if (!zoneIndex) return null;
+      const unit = new ZoneSignal(state, rules, zoneIndex);
+      // The pipeline's lookup is of the same index (the account's as of the batch): asked once per fix.
+      return (fix, moment, emit) => unit.step(fix, emit, moment.zones?.index === zoneIndex ? moment.zones : null);
+    },
+  },
+  message: {
+    headline(body, words) {
+      if (body.zoneName === undefined || body.zoneName === null) return words.zoneEvent;
+      return body.zoneEventType === 2 ? words.zoneLeft(String(body.zoneName)) : words.zoneEntered(String(body.zoneName));
+    },
+  },
+  workspace: { label: 'rules.kind2', editor: 'zones' },
+});

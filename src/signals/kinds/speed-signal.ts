@@ -1,5 +1,12 @@
-import { derivedFrom, type SpeedRule } from '../signal-rules.js';
-import { at, type Emit, type SignalFix } from '../signal-types.js';
+import { Type } from 'typebox';
+import { at, derivedFrom, type Emit, type SignalFix } from '../signal-types.js';
+import { defineSignalKind, numberOr } from './rule-kind.js';
+
+export interface SpeedRule {
+  id: number;
+  speedLimitKmh: number;
+  minDurationSeconds: number;
+}
 
 export interface SpeedSignalState {
   /** The last fix above some rule's limit: every excursion under way was still on then. */
@@ -77,3 +84,34 @@ export class SpeedSignal {
     }
   }
 }
+
+/** Speed exceeded (6.3 type 1). */
+export const speedSignal = defineSignalKind({
+  kind: 1,
+  summary: '1 speed',
+  parameters: Type.Object(
+    { speedLimit: Type.Number({ exclusiveMinimum: 0, maximum: 1000 }), minDurationSeconds: Type.Optional(Type.Integer({ minimum: 0, maximum: 86_400 })) },
+    { additionalProperties: false },
+  ),
+  bodyFields: [],
+  rule: (id, p): SpeedRule => ({ id, speedLimitKmh: numberOr(p.speedLimit, Infinity), minDurationSeconds: numberOr(p.minDurationSeconds, 0) }),
+  detector: {
+    stateKey: 'speed',
+    initialState: SpeedSignal.initialState,
+    start(state: SpeedSignalState, rules, context) {
+      const unit = new SpeedSignal(state, rules, context.track.gapSeconds * 1000);
+      return (fix, _moment, emit) => unit.step(fix, emit);
+    },
+  },
+  message: {
+    headline: (_body, words, _locale, speed) => (speed ? words.speeding(speed) : words.speedingNoSpeed),
+    speedInHeadline: true,
+  },
+  workspace: {
+    label: 'rules.kind1',
+    numbers: [
+      { key: 'speedLimit', label: 'rules.speedLimit' },
+      { key: 'minDurationSeconds', label: 'rules.minDuration', hint: 'rules.minDurationHint' },
+    ],
+  },
+});

@@ -1,5 +1,17 @@
-import { derivedFrom, type SensorRule } from '../signal-rules.js';
-import { at, type Emit, type SignalFix } from '../signal-types.js';
+import { Type, type TSchema } from 'typebox';
+import { formatNumber } from '../../i18n/format.js';
+import { at, derivedFrom, type Emit, type SignalFix } from '../signal-types.js';
+import { defineSignalKind, numberOr, SensorId } from './rule-kind.js';
+
+/** The sensor signal's own fields of the body, in order. */
+const BODY_FIELDS = ['sensorID', 'sensorValue'] as const;
+
+export interface SensorRule {
+  id: number;
+  sensorID: number;
+  min: number | null;
+  max: number | null;
+}
 
 export interface SensorSignalState {
   /** Rules whose sensor is outside the rule's [min, max]. */
@@ -47,7 +59,7 @@ export class SensorSignal {
     const wasOutside = this.state.outside.includes(rule.id);
     if (outside && !wasOutside) {
       this.state.outside.push(rule.id);
-      emit({ kind: 10, ruleId: rule.id, detail: '', ...at(fix), fields: { sensorID: rule.sensorID, sensorValue: value } });
+      emit({ kind: 10, ruleId: rule.id, detail: '', ...at(fix), fields: { sensorID: rule.sensorID, sensorValue: value } satisfies Record<(typeof BODY_FIELDS)[number], unknown> });
     } else if (!outside && wasOutside) {
       this.state.outside = this.state.outside.filter((id) => id !== rule.id);
     }
@@ -65,3 +77,36 @@ function groupBySensor(rules: readonly SensorRule[]): BySensor {
   }
   return { ids: new Set(rules.map((rule) => rule.id)), sensors };
 }
+
+const nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+const Bound = Type.Optional(nullable(Type.Number({ minimum: -1e12, maximum: 1e12 })));
+
+/** Sensor control (6.3 type 10). */
+export const sensorSignal = defineSignalKind({
+  kind: 10,
+  summary: '10 sensor control',
+  parameters: Type.Object({ sensorID: SensorId, min: Bound, max: Bound }, { additionalProperties: false }),
+  bodyFields: BODY_FIELDS,
+  rule: (id, p): SensorRule => ({ id, sensorID: numberOr(p.sensorID, -1), min: numberOr(p.min, null), max: numberOr(p.max, null) }),
+  detector: {
+    stateKey: 'sensors',
+    initialState: SensorSignal.initialState,
+    start(state: SensorSignalState, rules) {
+      const unit = new SensorSignal(state, rules);
+      return (fix, _moment, emit) => unit.step(fix, emit);
+    },
+  },
+  message: {
+    headline: (body, words, locale) =>
+      words.sensorOutOfRange(String(body.sensorID ?? ''), typeof body.sensorValue === 'number' ? formatNumber(locale, body.sensorValue, 3) : String(body.sensorValue ?? '')),
+  },
+  workspace: {
+    label: 'rules.kind10',
+    numbers: [
+      { key: 'sensorID', label: 'rules.sensor', hint: 'rules.sensorHint' },
+      { key: 'min', label: 'rules.min' },
+      { key: 'max', label: 'rules.max', hint: 'rules.maxHint' },
+    ],
+    range: ['min', 'max'],
+  },
+});

@@ -1,9 +1,27 @@
+import { Type } from 'typebox';
 import { formatDateTime } from '../../http/datetime.js';
 import { haversineMetres } from '../../geo/geo.js';
 import type { TaskDestination } from '../../tasks/tasks.js';
 import type { ArrivalEstimator } from '../arrival-estimator.js';
-import { derivedFrom, type ArrivalRule } from '../signal-rules.js';
-import { at, type Emit, type SignalFix } from '../signal-types.js';
+import { at, derivedFrom, type Emit, type SignalFix } from '../signal-types.js';
+import { defineSignalKind, numberOr } from './rule-kind.js';
+
+/** The arrival signal's own fields of the body, in order: the task's of 6.3 type 24. */
+const BODY_FIELDS = [
+  'taskID',
+  'externalTaskID',
+  'taskStartDate',
+  'taskDeadlineDate',
+  'estimatedArrivalDate',
+  'customFields',
+  'taskClientPhone',
+  'taskClientName',
+] as const;
+
+export interface ArrivalRule {
+  id: number;
+  minutesBefore: number;
+}
 
 /** The recent average speed is taken over this much time, from samples at least SAMPLE_MS apart. */
 const RECENT_MS = 10 * 60_000;
@@ -101,7 +119,7 @@ export class ArrivalSignal {
   }
 
   /** The task fields of 6.3 type 24, in the interface's order. */
-  private fields(task: TaskDestination, arrivalMs: number): Record<string, unknown> {
+  private fields(task: TaskDestination, arrivalMs: number): Record<(typeof BODY_FIELDS)[number], unknown> {
     const date = (ms: number | null) => (ms === null ? null : formatDateTime(ms, this.timeZone));
     const phone = task.clientPhone.replace(/\D/g, '');
     return {
@@ -117,3 +135,37 @@ export class ArrivalSignal {
     };
   }
 }
+
+/** Estimated arrival (6.3 type 24). */
+export const arrivalSignal = defineSignalKind({
+  kind: 24,
+  summary: '24 estimated arrival',
+  parameters: Type.Object({ minutesBefore: Type.Integer({ minimum: 1, maximum: 1440 }) }, { additionalProperties: false }),
+  bodyFields: BODY_FIELDS,
+  rule: (id, p): ArrivalRule => ({ id, minutesBefore: numberOr(p.minutesBefore, 0) }),
+  detector: {
+    stateKey: 'arrival',
+    live: true,
+    uses: ['openTasks'],
+    initialState: ArrivalSignal.initialState,
+    start(state: ArrivalSignalState, rules, context) {
+      const unit = new ArrivalSignal(state, rules, context.tasks, context.estimator, context.timeZone);
+      return (fix, moment, emit) => unit.step(fix, moment.live, emit);
+    },
+  },
+  message: {
+    headline: (_body, words) => words.arrival,
+    details(body, words, at) {
+      if (body.taskID === undefined) return [];
+      const client = [body.taskClientName, body.taskClientPhone].filter((v) => typeof v === 'string' && v).join(', ');
+      const lines = [client ? words.taskWithClient(String(body.taskID), client) : words.task(String(body.taskID))];
+      const arrival = at(body.estimatedArrivalDate);
+      if (arrival) lines.push(words.arrivalAt(arrival));
+      return lines;
+    },
+  },
+  workspace: {
+    label: 'rules.kind24',
+    numbers: [{ key: 'minutesBefore', label: 'rules.minutesBefore', hint: 'rules.minutesBeforeHint' }],
+  },
+});

@@ -1,50 +1,23 @@
-import type { Account } from '../accounts/accounts.js';
-import { formatDateTime } from '../http/datetime.js';
-import type { Period } from '../http/list-params.js';
-import type { LatestFix, ReportData, ReportTrack } from '../positioning/positioning.js';
-import { chunkedRows, type ReportChunk } from './report-chunks.js';
-import type { ReportRow, StopRecord, TripRecord } from './report-schema.js';
+import { Type, type Static } from 'typebox';
+import type { Account } from '../../accounts/accounts.js';
+import { formatDateTime } from '../../http/datetime.js';
+import type { Period } from '../../http/list-params.js';
+import type { LatestFix, ReportData, ReportTrack } from '../../positioning/positioning.js';
+import { chunkedRows, EVENT_CHUNK_VEHICLE_DAYS, type ReportChunk } from '../report-chunks.js';
+import { DateTime, type ReportRow } from '../report-schema.js';
+import { defineReportKind } from './report-kind.js';
 
-export interface Page {
-  limit: number;
-  offset: number;
-}
-
-const round = (n: number, digits: number) => Math.round(n * 10 ** digits) / 10 ** digits;
-
-/** Trips: the tracks route 3 lists for the period, with their highest and average speeds. */
-export async function tripRows(data: ReportData, account: Account, ids: number[], period: Period, page: Page | null): Promise<ReportRow<'trips'>[]> {
-  const tracks = await data.tracks(account.id, ids, period.fromMs, period.toMs, page);
-  return tracks.map((t) => ({ subscriberId: t.subscriberId, record: toTrip(t, account.timeZone) }));
-}
-
-export function toTrip(t: ReportTrack, timeZone: string): TripRecord {
-  // Whole metres and seconds, as route 3 answers them.
-  const distance = Math.round(t.distanceM);
-  const duration = Math.round((t.finishMs - t.startMs) / 1000);
-  return {
-    trackID: t.trackID,
-    startDate: formatDateTime(t.startMs, timeZone),
-    finishDate: formatDateTime(t.finishMs, timeZone),
-    startAddress: t.startAddress,
-    finishAddress: t.finishAddress,
-    startLat: t.startLat,
-    startLon: t.startLon,
-    finishLat: t.finishLat,
-    finishLon: t.finishLon,
-    distance,
-    duration,
-    maxSpeed: t.maxSpeedKmh === null ? null : round(t.maxSpeedKmh, 1),
-    averageSpeed: duration > 0 ? round((distance / duration) * 3.6, 1) : 0,
-    inProgress: t.isOpen,
-  };
-}
-
-/** The trips of one chunk of a report file: those that began in its window (or, in the first, before it). */
-export async function tripChunkRows(data: ReportData, account: Account, chunk: ReportChunk): Promise<ReportRow<'trips'>[]> {
-  const tracks = await data.tracks(account.id, chunk.ids, chunk.fromMs, chunk.toMs);
-  return tracks.filter((t) => chunk.first || t.startMs >= chunk.fromMs).map((t) => ({ subscriberId: t.subscriberId, record: toTrip(t, account.timeZone) }));
-}
+/** The time between two tracks. */
+export const StopRecord = Type.Object({
+  startDate: DateTime,
+  finishDate: Type.Union([DateTime, Type.Null()], { description: 'null while the vehicle still stands' }),
+  duration: Type.Integer({ description: 'seconds (to the latest fix while it still stands)' }),
+  latitude: Type.Number(),
+  longitude: Type.Number(),
+  address: Type.String(),
+  idleSeconds: Type.Integer({ description: 'engine on while parked' }),
+});
+export type StopRecord = Static<typeof StopRecord>;
 
 /**
  * Stops: the time between one track's finish and the next one's start, listed when it overlaps the
@@ -56,10 +29,10 @@ export async function tripChunkRows(data: ReportData, account: Account, chunk: R
  * Made chunk by chunk (report-chunks.ts): each vehicle's tracks are walked window by window in
  * order, the last track of a window carried to the next, where the stop after it ends.
  */
-export async function* stopChunks(data: ReportData, account: Account, chunks: Iterable<ReportChunk>, period: Period): AsyncGenerator<ReportRow<'stops'>[]> {
+export async function* stopChunks(data: ReportData, account: Account, chunks: Iterable<ReportChunk>, period: Period): AsyncGenerator<ReportRow<StopRecord>[]> {
   const carried = new Map<number, ReportTrack>();
   yield* chunkedRows(chunks, async (chunk) => {
-    const rows: ReportRow<'stops'>[] = [];
+    const rows: ReportRow<StopRecord>[] = [];
     const inWindow = await data.tracks(account.id, chunk.ids, chunk.fromMs, chunk.toMs);
     const latest = chunk.last ? await data.latestFixes(account.id, chunk.ids) : new Map<number, LatestFix>();
     for (const id of chunk.ids) {
@@ -103,3 +76,43 @@ export async function* stopChunks(data: ReportData, account: Account, chunks: It
     return rows;
   });
 }
+
+/** Stops: one record per stop between tracks overlapping the period; a page is cut from the chunks. */
+export const stopsReport = defineReportKind({
+  name: 'stops',
+  record: StopRecord,
+  summary: 'Stops between tracks, with idling (engine on while parked)',
+  description: 'One record per stop: the time between two tracks, where the vehicle stood, and how long its engine ran while it did.',
+  examples: [
+    {
+      startDate: '2026-03-02T08:41:50+03:00',
+      finishDate: '2026-03-02T09:05:30+03:00',
+      duration: 1420,
+      latitude: 55.75583,
+      longitude: 37.61173,
+      address: 'Pharmacy on Tverskaya',
+      idleSeconds: 240,
+    },
+  ],
+  chunkVehicleDays: EVENT_CHUNK_VEHICLE_DAYS,
+  stream: ({ data }, account, chunks, period) => stopChunks(data, account, chunks, period),
+  columns: [
+    { field: 'startDate', type: 'date' },
+    { field: 'finishDate', type: 'date' },
+    { field: 'duration', type: 'duration', total: 'sum' },
+    { field: 'idleSeconds', type: 'duration', total: 'sum' },
+    { field: 'address', type: 'text' },
+    { field: 'latitude', type: 'number', digits: 6 },
+    { field: 'longitude', type: 'number', digits: 6 },
+  ],
+  workspace: {
+    label: 'reports.kindStops',
+    columns: [
+      { field: 'startDate', label: 'reports.stopFrom', show: 'date' },
+      { field: 'finishDate', label: 'reports.until', show: 'date' },
+      { field: 'duration', label: 'reports.duration', show: 'duration' },
+      { field: 'idleSeconds', label: 'reports.idling', show: 'duration' },
+      { field: 'address', label: 'reports.place' },
+    ],
+  },
+});

@@ -1,5 +1,11 @@
-import { derivedFrom, type LoadingRule } from '../signal-rules.js';
-import { at, type Emit, type SignalFix } from '../signal-types.js';
+import { Type } from 'typebox';
+import { at, derivedFrom, type Emit, type SignalFix } from '../signal-types.js';
+import { defineSignalKind, numberOr, SensorId } from './rule-kind.js';
+
+export interface LoadingRule {
+  id: number;
+  sensorID: number;
+}
 
 /** The last reading of each sensor some rule watches, by sensor id. */
 export type LoadingSignalState = Record<string, number>;
@@ -39,3 +45,22 @@ export class LoadingSignal {
     }
   }
 }
+
+/** Waste loading (6.3 type 9). */
+export const loadingSignal = defineSignalKind({
+  kind: 9,
+  summary: '9 waste loading',
+  parameters: Type.Object({ sensorID: SensorId }, { additionalProperties: false }),
+  bodyFields: [],
+  rule: (id, p): LoadingRule => ({ id, sensorID: numberOr(p.sensorID, -1) }),
+  detector: {
+    stateKey: 'loading',
+    initialState: LoadingSignal.initialState,
+    start(state: LoadingSignalState, rules) {
+      const unit = new LoadingSignal(state, rules);
+      return (fix, _moment, emit) => unit.step(fix, emit);
+    },
+  },
+  message: { headline: (_body, words) => words.loading },
+  workspace: { label: 'rules.kind9', numbers: [{ key: 'sensorID', label: 'rules.sensor', hint: 'rules.sensorHint9' }] },
+});

@@ -1,6 +1,7 @@
+import { Type } from 'typebox';
 import type { TrackRecord } from '../../positioning/positioning.js';
-import type { PlainRule } from '../signal-rules.js';
 import type { Emit, SignalFix } from '../signal-types.js';
+import { defineSignalKind, type PlainRule } from './rule-kind.js';
 
 export interface TripEndSignalState {
   /** `[time, speed]` of the fix where the open track's stop began: a track that ends there ends at it. */
@@ -41,3 +42,22 @@ export class TripEndSignal {
     state.previous = [fix.timeMs, fix.velocityKmh];
   }
 }
+
+/** Trip end (6.3 type 11). */
+export const tripEndSignal = defineSignalKind({
+  kind: 11,
+  summary: '11 trip end',
+  parameters: Type.Object({}, { additionalProperties: false }),
+  bodyFields: [],
+  rule: (id): PlainRule => ({ id }),
+  detector: {
+    stateKey: 'tripEnd',
+    initialState: TripEndSignal.initialState,
+    start(state: TripEndSignalState, rules) {
+      const unit = new TripEndSignal(state, rules);
+      return (fix, moment, emit) => unit.step(fix, moment.ended, moment.stopAtMs, emit);
+    },
+  },
+  message: { headline: (_body, words) => words.tripEnded },
+  workspace: { label: 'rules.kind11' },
+});

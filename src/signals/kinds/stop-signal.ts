@@ -1,6 +1,12 @@
+import { Type } from 'typebox';
 import { haversineMetres } from '../../geo/geo.js';
-import { derivedFrom, type StopRule } from '../signal-rules.js';
-import { at, type Emit, type SignalFix } from '../signal-types.js';
+import { at, derivedFrom, type Emit, type SignalFix } from '../signal-types.js';
+import { defineSignalKind, numberOr } from './rule-kind.js';
+
+export interface StopRule {
+  id: number;
+  minStopMinutes: number;
+}
 
 export interface StopSignalState {
   /** Where and since when the vehicle stands; null while it moves. */
@@ -77,3 +83,22 @@ export class StopSignal {
     return Infinity;
   }
 }
+
+/** Stops (6.3 type 3). */
+export const stopSignal = defineSignalKind({
+  kind: 3,
+  summary: '3 stops',
+  parameters: Type.Object({ minStopMinutes: Type.Integer({ minimum: 1, maximum: 10_080 }) }, { additionalProperties: false }),
+  bodyFields: [],
+  rule: (id, p): StopRule => ({ id, minStopMinutes: numberOr(p.minStopMinutes, Infinity) }),
+  detector: {
+    stateKey: 'stops',
+    initialState: StopSignal.initialState,
+    start(state: StopSignalState, rules, { track }) {
+      const unit = new StopSignal(state, rules, track.moveSpeedKmh, track.moveDistanceM);
+      return (fix, _moment, emit) => unit.step(fix, emit);
+    },
+  },
+  message: { headline: (_body, words) => words.stop },
+  workspace: { label: 'rules.kind3', numbers: [{ key: 'minStopMinutes', label: 'rules.minStop' }] },
+});
