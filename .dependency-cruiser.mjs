@@ -5,6 +5,9 @@
  *  - a module reaches another only through its face, `src/<module>/<module>.ts`;
  *  - a module depends only on the modules below it (`layers`); the kernel (http, store, geo, i18n,
  *    config, version) depends on no module, and every module may use it.
+ * One list is read like the kernel: the device protocols (src/devices/protocols.ts), whose
+ * definitions reach nothing outside src/devices/ and the kernel, so that employees (the form of a
+ * device key) and config (the ports) take them from it while devices sit above employees.
  * The composition root (src/app.ts, src/main.ts) composes the modules from their faces too: each
  * face's `create…` function takes the faces of the modules it needs and gives back its routes and
  * the operations others may call.
@@ -20,13 +23,13 @@ const layers = {
   forms: ['accounts', 'tasks', 'customfields'],
   positioning: ['accounts', 'employees', 'geozones'],
   signals: ['accounts', 'events', 'employees', 'tasks', 'positioning', 'geozones', 'delivery'],
-  mobile: ['accounts', 'employees', 'positioning', 'tasks'],
   devices: ['accounts', 'employees', 'positioning'],
   workspace: ['accounts', 'positioning'],
   reports: ['accounts', 'employees', 'positioning', 'geozones', 'delivery', 'tasks'],
   retention: ['accounts', 'positioning', 'delivery', 'reports'],
 };
 const kernel = '^src/(http|store|geo|i18n)/|^src/(config|version)\\.ts$';
+const protocolList = '^src/devices/protocols\\.ts$';
 
 export default {
   forbidden: [
@@ -45,25 +48,32 @@ export default {
       to: { path: '^src/', pathNot: kernel },
     },
     {
+      name: 'protocol-list-depends-on-no-module',
+      comment: 'The device protocols are data and pure functions that every module may read: from src/devices/protocols.ts nothing outside src/devices/ and the kernel is reachable.',
+      severity: 'error',
+      from: { path: protocolList },
+      to: { path: '^src/', pathNot: [kernel, '^src/devices/'], reachable: true },
+    },
+    {
       name: 'only-through-the-face',
       comment: "Another module is reached through its face, src/<module>/<module>.ts, never its internals or tables.",
       severity: 'error',
       from: { path: '^src/([^/]+)/', pathNot: kernel },
-      to: { path: '^src/([^/]+)/', pathNot: [kernel, '^src/$1/', '^src/(?<face>[^/]+)/\\k<face>\\.ts$'] },
+      to: { path: '^src/([^/]+)/', pathNot: [kernel, protocolList, '^src/$1/', '^src/(?<face>[^/]+)/\\k<face>\\.ts$'] },
     },
     {
       name: 'root-through-faces',
       comment: 'The files at the top of src/ (app.ts composes, main.ts starts) reach modules through their faces as well.',
       severity: 'error',
       from: { path: '^src/[^/]+\\.ts$' },
-      to: { path: '^src/([^/]+)/', pathNot: [kernel, '^src/(?<face>[^/]+)/\\k<face>\\.ts$'] },
+      to: { path: '^src/([^/]+)/', pathNot: [kernel, protocolList, '^src/(?<face>[^/]+)/\\k<face>\\.ts$'] },
     },
     ...Object.entries(layers).map(([module, below]) => ({
       name: `layers-${module}`,
       comment: `${module} may use only: ${below.length ? below.join(', ') : 'the kernel'}.`,
       severity: 'error',
       from: { path: `^src/${module}/` },
-      to: { path: '^src/([^/]+)/', pathNot: [kernel, `^src/(${[module, ...below].join('|')})/`] },
+      to: { path: '^src/([^/]+)/', pathNot: [kernel, protocolList, `^src/(${[module, ...below].join('|')})/`] },
     })),
   ],
   options: {

@@ -32,13 +32,14 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
 import pg from 'pg';
-import { buildOsmAndServer } from '../src/mobile/osmand-server.js';
+import { buildHttpListener } from '../src/devices/http-listener.js';
+import { osmandProtocol } from '../src/devices/osmand/osmand-protocol.js';
 import { Cleanup, SUBSCRIBERS, flagValue, fmt, pause, ratio, runBench, serverStore, startServer, tempDir } from './common.js';
 
 const TARGET_SQLITE = 0.5;
 const TARGET_POSTGRES = 0.3;
 const TARGET_P99_MS = 50;
-/** Transactions the server's ingest queue runs at once on PostgreSQL (location-service.ts). */
+/** Transactions the server's ingest queue runs at once on PostgreSQL (fix-ingest.ts). */
 const POSTGRES_LANES = 4;
 
 interface ClientResult {
@@ -193,7 +194,7 @@ async function fleetServer(devices: number, cleanup: Cleanup) {
     }
   };
   await Promise.all(Array.from({ length: 8 }, (_, i) => create(i)));
-  const osmand = buildOsmAndServer({ locations: server.services.positioning });
+  const osmand = buildHttpListener({ protocol: osmandProtocol, ingest: server.services.positioning.ingest });
   cleanup.add(() => osmand.close());
   const osmandUrl = `http://127.0.0.1:${(await osmand.listen({ port: 0, host: '127.0.0.1' })).port}`;
   const storedFixes = async () => {

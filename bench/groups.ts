@@ -65,7 +65,7 @@ runBench('bench:groups', async () => {
       Promise.all(
         Array.from({ length: size }, () => {
           const { key, fix: next } = fix();
-          return locations.ingestDeviceFix(key, next);
+          return locations.ingest.submit({ source: 'osmand', deviceKey: key, fix: next });
         }),
       );
     // Warm-up: two fixes of every device (states, caches, JIT), in groups of the larger size.

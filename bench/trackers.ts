@@ -22,16 +22,17 @@
  *   npm run bench:trackers -- --terminals 500 --seconds 10 --bursts 3
  *   npm run bench:trackers -- --pg                  # PostgreSQL (DATABASE_URL, or a throwaway cluster)
  *
- * Target: stored ≥ 0.5 of bare on SQLite. The service sink of src/devices/tracker-sink.ts
- * goes through the ingest queue's group commit.
+ * Target: stored ≥ 0.5 of bare on SQLite. The stored listener's fixes go through the ingest port
+ * (src/positioning/ingest-port.ts) and its group commit.
  */
 import { connect, type Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { sql } from 'kysely';
-import { teltonikaProtocol } from '../src/devices/teltonika-protocol.js';
-import { startTrackerThread, type ThreadTrackerSink } from '../src/devices/tracker-listeners.js';
+import { teltonikaProtocol } from '../src/devices/teltonika/teltonika-protocol.js';
+import { startTrackerThread } from '../src/devices/tracker-listeners.js';
 import { startTrackerServer, type TrackerSink } from '../src/devices/tracker-server.js';
-import { serviceTrackerSink } from '../src/devices/tracker-sink.js';
+import { deviceDirectory } from '../src/devices/tracker-sink.js';
+import type { IngestPort } from '../src/positioning/ingest-port.js';
 import { IngestQueue, type Frame } from '../src/positioning/ingest-queue.js';
 import { insertionOf, LocationStore } from '../src/positioning/location-store.js';
 import type { Database } from '../src/store/database.js';
@@ -207,7 +208,7 @@ const FLOOR_VEHICLES_FROM = 1_000_000_000;
  * stored listener's (once its commit is visible, then on disk). Nothing else is read or written:
  * what the disk, SQLite and the queue allow, the pipeline left out.
  */
-function plainRowsSink(database: Database, stored: ThreadTrackerSink): ThreadTrackerSink {
+function plainRowsPort(database: Database, stored: IngestPort): IngestPort {
   const locations = new LocationStore(database);
   const queue = new IngestQueue(async (frames) => {
     const receivedAt = Date.now();
@@ -224,17 +225,20 @@ function plainRowsSink(database: Database, stored: ThreadTrackerSink): ThreadTra
         await locations.insert(tx, insertionOf(accountId, receivedAt, fixes, []));
       }
     });
-    return { refused: new Map(), durable, commit };
+    void durable.catch(() => {});
+    return { refused: new Map(), commit };
   });
   const frame = (accountId: number, fixes: Frame['fixes']): Frame => {
     for (const fix of fixes) fix.subscriberId += FLOOR_VEHICLES_FROM;
     return { accountId, fixes, source: 'tracker', unknown: () => new Error('unknown terminal') };
   };
   return {
-    authenticateDevice: stored.authenticateDevice,
+    submit: (submitted) => {
+      if (!('accountId' in submitted)) throw new Error('a tracker frame names its account');
+      return queue.submit(frame(submitted.accountId, submitted.fixes));
+    },
+    durable: (commit) => stored.durable(commit),
     durabilityChannel: stored.durabilityChannel,
-    ingest: (accountId, fixes) => queue.submit(frame(accountId, fixes)),
-    ingestVisible: (accountId, fixes) => queue.submitVisible(frame(accountId, fixes)),
   };
 }
 
@@ -265,12 +269,13 @@ runBench('bench:trackers', async () => {
     // The reference: the same framing and decoding on the bench's own thread, answering at once.
     const bareListener = await startTrackerServer({ protocol: teltonikaProtocol, sink: bare, host: '127.0.0.1' });
     cleanup.add(() => bareListener.close());
-    // What `npm start` runs: the listener's thread, storing through the ingest queue.
-    const serviceSink = serviceTrackerSink(server.services);
-    const storedListener = await startTrackerThread({ listeners: [{ protocol: 'teltonika', port: 0 }], host: '127.0.0.1', idleTimeoutMs: 600_000, sink: serviceSink, logger: quiet });
+    // What `npm start` runs: the listener's thread, storing through the ingest port.
+    const directory = deviceDirectory(server.services);
+    const { ingest } = server.services.positioning;
+    const storedListener = await startTrackerThread({ listeners: [{ protocol: 'teltonika', port: 0 }], host: '127.0.0.1', idleTimeoutMs: 600_000, directory, ingest, logger: quiet });
     cleanup.add(() => storedListener.close());
     // The floor: the same thread and queue, plain rows.
-    const rowsListener = await startTrackerThread({ listeners: [{ protocol: 'teltonika', port: 0 }], host: '127.0.0.1', idleTimeoutMs: 600_000, sink: plainRowsSink(database, serviceSink), logger: quiet });
+    const rowsListener = await startTrackerThread({ listeners: [{ protocol: 'teltonika', port: 0 }], host: '127.0.0.1', idleTimeoutMs: 600_000, directory, ingest: plainRowsPort(database, ingest), logger: quiet });
     cleanup.add(() => rowsListener.close());
     const targets: Record<ListenerName, Target> = {
       bare: { port: bareListener.port, keys, storedSince: async (acknowledged) => Math.max(0, acknowledged) * BURST },

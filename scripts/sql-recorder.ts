@@ -12,6 +12,7 @@ import {
   type Driver,
   type QueryResult,
 } from 'kysely';
+import { DURABLE_ON_RETURN } from '../src/store/commit-sequence.js';
 import type { Database, Dialect, Tx } from '../src/store/database.js';
 import type { Schema } from '../src/store/schema.js';
 
@@ -43,7 +44,7 @@ export class SqlRecorder {
       dialect,
       sqlite,
       transaction: (fn) => db.transaction().execute(fn),
-      visibleTransaction: async (fn) => ({ result: await db.transaction().execute(fn), durable: Promise.resolve(), commit: 0 }),
+      visibleTransaction: async (fn) => ({ result: await db.transaction().execute(fn), durable: Promise.resolve(), commit: DURABLE_ON_RETURN }),
       durable: () => Promise.resolve(),
       stopped: new Promise<Error>(() => {}),
       durabilityChannel: null,

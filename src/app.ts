@@ -3,7 +3,7 @@ import { createAccounts } from './accounts/accounts.js';
 import type { Config } from './config.js';
 import { createCustomFields } from './customfields/customfields.js';
 import { createDelivery, defaultDeliverySettings, type AttachmentSource, type DeliverySettings } from './delivery/delivery.js';
-import { createDevices } from './devices/devices.js';
+import { createDevices, deviceConnections, type DevicePortSetting } from './devices/devices.js';
 import { createEmployees } from './employees/employees.js';
 import { createForms } from './forms/forms.js';
 import { createGeozones } from './geozones/geozones.js';
@@ -19,6 +19,8 @@ import { createWorkspace, type WorkspaceConfig } from './workspace/workspace.js'
 
 export type AppConfig = Pick<Config, 'LOKATOR_ADMIN_TOKEN' | 'INGEST_BODY_LIMIT_BYTES'> &
   Partial<Pick<Config, 'REQUEST_TIMEOUT' | 'MAX_REQUESTS_IN_FLIGHT' | 'TRUST_PROXY'>> &
+  /** The device listeners' ports (main.ts starts them), for the connection settings the workspace shows. */
+  Partial<Pick<Config, DevicePortSetting>> &
   WorkspaceConfig;
 
 /** Every module, as its face offers it to the others, to main.ts (which starts the workers) and to tests. */
@@ -89,7 +91,7 @@ export async function buildApp({ database, services, config, logger = false, clo
   await app.register(apiRoutes({ database, clock, authenticate: accounts.authenticateRequest, maxInFlightPerUser: config.MAX_REQUESTS_IN_FLIGHT, routes }), { prefix: '/v6/api' });
   // The employee's phone authenticates with its device key, not a bearer token.
   await app.register(tasks.mobileRoutes);
-  await app.register(workspace.routes(config));
+  await app.register(workspace.routes(config, deviceConnections(config)));
   app.addHook('onClose', async () => workspace.live.close());
   return app;
 }

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import ipaddr from 'ipaddr.js';
 import { passwordProblem } from './accounts/accounts.js';
+import { deviceProtocols, type DevicePortSetting } from './devices/protocols.js';
 import { isValidTimeZone } from './http/datetime.js';
 
 /**
@@ -96,13 +97,15 @@ export function durationMs(raw: string): number {
   return Number(match[1]) * unit;
 }
 
+/** A port setting per device protocol (OSMAND_PORT, EGTS_PORT, …), declared with its protocol in src/devices/. */
+const devicePortSettings = Object.fromEntries(
+  deviceProtocols.map((protocol) => [protocol.port.setting, { doc: protocol.port.doc, default: protocol.port.default, parse: port }]),
+) as Record<DevicePortSetting, Setting<number> & { default: number }>;
+
 export const settings = {
   PORT: { doc: 'HTTP port of the API and the workspace', default: 8080, parse: port },
   HOST: { doc: 'address to listen on', default: '0.0.0.0', parse: text },
-  OSMAND_PORT: { doc: 'HTTP port of the OsmAnd protocol listener for phones and trackers', default: 5055, parse: port },
-  EGTS_PORT: { doc: 'TCP port of the EGTS listener for vehicle trackers (GOST 33472); 0 switches it off', default: 5162, parse: port },
-  WIALON_IPS_PORT: { doc: 'TCP port of the Wialon IPS 1.1/2.0 listener for vehicle trackers; 0 switches it off', default: 5039, parse: port },
-  TELTONIKA_PORT: { doc: 'TCP port of the Teltonika (codec 8, 8 Extended) listener for vehicle trackers; 0 switches it off', default: 5027, parse: port },
+  ...devicePortSettings,
   TRACKER_IDLE_TIMEOUT: { doc: 'a tracker connection that sends nothing for this long is closed (s, m, h)', default: 600_000, parse: durationMs },
   DATA_DIR: { doc: 'folder of the embedded SQLite database', default: './data', parse: text },
   DATABASE_URL: url('`postgres://…` to use PostgreSQL instead of the embedded SQLite file', ['postgres:', 'postgresql:']),

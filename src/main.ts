@@ -3,15 +3,14 @@ import { buildApp, createServices } from './app.js';
 import { bootstrapFirstAccount } from './accounts/accounts.js';
 import { ConfigError, loadConfig } from './config.js';
 import { deliverySettings } from './delivery/delivery.js';
-import { serviceTrackerSink, startTrackerListeners } from './devices/devices.js';
-import { createMobile } from './mobile/mobile.js';
+import { deviceDirectory, devicePorts, startDeviceListeners } from './devices/devices.js';
 import { migrate, openDatabase } from './store/database.js';
 import { checkIdHeadroom } from './store/id-headroom.js';
 import { version } from './version.js';
 
 /**
- * `npm start`: the API and workspace on PORT, the OsmAnd listener on OSMAND_PORT, the vehicle
- * tracker listeners on EGTS_PORT, WIALON_IPS_PORT and TELTONIKA_PORT, one database.
+ * `npm start`: the API and workspace on PORT, a listener per device protocol on its port
+ * (OSMAND_PORT, EGTS_PORT, … of src/devices/protocols.ts), one database.
  */
 async function main(): Promise<void> {
   let config;
@@ -58,25 +57,20 @@ async function main(): Promise<void> {
   let stopping = false;
   const notReady = () => (starting ? 'starting: the device listeners are not listening yet' : stopping ? 'the server is shutting down' : null);
   const app = await buildApp({ database, services, config, logger: log, notReady });
-  const osmand = createMobile({
-    locations: services.positioning,
-    logger: log.child({ listener: 'osmand' }),
-    requestTimeoutMs: config.REQUEST_TIMEOUT,
-  });
   const { addressFiller } = services.positioning;
   await app.listen({ port: config.PORT, host: config.HOST });
-  await osmand.listen({ port: config.OSMAND_PORT, host: config.HOST });
-  const trackerPorts = { egts: config.EGTS_PORT, wialon: config.WIALON_IPS_PORT, teltonika: config.TELTONIKA_PORT };
-  const trackers = await startTrackerListeners({
-    ports: trackerPorts,
+  const devices = await startDeviceListeners({
+    ports: devicePorts(config),
     host: config.HOST,
     idleTimeoutMs: config.TRACKER_IDLE_TIMEOUT,
-    sink: serviceTrackerSink(services),
-    logger: log.child({ listener: 'trackers' }),
+    requestTimeoutMs: config.REQUEST_TIMEOUT,
+    directory: deviceDirectory(services),
+    ingest: services.positioning.ingest,
+    logger: log,
   });
   starting = false;
   log.info(
-    { version, store: database.dialect, port: config.PORT, osmandPort: config.OSMAND_PORT, trackerPorts, geocoder: Boolean(addressFiller) },
+    { version, store: database.dialect, port: config.PORT, devicePorts: devices.ports, geocoder: Boolean(addressFiller) },
     `Lokator ${version} is serving on ${database.dialect === 'sqlite' ? config.databaseUrl : 'PostgreSQL'}`,
   );
 
@@ -96,13 +90,11 @@ async function main(): Promise<void> {
     }, config.SHUTDOWN_GRACE_MS);
     force.unref();
     // Stop taking fixes first, then API requests; in-flight ones finish and commit.
-    await trackers.close();
-    // A keep-alive
-    // connection whose request was in flight when closing began is idle only once it is answered
-    // (after its commit is on disk), later than close() looks for idle connections: reap them.
-    // (The OsmAnd listener's close() reaps its own.)
+    await devices.close();
+    // A keep-alive connection whose request was in flight when closing began is idle only once it
+    // is answered (after its commit is on disk), later than close() looks for idle connections:
+    // reap them. (The HTTP device listeners reap their own.)
     const reaper = setInterval(() => app.server.closeIdleConnections(), 100);
-    await osmand.close();
     await app.close();
     clearInterval(reaper);
     await addressFiller?.stop();

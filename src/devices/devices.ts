@@ -1,4 +1,4 @@
-/** The face of devices: the tracker listeners, and the EGTS retranslators accounts let in (see .dependency-cruiser.mjs). */
+/** The face of devices: the listeners of the device protocols, and the EGTS retranslators accounts let in (see .dependency-cruiser.mjs). */
 import type { Routes } from '../http/route-types.js';
 import type { Database } from '../store/database.js';
 import { retranslatorRoutes } from './retranslator-routes.js';
@@ -21,5 +21,8 @@ export function createDevices({ database, clock = Date.now }: DevicesDependencie
   return { retranslators, routes: retranslatorRoutes(retranslators) };
 }
 
-export { startTrackerListeners } from './tracker-listeners.js';
-export { serviceTrackerSink } from './tracker-sink.js';
+export { startDeviceListeners } from './device-listeners.js';
+export type { DeviceListeners } from './device-listeners.js';
+export { deviceDirectory } from './tracker-sink.js';
+export { deviceConnections, devicePorts, deviceProtocols } from './protocols.js';
+export type { DeviceConnection, DevicePortSetting, DeviceProtocol } from './protocols.js';

@@ -1,15 +1,23 @@
-import type { ReadingMapOverride, ScaledInput, SensorInput, SwitchInput } from '../employees/employees.js';
-import type { Fix } from '../positioning/positioning.js';
-
-export type { ReadingMapOverride };
-
 /**
  * How a tracker's inputs become Lokator's vehicle readings (CONTRACT §2: fuel in litres, ignition,
  * external power, odometer in km, engine hours, numbered sensors). Each protocol declares its
- * defaults as data (egts-reading-map.ts, wialon-reading-map.ts, teltonika-reading-map.ts); an
- * employee's `vehicleSettings.readingMap` (schema in src/employees/reading-map-schema.ts)
+ * defaults as data (its definition's `defaultReadingMap`); an employee's
+ * `vehicleSettings.readingMap` (schema in src/employees/reading-map-schema.ts, of these shapes)
  * replaces any of their targets through `resolveReadingMap`.
  */
+
+/** A number: the input times `scale` (default 1). */
+export interface ScaledInput {
+  input: string;
+  scale?: number;
+}
+/** A switch: true when the input times `scale` is above `above` (default 0). */
+export interface SwitchInput extends ScaledInput {
+  above?: number;
+}
+export interface SensorInput extends ScaledInput {
+  sensorID: number;
+}
 
 export interface ReadingMap {
   /** Litres. */
@@ -23,7 +31,18 @@ export interface ReadingMap {
   sensors: SensorInput[];
 }
 
-export type VehicleReadings = Pick<Fix, 'fuelLevel' | 'ignition' | 'externalPower' | 'odometer' | 'engineHours' | 'sensors'>;
+/** An employee's map: each target given replaces the default's; null switches it off. */
+export type ReadingMapOverride = Partial<ReadingMap>;
+
+/** A fix's vehicle readings (the fields of positioning's Fix of the same names); null: not known. */
+export interface VehicleReadings {
+  fuelLevel: number | null;
+  ignition: boolean | null;
+  externalPower: boolean | null;
+  odometer: number | null;
+  engineHours: number | null;
+  sensors: { sensorID: number; value: number }[] | null;
+}
 
 /** The defaults with an employee's override laid over them: each target given replaces the default's (sensors as a whole). */
 export function resolveReadingMap(defaults: ReadingMap, override?: ReadingMapOverride | null): ReadingMap {

@@ -1,71 +1,52 @@
 import { Worker } from 'node:worker_threads';
-import type { DeviceProtocol } from '../employees/employees.js';
 import type { KeyGuessLimits } from '../http/key-guess-throttle.js';
-import { INGEST_FIELDS, skipFixes, unpackFixes, type FromTrackerThread, type TrackerQuestion, type ToTrackerThread, type TrackerProtocolName, type TrackerThreadData } from './tracker-thread-messages.js';
-import type { Fix } from '../positioning/positioning.js';
-import type { TrackerLogger, TrackerSink } from './tracker-server.js';
-
-/** Fixes handed to the ingest queue and not yet committed, at most (a frame's are never split). */
-const MAX_FIXES_STORING = 8192;
-
-export interface TrackerPorts {
-  /** EGTS_PORT, WIALON_IPS_PORT, TELTONIKA_PORT; 0 leaves that listener off. */
-  egts: number;
-  wialon: number;
-  teltonika: number;
-}
+import { ingestBounds, type IngestPort } from '../positioning/positioning.js';
+import { commitSequence, DURABLE_ON_RETURN, type CommitSequence } from '../store/commit-sequence.js';
+import type { DeviceProtocol } from './protocols.js';
+import type { DeviceDirectory, TrackerLogger } from './tracker-server.js';
+import { INGEST_FIELDS, skipFixes, unpackFixes, type FromTrackerThread, type TrackerQuestion, type ToTrackerThread, type TrackerThreadData } from './tracker-thread-messages.js';
 
 export interface TrackerListeners {
   /** The port each protocol listens on. */
-  readonly ports: Partial<Record<TrackerProtocolName, number>>;
+  readonly ports: Partial<Record<DeviceProtocol, number>>;
   /** Stops listening and drops the connections; resolves once every frame handed over is stored or refused. */
   close(): Promise<void>;
 }
 
-/**
- * A sink whose commits the tracker thread hears of itself: `ingestVisible` resolves as soon as the
- * fixes' commit is visible, with its number, and the thread acknowledges the frame once
- * `durabilityChannel` announces that commit on disk, without waiting for the main thread, busy
- * with the next group's transaction by then, to hear of the sync (as the OsmAnd listener does).
- */
-export interface ThreadTrackerSink extends TrackerSink {
-  ingestVisible(accountId: number, fixes: Fix[]): Promise<number>;
-  readonly durabilityChannel: string | null;
-}
-
 export interface TrackerThreadOptions {
-  /** Port 0: a free one. */
-  listeners: { protocol: TrackerProtocolName; port: number }[];
+  /** TCP protocols by name (protocols.ts), each with its port (0: a free one). */
+  listeners: { protocol: DeviceProtocol; port: number }[];
   host: string;
   idleTimeoutMs: number;
-  /** A plain TrackerSink (tests) resolves once its fixes are stored, and they are acknowledged then. */
-  sink: TrackerSink | ThreadTrackerSink;
+  /** Who the terminals are. */
+  directory: DeviceDirectory;
+  /**
+   * Where their fixes go. The thread acknowledges a frame once the port's `durabilityChannel`
+   * announces its commit on disk, without waiting for the main thread, busy with the next group's
+   * transaction by then, to hear of the sync; a port without a channel is durable on return.
+   */
+  ingest: IngestPort;
   logger: TrackerLogger;
   /** How many unknown keys one address may try (one throttle for every port of the thread). */
   keyGuessLimits?: KeyGuessLimits;
 }
 
-/** The tracker listeners `npm start` runs, one protocol per port, all on one thread (`startTrackerThread`). */
-export async function startTrackerListeners(options: Omit<TrackerThreadOptions, 'listeners'> & { ports: TrackerPorts }): Promise<TrackerListeners> {
-  const { ports, ...rest } = options;
-  const listeners = (['egts', 'wialon', 'teltonika'] as const).filter((protocol) => ports[protocol] !== 0).map((protocol) => ({ protocol, port: ports[protocol] }));
-  if (listeners.length === 0) return { ports: {}, close: async () => {} };
-  return startTrackerThread({ ...rest, listeners });
-}
-
 /**
- * Starts the listeners on a thread of their own (tracker-thread.ts), which reads the connections,
- * frames, decodes and acknowledges; this side looks terminals up and stores their fixes through
- * `sink` (the ingest queue), answering the thread once they committed. The main thread runs
- * every transaction and is what limits how fast a fleet's records are stored: in a burst, framing
- * and decoding there took about a quarter of its time (issue 14).
+ * Starts the TCP listeners on a thread of their own (tracker-thread.ts), which reads the
+ * connections, frames, decodes and acknowledges; this side looks terminals up and submits their
+ * fixes to the ingest port, answering the thread once they committed. The main thread runs every
+ * transaction and is what limits how fast a fleet's records are stored: in a burst, framing and
+ * decoding there took about a quarter of its time.
  */
 export function startTrackerThread(options: TrackerThreadOptions): Promise<TrackerListeners> {
-  const { sink, logger } = options;
-  const visible = 'ingestVisible' in sink ? sink : null;
+  const { directory, ingest, logger } = options;
   const workerData: TrackerThreadData = {
-    listeners: options.listeners, host: options.host, idleTimeoutMs: options.idleTimeoutMs, keyGuessLimits: options.keyGuessLimits,
-    durabilityChannel: visible?.durabilityChannel ?? null,
+    listeners: options.listeners,
+    host: options.host,
+    idleTimeoutMs: options.idleTimeoutMs,
+    keyGuessLimits: options.keyGuessLimits,
+    durabilityChannel: ingest.durabilityChannel,
+    handOverNumbers: ingestBounds.trackerHandOverNumbers,
   };
   const thread = new Worker(new URL('./tracker-thread.js', import.meta.url), { workerData });
   const send = (message: ToTrackerThread) => thread.postMessage(message);
@@ -77,19 +58,19 @@ export function startTrackerThread(options: TrackerThreadOptions): Promise<Track
 
   // Answers made ready together (a commit's frames, resolved in one run of microtasks) go in one message.
   let stored: number[] = [];
-  let storedAfter = 0;
+  let commit = DURABLE_ON_RETURN;
   let failed: [number, string][] = [];
   const flush = () => {
-    send({ type: 'ingested', stored, storedAfter, failed });
+    send({ type: 'ingested', stored, commit, failed });
     stored = [];
-    storedAfter = 0;
+    commit = DURABLE_ON_RETURN;
     failed = [];
   };
-  const answer = (id: number, error?: unknown, commit = 0) => {
+  const answer = (id: number, error?: unknown, storedIn = DURABLE_ON_RETURN) => {
     if (stored.length === 0 && failed.length === 0) queueMicrotask(flush);
     if (error === undefined) {
       stored.push(id);
-      storedAfter = Math.max(storedAfter, commit);
+      commit = commitSequence(Math.max(commit, storedIn));
     }
     // The thread logs it with the connection it drops; the message names no key (fixes carry none).
     else failed.push([id, error instanceof Error ? error.message : String(error)]);
@@ -97,14 +78,14 @@ export function startTrackerThread(options: TrackerThreadOptions): Promise<Track
   };
 
   /**
-   * Frames handed over wait here, still packed (about 100 bytes a fix), while MAX_FIXES_STORING of
-   * theirs are being stored: a burst from thousands of terminals does not wait in the ingest queue
-   * as a hundred thousand objects. (The collector's share of a burst fell with the young
-   * generation's size, `npm start`'s flag, not measurably with this.)
+   * Frames handed over wait here, still packed (about 100 bytes a fix), while
+   * ingestBounds.trackerFixesSubmitted of theirs are submitted: a burst from thousands of terminals
+   * does not wait in the ingest queue as a hundred thousand objects. (The collector's share of a
+   * burst fell with the young generation's size, `npm start`'s flag, not measurably with this.)
    */
   const waiting: { id: number; accountId: number; count: number; values: Float64Array; offset: number }[] = [];
   let waitingFrom = 0;
-  let storing = 0;
+  let submitted = 0;
   const take = (requests: number[], values: Float64Array) => {
     let offset = 0;
     for (let i = 0; i < requests.length; i += INGEST_FIELDS) {
@@ -116,17 +97,17 @@ export function startTrackerThread(options: TrackerThreadOptions): Promise<Track
     store();
   };
   const store = () => {
-    while (waitingFrom < waiting.length && storing < MAX_FIXES_STORING) {
+    while (waitingFrom < waiting.length && submitted < ingestBounds.trackerFixesSubmitted) {
       const { id, accountId, count, values, offset } = waiting[waitingFrom++]!;
-      storing += count;
-      const done = (error?: unknown, commit?: number) => {
-        storing -= count;
-        answer(id, error, commit);
+      submitted += count;
+      const done = (error?: unknown, storedIn?: CommitSequence) => {
+        submitted -= count;
+        answer(id, error, storedIn);
         store();
       };
       const { fixes } = unpackFixes(values, offset, count);
-      (visible ? visible.ingestVisible(accountId, fixes) : sink.ingest(accountId, fixes).then(() => 0)).then(
-        (commit) => done(undefined, commit),
+      ingest.submit({ source: 'tracker', accountId, fixes }).then(
+        (storedIn) => done(undefined, storedIn),
         (error: unknown) => done(error ?? new Error('the fixes were not stored')),
       );
     }
@@ -137,7 +118,7 @@ export function startTrackerThread(options: TrackerThreadOptions): Promise<Track
   };
 
   const resolve = (id: number, protocol: DeviceProtocol, deviceKey: string, password: string | null) => {
-    sink.authenticateDevice(protocol, deviceKey, password).then(
+    directory.authenticateDevice(protocol, deviceKey, password).then(
       // Only what the thread needs crosses: a refusal's outcome, an acceptance's owner.
       (login) => send({ type: 'resolved', id, login: login.outcome === 'accepted' ? { outcome: 'accepted', owner: { accountId: login.owner.accountId, subscriberId: login.owner.subscriberId, readingMap: login.owner.readingMap ?? null } } : { outcome: login.outcome } }),
       (error: unknown) => send({ type: 'resolved', id, login: { outcome: 'unknown' }, error: error instanceof Error ? error.message : String(error) }),
@@ -147,8 +128,8 @@ export function startTrackerThread(options: TrackerThreadOptions): Promise<Track
   const answerQuestion = (id: number, question: TrackerQuestion) => {
     const answer =
       question.kind === 'retranslator'
-        ? (sink.authenticateRetranslator?.(question.dispatcherId, question.password) ?? Promise.resolve(null))
-        : (sink.findDevice?.(question.protocol, question.deviceKey) ?? Promise.resolve(null));
+        ? (directory.authenticateRetranslator?.(question.dispatcherId, question.password) ?? Promise.resolve(null))
+        : (directory.findDevice?.(question.protocol, question.deviceKey) ?? Promise.resolve(null));
     answer.then(
       (value) => send({ type: 'answered', id, answer: value }),
       (error: unknown) => send({ type: 'answered', id, answer: null, error: error instanceof Error ? error.message : String(error) }),

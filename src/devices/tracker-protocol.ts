@@ -1,5 +1,3 @@
-import type { DeviceProtocol } from '../employees/employees.js';
-import type { ReadingMap } from './reading-map.js';
 import type { TrackerRecord } from './tracker-record.js';
 
 /** What a protocol's dialogue may do on its connection; the listener (tracker-server.ts) provides it. */
@@ -57,20 +55,4 @@ export type LoginOutcome = 'accepted' | 'unknown' | 'password-required' | 'wrong
 export interface TrackerSession {
   /** One whole frame; the listener hands frames over one at a time, in arrival order. */
   handle(frame: Buffer): Promise<void>;
-}
-
-export interface TrackerProtocol {
-  /** `egts`, `wialon` or `teltonika`: in logs and metrics. */
-  readonly name: string;
-  /** The employee's deviceProtocol whose keys this listener hears (besides keys without one). */
-  readonly deviceProtocol: DeviceProtocol;
-  /** The largest frame a terminal of this protocol legitimately sends; bigger ones close the connection. */
-  readonly maxFrameBytes: number;
-  readonly defaultReadingMap: ReadingMap;
-  /**
-   * The length of the frame at the head of `buffer`: 0 while it is incomplete, -1 when these bytes
-   * cannot start a frame of this protocol (the connection is then closed: its framing is lost).
-   */
-  frameLength(buffer: Buffer): number;
-  open(connection: TrackerConnection): TrackerSession;
 }

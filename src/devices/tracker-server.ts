@@ -1,21 +1,20 @@
 import { createHash } from 'node:crypto';
 import { createServer, type AddressInfo, type Socket } from 'node:net';
-import type { DeviceProtocol } from '../employees/employees.js';
 import type { Fix } from '../positioning/positioning.js';
+import type { TcpDeviceProtocol } from './device-protocol.js';
+import type { DeviceProtocol } from './protocols.js';
 import { applyReadingMap, resolveReadingMap, type ReadingMap, type ReadingMapOverride } from './reading-map.js';
-import type { LoginOutcome, TrackerConnection, TrackerProtocol } from './tracker-protocol.js';
+import type { LoginOutcome, TrackerConnection } from './tracker-protocol.js';
 import type { TrackerRecord } from './tracker-record.js';
 
-/** What the listener needs from the rest of Lokator (tracker-sink.ts adapts the services to it). */
-export interface TrackerSink {
+/** Who a terminal is: what the listeners ask of the employees and retranslators (tracker-sink.ts adapts them). */
+export interface DeviceDirectory {
   /**
    * A terminal's login on `protocol`'s listener (EmployeeService.authenticateDevice): the employee
    * whose device key is this IMEI / terminal id, if the key is heard on this protocol and the
    * password (null: none given) is the device's, when it has one.
    */
   authenticateDevice(protocol: DeviceProtocol, deviceKey: string, password: string | null): Promise<TrackerLogin>;
-  /** Stores the fixes (in order) and resolves only after they committed; rejects if they were not stored. */
-  ingest(accountId: number, fixes: Fix[]): Promise<void>;
   /**
    * The employee whose device key this is, if heard on `protocol`, whatever its device password:
    * a retranslator's vehicle (the retranslator proved its account's own credentials); absent: none.
@@ -23,6 +22,12 @@ export interface TrackerSink {
   findDevice?(protocol: DeviceProtocol, deviceKey: string): Promise<TrackerDevice | null>;
   /** The retranslator an account configured with this dispatcher id and password, or null; absent: none. */
   authenticateRetranslator?(dispatcherId: number, password: string): Promise<TrackerRetranslator | null>;
+}
+
+/** What a listener needs from the rest of Lokator: who terminals are, and where their fixes go. */
+export interface TrackerSink extends DeviceDirectory {
+  /** Stores the fixes (in order) and resolves only once they are durable; rejects if they were not stored. */
+  ingest(accountId: number, fixes: Fix[]): Promise<void>;
 }
 
 export type TrackerLogin = { outcome: 'accepted'; owner: TrackerDevice } | { outcome: Exclude<LoginOutcome, 'accepted'> };
@@ -58,7 +63,7 @@ export interface TrackerLogger {
 }
 
 export interface TrackerServerOptions {
-  protocol: TrackerProtocol;
+  protocol: TcpDeviceProtocol<DeviceProtocol>;
   sink: TrackerSink;
   /** 0 (the default) picks a free port. */
   port?: number;
@@ -153,7 +158,7 @@ export async function startTrackerServer(options: TrackerServerOptions): Promise
         }
         for (const { key, digest } of heard) {
           if (key === '') continue;
-          const login = await sink.authenticateDevice(protocol.deviceProtocol, key, password);
+          const login = await sink.authenticateDevice(protocol.name, key, password);
           if (login.outcome === 'unknown') continue;
           if (login.outcome !== 'accepted') {
             // A wrong or missing password counts as a guess: the key alone must not open the vehicle.
@@ -192,7 +197,7 @@ export async function startTrackerServer(options: TrackerServerOptions): Promise
         if (!retranslator) return false;
         const { objects, accountId } = retranslator;
         if (!objects.has(deviceKey)) {
-          const owner = deviceKey === '' ? null : ((await sink.findDevice?.(protocol.deviceProtocol, deviceKey)) ?? null);
+          const owner = deviceKey === '' ? null : ((await sink.findDevice?.(protocol.name, deviceKey)) ?? null);
           // Only the retranslator's own account: another's vehicle is answered as no vehicle at all.
           const digest = deviceKeyDigest(deviceKey);
           objects.set(deviceKey, owner && owner.accountId === accountId ? bound(owner, digest) : null);

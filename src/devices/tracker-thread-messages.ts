@@ -1,6 +1,7 @@
 import type { KeyGuessLimits } from '../http/key-guess-throttle.js';
 import type { Fix } from '../positioning/positioning.js';
-import type { DeviceProtocol } from '../employees/employees.js';
+import type { CommitSequence } from '../store/commit-sequence.js';
+import type { DeviceProtocol } from './protocols.js';
 import type { TrackerDevice, TrackerLogin, TrackerRetranslator } from './tracker-server.js';
 
 /**
@@ -10,16 +11,16 @@ import type { TrackerDevice, TrackerLogin, TrackerRetranslator } from './tracker
  * more than the framing it was moved off.
  */
 
-/** The protocols the thread serves, by name. */
-export type TrackerProtocolName = 'egts' | 'wialon' | 'teltonika';
-
 export interface TrackerThreadData {
-  listeners: { protocol: TrackerProtocolName; port: number }[];
+  /** TCP protocols (protocols.ts) by name, each with its port (0: a free one). */
+  listeners: { protocol: DeviceProtocol; port: number }[];
   host: string;
   idleTimeoutMs: number;
   keyGuessLimits?: KeyGuessLimits;
-  /** The database's durability channel (see ThreadTrackerSink), or null: stored means on disk. */
+  /** The ingest port's durability channel, or null: a commit is durable once it returns. */
   durabilityChannel: string | null;
+  /** ingestBounds.trackerHandOverNumbers. */
+  handOverNumbers: number;
 }
 
 export type LogLevel = 'info' | 'warn' | 'error';
@@ -37,7 +38,7 @@ export type TrackerQuestion =
   | { kind: 'device'; protocol: DeviceProtocol; deviceKey: string };
 
 export type FromTrackerThread =
-  | { type: 'listening'; ports: Partial<Record<TrackerProtocolName, number>> }
+  | { type: 'listening'; ports: Partial<Record<DeviceProtocol, number>> }
   | { type: 'listen-failed'; message: string }
   /** A terminal's login (TrackerSink.authenticateDevice); the password never goes into a log message. */
   | { type: 'resolve'; id: number; protocol: DeviceProtocol; deviceKey: string; password: string | null }
@@ -51,10 +52,10 @@ export type ToTrackerThread =
   | { type: 'resolved'; id: number; login: TrackerLogin; error?: string }
   | { type: 'answered'; id: number; answer: TrackerDevice | TrackerRetranslator | null; error?: string }
   /**
-   * `stored`: the requests whose fixes committed, to be acknowledged once the commit numbered
-   * `storedAfter` is on disk (0: at once); `failed`: those that were not stored, with why.
+   * `stored`: the requests whose fixes committed, to be acknowledged once `commit` (the latest of
+   * their commits) is on disk; `failed`: those that were not stored, with why.
    */
-  | { type: 'ingested'; stored: number[]; storedAfter: number; failed: [id: number, message: string][] }
+  | { type: 'ingested'; stored: number[]; commit: CommitSequence; failed: [id: number, message: string][] }
   | { type: 'close' };
 
 /** Numbers before a fix's sensors: subscriber, time, valid, latitude, longitude, angle, speed, the five readings, sensor count. */

@@ -2,27 +2,23 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { KeyGuessThrottle } from '../http/key-guess-throttle.js';
 import { DurableCommits } from '../store/wal-sync.js';
 import type { Fix } from '../positioning/positioning.js';
-import { egtsProtocol } from './egts-protocol.js';
-import { teltonikaProtocol } from './teltonika-protocol.js';
-import { PackedNumbers, packFixes, type FromTrackerThread, type TrackerQuestion, type LogLevel, type ToTrackerThread, type TrackerProtocolName, type TrackerThreadData } from './tracker-thread-messages.js';
-import type { TrackerProtocol } from './tracker-protocol.js';
+import type { CommitSequence } from '../store/commit-sequence.js';
+import { deviceProtocolNamed, type DeviceProtocol } from './protocols.js';
+import { PackedNumbers, packFixes, type FromTrackerThread, type TrackerQuestion, type LogLevel, type ToTrackerThread, type TrackerThreadData } from './tracker-thread-messages.js';
 import { startTrackerServer, type TrackerDevice, type TrackerLogin, type TrackerLogger, type TrackerRetranslator, type TrackerServer, type TrackerSink } from './tracker-server.js';
-import { wialonProtocol } from './wialon-protocol.js';
 
 /**
  * The tracker listeners' network side, on a thread of its own (see tracker-listeners.ts): the
  * connections, framing, decoding, checksums, key-guess throttle and acknowledgements of every
  * protocol run here; the main thread gets each terminal's key to look up and each frame's fixes to
  * store, and answers when they committed. In a burst of buffered records this side was about a
- * quarter of the main thread's time, spent before the first of them could be stored (issue 14).
+ * quarter of the main thread's time, spent before the first of them could be stored. Each
+ * listener is a TCP protocol of protocols.ts, named by the main thread.
  */
 
-const PROTOCOLS: Record<TrackerProtocolName, TrackerProtocol> = { egts: egtsProtocol, wialon: wialonProtocol, teltonika: teltonikaProtocol };
-/** Past this many packed numbers (about 300 fixes) the fixes waiting go to the main thread at once, not at the end of this turn. */
-const HAND_OVER_NUMBERS = 4096;
-
 const port = parentPort!;
-const { listeners, host, idleTimeoutMs, keyGuessLimits, durabilityChannel } = workerData as TrackerThreadData;
+/** handOverNumbers: past this many packed numbers the fixes waiting go to the main thread at once, not at the end of this turn. */
+const { listeners, host, idleTimeoutMs, keyGuessLimits, durabilityChannel, handOverNumbers } = workerData as TrackerThreadData;
 const durable = durabilityChannel === null ? null : new DurableCommits(durabilityChannel);
 const post = (message: FromTrackerThread, transfer: ArrayBuffer[] = []) => port.postMessage(message, transfer);
 
@@ -31,7 +27,7 @@ const resolving = new Map<number, { resolve: (login: TrackerLogin) => void; reje
 const asking = new Map<number, { resolve: (answer: TrackerDevice | TrackerRetranslator | null) => void; reject: (error: Error) => void }>();
 const ingesting = new Map<number, { resolve: () => void; reject: (error: Error) => void }>();
 
-/** Fixes read in this turn of the event loop, handed over together (or sooner, past HAND_OVER_NUMBERS). */
+/** Fixes read in this turn of the event loop, handed over together (or sooner, past handOverNumbers). */
 let requests: number[] = [];
 const packed = new PackedNumbers();
 let handOverQueued = false;
@@ -72,7 +68,7 @@ const sink: TrackerSink = {
           handOver();
         });
       }
-      if (packed.size >= HAND_OVER_NUMBERS) handOver();
+      if (packed.size >= handOverNumbers) handOver();
     }),
 };
 
@@ -86,8 +82,8 @@ const keyGuesses = new KeyGuessThrottle(keyGuessLimits);
 
 const servers: TrackerServer[] = [];
 
-/** Frames whose fixes committed are acknowledged once their commit is on disk (see ThreadTrackerSink). */
-function acknowledgeStored(ids: number[], commit: number): void {
+/** Frames whose fixes committed are acknowledged once their commit is on disk (see TrackerThreadOptions.ingest). */
+function acknowledgeStored(ids: number[], commit: CommitSequence): void {
   const settle = (error?: Error) => {
     for (const id of ids) {
       const waiting = ingesting.get(id);
@@ -117,7 +113,7 @@ port.on('message', (message: ToTrackerThread) => {
       return;
     }
     case 'ingested':
-      if (message.stored.length > 0) acknowledgeStored(message.stored, message.storedAfter);
+      if (message.stored.length > 0) acknowledgeStored(message.stored, message.commit);
       for (const [id, why] of message.failed) {
         ingesting.get(id)?.reject(new Error(why));
         ingesting.delete(id);
@@ -131,9 +127,11 @@ port.on('message', (message: ToTrackerThread) => {
 });
 
 try {
-  const ports: Partial<Record<TrackerProtocolName, number>> = {};
+  const ports: Partial<Record<DeviceProtocol, number>> = {};
   for (const { protocol, port: wanted } of listeners) {
-    const server = await startTrackerServer({ protocol: PROTOCOLS[protocol], port: wanted, host, idleTimeoutMs, sink, logger, keyGuesses });
+    const definition = deviceProtocolNamed(protocol);
+    if (definition.transport !== 'tcp') throw new Error(`${protocol} is not a TCP protocol`);
+    const server = await startTrackerServer({ protocol: definition, port: wanted, host, idleTimeoutMs, sink, logger, keyGuesses });
     servers.push(server);
     ports[protocol] = server.port;
   }

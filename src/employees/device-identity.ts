@@ -1,47 +1,30 @@
 import { createHash, randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { deviceProtocolNamed, deviceProtocols, type DeviceProtocol } from '../devices/protocols.js';
 
 /**
  * Which listener hears an employee's device key, what the key must look like there, and the
- * terminal's optional password. The spelling of the protocols is the workspace's and the API's
- * (`GET /v6/api/workspace/...` devices, the connection settings).
+ * terminal's optional password: each protocol's definition says (src/devices/protocols.ts). The
+ * spelling of the protocols is the API's and the workspace's.
  */
-export const deviceProtocols = ['osmand', 'egts', 'wialonIps', 'teltonika'] as const;
-export type DeviceProtocol = (typeof deviceProtocols)[number];
+export type { DeviceProtocol };
 
 /** Protocols whose login carries a password (Wialon IPS `#L#`, EGTS authentication); the others carry none. */
-export const passwordProtocols: readonly DeviceProtocol[] = ['egts', 'wialonIps'];
+export const passwordProtocols: readonly DeviceProtocol[] = deviceProtocols.filter((protocol) => protocol.password !== null).map((protocol) => protocol.name);
 
 /**
  * Why a device key does not suit its protocol, or null when it does. Null protocol (a phone, as
- * before protocols were named) and `osmand`: 6 to 128 printable characters, hard to guess because
- * the key is the phone's only credential. A tracker's key is the identifier its protocol sends.
+ * before protocols were named) follows the OsmAnd port's rule: the key is the phone's only
+ * credential. A tracker's key is the identifier its protocol sends.
  */
 export function deviceKeyProblem(protocol: DeviceProtocol | null, key: string): string | null {
-  switch (protocol) {
-    case null:
-    case 'osmand':
-      return /^[\x21-\x7e]{6,128}$/.test(key) ? null : 'must be 6 to 128 printable characters (no spaces) for a phone on the OsmAnd port';
-    case 'egts':
-      if (/^\d{15}$/.test(key)) return null;
-      return /^(0|[1-9]\d{0,9})$/.test(key) && Number(key) <= 4_294_967_295
-        ? null
-        : 'must be the terminal or object id in decimal (0 to 4294967295, no leading zeros) or a 15-digit IMEI for EGTS';
-    case 'wialonIps':
-      // The login is `#L#id;password`: the id ends at the first `;`, and `#` frames the message.
-      return /^[\x21-\x7e]{1,128}$/.test(key) && !/[;#]/.test(key) ? null : 'must be 1 to 128 printable characters without ";" or "#" for Wialon IPS';
-    case 'teltonika':
-      return /^\d{15}$/.test(key) ? null : "must be the terminal's 15-digit IMEI for Teltonika";
-  }
+  return deviceProtocolNamed(protocol ?? 'osmand').deviceKey.problem(key);
 }
 
 /** Why a password cannot be set on this protocol's device, or null. */
 export function devicePasswordProblem(protocol: DeviceProtocol | null, password: string): string | null {
-  if (protocol === null || !passwordProtocols.includes(protocol)) {
-    return `only a device whose deviceProtocol is ${passwordProtocols.join(' or ')} can have a password (its login carries one)`;
-  }
-  if (!/^[\x21-\x7e]{1,32}$/.test(password)) return 'must be 1 to 32 printable characters (no spaces)';
-  if (protocol === 'wialonIps' && (/[;#]/.test(password) || password === 'NA')) return 'must not contain ";" or "#" nor be "NA" (no password) for Wialon IPS';
-  return null;
+  const rule = protocol === null ? null : deviceProtocolNamed(protocol).password;
+  if (rule === null) return `only a device whose deviceProtocol is ${passwordProtocols.join(' or ')} can have a password (its login carries one)`;
+  return rule.problem(password);
 }
 
 /** Whether a key registered for `registered` is heard by `listener`'s listener: a key without a protocol is heard by every one. */

@@ -1,16 +1,14 @@
-import { Type, type Static, type TSchema } from 'typebox';
+import { Type, type Static, type TLiteral, type TSchema, type TUnion } from 'typebox';
 import { withExamples } from '../http/examples.js';
 import { Id, Offset } from '../http/list-params.js';
-import type { DeviceProtocol } from './device-identity.js';
+import { deviceProtocolNames, type DeviceProtocol } from '../devices/protocols.js';
 import { ReadingMapOverride } from './reading-map-schema.js';
 
 const nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 const text = (maxLength: number) => Type.String({ maxLength });
 
-/** device-identity.ts's `deviceProtocols`, as a schema (a type test keeps the two the same). */
-const DeviceProtocolSchema = Type.Union([Type.Literal('osmand'), Type.Literal('egts'), Type.Literal('wialonIps'), Type.Literal('teltonika')]);
-const sameProtocols: [Static<typeof DeviceProtocolSchema>, DeviceProtocol] extends [DeviceProtocol, Static<typeof DeviceProtocolSchema>] ? true : never = true;
-void sameProtocols;
+/** The protocols of src/devices/protocols.ts, by name (typed as one literal of their union: the list is known only as a list). */
+const DeviceProtocolSchema = Type.Union(deviceProtocolNames.map((name) => Type.Literal(name))) as unknown as TUnion<[TLiteral<DeviceProtocol>]>;
 
 /** Custom-field types of interface 2.8, matched case-insensitively (samples write `String`, `Date`). */
 export const customFieldTypes = ['string', 'text', 'date', 'time', 'integer', 'double', 'boolean', 'select', 'picture', 'file'];

@@ -59,7 +59,6 @@ export function createEmployees(deps: EmployeesDependencies): Employees {
 export { CustomFieldItem, customFieldTypes } from './employee-schema.js';
 export type { VehicleSettings } from './employee-schema.js';
 export type { DeviceLogin, DeviceOwner, EmployeeIdentity, IngestTarget } from './employee-service.js';
-export { deviceProtocols, passwordProtocols } from './device-identity.js';
 export type { DeviceProtocol } from './device-identity.js';
 export { ReadingMapOverride } from './reading-map-schema.js';
 export type { ScaledInput, SensorInput, SwitchInput } from './reading-map-schema.js';

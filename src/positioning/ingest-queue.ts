@@ -1,14 +1,14 @@
 import { setImmediate as yieldToIo } from 'node:timers/promises';
+import type { CommitSequence } from '../store/commit-sequence.js';
 import type { Fix } from './fix.js';
-
-/** Which path fixes came in by (the `source` label of lokator_fixes_ingested_total). */
-export type FixSource = 'api' | 'osmand' | 'tracker';
+import { ingestBounds, type FixSource } from './ingest-port.js';
 
 /**
- * What one device request or tracker frame brings: fixes of one account, answered together.
- * `deviceKey`: the key the fixes were sent with, checked against the employee in the transaction
- * (a cached key → employee mapping may be stale on this server). `unknown`: the error for fixes
- * whose employee is gone (unknown, deleted, another account's).
+ * What one device request, tracker frame or API batch brings (IngestFrame), its sender resolved:
+ * fixes of one account, stored together or not at all. `deviceKey`: the key the fixes were sent
+ * with, checked against the employee in the transaction (a cached key → employee mapping may be
+ * stale on this server). `unknown`: the error for a frame whose employees are gone (unknown,
+ * deleted, another account's), given the subscribers it named that are.
  */
 export interface Frame {
   accountId: number;
@@ -16,35 +16,30 @@ export interface Frame {
   /** Where it came from, for the metrics. */
   source: FixSource;
   deviceKey?: string;
-  unknown: () => Error;
+  unknown: (subscriberIds: ReadonlySet<number>) => Error;
 }
 
 /**
  * Commits the frames in one transaction, except those it refuses without writing them (each with
- * its error). It resolves once the transaction's commit is visible; `durable` resolves once it is
- * on disk, and only then are the frames answered. `commit` is the commit's number on the
- * database's durability channel (0: durable already). Throwing means nothing was committed.
+ * its error). It resolves once the transaction's commit is visible, with the commit's place in
+ * the sequence. Throwing means nothing was committed.
  */
-export type CommitGroup = (frames: Frame[]) => Promise<{ refused: Map<Frame, Error>; durable: Promise<void>; commit: number }>;
+export type CommitGroup = (frames: Frame[]) => Promise<{ refused: Map<Frame, Error>; commit: CommitSequence }>;
 
 interface Waiting {
   frame: Frame;
-  /** With the commit's number: once durable, or at once when visible for `submitVisible`. */
-  resolve: (commit: number) => void;
+  resolve: (commit: CommitSequence) => void;
   reject: (error: unknown) => void;
-  answersOnceVisible: boolean;
 }
 
-/** A group holds at most this many fixes: a transaction stays short and its statements small. */
-const MAX_GROUP_FIXES = 10_000;
-
 /**
- * Group commit for the device paths (DESIGN: one ingest queue per process). The first frame to
+ * Group commit behind the ingest port (DESIGN: one ingest queue per process). The first frame to
  * arrive on an idle queue is committed at once, alone: light traffic waits for nothing. Frames
  * that arrive while a transaction runs wait and are all taken into the next one, so a fleet's
- * thousands of single fixes cost a few transactions. Each frame is answered only after the
- * transaction holding it is durable; the next transaction does not wait for that (on SQLite it
- * runs while the write-ahead log of the last one is synced).
+ * thousands of single fixes cost a few transactions. Each frame resolves once the commit holding
+ * it is visible, with its place in the sequence, and its sender is answered once that commit is
+ * durable; the next transaction does not wait for that (on SQLite it runs while the write-ahead
+ * log of the last one is synced).
  *
  * `lanes` transactions may run at once (PostgreSQL, where a commit is a round trip to a server
  * that waits for its own disk); a subscriber is in one running transaction at most, and its frames
@@ -61,23 +56,13 @@ export class IngestQueue {
     private readonly lanes = 1,
   ) {}
 
-  /** Resolves once the frame's fixes are committed and durable; rejects with the frame's own error. */
-  async submit(frame: Frame): Promise<void> {
-    await this.enqueue(frame, false);
-  }
-
   /**
    * Resolves once the frame's fixes are committed, as soon as the commit is visible, with the
-   * commit's number: the caller acknowledges the frame only once the database's durability channel
-   * says that commit is on disk (the OsmAnd listener's HTTP thread waits for it itself).
+   * commit's place in the sequence (see IngestPort.submit); rejects with the frame's own error.
    */
-  submitVisible(frame: Frame): Promise<number> {
-    return this.enqueue(frame, true);
-  }
-
-  private enqueue(frame: Frame, answersOnceVisible: boolean): Promise<number> {
-    return new Promise<number>((resolve, reject) => {
-      this.waiting.push({ frame, resolve, reject, answersOnceVisible });
+  submit(frame: Frame): Promise<CommitSequence> {
+    return new Promise<CommitSequence>((resolve, reject) => {
+      this.waiting.push({ frame, resolve, reject });
       if (this.running < this.lanes) void this.drain();
     });
   }
@@ -121,7 +106,7 @@ export class IngestQueue {
     let fixes = 0;
     for (const waiting of this.waiting) {
       const ids = waiting.frame.fixes.map((fix) => fix.subscriberId);
-      const full = taken.length > 0 && fixes + ids.length > MAX_GROUP_FIXES;
+      const full = taken.length > 0 && fixes + ids.length > ingestBounds.groupFixes;
       if (full || ids.some((id) => held.has(id))) {
         for (const id of ids) held.add(id);
         left.push(waiting);
@@ -134,7 +119,7 @@ export class IngestQueue {
     return taken;
   }
 
-  /** Resolves once the group's commit is visible (or has failed); its frames are answered later, once durable. */
+  /** Resolves once the group's commit is visible (or has failed), its frames with it. */
   private async commit(group: Waiting[]): Promise<void> {
     let outcome: Awaited<ReturnType<CommitGroup>>;
     try {
@@ -149,23 +134,13 @@ export class IngestQueue {
       for (const waiting of group) await this.commit([waiting]);
       return;
     }
-    const { refused, durable, commit } = outcome;
-    const settle = (waiting: Waiting) => {
+    // Each sender learns of its commit's sync (or its failure) from the durability of that commit.
+    const { refused, commit } = outcome;
+    for (const waiting of group) {
       const error = refused.get(waiting.frame);
       if (error) waiting.reject(error);
       else waiting.resolve(commit);
-    };
-    // A frame answered once visible learns of its commit's sync (or its failure) on the durability channel.
-    for (const waiting of group) if (waiting.answersOnceVisible) settle(waiting);
-    const later = group.filter((waiting) => !waiting.answersOnceVisible);
-    durable.then(
-      () => {
-        for (const waiting of later) settle(waiting);
-      },
-      (error: unknown) => {
-        for (const waiting of later) waiting.reject(error);
-      },
-    );
+    }
   }
 }
 

@@ -23,8 +23,8 @@ import { trackRoutes } from './track-routes.js';
 import { TrackService } from './track-service.js';
 import { VehicleEventService } from './vehicle-event-service.js';
 
-/** Where fixes come in: the ingestion route, the OsmAnd listener and the tracker listeners. */
-export type LocationIngest = Pick<LocationService, 'ingestBatch' | 'ingest' | 'ingestVisible' | 'ingestDeviceFix' | 'durabilityChannel'>;
+/** Where fixes come in: the ingest port every device listener feeds, and the ingestion route's batches. */
+export type LocationIngest = Pick<LocationService, 'ingest' | 'ingestBatch'>;
 /** Each employee's latest fix. */
 export type LatestFixes = Pick<LocationService, 'latestOfEach'>;
 /** The latest fixes, and every batch as it commits: the workspace's live map. */
@@ -71,13 +71,8 @@ export function createPositioning(deps: PositioningDependencies): Positioning {
   const mobileLocations = new MobileLocations(database, locations, addresses);
   const subscriberRequests = new SubscriberRequestService({ database, employees, locations, clock });
   return {
+    ingest: locations.ingest,
     ingestBatch: (account, inputs) => locations.ingestBatch(account, inputs),
-    ingest: (accountId, fixes, source) => locations.ingest(accountId, fixes, source),
-    ingestVisible: (accountId, fixes, source) => locations.ingestVisible(accountId, fixes, source),
-    ingestDeviceFix: (deviceKey, fix) => locations.ingestDeviceFix(deviceKey, fix),
-    get durabilityChannel() {
-      return locations.durabilityChannel;
-    },
     latestOfEach: (account, subscriberIDs) => locations.latestOfEach(account, subscriberIDs),
     onCommitted: (listener) => locations.onCommitted(listener),
     reportData: new ReportData(database, tracks, clock),
@@ -96,7 +91,9 @@ export function createPositioning(deps: PositioningDependencies): Positioning {
 
 export type { Fix } from './fix.js';
 export { Location } from './location-schema.js';
-export { UnknownDevice } from './location-service.js';
+export { UnknownDevice } from './fix-ingest.js';
+export { ingestBounds } from './ingest-port.js';
+export type { FixSource, IngestFrame, IngestPort } from './ingest-port.js';
 export { LIVE_WINDOW_MS } from './pipeline/pipeline-signals.js';
 export type { BatchSignals, FixSignals, PipelineSignals, SignalBatch } from './pipeline/pipeline-signals.js';
 export type { PipelineFix, TrackRecord, TrackSettings } from './pipeline/pipeline-types.js';

@@ -6,6 +6,7 @@ import { dirname } from 'node:path';
 import { migrationProvider } from './migrations/index.js';
 import { PREPARED_MARK } from './prepared.js';
 import { WalCheckpointer } from './wal-checkpointer.js';
+import { DURABLE_ON_RETURN, type CommitSequence } from './commit-sequence.js';
 import { WalSync } from './wal-sync.js';
 import { ReplicaRouter, type ReplicaStatus } from './replica.js';
 import type { Schema } from './schema.js';
@@ -26,10 +27,10 @@ export interface Database {
    * `transaction`, resolved as soon as the commit is visible, with `durable` resolving once it is on
    * disk: the ingest queue starts its next transaction while the disk syncs this one, and answers
    * the senders of this one only after `durable`. (On PostgreSQL a commit returns once durable.)
-   * `commit` is the commit's number, which `durabilityChannel` announces once it is on disk (0
-   * where a commit returns durable).
+   * `commit` is its place in the sequence of commits, which `durabilityChannel` announces once it
+   * is on disk (DURABLE_ON_RETURN where a commit returns durable).
    */
-  visibleTransaction<T>(fn: (tx: Tx) => Promise<T>): Promise<{ result: T; durable: Promise<void>; commit: number }>;
+  visibleTransaction<T>(fn: (tx: Tx) => Promise<T>): Promise<{ result: T; durable: Promise<void>; commit: CommitSequence }>;
   /**
    * The name of the BroadcastChannel on which the commits made durable are announced (see
    * wal-sync.ts), for a thread that answers only what is on disk; null where a commit returns
@@ -37,11 +38,12 @@ export interface Database {
    */
   readonly durabilityChannel: string | null;
   /**
-   * Resolves once everything committed so far is on disk. On SQLite a commit is visible a moment
-   * before its log is synced (see `unsyncedTransaction`); what acts on committed rows outside the
-   * database (the delivery worker sending an outbox row) waits for this first.
+   * Resolves once commit `commit` (by default: every commit so far) is on disk; rejects if it never
+   * will be. On SQLite a commit is visible a moment before its log is synced (see
+   * `unsyncedTransaction`); what acts on committed rows outside the database (the delivery worker
+   * sending an outbox row, an answer to a sender) waits for this first.
    */
-  durable(): Promise<void>;
+  durable(commit?: CommitSequence): Promise<void>;
   /**
    * Resolves, with the reason, if the store stopped taking writes because it can no longer make
    * them durable: on SQLite, once syncing the write-ahead log failed (see DurabilityNews in
@@ -125,7 +127,7 @@ function openSqlite(path: string): Database {
       const commit = wal.committed();
       return { result, durable: wal.after(commit), commit };
     },
-    durable: () => wal.durable(),
+    durable: (commit) => (commit === undefined ? wal.durable() : wal.after(commit)),
     stopped: wal.stopped,
     durabilityChannel: wal.channelName,
     close: async () => {
@@ -225,7 +227,7 @@ function wrap(db: Db, dialect: Dialect, sqlite: BetterSqlite3.Database | null): 
     sqlite,
     replica: null,
     transaction: (fn) => db.transaction().execute(fn),
-    visibleTransaction: async (fn) => ({ result: await db.transaction().execute(fn), durable: Promise.resolve(), commit: 0 }),
+    visibleTransaction: async (fn) => ({ result: await db.transaction().execute(fn), durable: Promise.resolve(), commit: DURABLE_ON_RETURN }),
     durable: () => Promise.resolve(),
     stopped: new Promise<Error>(() => {}),
     durabilityChannel: null,

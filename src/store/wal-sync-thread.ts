@@ -1,5 +1,6 @@
 import { closeSync, fdatasyncSync, openSync } from 'node:fs';
 import { BroadcastChannel, workerData } from 'node:worker_threads';
+import { commitSequence } from './commit-sequence.js';
 import { ASKED, CLOSING, COMMITS, type DurabilityNews } from './wal-sync.js';
 
 /**
@@ -25,17 +26,17 @@ for (;;) {
   const upTo = Atomics.load(shared, COMMITS);
   if (upTo <= synced) {
     // Asked again for what is on disk already (the news had not reached the asker yet).
-    announce({ durable: Number(synced) });
+    announce({ durable: commitSequence(Number(synced)) });
     continue;
   }
   try {
     fd ??= openSync(walPath, 'r+');
     fdatasyncSync(fd);
     synced = upTo;
-    announce({ durable: Number(upTo) });
+    announce({ durable: commitSequence(Number(upTo)) });
   } catch (error) {
     // The end (see DurabilityNews): a later sync of this file could succeed without what this one lost.
-    announce({ failed: Number(upTo), message: error instanceof Error ? error.message : String(error) });
+    announce({ failed: commitSequence(Number(upTo)), message: error instanceof Error ? error.message : String(error) });
     break;
   }
 }

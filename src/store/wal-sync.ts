@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { BroadcastChannel, Worker } from 'node:worker_threads';
+import { commitSequence, DURABLE_ON_RETURN, type CommitSequence } from './commit-sequence.js';
 
 /**
  * What the sync thread announces on a database's durability channel, heard on every thread:
@@ -13,7 +14,7 @@ import { BroadcastChannel, Worker } from 'node:worker_threads';
  * acknowledged ones too. So nothing more is announced durable; the database refuses writes
  * (`Database.stopped`) and the server exits, and its restart recovers from what is on disk.
  */
-export type DurabilityNews = { durable: number } | { failed: number; message: string };
+export type DurabilityNews = { durable: CommitSequence } | { failed: CommitSequence; message: string };
 
 /**
  * The counters the main thread and the sync thread share (BigInt64Array slots): how many times a
@@ -33,8 +34,8 @@ export const CLOSING = 2;
  * the sync covering its commit is done, without waiting for the main thread to hear of it).
  */
 export class DurableCommits {
-  private upTo = 0;
-  private waits: { commit: number; resolve: () => void; reject: (error: Error) => void }[] = [];
+  private upTo = DURABLE_ON_RETURN;
+  private waits: { commit: CommitSequence; resolve: () => void; reject: (error: Error) => void }[] = [];
   private readonly channel: BroadcastChannel;
   /** Why commits stopped being made durable (a failed sync), once they did. */
   private failure: Error | null = null;
@@ -49,8 +50,8 @@ export class DurableCommits {
     this.channel.unref();
   }
 
-  /** Whether commit `commit` is known to be on disk now (0, no commit: always). */
-  isDurable(commit: number): boolean {
+  /** Whether commit `commit` is known to be on disk now (DURABLE_ON_RETURN: always). */
+  isDurable(commit: CommitSequence): boolean {
     return commit <= this.upTo;
   }
 
@@ -60,7 +61,7 @@ export class DurableCommits {
   }
 
   /** Resolves once commit `commit` is on disk; rejects if a sync failed before it was. */
-  after(commit: number): Promise<void> {
+  after(commit: CommitSequence): Promise<void> {
     if (commit <= this.upTo) return Promise.resolve();
     if (this.failure) return Promise.reject(this.failure);
     if (this.waits.length === 0) this.channel.ref();
@@ -86,7 +87,7 @@ export class DurableCommits {
       this.announceStop(this.failure);
       return;
     }
-    this.upTo = Math.max(this.upTo, news.durable);
+    this.upTo = commitSequence(Math.max(this.upTo, news.durable));
     const left: typeof this.waits = [];
     for (const wait of this.waits) {
       if (wait.commit > news.durable) left.push(wait);
@@ -117,7 +118,7 @@ export class WalSync {
   /** Posts this thread's own news (a thread failure) to the other threads. */
   private readonly announce: BroadcastChannel;
   private readonly exited: Promise<void>;
-  private commits = 0;
+  private commits = DURABLE_ON_RETURN;
   /** Resolves with the reason once commits stopped being made durable: a sync failed, or the thread died. */
   readonly stopped: Promise<Error>;
 
@@ -132,9 +133,9 @@ export class WalSync {
     this.exited = new Promise((resolve) => this.thread.once('exit', () => resolve()));
   }
 
-  /** Counts a commit just made and has it synced; answers its number (see `after`). */
-  committed(): number {
-    this.commits++;
+  /** Counts a commit just made and has it synced; answers its place in the sequence (see `after`). */
+  committed(): CommitSequence {
+    this.commits = commitSequence(this.commits + 1);
     this.request();
     return this.commits;
   }
@@ -145,7 +146,7 @@ export class WalSync {
   }
 
   /** Resolves once commit `commit` is on disk; rejects once a sync failed before it was. */
-  after(commit: number): Promise<void> {
+  after(commit: CommitSequence): Promise<void> {
     return this.news.after(commit);
   }
 

@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { Type } from 'typebox';
+import { Type, type Static } from 'typebox';
 import type { Account } from '../accounts/accounts.js';
 import { CSRF_HEADER, csrfMatches, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, passwordProblem, SESSION_COOKIE, SESSION_IDLE_MS, type Session, type WorkspaceSessions } from '../accounts/accounts.js';
 import { described, withExamples } from '../http/examples.js';
@@ -14,23 +14,25 @@ export interface MapSettings {
   attribution: string;
 }
 
-/** Where phones and trackers report, for the connection settings the Employees tab shows; 0 is a listener switched off. */
-export interface DevicePorts {
-  /** OSMAND_PORT: Traccar Client and OsmAnd (HTTP). */
-  osmand: number;
-  /** EGTS_PORT, WIALON_IPS_PORT, TELTONIKA_PORT: vehicle trackers (TCP). */
-  egts: number;
-  wialonIps: number;
-  teltonika: number;
-}
+/**
+ * A device protocol this server takes fixes in (src/devices/protocols.ts), for the connection
+ * settings the Employees tab shows: where a device of it reports, and what its key is.
+ */
+const DeviceConnection = Type.Object({
+  protocol: Type.String({ description: "the employee's deviceProtocol" }),
+  label: Type.String(),
+  transport: Type.Union([Type.Literal('tcp'), Type.Literal('http')]),
+  port: Type.Integer({ minimum: 0, maximum: 65535, description: '0: the listener is switched off' }),
+  portSetting: Type.String({ description: 'the environment variable of the port' }),
+  password: Type.Boolean({ description: 'whether its login carries a device password' }),
+  keyHint: Type.Object({ en: Type.String(), ru: Type.String() }, { description: 'what the device key is for this protocol' }),
+});
 
 /** What the workspace is told about this server's settings with the session. */
 export interface WorkspaceSettings {
   map: MapSettings;
-  devices: DevicePorts;
+  devices: Static<typeof DeviceConnection>[];
 }
-
-const Port = Type.Integer({ minimum: 0, maximum: 65535, description: '0: the listener is switched off' });
 
 const SessionView = Type.Object({
   login: Type.String(),
@@ -38,7 +40,7 @@ const SessionView = Type.Object({
   account: Type.Object({ accountID: Type.Integer(), name: Type.String(), timeZone: Type.String(), smsEnabled: Type.Boolean() }),
   csrfToken: Type.String({ description: `send it in the ${CSRF_HEADER} header with every change made with the session cookie` }),
   map: Type.Object({ tileUrl: Type.Union([Type.String(), Type.Null()]), attribution: Type.String() }),
-  devices: Type.Object({ osmand: Port, egts: Port, wialonIps: Port, teltonika: Port }, { description: 'the ports phones and trackers report to' }),
+  devices: Type.Array(DeviceConnection, { description: 'the device protocols, in the order of src/devices/protocols.ts, and their ports' }),
 });
 const tags = ['Workspace'];
 const sessionExample = {
@@ -47,7 +49,12 @@ const sessionExample = {
   account: { accountID: 2, name: 'Rapid Couriers', timeZone: 'Europe/Moscow', smsEnabled: false },
   csrfToken: 'Xq3T9vLm2PaR8sKd1YwE6nBh',
   map: { tileUrl: 'https://tile.openstreetmap.org/{z}/{x}/{y}.png', attribution: '© OpenStreetMap contributors' },
-  devices: { osmand: 5055, egts: 20629, wialonIps: 20332, teltonika: 5027 },
+  devices: [
+    { protocol: 'osmand', label: 'OsmAnd', transport: 'http' as const, port: 5055, portSetting: 'OSMAND_PORT', password: false, keyHint: { en: 'The device identifier set in Traccar Client or the tracker.', ru: 'Идентификатор устройства из настроек Traccar Client или трекера.' } },
+    { protocol: 'egts', label: 'EGTS', transport: 'tcp' as const, port: 5162, portSetting: 'EGTS_PORT', password: true, keyHint: { en: 'The terminal’s IMEI, else its terminal or object id (such as 866).', ru: 'IMEI терминала, иначе его идентификатор терминала или объекта (например, 866).' } },
+    { protocol: 'wialonIps', label: 'Wialon IPS', transport: 'tcp' as const, port: 5039, portSetting: 'WIALON_IPS_PORT', password: true, keyHint: { en: 'The id of its login (#L#id;…): the IMEI or a short id such as 2002.', ru: 'Идентификатор, с которым терминал входит на сервер: IMEI или короткий номер, например 2002.' } },
+    { protocol: 'teltonika', label: 'Teltonika', transport: 'tcp' as const, port: 0, portSetting: 'TELTONIKA_PORT', password: false, keyHint: { en: 'The terminal’s 15-digit IMEI.', ru: 'IMEI терминала, 15 цифр.' } },
+  ],
 };
 const Session = described(withExamples(SessionView, sessionExample), 'the session: who is signed in, and the server settings the workspace needs');
 const liveExample =

@@ -17,26 +17,27 @@ export interface WorkspaceDependencies {
 }
 
 /** What the workspace shows of the server's settings, and where it is built. */
-export type WorkspaceConfig = Partial<Pick<Config, 'MAP_TILE_URL' | 'MAP_TILE_ATTRIBUTION'>> &
-  /** The device listeners' ports (main.ts starts them), for the connection settings the workspace shows. */
-  Partial<Pick<Config, 'OSMAND_PORT' | 'EGTS_PORT' | 'WIALON_IPS_PORT' | 'TELTONIKA_PORT'>> & {
-    /** The built workspace (web/dist); found beside the package when not given, not served when absent. */
-    workspaceDir?: string | null;
-  };
+export type WorkspaceConfig = Partial<Pick<Config, 'MAP_TILE_URL' | 'MAP_TILE_ATTRIBUTION'>> & {
+  /** The built workspace (web/dist); found beside the package when not given, not served when absent. */
+  workspaceDir?: string | null;
+};
 
 export interface Workspace {
   /** Ends the open live streams (the server's close). */
   live: Pick<LiveFeed, 'close'>;
-  /** At the root: sign-in, the live stream and arrivals under `/workspace/api`, and the built workspace at `/`. */
-  routes(config: WorkspaceConfig): Routes;
+  /**
+   * At the root: sign-in, the live stream and arrivals under `/workspace/api`, and the built
+   * workspace at `/`; `devices` are the connection settings the Employees tab shows.
+   */
+  routes(config: WorkspaceConfig, devices: WorkspaceSettings['devices']): Routes;
 }
 
 export function createWorkspace({ sessions, fixes, arrivals }: WorkspaceDependencies): Workspace {
   const live = new LiveFeed(fixes);
   return {
     live,
-    routes: (config) => {
-      const settings = workspaceSettings(config);
+    routes: (config, devices) => {
+      const settings = workspaceSettings(config, devices);
       const builtDir = config.workspaceDir === undefined ? builtWorkspaceDir() : config.workspaceDir;
       return async (app) => {
         await app.register(workspaceRoutes(sessions, live, settings));
@@ -47,17 +48,11 @@ export function createWorkspace({ sessions, fixes, arrivals }: WorkspaceDependen
   };
 }
 
-/** What the workspace is told of this server: the map's tiles, and the ports phones and trackers report to. */
-function workspaceSettings(config: WorkspaceConfig): WorkspaceSettings {
+/** What the workspace is told of this server: the map's tiles, and the device protocols with their ports. */
+function workspaceSettings(config: WorkspaceConfig, devices: WorkspaceSettings['devices']): WorkspaceSettings {
   const tileUrl = config.MAP_TILE_URL ?? configSettings.MAP_TILE_URL.default;
   return {
     map: { tileUrl: tileUrl === 'none' ? null : tileUrl, attribution: config.MAP_TILE_ATTRIBUTION ?? configSettings.MAP_TILE_ATTRIBUTION.default },
-    devices: {
-      osmand: config.OSMAND_PORT ?? configSettings.OSMAND_PORT.default,
-      egts: config.EGTS_PORT ?? configSettings.EGTS_PORT.default,
-      wialonIps: config.WIALON_IPS_PORT ?? configSettings.WIALON_IPS_PORT.default,
-      teltonika: config.TELTONIKA_PORT ?? configSettings.TELTONIKA_PORT.default,
-    },
+    devices,
   };
 }
-

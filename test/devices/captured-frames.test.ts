@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { teltonikaProtocol } from '../../src/devices/teltonika-protocol.js';
+import { teltonikaProtocol } from '../../src/devices/teltonika/teltonika-protocol.js';
 import { startTrackerServer, type TrackerServer } from '../../src/devices/tracker-server.js';
 import { serviceTrackerSink } from '../../src/devices/tracker-sink.js';
-import { wialonProtocol } from '../../src/devices/wialon-protocol.js';
+import { wialonIpsProtocol } from '../../src/devices/wialon-ips/wialon-ips-protocol.js';
 import { wialonLogin } from '../../scripts/trackers/tracker-encoders.js';
 import { startServer, SUBSCRIBERS, type TestServer } from '../helpers/server.js';
 import { dialects } from '../helpers/stores.js';
@@ -63,7 +63,7 @@ for (const dialect of dialects) {
       // Samples go back to 2013: the account keeps its history for good.
       server = await startServer(dialect, { now: NOW });
       const sink = serviceTrackerSink(server.services);
-      wialon = await startTrackerServer({ protocol: wialonProtocol, sink, host: '127.0.0.1', clock: () => NOW });
+      wialon = await startTrackerServer({ protocol: wialonIpsProtocol, sink, host: '127.0.0.1', clock: () => NOW });
       teltonika = await startTrackerServer({ protocol: teltonikaProtocol, sink, host: '127.0.0.1', clock: () => NOW });
     });
     after(async () => {

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { pino } from 'pino';
-import { teltonikaProtocol } from '../../src/devices/teltonika-protocol.js';
+import { teltonikaProtocol } from '../../src/devices/teltonika/teltonika-protocol.js';
 import { startTrackerServer, type TrackerServer } from '../../src/devices/tracker-server.js';
 import { serviceTrackerSink } from '../../src/devices/tracker-sink.js';
-import { wialonProtocol } from '../../src/devices/wialon-protocol.js';
+import { wialonIpsProtocol } from '../../src/devices/wialon-ips/wialon-ips-protocol.js';
 import { teltonikaHandshake, wialonLine, wialonLogin } from '../../scripts/trackers/tracker-encoders.js';
 import { assertRefused } from '../helpers/bad-input.js';
 import { LOCATIONS, startServer, SUBSCRIBERS, type TestServer } from '../helpers/server.js';
@@ -37,7 +37,7 @@ for (const dialect of dialects) {
       server = await startServer(dialect, { now: T0 + 3_600_000, logger });
       const sink = serviceTrackerSink(server.services);
       const clock = () => T0 + 3_600_000;
-      wialon = await startTrackerServer({ protocol: wialonProtocol, sink, host: '127.0.0.1', clock, logger });
+      wialon = await startTrackerServer({ protocol: wialonIpsProtocol, sink, host: '127.0.0.1', clock, logger });
       teltonika = await startTrackerServer({ protocol: teltonikaProtocol, sink, host: '127.0.0.1', clock, logger });
     });
     after(async () => {

@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { egtsProtocol } from '../../src/devices/egts-protocol.js';
-import { teltonikaProtocol } from '../../src/devices/teltonika-protocol.js';
-import type { TrackerConnection, TrackerProtocol } from '../../src/devices/tracker-protocol.js';
-import { wialonProtocol } from '../../src/devices/wialon-protocol.js';
+import { egtsProtocol } from '../../src/devices/egts/egts-protocol.js';
+import { teltonikaProtocol } from '../../src/devices/teltonika/teltonika-protocol.js';
+import type { TcpDeviceProtocol } from '../../src/devices/device-protocol.js';
+import type { TrackerConnection } from '../../src/devices/tracker-protocol.js';
+import { wialonIpsProtocol } from '../../src/devices/wialon-ips/wialon-ips-protocol.js';
 import { adSensorsData, countersData, egtsCrc16, egtsCrc8, egtsPacket, egtsRecord, extPosData, liquidLevel, posData, stateData, termIdentity } from '../../scripts/trackers/egts-encoder.js';
 import { crc16Arc, teltonikaHandshake, teltonikaPacket, wialonLine, wialonLogin, wialonRecord } from '../../scripts/trackers/tracker-encoders.js';
 
@@ -52,7 +53,7 @@ function connection(): TrackerConnection {
 }
 
 /** Whatever the bytes, a frame is answered, refused or closed on: handling never throws. */
-async function assertSurvives(protocol: TrackerProtocol, login: Buffer | string, frames: Buffer[]): Promise<void> {
+async function assertSurvives(protocol: TcpDeviceProtocol, login: Buffer | string, frames: Buffer[]): Promise<void> {
   for (const frame of frames) {
     const session = protocol.open(connection());
     await session.handle(Buffer.from(login));
@@ -101,6 +102,6 @@ describe('frames mutated at random (seeded) never make a dialogue throw', () => 
     const line = wialonLine('B', [wialonRecord({ timeMs: T0, latitude: 1, longitude: 1, adc: [1, 2], inputs: 3, params: { fuel: [2, 4.5], t: [3, 'x'] } }), wialonRecord({ timeMs: T0, latitude: 1, longitude: 1 }, true)].join('|'));
     const valid = Buffer.from(line);
     const frames = Array.from({ length: ROUNDS }, () => mutate(valid, next, 0, valid.length - 2));
-    await assertSurvives(wialonProtocol, wialonLogin('1'), frames);
+    await assertSurvives(wialonIpsProtocol, wialonLogin('1'), frames);
   });
 });

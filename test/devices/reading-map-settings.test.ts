@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startTrackerServer, type TrackerServer } from '../../src/devices/tracker-server.js';
 import { serviceTrackerSink } from '../../src/devices/tracker-sink.js';
-import { teltonikaProtocol } from '../../src/devices/teltonika-protocol.js';
+import { teltonikaProtocol } from '../../src/devices/teltonika/teltonika-protocol.js';
 import { assertRefusedUnchanged, read } from '../helpers/bad-input.js';
 import { createEmployee, SUBSCRIBERS, startServer, type TestServer } from '../helpers/server.js';
 import { dialects } from '../helpers/stores.js';

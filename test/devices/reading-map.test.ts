@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { parseEgtsRecords } from '../../src/devices/egts-records.js';
-import { egtsReadingMap } from '../../src/devices/egts-reading-map.js';
-import { decodeTeledata } from '../../src/devices/egts-teledata.js';
+import { parseEgtsRecords } from '../../src/devices/egts/egts-records.js';
+import { egtsReadingMap } from '../../src/devices/egts/egts-reading-map.js';
+import { decodeTeledata } from '../../src/devices/egts/egts-teledata.js';
 import { applyReadingMap, resolveReadingMap } from '../../src/devices/reading-map.js';
-import { decodeTeltonikaPacket } from '../../src/devices/teltonika-codec.js';
-import { teltonikaReadingMap } from '../../src/devices/teltonika-reading-map.js';
-import { parseWialonRecord } from '../../src/devices/wialon-message.js';
-import { wialonReadingMap } from '../../src/devices/wialon-reading-map.js';
+import { decodeTeltonikaPacket } from '../../src/devices/teltonika/teltonika-codec.js';
+import { teltonikaReadingMap } from '../../src/devices/teltonika/teltonika-reading-map.js';
+import { parseWialonRecord } from '../../src/devices/wialon-ips/wialon-message.js';
+import { wialonReadingMap } from '../../src/devices/wialon-ips/wialon-reading-map.js';
 import { adSensorsData, countersData, egtsRecord, liquidLevel, posData, stateData } from '../../scripts/trackers/egts-encoder.js';
 import { teltonikaPacket, wialonRecord } from '../../scripts/trackers/tracker-encoders.js';
 

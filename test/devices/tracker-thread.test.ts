@@ -3,7 +3,9 @@ import { randomUUID } from 'node:crypto';
 import { BroadcastChannel } from 'node:worker_threads';
 import { after, before, describe, it } from 'node:test';
 import { startTrackerThread, type TrackerListeners } from '../../src/devices/tracker-listeners.js';
-import { serviceTrackerSink } from '../../src/devices/tracker-sink.js';
+import { deviceDirectory } from '../../src/devices/tracker-sink.js';
+import type { IngestPort } from '../../src/positioning/positioning.js';
+import { commitSequence } from '../../src/store/commit-sequence.js';
 import { PackedNumbers, packFixes, skipFixes, unpackFixes } from '../../src/devices/tracker-thread-messages.js';
 import type { Fix } from '../../src/positioning/fix.js';
 import { egtsPacket, egtsRecord, readEgtsPacket, termIdentity } from '../../scripts/trackers/egts-encoder.js';
@@ -71,12 +73,13 @@ describe('the tracker thread, with a sink in memory', () => {
     listeners = await startTrackerThread({
       listeners: [
         { protocol: 'teltonika', port: 0 },
-        { protocol: 'wialon', port: 0 },
+        { protocol: 'wialonIps', port: 0 },
         { protocol: 'egts', port: 0 },
       ],
       host: '127.0.0.1',
       idleTimeoutMs: 60_000,
-      sink,
+      directory: sink,
+      ingest: sink.asIngestPort(),
       logger,
       keyGuessLimits: { maxFailures: 2, windowMs: 60_000, lockMs: 60_000 },
     });
@@ -84,7 +87,7 @@ describe('the tracker thread, with a sink in memory', () => {
   after(() => listeners.close());
 
   it('listens on a port per protocol', () => {
-    assert.deepEqual(Object.keys(listeners.ports).sort(), ['egts', 'teltonika', 'wialon']);
+    assert.deepEqual(Object.keys(listeners.ports).sort(), ['egts', 'teltonika', 'wialonIps']);
     for (const port of Object.values(listeners.ports)) assert.ok(port! > 0);
   });
 
@@ -132,12 +135,12 @@ describe('the tracker thread, with a sink in memory', () => {
       client.close();
     }
     // The address is locked on every port now: Wialon refuses a third guess without looking it up.
-    const wialon = await TrackerClient.connect(listeners.ports.wialon!);
+    const wialon = await TrackerClient.connect(listeners.ports.wialonIps!);
     await wialon.send(wialonLogin('356307049999993'));
     assert.equal(await wialon.readLine(), '#AL#0\r\n');
     wialon.close();
     // Refused for the lock, not as one more unknown key: the Wialon port shares the Teltonika port's throttle.
-    await waitFor('the Wialon refusal for the lock in the log', () => lines.some((line) => line.includes('"protocol":"wialon"') && line.includes('guessed too many keys')), 5000);
+    await waitFor('the Wialon refusal for the lock in the log', () => lines.some((line) => line.includes('"protocol":"wialonIps"') && line.includes('guessed too many keys')), 5000);
     for (const key of [imei, ...guesses, '356307049999993']) assert.ok(!lines.some((line) => line.includes(key)), 'a device key in the log');
   });
 });
@@ -151,10 +154,11 @@ for (const dialect of dialects) {
     before(async () => {
       server = await startServer(dialect);
       listeners = await startTrackerThread({
-        listeners: [{ protocol: 'egts', port: 0 }, { protocol: 'teltonika', port: 0 }, { protocol: 'wialon', port: 0 }],
+        listeners: [{ protocol: 'egts', port: 0 }, { protocol: 'teltonika', port: 0 }, { protocol: 'wialonIps', port: 0 }],
         host: '127.0.0.1',
         idleTimeoutMs: 60_000,
-        sink: serviceTrackerSink(server.services),
+        directory: deviceDirectory(server.services),
+        ingest: server.services.positioning.ingest,
         logger,
       });
     });
@@ -166,11 +170,11 @@ for (const dialect of dialects) {
     it('a Wialon login with a device password crosses to the main thread: a wrong one is refused with #AL#01, the right one accepted, neither logged', async () => {
       const id = dialect === 'sqlite' ? '3001' : '3002';
       await createEmployee(server.api, { name: 'Van', deviceKey: id, deviceProtocol: 'wialonIps', devicePassword: 'thread-secret' });
-      const wrong = await TrackerClient.connect(listeners.ports.wialon!);
+      const wrong = await TrackerClient.connect(listeners.ports.wialonIps!);
       await wrong.send(wialonLogin(id, 'thread-guess'));
       assert.equal(await wrong.readLine(), '#AL#01\r\n');
       await wrong.expectClosed();
-      const right = await TrackerClient.connect(listeners.ports.wialon!);
+      const right = await TrackerClient.connect(listeners.ports.wialonIps!);
       await right.send(wialonLogin(id, 'thread-secret', '2.0'));
       assert.equal(await right.readLine(), '#AL#1\r\n');
       right.close();
@@ -206,9 +210,9 @@ for (const dialect of dialects) {
 }
 
 /**
- * The tracker thread acknowledges a frame only once the sync covering its commit is announced
- * (ack only after commit, durable). The real service sink on SQLite; only the channel
- * the thread hears the news on is the test's, so that the held acknowledgement can be seen.
+ * The tracker thread acknowledges a frame only once the sync covering its commit is announced:
+ * an acknowledged record is on disk. The real ingest port on SQLite; only the channel the thread
+ * hears the news on is the test's, so that the held acknowledgement can be seen.
  */
 describe('the tracker thread acknowledges once the commit is on disk (SQLite)', () => {
   let server: TestServer;
@@ -221,8 +225,8 @@ describe('the tracker thread acknowledges once the commit is on disk (SQLite)', 
     await createEmployee(server.api, { name: 'Held truck', deviceKey: imei });
     const channelName = `lokator-test-durability-${randomUUID()}`;
     news = new BroadcastChannel(channelName);
-    const sink = { ...serviceTrackerSink(server.services), durabilityChannel: channelName };
-    listeners = await startTrackerThread({ listeners: [{ protocol: 'teltonika', port: 0 }], host: '127.0.0.1', idleTimeoutMs: 60_000, sink, logger: recordingLogger().logger });
+    const ingest: IngestPort = Object.create(server.services.positioning.ingest, { durabilityChannel: { value: channelName } });
+    listeners = await startTrackerThread({ listeners: [{ protocol: 'teltonika', port: 0 }], host: '127.0.0.1', idleTimeoutMs: 60_000, directory: deviceDirectory(server.services), ingest, logger: recordingLogger().logger });
   });
   after(async () => {
     news?.close();
@@ -262,7 +266,7 @@ describe('the tracker thread acknowledges once the commit is on disk (SQLite)', 
     assert.deepEqual(await again.readBytes(1), Buffer.from([1]));
     await again.send(teltonikaPacket([next]));
     await commitNow();
-    news.postMessage({ durable: Number.MAX_SAFE_INTEGER });
+    news.postMessage({ durable: commitSequence(Number.MAX_SAFE_INTEGER) });
     await again.expectClosed();
     assert.equal(again.pending.length, 0);
     assert.equal(await storedAt(next.timeMs), 1, 'the resent record is stored once');

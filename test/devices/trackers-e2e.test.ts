@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { egtsProtocol } from '../../src/devices/egts-protocol.js';
-import { teltonikaProtocol } from '../../src/devices/teltonika-protocol.js';
+import { egtsProtocol } from '../../src/devices/egts/egts-protocol.js';
+import { teltonikaProtocol } from '../../src/devices/teltonika/teltonika-protocol.js';
 import { startTrackerServer, type TrackerServer } from '../../src/devices/tracker-server.js';
 import { serviceTrackerSink } from '../../src/devices/tracker-sink.js';
-import { wialonProtocol } from '../../src/devices/wialon-protocol.js';
+import { wialonIpsProtocol } from '../../src/devices/wialon-ips/wialon-ips-protocol.js';
 import { egtsPacket, egtsRecord, liquidLevel, posData, readEgtsPacket, stateData, termIdentity } from '../../scripts/trackers/egts-encoder.js';
 import { createEmployee, LOCATIONS, startServer, type TestServer } from '../helpers/server.js';
 import { dialects } from '../helpers/stores.js';
@@ -28,7 +28,7 @@ for (const dialect of dialects) {
       const sink = serviceTrackerSink(server.services);
       const clock = () => T0 + 3_600_000;
       const [egts, wialon, teltonika] = await Promise.all(
-        [egtsProtocol, wialonProtocol, teltonikaProtocol].map((protocol) => startTrackerServer({ protocol, sink, host: '127.0.0.1', clock })),
+        [egtsProtocol, wialonIpsProtocol, teltonikaProtocol].map((protocol) => startTrackerServer({ protocol, sink, host: '127.0.0.1', clock })),
       );
       listeners.push(egts!, wialon!, teltonika!);
       ports = { egts: egts!.port, wialon: wialon!.port, teltonika: teltonika!.port };

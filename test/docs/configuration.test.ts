@@ -2,10 +2,13 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { settings } from '../../src/config.js';
+import { deviceProtocols } from '../../src/devices/protocols.js';
 
 /**
  * The operators' configuration page lists every environment variable the server reads, and only
- * those: a setting added to src/config.ts without its line in the table fails here.
+ * those: a setting added to src/config.ts without its line in the table fails here. The device
+ * protocols' ports are listed with their protocols on the vehicle trackers page (protocols.test.ts
+ * keeps that table equal to the list of protocols).
  */
 
 const page = readFileSync(new URL('../../docs/operators/configuration.md', import.meta.url), 'utf8');
@@ -27,13 +30,17 @@ function documentedVariables(text: string): string[] {
 describe('the configuration page', () => {
   it('lists every setting of src/config.ts, and nothing else', () => {
     const documented = documentedVariables(page);
-    assert.deepEqual([...new Set(documented)].sort(), Object.keys(settings).sort());
+    const ports = deviceProtocols.map((protocol) => protocol.port.setting);
+    assert.deepEqual([...new Set([...documented, ...ports])].sort(), Object.keys(settings).sort());
     assert.equal(new Set(documented).size, documented.length, 'each variable is listed once');
   });
 
-  it('.env.example names every setting once, each with a value its setting takes or none', () => {
+  it('.env.example names every setting once (a device protocol\'s port may be left to its page), each with a value its setting takes or none', () => {
     const lines = exampleLines(example);
-    assert.deepEqual(lines.map(([name]) => name).sort(), Object.keys(settings).sort());
+    const names = lines.map(([name]) => name);
+    const ports = deviceProtocols.map((protocol) => protocol.port.setting);
+    assert.deepEqual([...new Set([...names, ...ports])].sort(), Object.keys(settings).sort());
+    assert.equal(new Set(names).size, names.length, 'each variable is named once');
     for (const [name, value] of lines) {
       if (value === '') continue;
       assert.doesNotThrow(() => settings[name as keyof typeof settings].parse(value), `${name}=${value}`);

@@ -1,6 +1,7 @@
 import { connect } from 'node:net';
 import type { Services } from '../../src/app.js';
-import { buildOsmAndServer, type OsmAndListener as Listener, type OsmAndOptions } from '../../src/mobile/osmand-server.js';
+import { buildHttpListener, type HttpListener as Listener, type HttpListenerOptions } from '../../src/devices/http-listener.js';
+import { osmandProtocol } from '../../src/devices/osmand/osmand-protocol.js';
 
 /** What Traccar Client (Android <= 8, iOS) and OsmAnd put after `id=…`: speed in knots. */
 export const CLASSIC_QUERY =
@@ -46,11 +47,12 @@ export interface OsmAndListener {
 export async function startOsmAnd(
   services: Services,
   clock?: () => number,
-  options: Pick<OsmAndOptions, 'logger' | 'keyGuessLimits' | 'requestTimeoutMs'> & { port?: number } = {},
+  options: Partial<Pick<HttpListenerOptions, 'logger' | 'keyGuessLimits' | 'requestTimeoutMs'>> & { port?: number } = {},
 ): Promise<OsmAndListener> {
   const { port: wanted = 0, ...osmand } = options;
-  const app = buildOsmAndServer({
-    locations: services.positioning,
+  const app = buildHttpListener({
+    protocol: osmandProtocol,
+    ingest: services.positioning.ingest,
     ...(clock ? { clock } : {}),
     ...osmand,
   });

@@ -1,7 +1,8 @@
 import { connect, type Socket } from 'node:net';
 import type { Fix } from '../../src/positioning/fix.js';
-import type { TrackerProtocol } from '../../src/devices/tracker-protocol.js';
 import type { DeviceProtocol } from '../../src/employees/employees.js';
+import type { IngestPort } from '../../src/positioning/positioning.js';
+import { DURABLE_ON_RETURN } from '../../src/store/commit-sequence.js';
 import { startTrackerServer, type TrackerDevice, type TrackerLogin, type TrackerRetranslator, type TrackerServer, type TrackerServerOptions, type TrackerSink } from '../../src/devices/tracker-server.js';
 
 const DEADLINE_MS = 5000;
@@ -176,6 +177,19 @@ export class MemorySink implements TrackerSink {
   get fixes(): Fix[] {
     return this.stored.flatMap((s) => s.fixes);
   }
+
+  /** This sink as an ingest port (for the tracker thread): its fixes stored as `ingest` stores them, durable at once. */
+  asIngestPort(): IngestPort {
+    return {
+      submit: async (frame) => {
+        if (!('accountId' in frame)) throw new Error('a tracker frame names its account');
+        await this.ingest(frame.accountId, frame.fixes);
+        return DURABLE_ON_RETURN;
+      },
+      durable: async () => {},
+      durabilityChannel: null,
+    };
+  }
 }
 
 export interface Listener {
@@ -188,7 +202,7 @@ export interface Listener {
 }
 
 /** A listener on loopback over a MemorySink, with a log that records everything. */
-export async function startListener(protocol: TrackerProtocol, options: Partial<TrackerServerOptions> = {}): Promise<Listener> {
+export async function startListener(protocol: TrackerServerOptions['protocol'], options: Partial<TrackerServerOptions> = {}): Promise<Listener> {
   const sink = new MemorySink();
   const logs: string[] = [];
   const record = (level: string) => (object: object, message: string) => logs.push(JSON.stringify({ level, message, ...object }, (_k, v) => (v instanceof Error ? v.message : v)));

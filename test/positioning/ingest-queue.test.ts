@@ -22,6 +22,12 @@ function fix(subscriberId: number, timeMs: number, extra: Partial<Fix> = {}): Fi
  * The device paths' group commit (DESIGN: one ingest queue per process): what arrives while a
  * transaction runs is committed together in the next one, each sender answered after that commit.
  */
+/** A tracker frame through the ingest port, resolved once its commit is durable (when a listener acknowledges it). */
+async function stored(server: TestServer, fixes: Fix[]): Promise<void> {
+  const { ingest } = server.services.positioning;
+  await ingest.durable(await ingest.submit({ source: 'tracker', accountId: server.account.id, fixes }));
+}
+
 for (const dialect of dialects) {
   describe(`the ingest queue on ${dialect}`, () => {
     let server: TestServer;
@@ -68,7 +74,7 @@ for (const dialect of dialects) {
       const other = await createEmployee(server.api, { name: 'Neighbour' });
       const times = Array.from({ length: 30 }, (_, i) => T0 + 10 * HOUR + i * 10_000);
       // Submitted in one go: the first is committed alone at once, the rest together after it.
-      await Promise.all(times.flatMap((t) => [server.services.positioning.ingest(server.account.id, [fix(car, t)]), server.services.positioning.ingest(server.account.id, [fix(other, t)])]));
+      await Promise.all(times.flatMap((t) => [stored(server, [fix(car, t)]), stored(server, [fix(other, t)])]));
       assert.deepEqual((await storedOf(car)).map((row) => row.location_date), times);
       assert.deepEqual((await storedOf(other)).map((row) => row.location_date), times);
     });
@@ -80,7 +86,7 @@ for (const dialect of dialects) {
       const stranger = await server.newAccount();
       const foreign = await createEmployee(stranger.api, { name: 'Someone else’s' });
       const t = T0 + 9 * HOUR;
-      const ingest = (f: Fix) => server.services.positioning.ingest(server.account.id, [f]);
+      const ingest = (f: Fix) => stored(server, [f]);
       const outcomes = await Promise.allSettled([
         ingest(fix(good[0]!, t)),
         ingest(fix(good[0]!, t + 10_000)),
@@ -132,7 +138,7 @@ for (const dialect of dialects) {
       const rule = await createRule(server.api, { name: 'Power', kind: 7, subscriberIDs: [car] });
       const t = T0 + 7 * HOUR;
       const power = (on: boolean) => ({ externalPower: on });
-      const ingest = (fixes: Fix[]) => server.services.positioning.ingest(server.account.id, fixes);
+      const ingest = (fixes: Fix[]) => stored(server, fixes);
       // The first frame is committed alone; the next two wait and share a transaction.
       await Promise.all([
         ingest([fix(car, t, power(true))]),

@@ -4,6 +4,7 @@ import { BroadcastChannel, Worker } from 'node:worker_threads';
 import { sql } from 'kysely';
 import { openDatabase, type Database } from '../../src/store/database.js';
 import { DurableCommits } from '../../src/store/wal-sync.js';
+import { commitSequence } from '../../src/store/commit-sequence.js';
 import { dialects, freshDatabase, type TestDatabase } from '../helpers/stores.js';
 
 /**
@@ -110,8 +111,9 @@ describe('commits made durable on a thread of their own (SQLite file)', () => {
         await sql`INSERT INTO t (v) VALUES ('second')`.execute(tx);
       });
       // The transaction's own commit is the next number; the main thread heard it covered before resolving.
-      await here.after(commit + 1);
-      assert.ok(here.isDurable(commit + 1));
+      const next = commitSequence(commit + 1);
+      await here.after(next);
+      assert.ok(here.isDurable(next));
     } finally {
       here.close();
     }
@@ -152,22 +154,22 @@ describe('what a listening thread makes of the news', () => {
     const news = new DurableCommits(name);
     try {
       const outcome = (commit: number) =>
-        news.after(commit).then(
+        news.after(commitSequence(commit)).then(
           () => 'durable',
           (error: Error) => error.message,
         );
       const failed = 'syncing the write-ahead log failed: EIO';
       const [one, two, three] = [outcome(1), outcome(2), outcome(3)];
-      news.hear({ durable: 1 });
+      news.hear({ durable: commitSequence(1) });
       const failedBefore = news.failed;
       assert.equal(failedBefore, null);
-      news.hear({ failed: 2, message: 'EIO' });
+      news.hear({ failed: commitSequence(2), message: 'EIO' });
       // A confused sender cannot revive it: a later sync may "succeed" without what the failed one lost.
-      news.hear({ durable: 3 });
+      news.hear({ durable: commitSequence(3) });
       assert.deepEqual(await Promise.all([one, two, three]), ['durable', failed, failed]);
       assert.equal(await outcome(4), failed);
       assert.equal(await outcome(1), 'durable', 'what was durable before stays so');
-      assert.equal(news.isDurable(2), false);
+      assert.equal(news.isDurable(commitSequence(2)), false);
       assert.equal(news.failed?.message, failed);
       assert.equal((await news.stopped).message, failed);
     } finally {

@@ -31,7 +31,15 @@ for (const dialect of dialects) {
       assert.deepEqual(body.account, { accountID: server.account.id, name: 'Test account', timeZone: 'UTC', smsEnabled: false });
       assert.equal(body.map.tileUrl, 'https://tile.openstreetmap.org/{z}/{x}/{y}.png');
       // Where phones and trackers report, for the connection settings of the Employees tab: the defaults here.
-      assert.deepEqual(body.devices, { osmand: 5055, egts: 5162, wialonIps: 5039, teltonika: 5027 });
+      assert.deepEqual(
+        body.devices.map((d: any) => [d.protocol, d.port, d.portSetting, d.password]),
+        [
+          ['osmand', 5055, 'OSMAND_PORT', false],
+          ['egts', 5162, 'EGTS_PORT', true],
+          ['wialonIps', 5039, 'WIALON_IPS_PORT', true],
+          ['teltonika', 5027, 'TELTONIKA_PORT', false],
+        ],
+      );
     });
 
     test('a wrong password or an unknown login is a 401 envelope and sets no cookie', async () => {

@@ -30,8 +30,22 @@ export interface SessionInfo {
   account: { accountID: number; name: string; timeZone: string; smsEnabled: boolean };
   csrfToken: string;
   map: { tileUrl: string | null; attribution: string };
-  /** The ports phones (OsmAnd) and trackers report to; 0: that listener is off. */
-  devices: { osmand: number; egts: number; wialonIps: number; teltonika: number };
+  /** The device protocols the server speaks (its src/devices/protocols.ts), in its order, with their ports. */
+  devices: DeviceConnection[];
+}
+
+/** A device protocol: where a device of it reports (port 0: the listener is off), and what its key is. */
+export interface DeviceConnection {
+  /** The employee's deviceProtocol. */
+  protocol: string;
+  label: string;
+  transport: 'tcp' | 'http';
+  port: number;
+  /** The environment variable of the port. */
+  portSetting: string;
+  /** Whether its login carries a device password. */
+  password: boolean;
+  keyHint: { en: string; ru: string };
 }
 
 let csrfToken = '';

@@ -1,15 +1,16 @@
 import { useLayoutEffect, useRef } from 'preact/hooks';
 import { renderSVG } from 'uqr';
+import type { DeviceConnection } from '../../api';
 import { useSessionInfo } from '../../session';
 import { t } from '../../i18n/i18n';
 
-export type TrackerProtocol = 'egts' | 'wialonIps' | 'teltonika';
+/** The protocol Traccar Client and OsmAnd speak: a phone's (an employee whose deviceProtocol is null or this). */
+export const PHONE_PROTOCOL = 'osmand';
 
-export const PROTOCOLS: { value: TrackerProtocol; label: string; setting: string }[] = [
-  { value: 'egts', label: 'EGTS', setting: 'EGTS_PORT' },
-  { value: 'wialonIps', label: 'Wialon IPS', setting: 'WIALON_IPS_PORT' },
-  { value: 'teltonika', label: 'Teltonika', setting: 'TELTONIKA_PORT' },
-];
+/** The protocols a tracker may speak, as the server lists them: every one but the phone's. */
+export function trackerProtocols(devices: readonly DeviceConnection[]): DeviceConnection[] {
+  return devices.filter((d) => d.protocol !== PHONE_PROTOCOL);
+}
 
 /** What a device needs to report as this employee: the key, just set, and how it connects. */
 export interface NewKey {
@@ -17,7 +18,8 @@ export interface NewKey {
   name: string;
   deviceKey: string;
   device: 'phone' | 'tracker';
-  protocol: TrackerProtocol;
+  /** The tracker's deviceProtocol (for a phone: the one the form had chosen, unused). */
+  protocol: string;
 }
 
 /**
@@ -39,8 +41,9 @@ export function ConnectionSettings({ shown, onDone }: { shown: NewKey; onDone: (
   const heading = useRef<HTMLHeadingElement>(null);
   useLayoutEffect(() => heading.current?.focus(), []);
   const host = location.hostname;
-  const protocol = PROTOCOLS.find((p) => p.value === shown.protocol) ?? PROTOCOLS[0]!;
-  const trackerPort = devices[protocol.value];
+  const phone = devices.find((d) => d.protocol === PHONE_PROTOCOL);
+  const phonePort = phone?.port ?? 0;
+  const protocol = devices.find((d) => d.protocol === shown.protocol) ?? trackerProtocols(devices)[0]!;
 
   return (
     <section class="connection-settings" aria-labelledby="connection-title">
@@ -51,14 +54,14 @@ export function ConnectionSettings({ shown, onDone }: { shown: NewKey; onDone: (
         {t('conn.once')}
       </p>
       {shown.device === 'phone' ? (
-        devices.osmand === 0 ? (
+        phonePort === 0 ? (
           <p class="error">{t('conn.osmandOff')}</p>
         ) : (
           <div class="phone-settings">
             <dl>
               <dt>{t('conn.serverUrl')}</dt>
               <dd>
-                <code>{`http://${host}:${devices.osmand}`}</code>
+                <code>{`http://${host}:${phonePort}`}</code>
               </dd>
               <dt>{t('conn.deviceId')}</dt>
               <dd>
@@ -71,7 +74,7 @@ export function ConnectionSettings({ shown, onDone }: { shown: NewKey; onDone: (
                 role="img"
                 aria-label={t('conn.qr')}
                 // uqr draws the code as SVG markup: a rect and one path, no script.
-                dangerouslySetInnerHTML={{ __html: renderSVG(traccarClientUrl(host, devices.osmand, shown.deviceKey)) }}
+                dangerouslySetInnerHTML={{ __html: renderSVG(traccarClientUrl(host, phonePort, shown.deviceKey)) }}
               />
               <figcaption>{t('conn.qrCaption')}</figcaption>
             </figure>
@@ -82,7 +85,7 @@ export function ConnectionSettings({ shown, onDone }: { shown: NewKey; onDone: (
           <dt>{t('emp.protocol')}</dt>
           <dd>{protocol.label}</dd>
           <dt>{t('conn.server')}</dt>
-          <dd>{trackerPort === 0 ? <span class="error">{t('conn.listenerOff', { setting: protocol.setting })}</span> : <code>{`${host}:${trackerPort}`}</code>}</dd>
+          <dd>{protocol.port === 0 ? <span class="error">{t('conn.listenerOff', { setting: protocol.portSetting })}</span> : <code>{`${host}:${protocol.port}`}</code>}</dd>
           <dt>{t('conn.imei')}</dt>
           <dd>
             <code class="device-key">{shown.deviceKey}</code>

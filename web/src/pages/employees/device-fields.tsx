@@ -1,13 +1,16 @@
 import { Field } from '../../ui/field';
-import { PROTOCOLS, type TrackerProtocol } from './connection-settings';
-import { t, type PlainKey } from '../../i18n/i18n';
+import { useSessionInfo } from '../../session';
+import type { DeviceConnection } from '../../api';
+import { trackerProtocols } from './connection-settings';
+import { language, t } from '../../i18n/i18n';
 
 /** What happens to the device key on save: kept, a new one generated, one typed (a tracker's IMEI), or none. */
 export type KeyMode = 'keep' | 'generate' | 'type' | 'none';
 
 export interface DeviceDraft {
   device: 'phone' | 'tracker';
-  protocol: TrackerProtocol;
+  /** The tracker's deviceProtocol: one of the server's protocols (the session's `devices`). */
+  protocol: string;
   keyMode: KeyMode;
   typedKey: string;
   /** A new device password ('' keeps what is set), and whether to remove the one set. */
@@ -15,15 +18,10 @@ export interface DeviceDraft {
   removePassword: boolean;
 }
 
-/** The protocols whose login carries a password (the server's `passwordProtocols`). */
-export const PASSWORD_PROTOCOLS: readonly TrackerProtocol[] = ['egts', 'wialonIps'];
-
-/** What the identifier is, per protocol, under the key field. */
-const KEY_HINTS: Record<TrackerProtocol, PlainKey> = {
-  egts: 'emp.imeiHint.egts',
-  wialonIps: 'emp.imeiHint.wialonIps',
-  teltonika: 'emp.imeiHint.teltonika',
-};
+/** Whether the tracker's protocol carries a device password in its login, as the server says. */
+export function carriesPassword(devices: readonly DeviceConnection[], protocol: string): boolean {
+  return devices.some((d) => d.protocol === protocol && d.password);
+}
 
 // Unambiguous characters, as the server's own keys: the key may be typed into a phone by hand.
 const KEY_ALPHABET = 'abcdefghjkmnpqrstuvwxyz23456789';
@@ -48,8 +46,11 @@ interface Props {
 
 /** The device part of the employee form: a phone with Traccar Client or a vehicle tracker, and its key. */
 export function DeviceFields({ draft, hint, isNew, error, hasPassword, passwordError, onChange }: Props) {
+  const { devices } = useSessionInfo();
   const set = (patch: Partial<DeviceDraft>) => onChange({ ...draft, ...patch });
   const tracker = draft.device === 'tracker';
+  const protocols = trackerProtocols(devices);
+  const chosen = protocols.find((p) => p.protocol === draft.protocol);
   const choices: { value: KeyMode; label: string }[] = [
     ...(!isNew && hint ? [{ value: 'keep' as const, label: t('emp.keepKey', { hint }) }] : []),
     ...(tracker ? [] : [{ value: 'generate' as const, label: isNew ? t('emp.generateKey') : t('emp.generateNewKey') }]),
@@ -75,9 +76,9 @@ export function DeviceFields({ draft, hint, isNew, error, hasPassword, passwordE
       {tracker && (
         <Field id="employee-protocol" label={t('emp.protocol')}>
           {(control) => (
-            <select {...control} value={draft.protocol} onChange={(e) => set({ protocol: e.currentTarget.value as TrackerProtocol })}>
-              {PROTOCOLS.map((p) => (
-                <option key={p.value} value={p.value}>
+            <select {...control} value={draft.protocol} onChange={(e) => set({ protocol: e.currentTarget.value })}>
+              {protocols.map((p) => (
+                <option key={p.protocol} value={p.protocol}>
                   {p.label}
                 </option>
               ))}
@@ -97,7 +98,7 @@ export function DeviceFields({ draft, hint, isNew, error, hasPassword, passwordE
         <Field
           id="employee-deviceKey"
           label={tracker ? 'IMEI' : t('emp.deviceKey')}
-          hint={tracker ? t(KEY_HINTS[draft.protocol]) : t('emp.keyHint')}
+          hint={tracker ? chosen?.keyHint[language()] : t('emp.keyHint')}
           error={error}
         >
           {(control) => <input {...control} value={draft.typedKey} autocomplete="off" spellcheck={false} onInput={(e) => set({ typedKey: e.currentTarget.value, keyMode: 'type' })} />}
@@ -108,7 +109,7 @@ export function DeviceFields({ draft, hint, isNew, error, hasPassword, passwordE
           {error}
         </p>
       )}
-      {tracker && PASSWORD_PROTOCOLS.includes(draft.protocol) && (
+      {tracker && carriesPassword(devices, draft.protocol) && (
         <>
           <Field
             id="employee-devicePassword"

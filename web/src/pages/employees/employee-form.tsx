@@ -1,13 +1,14 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
-import { api, describe } from '../../api';
+import { api, describe, type DeviceConnection } from '../../api';
 import { navigate } from '../../router';
 import type { CreatedEmployee, Employee, SubscriberGroup } from '../../types';
 import { ConfirmStep, useConfirmStep } from '../../ui/confirm';
 import { Field } from '../../ui/field';
 import { formErrors, NO_ERRORS, type FormErrors } from '../../ui/form-errors';
 import { ErrorAlert, StatusLine } from '../../ui/messages';
-import type { NewKey } from './connection-settings';
-import { DeviceFields, initialKeyMode, newDeviceKey, PASSWORD_PROTOCOLS, type DeviceDraft } from './device-fields';
+import { PHONE_PROTOCOL, trackerProtocols, type NewKey } from './connection-settings';
+import { carriesPassword, DeviceFields, initialKeyMode, newDeviceKey, type DeviceDraft } from './device-fields';
+import { useSessionInfo } from '../../session';
 import { EMPLOYEES } from './employee-table';
 import { vehicleDraft, vehicleSettingsOf, type VehicleDraft } from './vehicle-model';
 import { VEHICLE_FIELDS, VehicleSettingsForm } from './vehicle-settings-form';
@@ -27,13 +28,14 @@ interface Props {
 /** `#/employees/new` and `#/employees/<id>`: an employee's fields, device and vehicle settings; deactivating and deleting. */
 export function EmployeeForm({ subscriberID, groups, onKeyed, onChanged }: Props) {
   const isNew = subscriberID === null;
+  const { devices } = useSessionInfo();
   const [employee, setEmployee] = useState<Employee | null>(null);
   const [loadError, setLoadError] = useState('');
   const [name, setName] = useState('');
   const [phone, setPhone] = useState('');
   const [externalID, setExternalID] = useState('');
   const [groupID, setGroupID] = useState('');
-  const [device, setDevice] = useState<DeviceDraft>({ device: 'phone', protocol: 'teltonika', keyMode: initialKeyMode(true, null), typedKey: '', password: '', removePassword: false });
+  const [device, setDevice] = useState<DeviceDraft>({ device: 'phone', protocol: trackerProtocols(devices)[0]?.protocol ?? '', keyMode: initialKeyMode(true, null), typedKey: '', password: '', removePassword: false });
   const [vehicle, setVehicle] = useState<VehicleDraft>(() => vehicleDraft(null));
   const [errors, setErrors] = useState<FormErrors>(NO_ERRORS);
   const [status, setStatus] = useState('');
@@ -47,7 +49,7 @@ export function EmployeeForm({ subscriberID, groups, onKeyed, onChanged }: Props
     setPhone(e.phone);
     setExternalID(e.externalSubscriberID ?? '');
     setGroupID(e.subscriberGroupID === null ? '' : String(e.subscriberGroupID));
-    const tracker = e.deviceProtocol !== null && e.deviceProtocol !== 'osmand' ? e.deviceProtocol : null;
+    const tracker = e.deviceProtocol !== null && e.deviceProtocol !== PHONE_PROTOCOL ? e.deviceProtocol : null;
     setDevice((d) => ({ ...d, device: tracker ? 'tracker' : 'phone', protocol: tracker ?? d.protocol, keyMode: initialKeyMode(false, e.deviceKeyHint), typedKey: '', password: '', removePassword: false }));
     setVehicle(vehicleDraft(e.vehicleSettings));
   };
@@ -85,7 +87,7 @@ export function EmployeeForm({ subscriberID, groups, onKeyed, onChanged }: Props
         vehicleSettings: vehicleSettingsOf(vehicle),
         ...(key !== undefined ? { deviceKey: key } : device.keyMode === 'none' ? { deviceKey: null } : {}),
         deviceProtocol: device.device === 'tracker' ? device.protocol : null,
-        ...devicePasswordChange(device, employee?.hasDevicePassword ?? false),
+        ...devicePasswordChange(device, employee?.hasDevicePassword ?? false, devices),
       };
       if (isNew) {
         const created = await api.post<CreatedEmployee>(EMPLOYEES, body);
@@ -203,8 +205,8 @@ export function EmployeeForm({ subscriberID, groups, onKeyed, onChanged }: Props
  * The device password a save sends: a typed one; null to remove it (asked for, or the device
  * moves to a protocol whose login carries none); nothing to keep what is set.
  */
-function devicePasswordChange(device: DeviceDraft, hasPassword: boolean): { devicePassword?: string | null } {
-  const carries = device.device === 'tracker' && PASSWORD_PROTOCOLS.includes(device.protocol);
+function devicePasswordChange(device: DeviceDraft, hasPassword: boolean, devices: readonly DeviceConnection[]): { devicePassword?: string | null } {
+  const carries = device.device === 'tracker' && carriesPassword(devices, device.protocol);
   if (carries && device.password !== '' && !device.removePassword) return { devicePassword: device.password };
   return hasPassword && (!carries || device.removePassword) ? { devicePassword: null } : {};
 }
