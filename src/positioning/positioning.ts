@@ -64,7 +64,7 @@ export interface Positioning extends LocationIngest, LiveFixes {
 export function createPositioning(deps: PositioningDependencies): Positioning {
   const { database, clock = Date.now, accounts, employees, geocoder } = deps;
   const addresses = new AddressResolver(deps.geozones);
-  const locations = new LocationService(database, accounts, employees, deps.metrics, addresses, clock, deps.signals, deps.signalMaxAgeMs);
+  const locations = new LocationService({ database, accounts, employees, metrics: deps.metrics, addresses, clock, signals: deps.signals, signalMaxAgeMs: deps.signalMaxAgeMs });
   const tracks = new TrackService(database, addresses, clock);
   const vehicleEvents = new VehicleEventService(database, clock);
   const statistics = new StatisticsService(database, employees, clock);

@@ -58,7 +58,7 @@ export class SignalDetection implements PipelineSignals {
       tasks: rules.uses('openTasks') ? await openTaskDestinations(tx, batch.accountId, subscriberIds, batch.receivedAt + TASK_HORIZON_MS) : new Map(),
       estimator: this.estimator,
     };
-    return new BatchSignalRun(batch, context, this.dispatcher, this.signalIds, this.employees);
+    return new BatchSignalRun(batch, context, { dispatcher: this.dispatcher, signalIds: this.signalIds, employees: this.employees });
   }
 
   /**
@@ -95,13 +95,20 @@ function sameStamps(a: Stamp[], b: Stamp[]): boolean {
 class BatchSignalRun implements BatchSignals {
   private readonly fired: FiredSignal[] = [];
 
+  private readonly dispatcher: SignalDispatcher;
+  private readonly signalIds: SignalIdSource;
+  private readonly employees: EmployeeIdentities;
+
   constructor(
     private readonly batch: SignalBatch,
     private readonly context: WatchContext,
-    private readonly dispatcher: SignalDispatcher,
-    private readonly signalIds: SignalIdSource,
-    private readonly employees: EmployeeIdentities,
-  ) {}
+    /** Where what fires goes: its ids, its employees' external ids, the outbox. */
+    sending: { dispatcher: SignalDispatcher; signalIds: SignalIdSource; employees: EmployeeIdentities },
+  ) {
+    this.dispatcher = sending.dispatcher;
+    this.signalIds = sending.signalIds;
+    this.employees = sending.employees;
+  }
 
   watch(subscriberId: number, holder: { signals?: SignalState }, before: { signals?: SignalState } | null): SignalWatcher | null {
     const rules = this.context.rules.forSubscriber(subscriberId);
@@ -112,7 +119,7 @@ class BatchSignalRun implements BatchSignals {
     const state = (holder.signals ??= SignalWatcher.initialState());
     // A replay starts from a checkpoint; what was sent since, and the arrival state, carry over.
     if (before) state.live = before.signals?.live ?? SignalWatcher.initialState().live;
-    return new SignalWatcher(subscriberId, state, rules, this.context, before !== null, this.fired);
+    return new SignalWatcher({ subscriberId, state, rules, context: this.context, replay: before !== null, out: this.fired });
   }
 
   async flush(tx: Tx): Promise<void> {
