@@ -8,7 +8,9 @@
  * One list is read like the kernel: the device protocols (src/devices/protocols.ts), whose
  * definitions reach nothing outside src/devices/ and the kernel, so that employees (the form of a
  * device key) and config (the ports) take them from it while devices sit above employees.
- * The composition root (src/app.ts, src/main.ts) may import anything.
+ * The composition root (src/app.ts, src/main.ts) composes the modules from their faces too: each
+ * face's `create…` function takes the faces of the modules it needs and gives back its routes and
+ * the operations others may call.
  */
 const layers = {
   accounts: [],
@@ -58,6 +60,13 @@ export default {
       severity: 'error',
       from: { path: '^src/([^/]+)/', pathNot: kernel },
       to: { path: '^src/([^/]+)/', pathNot: [kernel, protocolList, '^src/$1/', '^src/(?<face>[^/]+)/\\k<face>\\.ts$'] },
+    },
+    {
+      name: 'root-through-faces',
+      comment: 'The files at the top of src/ (app.ts composes, main.ts starts) reach modules through their faces as well.',
+      severity: 'error',
+      from: { path: '^src/[^/]+\\.ts$' },
+      to: { path: '^src/([^/]+)/', pathNot: [kernel, protocolList, '^src/(?<face>[^/]+)/\\k<face>\\.ts$'] },
     },
     ...Object.entries(layers).map(([module, below]) => ({
       name: `layers-${module}`,

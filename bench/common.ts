@@ -180,6 +180,13 @@ export async function startServer(database: Database, employees: number, cleanup
   return { app, services, baseUrl, account, token, employeeIds };
 }
 
+/** A GET of the server's API with the bench account's token (in process), its JSON answer; anything but 200 throws. */
+export async function apiGet<T>(server: Pick<BenchServer, 'app' | 'token'>, url: string): Promise<T> {
+  const response = await server.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${server.token}` } });
+  if (response.statusCode !== 200) throw new Error(`GET ${url}: ${response.statusCode} ${response.body}`);
+  return response.json<T>();
+}
+
 /** mulberry32: a small deterministic PRNG, so every run posts the same fixes. */
 export function random(seed: number): () => number {
   let a = seed >>> 0;

@@ -108,7 +108,7 @@ async function backlog(services: Services, database: Database, accountId: number
   const rand = random(from);
   for (let i = 0; i < count; i += 100) {
     const batch = messages(accountId, baseUrl, from + i, Math.min(100, count - i), rand);
-    await database.transaction((tx) => services.outbox.enqueue(tx, batch));
+    await database.transaction((tx) => services.delivery.outbox.enqueue(tx, batch));
   }
   await pause(100);
   const started = performance.now();
@@ -154,7 +154,7 @@ async function stream(services: Services, database: Database, receiver: Receiver
     const first = from + i;
     const batch = messages(accountId, receiver.url, first, size, rand);
     const commit = database
-      .transaction((tx) => services.outbox.enqueue(tx, batch))
+      .transaction((tx) => services.delivery.outbox.enqueue(tx, batch))
       .then(() => {
         const at = performance.now();
         for (let seq = first; seq < first + size; seq++) committedAt.set(seq, at);

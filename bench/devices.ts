@@ -194,7 +194,7 @@ async function fleetServer(devices: number, cleanup: Cleanup) {
     }
   };
   await Promise.all(Array.from({ length: 8 }, (_, i) => create(i)));
-  const osmand = buildHttpListener({ protocol: osmandProtocol, ingest: server.services.locations.ingest });
+  const osmand = buildHttpListener({ protocol: osmandProtocol, ingest: server.services.positioning.ingest });
   cleanup.add(() => osmand.close());
   const osmandUrl = `http://127.0.0.1:${(await osmand.listen({ port: 0, host: '127.0.0.1' })).port}`;
   const storedFixes = async () => {

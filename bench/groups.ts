@@ -34,7 +34,7 @@ runBench('bench:groups', async () => {
     const server = await startServer(database, devices, cleanup);
     await database.db.updateTable('subscribers').set({ device_key: sql<string>`'bench-' || CAST(id AS TEXT)` }).execute();
     const keys = server.employeeIds.map((id) => `bench-${id}`);
-    const locations = server.services.locations;
+    const locations = server.services.positioning;
 
     // Each device drives steadily from its own corner of the city (about 30 km/h), as in
     // bench:devices, so that the pipeline does a fleet's work: tracks grow, nothing is an outlier.

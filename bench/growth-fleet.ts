@@ -184,7 +184,7 @@ export class FleetLoader {
     const ids = server.employeeIds;
     this.measured = ids.slice(0, measuredCount).map((id, i) => new Vehicle(id, monthStartMs, monthDays, 7_000 + i));
     this.rest = ids.slice(measuredCount).map((id, i) => new Vehicle(id, monthStartMs, FLEET_DAYS, 9_000 + i));
-    this.runner = new PipelineRunner(new PipelineStore(database), new AddressResolver(server.services.geozones), null);
+    this.runner = new PipelineRunner({ store: new PipelineStore(database), addresses: new AddressResolver(server.services.geozones) });
   }
 
   /** The measured vehicles' whole month. */

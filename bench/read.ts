@@ -72,7 +72,7 @@ async function main(): Promise<void> {
     const startMs = Date.now() - (rounds + 60) * STEP_MS;
     const generator = new FixGenerator(server.employeeIds, startMs);
     for (let stored = 0; stored < FIXES; stored += BATCH) {
-      await server.services.locations.ingestBatch(server.account, generator.batch(BATCH, STEP_MS));
+      await server.services.positioning.ingestBatch(server.account, generator.batch(BATCH, STEP_MS));
     }
     // A long-running PostgreSQL has statistics (autovacuum analyzes within a minute or so); a
     // freshly loaded one has none, and then plans this query over the wrong index (see README).

@@ -12,9 +12,13 @@
  *   npm run bench:replay -- --rounds 15      # measured rounds (default 7, after 1 warm-up round)
  */
 import type { LocationInput } from '../src/positioning/location-schema.js';
+import type { Static } from 'typebox';
+import type { Statistics, Track, VehicleEvents } from '../src/positioning/track-schema.js';
 import type { Database } from '../src/store/database.js';
-import { Cleanup, elapsedMs, flagValue, fmt, iso, percentile, ratio, runBench, serverStore, startServer, tempDir, type BenchServer } from './common.js';
+import { apiGet, Cleanup, elapsedMs, flagValue, fmt, iso, percentile, ratio, runBench, serverStore, startServer, tempDir, type BenchServer } from './common.js';
 import { DAY_MS, FIXES_PER_DAY, vehicleDays, type VehicleFix } from './vehicle.js';
+
+const POSITIONING = '/v6/api/globalPositioningManagement';
 
 /** Thursday 1 October 2026: a working day; its 12:00-13:00 holds two drives with a stop between and a (prolonged) speeding. */
 const DAY_START_MS = Date.UTC(2026, 9, 1);
@@ -38,19 +42,18 @@ interface Round {
  * statistics of all three intervals (interval 3 paged through every valid fix).
  */
 async function dayAsSeen(server: BenchServer, subscriberId: number) {
-  const { account, services } = server;
   const dateFrom = iso(DAY_START_MS);
   const dateTo = iso(DAY_START_MS + DAY_MS - 1000);
-  const tracks = (await services.tracks.list(account, { subscriberIDs: [subscriberId], dateFrom, dateTo, count: 1000 }))
+  const tracks = (await apiGet<Track[]>(server, `${POSITIONING}/tracks?subscriberIDs=${subscriberId}&dateFrom=${dateFrom}&dateTo=${dateTo}&count=1000`))
     .map(({ trackID: _id, subscriberID: _sub, ...track }) => track)
     .sort((a, b) => a.startDate.localeCompare(b.startDate));
-  const events = (await services.vehicleEvents.list(account, { subscriberIDs: [subscriberId], startDate: dateFrom, finishDate: dateTo, count: 1000 })).data.map(
+  const events = (await apiGet<Static<typeof VehicleEvents>>(server, `${POSITIONING}/events?subscriberIDs=${subscriberId}&startDate=${dateFrom}&finishDate=${dateTo}&count=1000`)).data.map(
     (group) => group.events,
   );
   const statistics = async (interval: number, offset = 0) =>
-    (await services.statistics.list(account, { subscriberIDs: [subscriberId], interval, dateFrom, dateTo, count: 1000, offset })).data.flatMap(
-      (group) => group.statistics,
-    );
+    (
+      await apiGet<Static<typeof Statistics>>(server, `${POSITIONING}/statistics?subscriberIDs=${subscriberId}&interval=${interval}&dateFrom=${dateFrom}&dateTo=${dateTo}&count=1000&offset=${offset}`)
+    ).data.flatMap((group) => group.statistics);
   const perFix = [];
   for (let offset = 0; ; offset += 1000) {
     const page = await statistics(3, offset);
@@ -93,7 +96,7 @@ async function checkpointBefore(database: Database, subscriberId: number, lateMs
 async function round(server: BenchServer, database: Database, day: VehicleFix[], late: number, inOrder: number): Promise<Round> {
   const hours = Array.from({ length: 24 }, (_, hour) => day.filter((fix) => Math.floor((timeOf(fix) - DAY_START_MS) / HOUR_MS) === hour));
   const batch = (fixes: VehicleFix[], subscriberID: number): LocationInput[] => fixes.map((fix) => ({ ...fix, subscriberID }));
-  const ingest = (fixes: LocationInput[]) => elapsedMs(() => server.services.locations.ingestBatch(server.account, fixes));
+  const ingest = (fixes: LocationInput[]) => elapsedMs(() => server.services.positioning.ingestBatch(server.account, fixes));
 
   let inOrderMs = 0;
   for (let hour = 0; hour < 24; hour++) {
@@ -105,7 +108,7 @@ async function round(server: BenchServer, database: Database, day: VehicleFix[],
   const lateFixes = batch(hours[LATE_HOUR]!, late);
   const earliestLateMs = Math.min(...lateFixes.map((fix) => Date.parse(fix.locationDate)));
   const checkpointMs = (await checkpointBefore(database, late, earliestLateMs)) ?? DAY_START_MS;
-  const tracksBefore = (await server.services.tracks.list(server.account, { subscriberIDs: [late], dateFrom: iso(DAY_START_MS), dateTo: iso(DAY_START_MS + DAY_MS), count: 1000 })).length;
+  const tracksBefore = (await apiGet<Track[]>(server, `${POSITIONING}/tracks?subscriberIDs=${late}&dateFrom=${iso(DAY_START_MS)}&dateTo=${iso(DAY_START_MS + DAY_MS)}&count=1000`)).length;
   const lateMs = await ingest(lateFixes);
   // The replay runs every stored fix of the vehicle from the checkpoint on, the late ones included.
   const replayed = day.filter((fix) => timeOf(fix) >= checkpointMs).length;

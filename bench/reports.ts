@@ -52,13 +52,13 @@ async function ingestMonth(server: BenchServer, subscriberId: number, days: numb
   for (const fix of vehicleDays(MONTH_START_MS, days)) {
     batch.push({ ...fix, subscriberID: subscriberId });
     if (batch.length === BATCH) {
-      await server.services.locations.ingestBatch(server.account, batch);
+      await server.services.positioning.ingestBatch(server.account, batch);
       stored += batch.length;
       batch = [];
       if (stored % (BATCH * 10) === 0) process.stderr.write(`  ingested ${fmt(stored)} / ${fmt(days * FIXES_PER_DAY)} fixes\n`);
     }
   }
-  if (batch.length) await server.services.locations.ingestBatch(server.account, batch);
+  if (batch.length) await server.services.positioning.ingestBatch(server.account, batch);
 }
 
 /** The first vehicle's derived rows, once more for each other vehicle: one INSERT … SELECT per table. */
@@ -90,15 +90,21 @@ async function main(): Promise<void> {
     // A zone round the depot, so the month has zone visits.
     const depot = { lat: 55.6512, lon: 37.4163 };
     const d = 0.004;
-    await server.services.geozones.zones.create(server.account, {
-      name: 'Depot',
-      bounds: [
-        { latitude: depot.lat - d, longitude: depot.lon - d },
-        { latitude: depot.lat + d, longitude: depot.lon - d },
-        { latitude: depot.lat + d, longitude: depot.lon + d },
-        { latitude: depot.lat - d, longitude: depot.lon + d },
-      ],
-    } as never);
+    const zone = await server.app.inject({
+      method: 'POST',
+      url: '/v6/api/zoneManagement/zones',
+      headers: { authorization: `Bearer ${server.token}` },
+      payload: {
+        name: 'Depot',
+        bounds: [
+          { latitude: depot.lat - d, longitude: depot.lon - d },
+          { latitude: depot.lat + d, longitude: depot.lon - d },
+          { latitude: depot.lat + d, longitude: depot.lon + d },
+          { latitude: depot.lat - d, longitude: depot.lon + d },
+        ],
+      },
+    });
+    if (zone.statusCode !== 201) throw new Error(`creating the depot zone failed: ${zone.statusCode} ${zone.body}`);
     process.stderr.write(`reports: one vehicle's ${days} days (${fmt(days * FIXES_PER_DAY)} fixes) through LocationService.ingestBatch…\n`);
     await ingestMonth(server, first, days);
     process.stderr.write(`reports: copying its derived rows to ${others.length} more vehicles…\n`);

@@ -14,6 +14,8 @@
  */
 import { sql } from 'kysely';
 import type { LocationInput } from '../src/positioning/location-schema.js';
+import type { Static } from 'typebox';
+import type { Track, VehicleEvents } from '../src/positioning/track-schema.js';
 import {
   Cleanup,
   LOCATIONS,
@@ -32,7 +34,8 @@ import {
 } from './common.js';
 import { DAY_MS, FIXES_PER_DAY, vehicleDays } from './vehicle.js';
 
-const STATISTICS = '/v6/api/globalPositioningManagement/statistics';
+const POSITIONING = '/v6/api/globalPositioningManagement';
+const STATISTICS = `${POSITIONING}/statistics`;
 /** The month: October 2026, 31 days, in the past, so no fix is refused as dated in the future. */
 const MONTH_START_MS = Date.UTC(2026, 9, 1);
 /** 8 hours of fixes per batch: what a gateway holding a shift's data would post. */
@@ -49,7 +52,7 @@ async function ingestMonth(server: BenchServer, subscriberId: number, days: numb
   let batch: LocationInput[] = [];
   let [stored, reported, ms] = [0, 0, 0];
   const post = async () => {
-    ms += await elapsedMs(() => server.services.locations.ingestBatch(server.account, batch));
+    ms += await elapsedMs(() => server.services.positioning.ingestBatch(server.account, batch));
     stored += batch.length;
     batch = [];
     if (stored - reported >= total / 10 || stored === total) {
@@ -137,8 +140,8 @@ async function main(): Promise<void> {
     const [month] = records((await get(statisticsUrl(1))).body);
     const hourly = records((await get(statisticsUrl(2, '&count=1000'))).body).length;
     const perFix = records((await get(statisticsUrl(3, '&count=1000'))).body).length;
-    const tracks = await server.services.tracks.list(server.account, { subscriberIDs: [vehicle], dateFrom, dateTo, count: 1000 });
-    const events = await server.services.vehicleEvents.list(server.account, { subscriberIDs: [vehicle], startDate: dateFrom, finishDate: dateTo, count: 1000 });
+    const tracks = (await get(`${POSITIONING}/tracks?subscriberIDs=${vehicle}&dateFrom=${dateFrom}&dateTo=${dateTo}&count=1000`)).json<Track[]>();
+    const events = (await get(`${POSITIONING}/events?subscriberIDs=${vehicle}&startDate=${dateFrom}&finishDate=${dateTo}&count=1000`)).json<Static<typeof VehicleEvents>>();
     const byType = new Map<number, number>();
     for (const e of events.data[0]?.events ?? []) byType.set(e.type, (byType.get(e.type) ?? 0) + 1);
     if (!month) throw new Error('interval=1 answered no record');

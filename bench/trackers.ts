@@ -271,7 +271,7 @@ runBench('bench:trackers', async () => {
     cleanup.add(() => bareListener.close());
     // What `npm start` runs: the listener's thread, storing through the ingest port.
     const directory = deviceDirectory(server.services);
-    const { ingest } = server.services.locations;
+    const { ingest } = server.services.positioning;
     const storedListener = await startTrackerThread({ listeners: [{ protocol: 'teltonika', port: 0 }], host: '127.0.0.1', idleTimeoutMs: 600_000, directory, ingest, logger: quiet });
     cleanup.add(() => storedListener.close());
     // The floor: the same thread and queue, plain rows.

@@ -76,7 +76,7 @@ runBench('bench:map', async () => {
     await app.listen({ port: 0, host: '127.0.0.1' });
     const baseUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
     const { account, token } = await services.accounts.createAccount({ name: 'Bench account', timeZone: 'UTC' });
-    await services.sessions.createUser(account.id, LOGIN.login, LOGIN.password);
+    await services.accounts.createUser(account.id, LOGIN.login, LOGIN.password);
     const post = async (path: string, body: unknown) => {
       const response = await fetch(`${baseUrl}${path}`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
       if (response.status !== 201) throw new Error(`POST ${path}: ${response.status} ${await response.text()}`);

@@ -1,12 +1,9 @@
 import { pino } from 'pino';
 import { buildApp, createServices } from './app.js';
-import { bootstrapFirstAccount } from './accounts/bootstrap.js';
+import { bootstrapFirstAccount } from './accounts/accounts.js';
 import { ConfigError, loadConfig } from './config.js';
 import { deliverySettings } from './delivery/delivery.js';
 import { deviceDirectory, devicePorts, startDeviceListeners } from './devices/devices.js';
-import { OnlineSweeper } from './employees/online-sweeper.js';
-import { AddressFiller } from './positioning/address-filler.js';
-import { NominatimGeocoder } from './positioning/geocoder.js';
 import { migrate, openDatabase } from './store/database.js';
 import { checkIdHeadroom } from './store/id-headroom.js';
 import { version } from './version.js';
@@ -40,7 +37,16 @@ async function main(): Promise<void> {
   await migrate(database);
   await checkIdHeadroom(database);
   const router = config.ROUTER_URL ? { url: config.ROUTER_URL, timeoutMs: config.ROUTER_TIMEOUT_MS, log: log.child({ component: 'router' }) } : null;
-  const services = createServices(database, Date.now, { allowPrivateAddresses: config.WEBHOOK_ALLOW_PRIVATE, delivery: deliverySettings(config), onlineTimeoutMs: config.ONLINE_TIMEOUT, router, signalMaxAgeMs: config.SIGNAL_MAX_AGE, retention: { serverRetentionDays: config.RETENTION_DAYS, deliveryRetentionDays: config.DELIVERY_RETENTION_DAYS } });
+  const geocoder = config.GEOCODER_URL ? { url: config.GEOCODER_URL, timeoutMs: config.GEOCODER_TIMEOUT_MS } : null;
+  const services = createServices(database, Date.now, {
+    allowPrivateAddresses: config.WEBHOOK_ALLOW_PRIVATE,
+    delivery: deliverySettings(config),
+    onlineTimeoutMs: config.ONLINE_TIMEOUT,
+    router,
+    geocoder,
+    signalMaxAgeMs: config.SIGNAL_MAX_AGE,
+    retention: { serverRetentionDays: config.RETENTION_DAYS, deliveryRetentionDays: config.DELIVERY_RETENTION_DAYS },
+  });
   await bootstrapFirstAccount(services.accounts, config, log);
   // The weeks of partitions ahead exist before the first fix is taken (PostgreSQL).
   await services.retention.makePartitionsAhead();
@@ -51,9 +57,7 @@ async function main(): Promise<void> {
   let stopping = false;
   const notReady = () => (starting ? 'starting: the device listeners are not listening yet' : stopping ? 'the server is shutting down' : null);
   const app = await buildApp({ database, services, config, logger: log, notReady });
-  const addressFiller = config.GEOCODER_URL
-    ? new AddressFiller(database, new NominatimGeocoder(config.GEOCODER_URL, config.GEOCODER_TIMEOUT_MS), log.child({ worker: 'addresses' }))
-    : null;
+  const { addressFiller } = services.positioning;
   await app.listen({ port: config.PORT, host: config.HOST });
   const devices = await startDeviceListeners({
     ports: devicePorts(config),
@@ -61,7 +65,7 @@ async function main(): Promise<void> {
     idleTimeoutMs: config.TRACKER_IDLE_TIMEOUT,
     requestTimeoutMs: config.REQUEST_TIMEOUT,
     directory: deviceDirectory(services),
-    ingest: services.locations.ingest,
+    ingest: services.positioning.ingest,
     logger: log,
   });
   starting = false;
@@ -70,10 +74,9 @@ async function main(): Promise<void> {
     `Lokator ${version} is serving on ${database.dialect === 'sqlite' ? config.databaseUrl : 'PostgreSQL'}`,
   );
 
-  addressFiller?.start();
+  addressFiller?.start(log.child({ worker: 'addresses' }));
   await services.delivery.worker.start(log.child({ worker: 'delivery' }));
-  const onlineSweeper = new OnlineSweeper(services.employees, log.child({ worker: 'presence' }));
-  onlineSweeper.start();
+  services.employees.sweeper.start(log.child({ worker: 'presence' }));
   services.reports.scheduler.start(log.child({ worker: 'report-schedules' }));
   services.retention.start(log.child({ worker: 'retention' }));
 
@@ -97,7 +100,7 @@ async function main(): Promise<void> {
     await addressFiller?.stop();
     // Attempts in flight finish and are recorded; deliveries not started stay pending for the next start.
     await services.delivery.worker.stop();
-    await onlineSweeper.stop();
+    await services.employees.sweeper.stop();
     await services.reports.scheduler.stop();
     await services.retention.stop();
     await database.close();

@@ -1,8 +1,68 @@
 /** The face of accounts: what other modules may use of it (see .dependency-cruiser.mjs). */
-export type { Account, AccountLocale, AccountService, Principal } from './account-service.js';
+import type { FastifyRequest } from 'fastify';
+import type { Routes } from '../http/route-types.js';
+import type { Database } from '../store/database.js';
+import { accountRoutes } from './account-routes.js';
+import { AccountService } from './account-service.js';
+import { adminRoutes } from './admin-routes.js';
+import { apiAuth } from './api-auth.js';
+import { retentionRoutes } from './retention-routes.js';
+import { SessionService } from './session-service.js';
+
+/** An account as other modules read it; `getCached` may be up to a few seconds old (see AccountService). */
+export type AccountReader = Pick<AccountService, 'get' | 'getCached' | 'listAccounts'>;
+/** A module storing its own part of the account's settings document (positioning's GPS filter). */
+export type AccountSettingsWriter = Pick<AccountService, 'changeSettings'>;
+/** What the operator does (the admin routes, the first start, tests): accounts and their users. */
+export type AccountProvisioning = Pick<AccountService, 'hasAnyAccount' | 'createAccount' | 'change' | 'changeProfile'> & Pick<SessionService, 'createUser'>;
+/** Sign-in of the workspace's users, and the ended sessions retention forgets. */
+export type WorkspaceSessions = Pick<SessionService, 'signIn' | 'authenticate' | 'changePassword' | 'signOut' | 'forgetEnded'>;
+
+export interface AccountsDependencies {
+  database: Database;
+  clock?: () => number;
+  /** RETENTION_DAYS: what an account keeps unless it chose otherwise. */
+  serverRetentionDays: number;
+}
+
+export interface Accounts extends AccountReader, AccountSettingsWriter, AccountProvisioning {
+  sessions: WorkspaceSessions;
+  /** The `/v6/api` onRequest hook: a bearer token, or the workspace's session cookie with its CSRF header. */
+  authenticateRequest: (request: FastifyRequest) => Promise<void>;
+  /** Under `/v6/api`: the account's name, time zone and language, and how long its data is kept. */
+  routes: Routes;
+  /** The operator's `/admin/v1` routes, behind LOKATOR_ADMIN_TOKEN. */
+  adminRoutes(adminToken: string): Routes;
+}
+
+export function createAccounts({ database, clock = Date.now, serverRetentionDays }: AccountsDependencies): Accounts {
+  const accounts = new AccountService(database, clock);
+  const sessions = new SessionService(database, accounts, clock);
+  return {
+    get: (accountId) => accounts.get(accountId),
+    getCached: (accountId) => accounts.getCached(accountId),
+    listAccounts: () => accounts.listAccounts(),
+    changeSettings: (accountId, part) => accounts.changeSettings(accountId, part),
+    hasAnyAccount: () => accounts.hasAnyAccount(),
+    createAccount: (input) => accounts.createAccount(input),
+    change: (accountId, change) => accounts.change(accountId, change),
+    changeProfile: (accountId, change) => accounts.changeProfile(accountId, change),
+    createUser: (accountId, login, password) => sessions.createUser(accountId, login, password),
+    sessions,
+    authenticateRequest: apiAuth(accounts, sessions),
+    routes: async (api) => {
+      await api.register(retentionRoutes(accounts, serverRetentionDays));
+      await api.register(accountRoutes(accounts));
+    },
+    adminRoutes: (adminToken) => adminRoutes(accounts, sessions, adminToken),
+  };
+}
+
+export type { Account, AccountLocale, Principal } from './account-service.js';
 export { ACCOUNT_LOCALES } from './account-service.js';
 export { CSRF_HEADER, SESSION_COOKIE } from './api-auth.js';
-export { SESSION_IDLE_MS, SessionService } from './session-service.js';
+export { bootstrapFirstAccount } from './bootstrap.js';
+export { csrfMatches, SESSION_IDLE_MS } from './session-service.js';
 export type { Session } from './session-service.js';
 export { hashPassword, verifyPassword } from './secrets.js';
 export { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, passwordProblem } from './password-policy.js';

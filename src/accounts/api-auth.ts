@@ -2,7 +2,7 @@
 import type {} from '@fastify/cookie';
 import type { FastifyRequest } from 'fastify';
 import type { AccountService, Principal } from './account-service.js';
-import { SessionService } from './session-service.js';
+import { csrfMatches, type SessionService } from './session-service.js';
 import { ApiError } from '../http/errors.js';
 
 declare module 'fastify' {
@@ -53,7 +53,7 @@ export function bearerAuth(accounts: AccountService) {
 async function sessionPrincipal(sessions: SessionService, request: FastifyRequest, cookie: string): Promise<Principal> {
   const session = await sessions.authenticate(cookie);
   if (!session) throw unauthorized('the workspace session has ended; sign in again');
-  if (!SAFE_METHODS.has(request.method) && !SessionService.csrfMatches(cookie, headerOf(request, CSRF_HEADER))) {
+  if (!SAFE_METHODS.has(request.method) && !csrfMatches(cookie, headerOf(request, CSRF_HEADER))) {
     throw new ApiError('FORBIDDEN', `a change made with the session cookie needs the session's ${CSRF_HEADER} header`);
   }
   return session.principal;

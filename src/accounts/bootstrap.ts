@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Config } from '../config.js';
 import type { AccountService } from './account-service.js';
 
 /**
@@ -8,8 +7,8 @@ import type { AccountService } from './account-service.js';
  * (LOKATOR_BOOTSTRAP_TOKEN's value when set) and the workspace user `admin`, and print them once.
  */
 export async function bootstrapFirstAccount(
-  accounts: AccountService,
-  config: Pick<Config, 'LOKATOR_BOOTSTRAP_TOKEN' | 'LOKATOR_BOOTSTRAP_PASSWORD' | 'LOKATOR_BOOTSTRAP_TIME_ZONE'>,
+  accounts: Pick<AccountService, 'hasAnyAccount' | 'createAccount'>,
+  config: { LOKATOR_BOOTSTRAP_TOKEN?: string; LOKATOR_BOOTSTRAP_PASSWORD?: string; LOKATOR_BOOTSTRAP_TIME_ZONE: string },
   log: FastifyBaseLogger,
   print: (text: string) => void = (text) => process.stdout.write(text),
 ): Promise<void> {

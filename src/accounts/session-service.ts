@@ -140,16 +140,16 @@ export class SessionService {
     await deleteSession(this.database.db, hashToken(token));
   }
 
-  /** Whether a request's `X-CSRF-Token` belongs to the session of its cookie. */
-  static csrfMatches(token: string, presented: string | undefined): boolean {
-    return presented !== undefined && safeEqual(csrfTokenOf(token), presented);
-  }
-
   /** A workspace user of an account (operators add them; the first is `admin`). */
   async createUser(accountId: number, login: string, password: string): Promise<{ userID: number; login: string }> {
     const userID = await insertUser(this.database.db, accountId, login, await hashPassword(password), this.clock());
     return { userID, login };
   }
+}
+
+/** Whether a request's `X-CSRF-Token` belongs to the session of its cookie. */
+export function csrfMatches(token: string, presented: string | undefined): boolean {
+  return presented !== undefined && safeEqual(csrfTokenOf(token), presented);
 }
 
 /**

@@ -19,13 +19,23 @@ export class DeliveryNudges {
   private reconnectTimer: NodeJS.Timeout | null = null;
   private unsubscribe: (() => void) | null = null;
 
-  constructor(
-    private readonly database: Database,
-    private readonly outbox: Outbox,
+  private readonly database: Database;
+  private readonly outbox: Outbox;
+  private readonly listenUrl: string | undefined;
+  private readonly log: Logger;
+
+  constructor(options: {
+    database: Database;
+    outbox: Outbox;
     /** The PostgreSQL URL to LISTEN on (the pool's connections cannot be borrowed for good). */
-    private readonly listenUrl: string | undefined,
-    private readonly log: Logger,
-  ) {}
+    listenUrl: string | undefined;
+    log: Logger;
+  }) {
+    this.database = options.database;
+    this.outbox = options.outbox;
+    this.listenUrl = options.listenUrl;
+    this.log = options.log;
+  }
 
   /** True when commits will wake the worker; otherwise it must poll often. */
   get available(): boolean {

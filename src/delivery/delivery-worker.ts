@@ -11,6 +11,14 @@ import type { Channel, Outbox } from './outbox.js';
 import { ResultWriter } from './result-writer.js';
 
 export interface DeliveryWorkerOptions {
+  database: Database;
+  /** Where producers write deliveries; on SQLite its writes wake the worker. */
+  outbox: Outbox;
+  queue: DeliveryQueue;
+  /** One sender per channel. */
+  senders: Record<Channel, ChannelSender>;
+  metrics: DeliveryMetrics;
+  clock?: () => number;
   /** WEBHOOK_RETRY_SCHEDULE: the delay before each retry; after the last one fails, the delivery fails. */
   retryScheduleMs: number[];
   /** Targets sent to in parallel (each target strictly in order). */
@@ -69,15 +77,20 @@ export class DeliveryWorker {
   private heartbeat: NodeJS.Timeout | null = null;
   private pollMs = IDLE_POLL_MS;
 
-  constructor(
-    private readonly database: Database,
-    private readonly outbox: Outbox,
-    private readonly queue: DeliveryQueue,
-    private readonly senders: Record<Channel, ChannelSender>,
-    private readonly metrics: DeliveryMetrics,
-    private readonly options: DeliveryWorkerOptions,
-    private readonly clock: () => number = Date.now,
-  ) {
+  private readonly database: Database;
+  private readonly outbox: Outbox;
+  private readonly queue: DeliveryQueue;
+  private readonly senders: Record<Channel, ChannelSender>;
+  private readonly metrics: DeliveryMetrics;
+  private readonly clock: () => number;
+
+  constructor(private readonly options: DeliveryWorkerOptions) {
+    this.database = options.database;
+    this.outbox = options.outbox;
+    this.queue = options.queue;
+    this.senders = options.senders;
+    this.metrics = options.metrics;
+    this.clock = options.clock ?? Date.now;
     this.concurrency = options.concurrency ?? 32;
     this.runSize = options.runSize ?? 50;
     this.leaseMs = options.leaseMs ?? 10_000;
@@ -90,7 +103,7 @@ export class DeliveryWorker {
     if (this.stopped) throw new Error('a stopped delivery worker does not start again; make a new one');
     if (log) this.log = log;
     this.running = true;
-    this.writer = new ResultWriter(this.queue, this.me, this.log, (written) => this.afterWrite(written));
+    this.writer = new ResultWriter({ queue: this.queue, me: this.me, log: this.log, onWritten: (written) => this.afterWrite(written) });
     // SQLite has one server; any claim left in the file is a killed process's.
     if (this.database.dialect === 'sqlite') {
       const freed = await this.queue.releaseAllClaims();
@@ -98,7 +111,7 @@ export class DeliveryWorker {
     }
     // PostgreSQL claims are leases in the table; SQLite's are the lanes themselves (delivery-queue.ts).
     if (this.database.dialect === 'postgres') this.heartbeat = setInterval(() => void this.renewLeases(), Math.max(100, Math.floor(this.leaseMs / 3)));
-    this.nudges = new DeliveryNudges(this.database, this.outbox, this.options.listenUrl, this.log);
+    this.nudges = new DeliveryNudges({ database: this.database, outbox: this.outbox, listenUrl: this.options.listenUrl, log: this.log });
     this.pollMs = this.nudges.available ? IDLE_POLL_MS : FAST_POLL_MS;
     await this.nudges.start(() => this.nudge());
     this.nudge();

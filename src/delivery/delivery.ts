@@ -1,16 +1,20 @@
+/** The face of delivery: the outbox every module writes to, and the worker that sends it (see .dependency-cruiser.mjs). */
 import type { Registry } from 'prom-client';
+import type { AccountReader } from '../accounts/accounts.js';
 import { settings, type Config } from '../config.js';
+import type { Routes } from '../http/route-types.js';
 import type { Database } from '../store/database.js';
 import type { Resolver } from './address-safety.js';
 import { UnconfiguredChannel, type ChannelSender } from './channel-sender.js';
 import { DeliveryLog } from './delivery-log.js';
 import { createDeliveryMetrics } from './delivery-metrics.js';
 import { DeliveryQueue } from './delivery-queue.js';
+import { deliveryRoutes } from './delivery-routes.js';
 import { DeliveryWorker } from './delivery-worker.js';
 import { EmailSender, type AttachmentSource, type SmtpSettings } from './email-sender.js';
 import { GatewaySender } from './gateway-sender.js';
 import { DEFAULT_READER, messageText, type EventLines, type MessageReaderOf, type MessageTextOf } from './message-text.js';
-import type { Channel, Outbox } from './outbox.js';
+import { Outbox, type Channel } from './outbox.js';
 import { SigningSecrets } from './signing-secrets.js';
 import { WebhookSender } from './webhook-sender.js';
 
@@ -32,12 +36,6 @@ export interface DeliverySettings {
   listenUrl?: string;
   /** DNS for webhook targets; tests give their own. */
   resolver?: Resolver;
-  /** Makes e-mail attachments (scheduled reports) when they are sent. */
-  attachments?: AttachmentSource;
-  /** The language and zone an account's e-mails, SMS and messenger texts are written in; English and UTC without. */
-  readers?: MessageReaderOf;
-  /** What each kind of event rule's message says (the signals module's); a signal's type number without. */
-  eventLines?: EventLines;
 }
 
 export const defaultDeliverySettings: DeliverySettings = {
@@ -64,41 +62,68 @@ export function deliverySettings(config: Config): DeliverySettings {
   };
 }
 
-export interface DeliveryServices {
-  worker: DeliveryWorker;
-  log: DeliveryLog;
-  secrets: SigningSecrets;
+/** Where a module writes what is to be sent, in the transaction of the change that caused it. */
+export type OutboxWriter = Pick<Outbox, 'enqueue'>;
+
+export interface DeliveryDependencies {
+  database: Database;
+  clock?: () => number;
+  /** Where the delivery metrics go (`/metrics`). */
+  registry: Registry;
+  settings: DeliverySettings;
+  /** Each account's language and zone, which its e-mails, SMS and messenger texts are written in; English and UTC without. */
+  accounts?: Pick<AccountReader, 'getCached'>;
+  /** Makes e-mail attachments (scheduled reports) when they are sent. */
+  attachments?: AttachmentSource;
+  /** What each kind of event rule's message says (the signals module's); a signal's type number without. */
+  eventLines?: EventLines;
 }
 
-/** The delivery side of CONTRACT §4, composed: the worker with a sender per channel, the log, the secrets. */
-export function createDelivery(database: Database, outbox: Outbox, registry: Registry, options: DeliverySettings, clock: () => number = Date.now): DeliveryServices {
+export interface Delivery {
+  outbox: OutboxWriter;
+  /** Sends what the outbox holds; started and stopped by main.ts. */
+  worker: Pick<DeliveryWorker, 'start' | 'stop'>;
+  /** Under `/v6/api`: the deliveries log, resend, and the signing secret. */
+  routes: Routes;
+}
+
+/** The delivery side of CONTRACT §4, composed: the outbox, the worker with a sender per channel, the log, the secrets. */
+export function createDelivery({ database, clock = Date.now, registry, settings: options, accounts, attachments, eventLines }: DeliveryDependencies): Delivery {
+  const outbox = new Outbox(database, clock);
   const secrets = new SigningSecrets(database, clock);
-  const readerOf = options.readers ?? (async () => DEFAULT_READER);
-  const textOf: MessageTextOf = async (accountId, payload) => messageText(payload, await readerOf(accountId), options.eventLines);
+  // Cached as tokens are: a new language reaches messages within PRINCIPAL_CACHE_MS (at once on the server that saved it).
+  const readerOf: MessageReaderOf = async (accountId) => {
+    const account = await accounts?.getCached(accountId);
+    return account ? { locale: account.locale, timeZone: account.timeZone } : DEFAULT_READER;
+  };
+  const textOf: MessageTextOf = async (accountId, payload) => messageText(payload, await readerOf(accountId), eventLines);
   const gateway = (url: string | undefined, setting: string) =>
     url ? new GatewaySender(url, options.timeoutMs, textOf) : new UnconfiguredChannel(`this channel is not configured: set ${setting}`);
   const senders: Record<Channel, ChannelSender> = {
     webhook: new WebhookSender(secrets, { allowPrivate: options.allowPrivate, timeoutMs: options.timeoutMs, resolver: options.resolver, clock }),
     email: options.smtp
-      ? new EmailSender(options.smtp, options.timeoutMs, options.attachments ?? null, textOf)
+      ? new EmailSender({ settings: options.smtp, timeoutMs: options.timeoutMs, attachments, textOf })
       : new UnconfiguredChannel('e-mail is not configured: set SMTP_URL (or SMTP_HOST) and SMTP_FROM'),
     sms: gateway(options.smsGatewayUrl, 'SMS_GATEWAY_URL'),
     messenger: gateway(options.messengerGatewayUrl, 'MESSENGER_GATEWAY_URL'),
     messenger2: gateway(options.messenger2GatewayUrl, 'MESSENGER2_GATEWAY_URL'),
   };
-  const worker = new DeliveryWorker(
+  const worker = new DeliveryWorker({
     database,
     outbox,
-    new DeliveryQueue(database),
+    queue: new DeliveryQueue(database),
     senders,
-    createDeliveryMetrics(registry),
-    { retryScheduleMs: options.retryScheduleMs, concurrency: options.concurrency, listenUrl: options.listenUrl },
+    metrics: createDeliveryMetrics(registry),
     clock,
-  );
+    retryScheduleMs: options.retryScheduleMs,
+    concurrency: options.concurrency,
+    listenUrl: options.listenUrl,
+  });
   const log = new DeliveryLog(database, () => worker.nudge(), clock);
-  return { worker, log, secrets };
+  return { outbox, worker, routes: deliveryRoutes(log, secrets) };
 }
-export type { Outbox, OutgoingMessage } from './outbox.js';
+
+export type { OutgoingMessage } from './outbox.js';
 export { deleteFinishedDeliveries } from './delivery-retention.js';
 export type { AttachmentSource, MailAttachment } from './email-sender.js';
 export type { EventLines, MessageReader, MessageReaderOf } from './message-text.js';

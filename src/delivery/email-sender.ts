@@ -33,12 +33,25 @@ export interface SmtpSettings {
 export class EmailSender implements ChannelSender {
   private readonly transport: Transporter;
 
-  constructor(
-    private readonly settings: SmtpSettings,
-    private readonly timeoutMs: number,
-    private readonly attachmentSource: AttachmentSource | null = null,
-    private readonly textOf: MessageTextOf = plainTextOf,
-  ) {
+  private readonly settings: SmtpSettings;
+  private readonly timeoutMs: number;
+  private readonly attachmentSource: AttachmentSource | null;
+  private readonly textOf: MessageTextOf;
+
+  constructor(options: {
+    settings: SmtpSettings;
+    /** WEBHOOK_TIMEOUT: connecting, the greeting and each reply. */
+    timeoutMs: number;
+    /** Makes the files a message names (scheduled reports); none: such a message fails. */
+    attachments?: AttachmentSource | null;
+    /** What a message says, in its account's language and zone; English and UTC without. */
+    textOf?: MessageTextOf;
+  }) {
+    const { settings, timeoutMs } = options;
+    this.settings = settings;
+    this.timeoutMs = timeoutMs;
+    this.attachmentSource = options.attachments ?? null;
+    this.textOf = options.textOf ?? plainTextOf;
     const server = smtpServer(settings);
     this.transport = nodemailer.createTransport({
       pool: true,

@@ -25,13 +25,24 @@ export class ResultWriter {
   private lastWriteAt = 0;
   private waiters: (() => void)[] = [];
 
-  constructor(
-    private readonly queue: DeliveryQueue,
-    private readonly me: string,
-    private readonly log: Logger,
+  private readonly queue: DeliveryQueue;
+  private readonly me: string;
+  private readonly log: Logger;
+  private readonly onWritten: (results: AttemptResult[]) => void;
+
+  constructor(options: {
+    queue: DeliveryQueue;
+    /** The worker whose claims these are. */
+    me: string;
+    log: Logger;
     /** Told what was written (the worker schedules the retries it contains). */
-    private readonly onWritten: (results: AttemptResult[]) => void,
-  ) {}
+    onWritten: (results: AttemptResult[]) => void;
+  }) {
+    this.queue = options.queue;
+    this.me = options.me;
+    this.log = options.log;
+    this.onWritten = options.onWritten;
+  }
 
   add(result: AttemptResult): void {
     this.results.push(result);

@@ -1,11 +1,18 @@
-import type { EmployeeService } from '../employees/employees.js';
-import type { IngestPort, LocationService } from '../positioning/positioning.js';
+import type { EmployeeDevices } from '../employees/employees.js';
+import type { IngestPort } from '../positioning/positioning.js';
 import type { EgtsRetranslators } from './retranslators.js';
 import type { DeviceDirectory, TrackerSink } from './tracker-server.js';
 
+/** The parts of the composed services the listeners ask about terminals (app.ts's `Services` is one). */
+export interface DirectoryServices {
+  employees: Pick<EmployeeDevices, 'authenticateDevice' | 'findDeviceOwner'>;
+  devices?: { retranslators: Pick<EgtsRetranslators, 'authenticate'> };
+}
+
 /** The employees and the accounts' retranslators, as the listeners ask about terminals. */
-export function deviceDirectory(services: { employees: EmployeeService; retranslators?: EgtsRetranslators }): DeviceDirectory {
-  const { employees, retranslators } = services;
+export function deviceDirectory(services: DirectoryServices): DeviceDirectory {
+  const { employees } = services;
+  const retranslators = services.devices?.retranslators;
   return {
     authenticateDevice: (protocol, deviceKey, password) => employees.authenticateDevice(protocol, deviceKey, password),
     findDevice: (protocol, deviceKey) => employees.findDeviceOwner(protocol, deviceKey),
@@ -26,6 +33,6 @@ export function trackerSink(directory: DeviceDirectory, ingest: IngestPort): Tra
 }
 
 /** `trackerSink` over the services. */
-export function serviceTrackerSink(services: { employees: EmployeeService; locations: LocationService; retranslators?: EgtsRetranslators }): TrackerSink {
-  return trackerSink(deviceDirectory(services), services.locations.ingest);
+export function serviceTrackerSink(services: DirectoryServices & { positioning: { ingest: IngestPort } }): TrackerSink {
+  return trackerSink(deviceDirectory(services), services.positioning.ingest);
 }

@@ -1,4 +1,4 @@
-import type { Account, AccountService } from '../accounts/accounts.js';
+import type { Account, AccountReader } from '../accounts/accounts.js';
 import type { Database, Tx } from '../store/database.js';
 import { fromRow } from './employee-rows.js';
 import { PRESENCE_AGENT_ID } from '../events/events.js';
@@ -6,8 +6,13 @@ import { entityIdOf, type EmployeeChange, type EmployeeChanges } from './employe
 import { presenceToFlip, silentOnline, touchSeenAt, writeOnline } from './employee-store.js';
 
 export interface PresenceOptions {
+  database: Database;
+  accounts: Pick<AccountReader, 'get'>;
+  clock: () => number;
   /** ONLINE_TIMEOUT: isOnline turns false when no fix arrived for this long. */
   onlineTimeoutMs?: number;
+  /** Where the flips go, as employee changes by the presence agent. */
+  changes: EmployeeChanges;
 }
 
 /** An employee's presence columns, as read in the ingest transaction. */
@@ -33,14 +38,16 @@ export class EmployeePresence {
    */
   readonly seenGranularityMs: number;
 
-  constructor(
-    private readonly database: Database,
-    private readonly accounts: AccountService,
-    private readonly clock: () => number,
-    options: PresenceOptions,
-    /** Where the flips go, as employee changes by the presence agent. */
-    private readonly changes: EmployeeChanges,
-  ) {
+  private readonly database: Database;
+  private readonly accounts: Pick<AccountReader, 'get'>;
+  private readonly clock: () => number;
+  private readonly changes: EmployeeChanges;
+
+  constructor(options: PresenceOptions) {
+    this.database = options.database;
+    this.accounts = options.accounts;
+    this.clock = options.clock;
+    this.changes = options.changes;
     this.onlineTimeoutMs = options.onlineTimeoutMs ?? DEFAULT_ONLINE_TIMEOUT_MS;
     this.seenGranularityMs = Math.min(30_000, Math.floor(this.onlineTimeoutMs / 10));
   }

@@ -1,11 +1,11 @@
-import type { Account, AccountService, Principal } from '../accounts/accounts.js';
-import type { CustomFieldService } from '../customfields/customfields.js';
+import type { Account, AccountReader, Principal } from '../accounts/accounts.js';
+import type { CustomFieldTemplates } from '../customfields/customfields.js';
 import { ApiError } from '../http/errors.js';
 import type { Database, Db, Tx } from '../store/database.js';
 import { isUniqueViolation } from '../store/errors.js';
 import type { ChangeRecorder } from '../events/events.js';
 import { EmployeeChanges, type EmployeeChange } from './employee-changes.js';
-import { EmployeePresence, type PresenceOptions, type PresenceRow } from './employee-presence.js';
+import { EmployeePresence, type PresenceRow } from './employee-presence.js';
 import { hashDevicePassword, type DeviceProtocol } from './device-identity.js';
 import { DeviceKeys, type DeviceLogin, type DeviceOwner } from './device-keys.js';
 import { buildEmployee, fromRow, patchEmployee, toRow } from './employee-rows.js';
@@ -32,6 +32,19 @@ export interface EmployeeIdentity {
 
 const notFound = (id: number | string) => new ApiError('NO_SUCH_SUBSCRIBER', `no subscriber ${id}`);
 
+export interface EmployeeServiceOptions {
+  database: Database;
+  /** The presence flips read the account they belong to. */
+  accounts: Pick<AccountReader, 'get'>;
+  /** Where every change becomes its change event (interface 6.5). */
+  events: ChangeRecorder;
+  clock?: () => number;
+  /** ONLINE_TIMEOUT: isOnline turns false after this long without fixes. */
+  onlineTimeoutMs?: number;
+  /** Checks the custom-field template and values an employee names; none: not checked. */
+  templates?: CustomFieldTemplates | null;
+}
+
 export class EmployeeService {
   /** isOnline (interface 2.9): turned on by arriving fixes, off by silence; see EmployeePresence. */
   readonly presence: EmployeePresence;
@@ -40,15 +53,14 @@ export class EmployeeService {
   readonly groups: SubscriberGroupService;
   /** Device keys to their owners: the OsmAnd port's and the tracker listeners' lookups. */
   private readonly deviceKeys: DeviceKeys;
+  private readonly database: Database;
+  private readonly clock: () => number;
+  private readonly templates: CustomFieldTemplates | null;
 
-  constructor(
-    private readonly database: Database,
-    accounts: AccountService,
-    events: ChangeRecorder,
-    private readonly clock: () => number = Date.now,
-    presence: PresenceOptions = {},
-    private readonly templates: CustomFieldService | null = null,
-  ) {
+  constructor({ database, accounts, events, clock = Date.now, onlineTimeoutMs, templates = null }: EmployeeServiceOptions) {
+    this.database = database;
+    this.clock = clock;
+    this.templates = templates;
     this.deviceKeys = new DeviceKeys(database);
     this.changes = new EmployeeChanges(events, clock, (change) => {
       // A key an employee had or got no longer answers from the cache: the next fix reads it afresh.
@@ -60,7 +72,7 @@ export class EmployeeService {
       if (change.type !== 'delete' && change.after.deviceKey) this.deviceKeys.forget(change.after.deviceKey);
     });
     this.groups = new SubscriberGroupService(database, clock);
-    this.presence = new EmployeePresence(database, accounts, clock, presence, this.changes);
+    this.presence = new EmployeePresence({ database, accounts, clock, onlineTimeoutMs, changes: this.changes });
   }
 
   /**

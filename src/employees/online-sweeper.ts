@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { EmployeeService } from './employee-service.js';
+import type { EmployeePresence } from './employee-presence.js';
 
 /**
  * Turns employees offline (isOnline true → false) once no fix arrived for ONLINE_TIMEOUT: every
@@ -11,20 +11,19 @@ export class OnlineSweeper {
   private running: Promise<void> | null = null;
 
   constructor(
-    private readonly employees: EmployeeService,
-    private readonly log: FastifyBaseLogger,
-    private readonly intervalMs = Math.max(1000, employees.presence.seenGranularityMs),
+    private readonly presence: Pick<EmployeePresence, 'sweepOffline' | 'seenGranularityMs'>,
+    private readonly intervalMs = Math.max(1000, presence.seenGranularityMs),
   ) {}
 
-  start(): void {
+  start(log: FastifyBaseLogger): void {
     this.timer = setInterval(() => {
       if (this.running) return;
-      this.running = this.employees.presence
+      this.running = this.presence
         .sweepOffline()
         .then((flipped) => {
-          if (flipped > 0) this.log.debug({ flipped }, 'employees went offline');
+          if (flipped > 0) log.debug({ flipped }, 'employees went offline');
         })
-        .catch((error: unknown) => this.log.warn({ err: error }, 'presence sweep failed; retrying at the next round'))
+        .catch((error: unknown) => log.warn({ err: error }, 'presence sweep failed; retrying at the next round'))
         .finally(() => {
           this.running = null;
         });

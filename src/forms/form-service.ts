@@ -1,9 +1,8 @@
 import type { Account } from '../accounts/accounts.js';
-import type { CustomFieldService } from '../customfields/customfields.js';
+import type { CustomFieldTemplates } from '../customfields/customfields.js';
 import { ApiError } from '../http/errors.js';
 import type { Database } from '../store/database.js';
-import type { Task } from '../tasks/tasks.js';
-import type { TaskService } from '../tasks/tasks.js';
+import type { Task, TaskReader } from '../tasks/tasks.js';
 import type { Form } from './form-schema.js';
 
 /**
@@ -14,8 +13,8 @@ import type { Form } from './form-schema.js';
 export class FormService {
   constructor(
     private readonly database: Database,
-    private readonly tasks: TaskService,
-    private readonly templates: CustomFieldService,
+    private readonly tasks: TaskReader,
+    private readonly templates: Pick<CustomFieldTemplates, 'find'>,
   ) {}
 
   /** The forms of the named tasks, by task id; tasks that are not the account's, or have no form, are left out. */

@@ -1,5 +1,6 @@
-import type { CustomFieldService } from '../customfields/customfields.js';
-import type { Api } from '../http/route-types.js';
+/** The face of geozones: what other modules may use of it (see .dependency-cruiser.mjs). */
+import type { CustomFieldTemplates } from '../customfields/customfields.js';
+import type { Routes } from '../http/route-types.js';
 import type { Database } from '../store/database.js';
 import { mapObjectRoutes } from './map-object-routes.js';
 import { MapObjectService } from './map-object-service.js';
@@ -9,29 +10,39 @@ import { ZoneLookup } from './zone-lookup.js';
 import { zoneRoutes } from './zone-routes.js';
 import { ZoneService } from './zone-service.js';
 
-/** The geozone module's services. `lookup` is what other modules use: which enabled zones contain a point. */
-export interface Geozones {
-  zones: ZoneService;
-  zoneGroups: ZoneGroupService;
-  mapObjects: MapObjectService;
-  lookup: ZoneLookup;
+/** Names of the map objects nearest to points: track addresses where no zone contains the point. */
+export type MapObjectPlaces = Pick<MapObjectService, 'nearestNames'>;
+
+export interface GeozonesDependencies {
+  database: Database;
+  clock?: () => number;
+  /** Checks the custom-field template and values a zone names; none: not checked. */
+  templates?: CustomFieldTemplates | null;
 }
 
-export function createGeozones(database: Database, clock: () => number = Date.now, templates: CustomFieldService | null = null): Geozones {
+export interface Geozones {
+  /** Which enabled zones contain a point: the pipeline's zone visits, zone signals, addresses. */
+  lookup: ZoneLookup;
+  places: MapObjectPlaces;
+  /** Under `/v6/api`: zones, zone groups and map objects. */
+  routes: Routes;
+}
+
+export function createGeozones({ database, clock = Date.now, templates = null }: GeozonesDependencies): Geozones {
   const lookup = new ZoneLookup(database);
   const mapObjects = new MapObjectService(database, clock);
-  const zones = new ZoneService(database, lookup, mapObjects, clock, templates);
+  const zones = new ZoneService({ database, lookup, mapObjects, clock, templates });
   const zoneGroups = new ZoneGroupService(database, clock);
-  return { zones, zoneGroups, mapObjects, lookup };
-}
-
-/** Zones, zone groups and map objects under `/v6/api`. */
-export function geozoneRoutes(geozones: Geozones) {
-  return async (api: Api) => {
-    await api.register(zoneRoutes(geozones.zones));
-    await api.register(zoneGroupRoutes(geozones.zoneGroups));
-    await api.register(mapObjectRoutes(geozones.mapObjects));
+  return {
+    lookup,
+    places: mapObjects,
+    routes: async (api) => {
+      await api.register(zoneRoutes(zones));
+      await api.register(zoneGroupRoutes(zoneGroups));
+      await api.register(mapObjectRoutes(mapObjects));
+    },
   };
 }
+
 export type { ZoneIndex, ZoneReference } from './zone-index.js';
 export type { ZoneLookup } from './zone-lookup.js';

@@ -15,18 +15,38 @@ const PAD = 1e-9;
  * A lookup reads one cell and a few list entries, where walking the R-tree and testing every
  * candidate ring would touch memory all over a large index.
  */
+/** The cells' layout: `cols` × `rows` cells from (minX, minY), `scaleX` and `scaleY` cells per degree. */
+interface CellGrid {
+  minX: number;
+  minY: number;
+  scaleX: number;
+  scaleY: number;
+  cols: number;
+  rows: number;
+}
+
 export class ZoneCells {
+  // The grid's numbers as fields of their own: a lookup reads them without a second hop.
+  private readonly minX: number;
+  private readonly minY: number;
+  private readonly scaleX: number;
+  private readonly scaleY: number;
+  private readonly cols: number;
+  private readonly rows: number;
+
   private constructor(
-    private readonly minX: number,
-    private readonly minY: number,
-    private readonly scaleX: number,
-    private readonly scaleY: number,
-    private readonly cols: number,
-    private readonly rows: number,
+    grid: CellGrid,
     /** Entries of cell k: `entries[start[k]..start[k + 1])`, each `zone * 2 + (1 if it covers the cell)`; -1 start: crowded. */
     private readonly start: Int32Array,
     private readonly entries: Int32Array,
-  ) {}
+  ) {
+    this.minX = grid.minX;
+    this.minY = grid.minY;
+    this.scaleX = grid.scaleX;
+    this.scaleY = grid.scaleY;
+    this.cols = grid.cols;
+    this.rows = grid.rows;
+  }
 
   static build(rings: readonly PolygonRing[]): ZoneCells {
     let minX = Infinity;
@@ -44,7 +64,7 @@ export class ZoneCells {
     const target = CELLS_PER_ZONE * rings.length;
     const cols = Math.min(MAX_CELLS_PER_SIDE, Math.max(1, Math.round(Math.sqrt((target * width) / height))));
     const rows = Math.min(MAX_CELLS_PER_SIDE, Math.max(1, Math.round(target / cols)));
-    const grid = { minX, minY, scaleX: cols / width, scaleY: rows / height, cols, rows };
+    const grid: CellGrid = { minX, minY, scaleX: cols / width, scaleY: rows / height, cols, rows };
     const colOf = (x: number) => clamp(Math.floor((x - minX) * grid.scaleX), cols - 1);
     const rowOf = (y: number) => clamp(Math.floor((y - minY) * grid.scaleY), rows - 1);
 
@@ -77,7 +97,7 @@ export class ZoneCells {
     }
     // Crowded cells are marked after the offsets are final: their lists are empty and their start is -1.
     for (let cell = 0; cell < cols * rows; cell++) if (counts[cell]! > MAX_LISTED) start[cell] = -1 - start[cell]!;
-    return new ZoneCells(minX, minY, grid.scaleX, grid.scaleY, cols, rows, start, entries);
+    return new ZoneCells(grid, start, entries);
   }
 
   /**

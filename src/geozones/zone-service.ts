@@ -1,5 +1,5 @@
 import type { Account } from '../accounts/accounts.js';
-import type { CustomFieldService } from '../customfields/customfields.js';
+import type { CustomFieldTemplates } from '../customfields/customfields.js';
 import { ApiError, invalidField } from '../http/errors.js';
 import type { Database, Db, Tx } from '../store/database.js';
 import type { MapObjectService } from './map-object-service.js';
@@ -13,14 +13,29 @@ import { bumpZoneVersion } from './zone-version-store.js';
 const notFound = (zoneID: number) => new ApiError('ZONE_NOT_FOUND', `no zone ${zoneID}`);
 
 /** Zones (routes 8-15 of interface 4.2) with the decisions of CONTRACT §3. */
+export interface ZoneServiceOptions {
+  database: Database;
+  lookup: ZoneLookup;
+  mapObjects: MapObjectService;
+  clock?: () => number;
+  /** Checks the custom-field template and values a zone names; none: not checked. */
+  templates?: CustomFieldTemplates | null;
+}
+
 export class ZoneService {
-  constructor(
-    private readonly database: Database,
-    private readonly lookup: ZoneLookup,
-    private readonly mapObjects: MapObjectService,
-    private readonly clock: () => number = Date.now,
-    private readonly templates: CustomFieldService | null = null,
-  ) {}
+  private readonly database: Database;
+  private readonly lookup: ZoneLookup;
+  private readonly mapObjects: MapObjectService;
+  private readonly clock: () => number;
+  private readonly templates: CustomFieldTemplates | null;
+
+  constructor({ database, lookup, mapObjects, clock = Date.now, templates = null }: ZoneServiceOptions) {
+    this.database = database;
+    this.lookup = lookup;
+    this.mapObjects = mapObjects;
+    this.clock = clock;
+    this.templates = templates;
+  }
 
   async list(account: Account, withCustomTemplateItems: boolean): Promise<Zone[]> {
     const zones = (await listZones(this.database.db, account.id)).map(fromZoneRow);

@@ -24,3 +24,6 @@ export const ErrorBody = Type.Object(
 );
 
 export const NoContent = Type.Null({ description: 'no content' });
+
+/** A module's routes: a Fastify plugin the composition root registers (under `/v6/api` unless the module says otherwise). */
+export type Routes = (api: Api) => Promise<void>;

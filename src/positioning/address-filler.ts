@@ -16,17 +16,18 @@ export class AddressFiller {
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
   private backoffMs: number;
+  private log: FastifyBaseLogger | null = null;
 
   constructor(
     private readonly database: Database,
     private readonly geocoder: Geocoder,
-    private readonly log: FastifyBaseLogger,
     private readonly intervalMs = 2000,
   ) {
     this.backoffMs = intervalMs;
   }
 
-  start(): void {
+  start(log: FastifyBaseLogger): void {
+    this.log = log;
     this.schedule(this.intervalMs);
   }
 
@@ -63,8 +64,8 @@ export class AddressFiller {
       if (this.timer) this.schedule(more ? 0 : this.intervalMs);
     } catch (error) {
       // The geocoder is down or slow: try again later, less and less often.
-      if (error instanceof GeocoderError) this.log.warn({ err: error }, 'reverse geocoding failed; retrying later');
-      else this.log.error({ err: error }, 'address filling failed');
+      if (error instanceof GeocoderError) this.log?.warn({ err: error }, 'reverse geocoding failed; retrying later');
+      else this.log?.error({ err: error }, 'address filling failed');
       this.backoffMs = Math.min(this.backoffMs * 2, MAX_BACKOFF_MS);
       if (this.timer) this.schedule(this.backoffMs);
     }

@@ -11,7 +11,7 @@ export const pointKey = (latitude: number, longitude: number) => `${latitude},${
  * point, else of the nearest map object within 200 m, else the coordinates. Never empty.
  */
 export class AddressResolver {
-  constructor(private readonly geozones: Pick<Geozones, 'lookup' | 'mapObjects'>) {}
+  constructor(private readonly geozones: Pick<Geozones, 'lookup' | 'places'>) {}
 
   /** The zone lookup the names come from; the pipeline asks it for zone visits too. */
   get zones(): Geozones['lookup'] {
@@ -44,7 +44,7 @@ export class AddressResolver {
     }
     // Outside every zone: the nearest map object, asked for all such points at once.
     const rest = [...unnamed.entries()];
-    const objects = await this.geozones.mapObjects.nearestNames(executor, accountId, rest.map(([, point]) => point), MAP_OBJECT_RADIUS_M);
+    const objects = await this.geozones.places.nearestNames(executor, accountId, rest.map(([, point]) => point), MAP_OBJECT_RADIUS_M);
     rest.forEach(([key], i) => names.set(key, objects[i] || null));
     return names;
   }

@@ -1,5 +1,5 @@
-import type { Account, AccountService } from '../accounts/accounts.js';
-import type { EmployeeService, IngestTarget } from '../employees/employees.js';
+import type { Account, AccountReader } from '../accounts/accounts.js';
+import type { EmployeeDevices, IngestTarget } from '../employees/employees.js';
 import { ApiError } from '../http/errors.js';
 import type { Metrics } from '../http/observability.js';
 import type { CommitSequence } from '../store/commit-sequence.js';
@@ -33,14 +33,28 @@ export class FixIngest implements IngestPort {
   private readonly queue: IngestQueue;
   private readonly committedListeners = new Set<CommittedFixesListener>();
 
-  constructor(
-    private readonly database: Database,
-    private readonly accounts: AccountService,
-    private readonly employees: EmployeeService,
-    private readonly metrics: Metrics,
-    private readonly pipeline: PipelineRunner,
-    private readonly clock: () => number,
-  ) {
+  private readonly database: Database;
+  private readonly accounts: Pick<AccountReader, 'getCached'>;
+  private readonly employees: EmployeeDevices;
+  private readonly metrics: Metrics;
+  private readonly pipeline: PipelineRunner;
+  private readonly clock: () => number;
+
+  constructor(options: {
+    database: Database;
+    accounts: Pick<AccountReader, 'getCached'>;
+    employees: EmployeeDevices;
+    metrics: Metrics;
+    pipeline: PipelineRunner;
+    clock: () => number;
+  }) {
+    const { database } = options;
+    this.database = database;
+    this.accounts = options.accounts;
+    this.employees = options.employees;
+    this.metrics = options.metrics;
+    this.pipeline = options.pipeline;
+    this.clock = options.clock;
     // SQLite has one writer; PostgreSQL overlaps a few groups' round trips and commits.
     this.queue = new IngestQueue((frames) => this.commitGroup(frames), database.dialect === 'postgres' ? POSTGRES_INGEST_LANES : 1);
   }

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import type { AccountService } from '../accounts/accounts.js';
+import type { AccountSettingsWriter } from '../accounts/accounts.js';
 import { described, withExamples } from '../http/examples.js';
 import { ErrorBody, NoContent, type Api } from '../http/route-types.js';
 import { defaultGpsFilterSettings, gpsFilterSettingsOf } from './pipeline/fix-filter.js';
@@ -20,7 +20,7 @@ type GpsFilterChange = Static<typeof GpsFilterChange>;
  * The account's GPS filter (docs/integrators/gps-filtering.md): what it is in effect, and the account's own
  * choice of its rules. An extension of the interface, like the account's retention.
  */
-export function gpsFilterRoutes(accounts: AccountService) {
+export function gpsFilterRoutes(accounts: AccountSettingsWriter) {
   return async (api: Api) => {
     const path = '/accountManagement/gpsFilter';
 

@@ -1,5 +1,5 @@
-import type { Account, AccountService } from '../accounts/accounts.js';
-import type { EmployeeService } from '../employees/employees.js';
+import type { Account, AccountReader } from '../accounts/accounts.js';
+import type { EmployeeDevices, EmployeeDirectory } from '../employees/employees.js';
 import { formatDateTime, parseDateTime } from '../http/datetime.js';
 import { ApiError, invalidField, type ValidationErrors } from '../http/errors.js';
 import { resolvePeriod } from '../http/list-params.js';
@@ -24,23 +24,43 @@ export { UnknownDevice, type CommittedFixesListener } from './fix-ingest.js';
 /** CONTRACT §2: fixes dated longer than this before their arrival are history and fire no signal. */
 export const DEFAULT_SIGNAL_MAX_AGE_MS = 12 * 3_600_000;
 
+export interface LocationServiceOptions {
+  database: Database;
+  /** The account of each frame's fixes (cached). */
+  accounts: Pick<AccountReader, 'getCached'>;
+  /** The owners of device keys, their presence, and which employees are living. */
+  employees: EmployeeDevices & Pick<EmployeeDirectory, 'livingIds'>;
+  metrics: Metrics;
+  /** Track addresses, and the zones of zone visits. */
+  addresses: AddressResolver;
+  clock?: () => number;
+  /** What batches of fixes fire; none: nothing fires. */
+  signals?: PipelineSignals | null;
+  /** SIGNAL_MAX_AGE */
+  signalMaxAgeMs?: number;
+}
+
 export class LocationService {
   /** The ingest port every device path and the ingestion route store fixes through (group commit). */
   readonly ingest: IngestPort;
   private readonly fixIngest: FixIngest;
+  private readonly database: Database;
+  private readonly employees: EmployeeDevices & Pick<EmployeeDirectory, 'livingIds'>;
+  private readonly clock: () => number;
 
-  constructor(
-    private readonly database: Database,
-    accounts: AccountService,
-    private readonly employees: EmployeeService,
-    metrics: Metrics,
-    addresses: AddressResolver,
-    private readonly clock: () => number = Date.now,
-    signals: PipelineSignals | null = null,
-    signalMaxAgeMs = DEFAULT_SIGNAL_MAX_AGE_MS,
-  ) {
-    const pipeline = new PipelineRunner(new PipelineStore(database), addresses, signals, signalMaxAgeMs, addresses.zones);
-    this.fixIngest = new FixIngest(database, accounts, employees, metrics, pipeline, clock);
+  constructor(options: LocationServiceOptions) {
+    const { database, accounts, employees, metrics, addresses, clock = Date.now } = options;
+    this.database = database;
+    this.employees = employees;
+    this.clock = clock;
+    const pipeline = new PipelineRunner({
+      store: new PipelineStore(database),
+      addresses,
+      signals: options.signals,
+      signalMaxAgeMs: options.signalMaxAgeMs ?? DEFAULT_SIGNAL_MAX_AGE_MS,
+      zones: addresses.zones,
+    });
+    this.fixIngest = new FixIngest({ database, accounts, employees, metrics, pipeline, clock });
     this.ingest = this.fixIngest;
   }
 

@@ -1,5 +1,5 @@
 import type { Account } from '../accounts/accounts.js';
-import type { EmployeeService } from '../employees/employees.js';
+import type { EmployeeDirectory } from '../employees/employees.js';
 import { formatDateTime, offsetMinutes } from '../http/datetime.js';
 import { invalidField } from '../http/errors.js';
 import { resolvePeriod, type Period } from '../http/list-params.js';
@@ -44,7 +44,7 @@ const HOUR_MS = 3_600_000;
 export class StatisticsService {
   constructor(
     private readonly database: Database,
-    private readonly employees: EmployeeService,
+    private readonly employees: Pick<EmployeeDirectory, 'vehicleSettingsOf'>,
     private readonly clock: () => number = Date.now,
   ) {}
 

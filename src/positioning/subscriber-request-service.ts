@@ -1,5 +1,5 @@
 import type { Account } from '../accounts/accounts.js';
-import type { EmployeeService } from '../employees/employees.js';
+import type { EmployeeDirectory } from '../employees/employees.js';
 import { formatDateTime, parseDateTime } from '../http/datetime.js';
 import { ApiError } from '../http/errors.js';
 import { resolvePeriod } from '../http/list-params.js';
@@ -23,12 +23,17 @@ const names = Object.fromEntries(Object.entries(resultCodes).map(([name, code]) 
  * request is recorded with its result.
  */
 export class SubscriberRequestService {
-  constructor(
-    private readonly database: Database,
-    private readonly employees: EmployeeService,
-    private readonly locations: LocationService,
-    private readonly clock: () => number = Date.now,
-  ) {}
+  private readonly database: Database;
+  private readonly employees: Pick<EmployeeDirectory, 'get'>;
+  private readonly locations: Pick<LocationService, 'latestOfEach'>;
+  private readonly clock: () => number;
+
+  constructor(options: { database: Database; employees: Pick<EmployeeDirectory, 'get'>; locations: Pick<LocationService, 'latestOfEach'>; clock?: () => number }) {
+    this.database = options.database;
+    this.employees = options.employees;
+    this.locations = options.locations;
+    this.clock = options.clock ?? Date.now;
+  }
 
   async request(account: Account, subscriberID: number): Promise<SubscriberRequest> {
     const employee = await this.employees.get(account, subscriberID);

@@ -1,5 +1,5 @@
 import { PassThrough } from 'node:stream';
-import type { AccountService } from '../accounts/accounts.js';
+import type { AccountReader } from '../accounts/accounts.js';
 import type { MailAttachment } from '../delivery/delivery.js';
 import { writeReportXlsx } from './report-files.js';
 import { reportKindNames } from './kinds/report-kinds.js';
@@ -15,7 +15,7 @@ const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.s
  */
 export class ReportAttachments {
   constructor(
-    private readonly accounts: AccountService,
+    private readonly accounts: Pick<AccountReader, 'get'>,
     private readonly reports: ReportService,
   ) {}
 

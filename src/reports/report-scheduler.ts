@@ -1,6 +1,6 @@
 import { pino, type Logger } from 'pino';
-import type { AccountService } from '../accounts/accounts.js';
-import type { Outbox, OutgoingMessage } from '../delivery/delivery.js';
+import type { AccountReader } from '../accounts/accounts.js';
+import type { OutboxWriter, OutgoingMessage } from '../delivery/delivery.js';
 import type { Database } from '../store/database.js';
 import { localDate } from './report-days.js';
 import { reportFileName } from './report-files.js';
@@ -43,12 +43,17 @@ export class ReportScheduler {
   private running: Promise<void> | null = null;
   private log: Logger = pino({ level: 'silent' });
 
-  constructor(
-    private readonly database: Database,
-    private readonly accounts: AccountService,
-    private readonly outbox: Outbox,
-    private readonly clock: () => number = Date.now,
-  ) {}
+  private readonly database: Database;
+  private readonly accounts: Pick<AccountReader, 'get'>;
+  private readonly outbox: OutboxWriter;
+  private readonly clock: () => number;
+
+  constructor(options: { database: Database; accounts: Pick<AccountReader, 'get'>; outbox: OutboxWriter; clock?: () => number }) {
+    this.database = options.database;
+    this.accounts = options.accounts;
+    this.outbox = options.outbox;
+    this.clock = options.clock ?? Date.now;
+  }
 
   start(log?: Logger): void {
     if (log) this.log = log;

@@ -1,5 +1,5 @@
 import type { Account } from '../accounts/accounts.js';
-import type { EmployeeService } from '../employees/employees.js';
+import type { EmployeeDirectory } from '../employees/employees.js';
 import { resolvePeriod, type Period } from '../http/list-params.js';
 import type { ReportData } from '../positioning/positioning.js';
 import type { Database } from '../store/database.js';
@@ -7,6 +7,9 @@ import type { ReportSources } from './kinds/report-kind.js';
 import { reportKindOf, type ReportKind, type ReportRecord } from './kinds/report-kinds.js';
 import { checkReportPeriod, pageOf, reportChunks } from './report-chunks.js';
 import type { Page, ReportAnswer, ReportQuery, ReportRow } from './report-schema.js';
+
+/** What reports read of employees: who is chosen, their names and vehicle settings. */
+export type ReportEmployees = Pick<EmployeeDirectory, 'list' | 'livingIds' | 'identitiesOf' | 'vehicleSettingsOf'>;
 
 /** Whose report: the employees chosen, with their names. */
 export interface ReportSubjects {
@@ -28,14 +31,16 @@ export interface ReportRequest {
  * (a trip is a track of route 3, a filling an event of route 6, a day's mileage is route 7's).
  */
 export class ReportService {
+  private readonly database: Database;
+  private readonly employees: ReportEmployees;
+  private readonly clock: () => number;
   private readonly sources: ReportSources;
 
-  constructor(
-    private readonly database: Database,
-    private readonly employees: EmployeeService,
-    data: ReportData,
-    private readonly clock: () => number = Date.now,
-  ) {
+  constructor(options: { database: Database; employees: ReportEmployees; data: ReportData; clock?: () => number }) {
+    const { database, employees, data } = options;
+    this.database = database;
+    this.employees = employees;
+    this.clock = options.clock ?? Date.now;
     this.sources = { data, vehicleSettingsOf: (accountId, ids) => employees.vehicleSettingsOf(database.db, accountId, ids) };
   }
 

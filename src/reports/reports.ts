@@ -1,49 +1,48 @@
-import type { AccountService } from '../accounts/accounts.js';
-import type { Outbox } from '../delivery/delivery.js';
-import type { EmployeeService } from '../employees/employees.js';
-import type { Api } from '../http/route-types.js';
+/** The face of reports: the reports, their schedules, the scheduler and the e-mail attachments (see .dependency-cruiser.mjs). */
+import type { AccountReader } from '../accounts/accounts.js';
+import type { AttachmentSource, OutboxWriter } from '../delivery/delivery.js';
+import type { Routes } from '../http/route-types.js';
 import type { ReportData } from '../positioning/positioning.js';
 import type { Database } from '../store/database.js';
 import { ReportAttachments } from './report-attachments.js';
-import { reportRoutes as reportKindRoutes } from './report-routes.js';
+import { reportRoutes } from './report-routes.js';
 import { ReportScheduler } from './report-scheduler.js';
-import { ReportService } from './report-service.js';
+import { ReportService, type ReportEmployees } from './report-service.js';
 import { scheduleRoutes } from './schedule-routes.js';
 import { ScheduleService } from './schedule-service.js';
 
-/** The reports module (issue 17): the reports, their schedules, the scheduler and the e-mail attachments. */
-export interface Reports {
-  reports: ReportService;
-  schedules: ScheduleService;
-  /** Started by main.ts (and by tests that send schedules). */
-  scheduler: ReportScheduler;
-  /** The e-mail channel's attachment source: a scheduled report's XLSX. */
-  attachments: ReportAttachments;
-}
-
-export interface ReportDependencies {
-  accounts: AccountService;
-  employees: EmployeeService;
+export interface ReportsDependencies {
+  database: Database;
+  clock?: () => number;
+  /** The account of a scheduled report: its zone and language. */
+  accounts: Pick<AccountReader, 'get'>;
+  employees: ReportEmployees;
   data: ReportData;
-  outbox: Outbox;
+  /** Where the scheduler writes the e-mails of due schedules. */
+  outbox: OutboxWriter;
 }
 
-export function createReports(database: Database, deps: ReportDependencies, clock: () => number = Date.now): Reports {
-  const reports = new ReportService(database, deps.employees, deps.data, clock);
+export interface Reports {
+  /** Sends due schedules; started and stopped by main.ts (and ticked by tests that send schedules). */
+  scheduler: Pick<ReportScheduler, 'start' | 'stop' | 'tick'>;
+  /** The e-mail channel's attachment source: a scheduled report's XLSX, made when its e-mail is sent. */
+  attachments: AttachmentSource;
+  /** Under `/v6/api/reports`: the reports and their schedules. */
+  routes: Routes;
+}
+
+export function createReports({ database, clock = Date.now, accounts, employees, data, outbox }: ReportsDependencies): Reports {
+  const reports = new ReportService({ database, employees, data, clock });
+  const attachments = new ReportAttachments(accounts, reports);
+  const schedules = new ScheduleService(database, clock);
   return {
-    reports,
-    schedules: new ScheduleService(database, clock),
-    scheduler: new ReportScheduler(database, deps.accounts, deps.outbox, clock),
-    attachments: new ReportAttachments(deps.accounts, reports),
+    scheduler: new ReportScheduler({ database, accounts, outbox, clock }),
+    attachments: (accountId, spec) => attachments.render(accountId, spec),
+    routes: async (api) => {
+      await api.register(scheduleRoutes(schedules));
+      await api.register(reportRoutes(reports));
+    },
   };
 }
 
-/** Everything under `/v6/api/reports`. */
-export function reportRoutes(reports: Reports) {
-  return async (api: Api) => {
-    await api.register(scheduleRoutes(reports.schedules));
-    await api.register(reportKindRoutes(reports.reports));
-  };
-}
-export type { ReportScheduler } from './report-scheduler.js';
 export { deleteReportRunsBefore, REPORT_RUN_MIN_DAYS } from './report-run-retention.js';

@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { cutoffMs, DAY_MS, retentionOf, type Account, type AccountService, type SessionService } from '../accounts/accounts.js';
+import { cutoffMs, DAY_MS, retentionOf, type Account, type AccountReader, type WorkspaceSessions } from '../accounts/accounts.js';
 import { deleteFinishedDeliveries } from '../delivery/delivery.js';
 import { deleteExpiredIdempotencyKeys } from '../http/idempotency.js';
 import type { PositionRetention } from '../positioning/positioning.js';
@@ -43,6 +43,18 @@ export interface RetentionReport {
   sessions: number;
 }
 
+export interface RetentionJobOptions {
+  database: Database;
+  /** Every account, for its own retention. */
+  accounts: Pick<AccountReader, 'listAccounts'>;
+  /** Ended workspace sessions are forgotten too. */
+  sessions: Pick<WorkspaceSessions, 'forgetEnded'>;
+  /** Positioning's part: fixes, what was derived from them, the weekly partitions. */
+  positions: PositionRetention;
+  settings?: RetentionSettings;
+  clock?: () => number;
+}
+
 /**
  * Retention (docs/operators/retention.md): hourly, each account's fixes older than its retention go, and
  * its tracks, vehicle events, statistics and closed zone visits at four times that; finished
@@ -56,18 +68,20 @@ export class RetentionJob {
   private running: Promise<unknown> | null = null;
   private stopping = false;
 
-  constructor(
-    private readonly database: Database,
-    private readonly accounts: AccountService,
-    private readonly sessions: SessionService,
-    private readonly positions: PositionRetention,
-    private readonly settings: RetentionSettings = defaultRetentionSettings,
-    private readonly clock: () => number = Date.now,
-  ) {}
+  private readonly database: Database;
+  private readonly accounts: Pick<AccountReader, 'listAccounts'>;
+  private readonly sessions: Pick<WorkspaceSessions, 'forgetEnded'>;
+  private readonly positions: PositionRetention;
+  private readonly settings: RetentionSettings;
+  private readonly clock: () => number;
 
-  /** RETENTION_DAYS: what an account without its own setting keeps. */
-  get serverRetentionDays(): number {
-    return this.settings.serverRetentionDays;
+  constructor(options: RetentionJobOptions) {
+    this.database = options.database;
+    this.accounts = options.accounts;
+    this.sessions = options.sessions;
+    this.positions = options.positions;
+    this.settings = options.settings ?? defaultRetentionSettings;
+    this.clock = options.clock ?? Date.now;
   }
 
   /** The weekly partitions ahead of now (PostgreSQL); the server awaits this before taking fixes. */

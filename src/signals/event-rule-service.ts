@@ -4,7 +4,7 @@ import { formatDateTime, parseDateTime } from '../http/datetime.js';
 import { ApiError, invalidField, missingField, type ValidationErrors } from '../http/errors.js';
 import type { Database, Db } from '../store/database.js';
 import type { Static } from 'typebox';
-import type { EmployeeService } from '../employees/employees.js';
+import type { EmployeeDirectory } from '../employees/employees.js';
 import { deleteRule, findRule, insertRule, listRules, updateRule } from './event-rule-store.js';
 import { EventRule, type EventRulePatch, type EventRuleWrite, type RuleKind, type StoredRule } from './event-rule-schema.js';
 import { RULE_KINDS, ruleKindOf } from './kinds/rule-kinds.js';
@@ -22,12 +22,24 @@ export type EventRuleView = Omit<Static<typeof EventRule>, 'kind'> & { kind: Rul
  * workspace; the table is read and written through event-rule-store.ts.
  */
 export class EventRuleService {
+  private readonly database: Database;
+  private readonly employees: Pick<EmployeeDirectory, 'livingIds'>;
+  private readonly clock: () => number;
+
   constructor(
-    private readonly database: Database,
-    private readonly employees: Pick<EmployeeService, 'livingIds'>,
-    private readonly options: { allowPrivateAddresses: boolean },
-    private readonly clock: () => number = Date.now,
-  ) {}
+    private readonly options: {
+      database: Database;
+      /** A rule names living employees of its account. */
+      employees: Pick<EmployeeDirectory, 'livingIds'>;
+      /** WEBHOOK_ALLOW_PRIVATE: a rule's URL may be plain http. */
+      allowPrivateAddresses: boolean;
+      clock?: () => number;
+    },
+  ) {
+    this.database = options.database;
+    this.employees = options.employees;
+    this.clock = options.clock ?? Date.now;
+  }
 
   async list(account: Account): Promise<EventRuleView[]> {
     return (await listRules(this.database.db, account.id)).map((rule) => toView(rule, account.timeZone));

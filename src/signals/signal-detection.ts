@@ -1,4 +1,4 @@
-import type { EmployeeService } from '../employees/employees.js';
+import type { EmployeeDirectory } from '../employees/employees.js';
 import type { ZoneLookup } from '../geozones/geozones.js';
 import type { BatchSignals, PipelineSignals, SignalBatch } from '../positioning/positioning.js';
 import type { Tx } from '../store/database.js';
@@ -17,7 +17,7 @@ const TASK_HORIZON_MS = 24 * 3_600_000;
 const MAX_CACHED_ACCOUNTS = 1000;
 
 /** `subscriberExternalID` of a signal's body comes from the employees. */
-export type EmployeeIdentities = Pick<EmployeeService, 'identitiesOf'>;
+export type EmployeeIdentities = Pick<EmployeeDirectory, 'identitiesOf'>;
 
 /** Unique signal ids, taken in the caller's transaction. */
 export type SignalIdSource = (tx: Tx, count: number) => Promise<number[]>;
@@ -33,13 +33,19 @@ export class SignalDetection implements PipelineSignals {
   /** Each account's rules as last parsed, with the stamps of the rows they came from. */
   private readonly ruleSets = new Map<number, { stamps: Stamp[]; set: SignalRuleSet }>();
 
-  constructor(
-    private readonly zones: ZoneLookup,
-    private readonly dispatcher: SignalDispatcher,
-    private readonly estimator: ArrivalEstimator,
-    private readonly signalIds: SignalIdSource,
-    private readonly employees: EmployeeIdentities,
-  ) {}
+  private readonly zones: ZoneLookup;
+  private readonly dispatcher: SignalDispatcher;
+  private readonly estimator: ArrivalEstimator;
+  private readonly signalIds: SignalIdSource;
+  private readonly employees: EmployeeIdentities;
+
+  constructor(options: { zones: ZoneLookup; dispatcher: SignalDispatcher; estimator: ArrivalEstimator; signalIds: SignalIdSource; employees: EmployeeIdentities }) {
+    this.zones = options.zones;
+    this.dispatcher = options.dispatcher;
+    this.estimator = options.estimator;
+    this.signalIds = options.signalIds;
+    this.employees = options.employees;
+  }
 
   async begin(tx: Tx, batch: SignalBatch, subscriberIds: number[]): Promise<BatchSignals | null> {
     const rules = await this.rulesOf(tx, batch.accountId);
@@ -52,7 +58,7 @@ export class SignalDetection implements PipelineSignals {
       tasks: rules.uses('openTasks') ? await openTaskDestinations(tx, batch.accountId, subscriberIds, batch.receivedAt + TASK_HORIZON_MS) : new Map(),
       estimator: this.estimator,
     };
-    return new BatchSignalRun(batch, context, this.dispatcher, this.signalIds, this.employees);
+    return new BatchSignalRun(batch, context, { dispatcher: this.dispatcher, signalIds: this.signalIds, employees: this.employees });
   }
 
   /**
@@ -89,13 +95,20 @@ function sameStamps(a: Stamp[], b: Stamp[]): boolean {
 class BatchSignalRun implements BatchSignals {
   private readonly fired: FiredSignal[] = [];
 
+  private readonly dispatcher: SignalDispatcher;
+  private readonly signalIds: SignalIdSource;
+  private readonly employees: EmployeeIdentities;
+
   constructor(
     private readonly batch: SignalBatch,
     private readonly context: WatchContext,
-    private readonly dispatcher: SignalDispatcher,
-    private readonly signalIds: SignalIdSource,
-    private readonly employees: EmployeeIdentities,
-  ) {}
+    /** Where what fires goes: its ids, its employees' external ids, the outbox. */
+    sending: { dispatcher: SignalDispatcher; signalIds: SignalIdSource; employees: EmployeeIdentities },
+  ) {
+    this.dispatcher = sending.dispatcher;
+    this.signalIds = sending.signalIds;
+    this.employees = sending.employees;
+  }
 
   watch(subscriberId: number, holder: { signals?: SignalState }, before: { signals?: SignalState } | null): SignalWatcher | null {
     const rules = this.context.rules.forSubscriber(subscriberId);
@@ -106,7 +119,7 @@ class BatchSignalRun implements BatchSignals {
     const state = (holder.signals ??= SignalWatcher.initialState());
     // A replay starts from a checkpoint; what was sent since, and the arrival state, carry over.
     if (before) state.live = before.signals?.live ?? SignalWatcher.initialState().live;
-    return new SignalWatcher(subscriberId, state, rules, this.context, before !== null, this.fired);
+    return new SignalWatcher({ subscriberId, state, rules, context: this.context, replay: before !== null, out: this.fired });
   }
 
   async flush(tx: Tx): Promise<void> {

@@ -1,5 +1,5 @@
 import type { Account } from '../accounts/accounts.js';
-import type { OutgoingMessage, Outbox } from '../delivery/delivery.js';
+import type { OutboxWriter, OutgoingMessage } from '../delivery/delivery.js';
 import type { Tx } from '../store/database.js';
 import type { RuleKind, StoredRule } from './event-rule-schema.js';
 import { activeRules } from './event-rule-store.js';
@@ -21,7 +21,7 @@ export interface Occurrence {
  * messengers get one message per element.
  */
 export class SignalDispatcher {
-  constructor(private readonly outbox: Outbox) {}
+  constructor(private readonly outbox: OutboxWriter) {}
 
   async dispatch(tx: Tx, account: Account, kind: RuleKind, occurrences: Occurrence[]): Promise<number> {
     if (occurrences.length === 0) return 0;

@@ -62,18 +62,32 @@ export class SignalWatcher implements FixSignals {
   private fixMs = 0;
   private readonly emit: Emit = (finding) => this.keep(finding);
 
-  constructor(
-    private readonly subscriberId: number,
-    readonly state: SignalState,
-    rules: SubscriberRules,
-    private readonly context: WatchContext,
-    private readonly replay: boolean,
-    private readonly out: FiredSignal[],
-  ) {
+  private readonly subscriberId: number;
+  readonly state: SignalState;
+  private readonly context: WatchContext;
+  private readonly replay: boolean;
+  private readonly out: FiredSignal[];
+
+  constructor(watch: {
+    subscriberId: number;
+    state: SignalState;
+    rules: SubscriberRules;
+    context: WatchContext;
+    /** The fixes are replayed (a late fix's): what fires again is not sent again. */
+    replay: boolean;
+    /** Where what fires is collected for the batch. */
+    out: FiredSignal[];
+  }) {
+    const { state, rules, context } = watch;
+    this.subscriberId = watch.subscriberId;
+    this.state = state;
+    this.context = context;
+    this.replay = watch.replay;
+    this.out = watch.out;
     const detectorContext: DetectorContext = {
       track: context.track,
       zoneIndex: context.zoneIndex,
-      tasks: context.tasks.get(subscriberId) ?? [],
+      tasks: context.tasks.get(watch.subscriberId) ?? [],
       estimator: context.estimator,
       timeZone: context.timeZone,
     };

@@ -1,7 +1,7 @@
 import type { Account } from '../accounts/accounts.js';
 import { formatDateTime } from '../http/datetime.js';
-import type { LocationService } from '../positioning/positioning.js';
-import type { TaskService } from '../tasks/tasks.js';
+import type { LatestFixes } from '../positioning/positioning.js';
+import type { TaskReader } from '../tasks/tasks.js';
 import type { ArrivalEstimator } from './arrival-estimator.js';
 
 /** Farther away than this much travel, no estimate is given (the estimator asks no route for it). */
@@ -29,8 +29,8 @@ export interface TaskArrival {
  */
 export class TaskArrivals {
   constructor(
-    private readonly tasks: TaskService,
-    private readonly locations: LocationService,
+    private readonly tasks: TaskReader,
+    private readonly locations: LatestFixes,
     private readonly estimator: ArrivalEstimator,
   ) {}
 

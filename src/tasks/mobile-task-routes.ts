@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import type { Account, AccountService } from '../accounts/accounts.js';
-import type { EmployeeService } from '../employees/employees.js';
+import type { Account, AccountReader } from '../accounts/accounts.js';
+import type { EmployeeDevices } from '../employees/employees.js';
 import { ApiError } from '../http/errors.js';
 import { described, withExamples } from '../http/examples.js';
 import { Id } from '../http/list-params.js';
@@ -25,7 +25,7 @@ const doneExample: Task = {
  * `Authorization: Device <deviceKey>`, the key the phone already sends on the OsmAnd port. Only
  * the employee's own tasks; the change event names the employee (`subscriberID`) as initiator.
  */
-export function mobileTaskRoutes(accounts: AccountService, employees: EmployeeService, tasks: TaskService) {
+export function mobileTaskRoutes(accounts: Pick<AccountReader, 'get'>, employees: Pick<EmployeeDevices, 'findByDeviceKey'>, tasks: TaskService) {
   const identify = async (request: FastifyRequest) => {
     const header = request.headers.authorization;
     if (!header) throw unauthorized('Authorization header is missing');

@@ -1,8 +1,8 @@
 import type { Account, Principal } from '../accounts/accounts.js';
 import type { Change, ChangeRecorder, Initiator } from '../events/events.js';
-import type { EmployeeService } from '../employees/employees.js';
+import type { EmployeeDirectory } from '../employees/employees.js';
 import { resolveBounds } from '../http/list-params.js';
-import type { CustomFieldService } from '../customfields/customfields.js';
+import type { CustomFieldTemplates } from '../customfields/customfields.js';
 import { ApiError, invalidField, type ValidationErrors } from '../http/errors.js';
 import type { Database, Db, Tx } from '../store/database.js';
 import { fillForm, fromRow, taskFromBody, taskWithStatus, toRow, toView, workOrderEmployees, type StoredTask } from './task-model.js';
@@ -17,14 +17,31 @@ const notFound = (id: number) => new ApiError('TASK_NOT_FOUND', `no task ${id}`)
  * written with its event in one transaction. Deleted tasks are kept as rows but are gone from
  * every route.
  */
+export interface TaskServiceOptions {
+  database: Database;
+  /** The employees a task names are the account's living ones, and its views carry their names. */
+  employees: Pick<EmployeeDirectory, 'identitiesOf'>;
+  /** Where every change becomes its change event (interface 6.4). */
+  events: ChangeRecorder;
+  clock?: () => number;
+  /** Checks the custom-field template and values a task names; none: not checked. */
+  templates?: CustomFieldTemplates | null;
+}
+
 export class TaskService {
-  constructor(
-    private readonly database: Database,
-    private readonly employees: EmployeeService,
-    private readonly events: ChangeRecorder,
-    private readonly clock: () => number = Date.now,
-    private readonly templates: CustomFieldService | null = null,
-  ) {}
+  private readonly database: Database;
+  private readonly employees: Pick<EmployeeDirectory, 'identitiesOf'>;
+  private readonly events: ChangeRecorder;
+  private readonly clock: () => number;
+  private readonly templates: CustomFieldTemplates | null;
+
+  constructor({ database, employees, events, clock = Date.now, templates = null }: TaskServiceOptions) {
+    this.database = database;
+    this.employees = employees;
+    this.events = events;
+    this.clock = clock;
+    this.templates = templates;
+  }
 
   /**
    * By start date, then id. A task is listed when its planned period (startDate to deadline, or

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import type { Account, SessionService } from '../accounts/accounts.js';
+import type { Account, WorkspaceSessions } from '../accounts/accounts.js';
 import { described, withExamples } from '../http/examples.js';
 import { IdList } from '../http/list-params.js';
 import { ErrorBody, type Api } from '../http/route-types.js';
@@ -26,7 +26,7 @@ const arrivalExample: TaskArrival = {
  * expected at its point. A workspace route, not /v6/api: the interface has estimated arrival only
  * as signal 24, and this answer is for the map, not for integrators.
  */
-export function arrivalRoutes(sessions: SessionService, arrivals: ArrivalEstimates) {
+export function arrivalRoutes(sessions: Pick<WorkspaceSessions, 'authenticate'>, arrivals: ArrivalEstimates) {
   return async (api: Api) => {
     api.get(
       '/workspace/api/arrivals',

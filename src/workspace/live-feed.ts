@@ -1,6 +1,6 @@
 import type { Account } from '../accounts/accounts.js';
 import type { Fix } from '../positioning/positioning.js';
-import type { LocationService } from '../positioning/positioning.js';
+import type { LiveFixes } from '../positioning/positioning.js';
 import { formatDateTime } from '../http/datetime.js';
 import type { Location } from '../positioning/positioning.js';
 
@@ -27,7 +27,7 @@ export class LiveFeed {
   private readonly stopListening: () => void;
 
   constructor(
-    private readonly locations: LocationService,
+    private readonly locations: LiveFixes,
     private readonly resyncMs = LIVE_RESYNC_MS,
   ) {
     this.stopListening = locations.onCommitted((account, fixes) => this.committed(account, fixes));

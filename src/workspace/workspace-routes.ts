@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type, type Static } from 'typebox';
 import type { Account } from '../accounts/accounts.js';
-import { CSRF_HEADER, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, passwordProblem, SESSION_COOKIE, SESSION_IDLE_MS, SessionService, type Session } from '../accounts/accounts.js';
+import { CSRF_HEADER, csrfMatches, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, passwordProblem, SESSION_COOKIE, SESSION_IDLE_MS, type Session, type WorkspaceSessions } from '../accounts/accounts.js';
 import { described, withExamples } from '../http/examples.js';
 import { ApiError, invalidField } from '../http/errors.js';
 import { ErrorBody, NoContent, type Api } from '../http/route-types.js';
@@ -67,7 +67,7 @@ const HEARTBEAT_MS = 25_000;
  * The workspace's own routes: sign-in and sign-out with a session cookie, and the live positions
  * stream of the map. Everything else the workspace does goes through /v6/api with the cookie.
  */
-export function workspaceRoutes(sessions: SessionService, live: LiveFeed, settings: WorkspaceSettings) {
+export function workspaceRoutes(sessions: WorkspaceSessions, live: LiveFeed, settings: WorkspaceSettings) {
   const view = (session: Session) => {
     const { account, userID } = session.principal;
     return { login: session.login, userID, account: accountView(account), csrfToken: session.csrfToken, ...settings };
@@ -258,7 +258,7 @@ export function workspaceRoutes(sessions: SessionService, live: LiveFeed, settin
 }
 
 /** The session the request's cookie names, or 401 code 1. */
-export async function currentSession(sessions: SessionService, request: FastifyRequest): Promise<{ token: string; session: Session }> {
+export async function currentSession(sessions: Pick<WorkspaceSessions, 'authenticate'>, request: FastifyRequest): Promise<{ token: string; session: Session }> {
   const token = request.cookies[SESSION_COOKIE];
   const session = token ? await sessions.authenticate(token) : null;
   if (!token || !session) throw new ApiError('USER_UNAUTHORIZED', 'not signed in');
@@ -277,7 +277,7 @@ function setSessionCookie(request: FastifyRequest, reply: FastifyReply, token: s
 
 /** The workspace's own changes need the session's CSRF token too (see src/http/auth.ts). */
 function requireCsrf(token: string, request: FastifyRequest): void {
-  if (!SessionService.csrfMatches(token, request.headers[CSRF_HEADER] as string | undefined)) {
+  if (!csrfMatches(token, request.headers[CSRF_HEADER] as string | undefined)) {
     throw new ApiError('FORBIDDEN', `a change made with the session cookie needs the session's ${CSRF_HEADER} header`);
   }
 }

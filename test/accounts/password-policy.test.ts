@@ -52,7 +52,7 @@ for (const dialect of dialects) {
     });
 
     it('a changed password: 14 characters are refused and the old one still works; 15 are taken', async () => {
-      await server.services.sessions.createUser(server.account.id, 'changer', GOOD);
+      await server.services.accounts.createUser(server.account.id, 'changer', GOOD);
       const anonymous = new Client(server.baseUrl, null);
       const signedIn = await anonymous.post('/workspace/api/session', { login: 'changer', password: GOOD });
       const headers = { cookie: (signedIn.headers.get('set-cookie') ?? '').split(';')[0]!, 'x-csrf-token': signedIn.body.csrfToken as string };

@@ -31,7 +31,7 @@ for (const dialect of dialects) {
     before(async () => {
       server = await startServer(dialect, { now: T0 });
       anonymous = new Client(server.baseUrl, null);
-      await server.services.sessions.createUser(server.account.id, 'patient', PASSWORD);
+      await server.services.accounts.createUser(server.account.id, 'patient', PASSWORD);
     });
     after(() => server.close());
 
@@ -76,7 +76,7 @@ for (const dialect of dialects.filter((d) => d === 'postgres')) {
       await migrate(second);
       const first = createServices(shared.database);
       const account = await first.accounts.createAccount({ name: 'Shared', timeZone: 'UTC' });
-      await first.sessions.createUser(account.account.id, 'dispatcher', PASSWORD);
+      await first.accounts.createUser(account.account.id, 'dispatcher', PASSWORD);
       const urls: string[] = [];
       for (const [database, services] of [
         [shared.database, first],
@@ -119,5 +119,5 @@ for (const dialect of dialects.filter((d) => d === 'postgres')) {
 async function createUserThrough(database: Database, login: string): Promise<void> {
   const services = createServices(database);
   const [account] = await services.accounts.listAccounts();
-  await services.sessions.createUser(account!.id, login, PASSWORD);
+  await services.accounts.createUser(account!.id, login, PASSWORD);
 }

@@ -8,9 +8,10 @@ import { after, before, describe, it } from 'node:test';
 import { foreignTableUses } from '../../scripts/check-tables.mjs';
 
 /**
- * The boundary check of `npm run lint`: it passes on the code as it is, and it fails
- * when a module reads another module's table, reaches into another module's internals, or an
- * import cycle appears. Each breach is planted in a copy of src/ and the check run on the copy.
+ * The boundary check of `npm run lint`: it passes on the code as it is, and it fails when a
+ * module reads another module's table, reaches into another module's internals (the composition
+ * root included), or an import cycle appears. Each breach is planted in a copy of src/ and the
+ * check run on the copy.
  */
 
 const root = new URL('../..', import.meta.url).pathname;
@@ -60,6 +61,18 @@ describe('module boundaries', () => {
       assert.notEqual(status, 0);
       assert.match(output, /only-through-the-face: src\/geozones\/planted-import\.ts → src\/employees\/employee-service\.ts/);
       assert.match(output, /layers-geozones: src\/geozones\/planted-import\.ts → src\/employees\/employee-service\.ts/);
+    } finally {
+      rmSync(file);
+    }
+  });
+
+  it("fail when the composition root reaches into a module's internals instead of its face", () => {
+    const file = join(copy, 'src/planted-root.ts');
+    writeFileSync(file, "import { EmployeeService } from './employees/employee-service.js';\nexport const planted = EmployeeService;\n");
+    try {
+      const { status, output } = depcruise(copy);
+      assert.notEqual(status, 0);
+      assert.match(output, /root-through-faces: src\/planted-root\.ts → src\/employees\/employee-service\.ts/);
     } finally {
       rmSync(file);
     }

@@ -175,7 +175,7 @@ export function liveDelivery(dialect: Dialect): LiveDelivery {
 
 /** Writes messages to the outbox the way every producer does: inside a transaction. */
 export async function enqueue(services: Services, database: Database, messages: OutgoingMessage[]): Promise<void> {
-  await database.transaction((tx) => services.outbox.enqueue(tx, messages));
+  await database.transaction((tx) => services.delivery.outbox.enqueue(tx, messages));
 }
 
 export function webhook(accountId: number, target: string, payload: unknown, eventRuleId: number | null = null): OutgoingMessage {

@@ -7,7 +7,7 @@ import { UnconfiguredChannel, type ChannelSender, type ClaimedDelivery, type Sen
 import { createDeliveryMetrics } from '../../src/delivery/delivery-metrics.js';
 import { DeliveryQueue } from '../../src/delivery/delivery-queue.js';
 import { DeliveryWorker } from '../../src/delivery/delivery-worker.js';
-import type { Channel } from '../../src/delivery/outbox.js';
+import { Outbox, type Channel } from '../../src/delivery/outbox.js';
 import { dialects } from '../helpers/stores.js';
 import { deliveryRows, enqueue, Receiver, startDeliveryServer, waitFor, webhook, type DeliveryServer } from './delivery-fixtures.js';
 
@@ -63,13 +63,15 @@ for (const dialect of dialects) {
       const buggy = new BuggyOnce(webhookSender);
       const off = new UnconfiguredChannel('not here');
       const senders: Record<Channel, ChannelSender> = { webhook: buggy, email: off, sms: off, messenger: off, messenger2: off };
-      const { database, services, account } = server;
-      const worker = new DeliveryWorker(database, services.outbox, new DeliveryQueue(database), senders, createDeliveryMetrics(new Registry()), {
-        retryScheduleMs: [30, 30],
-      });
+      const { database, account } = server;
+      // A worker of its own, with its own outbox: what is written there wakes it.
+      const outbox = new Outbox(database);
+      const queue = new DeliveryQueue(database);
+      const worker = new DeliveryWorker({ database, outbox, queue, senders, metrics: createDeliveryMetrics(new Registry()), retryScheduleMs: [30, 30] });
       await worker.start(log);
       try {
-        await enqueue(services, database, [webhook(account.id, `${receiver.url}/fine`, { n: 1 }), webhook(account.id, `${receiver.url}/down`, { n: 2 })]);
+        const messages = [webhook(account.id, `${receiver.url}/fine`, { n: 1 }), webhook(account.id, `${receiver.url}/down`, { n: 2 })];
+        await database.transaction((tx) => outbox.enqueue(tx, messages));
         await waitFor('both to settle', async () => (await deliveryRows(database)).every((r) => r.status !== 'pending'));
       } finally {
         await worker.stop();

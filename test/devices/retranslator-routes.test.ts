@@ -26,8 +26,8 @@ for (const dialect of dialects) {
       const row = await server.database.db.selectFrom('egts_retranslators').select('password_hash').where('id', '=', id).executeTakeFirstOrThrow();
       assert.match(row.password_hash, /^scrypt\$/);
       assert.ok(!row.password_hash.includes('Relay-Pass-01'));
-      assert.deepEqual(await server.services.retranslators.authenticate(2219, 'Relay-Pass-01'), { accountId: server.account.id, retranslatorId: id });
-      assert.equal(await server.services.retranslators.authenticate(2219, 'Relay-Pass-02'), null);
+      assert.deepEqual(await server.services.devices.retranslators.authenticate(2219, 'Relay-Pass-01'), { accountId: server.account.id, retranslatorId: id });
+      assert.equal(await server.services.devices.retranslators.authenticate(2219, 'Relay-Pass-02'), null);
     });
 
     it('refuses a second retranslator with the account\'s dispatcher id (409) and bad fields (400), changing nothing', async () => {
@@ -55,14 +55,14 @@ for (const dialect of dialects) {
       await assertRefusedUnchanged(list, () => other.api.delete(`${RETRANSLATORS}/${mine!.retranslatorID}`), { code: 1024 }, 'delete another account\'s');
       const theirs = await other.api.post(RETRANSLATORS, { dispatcherID: 2219, name: 'Same platform', password: 'Other-Pass-01' });
       assert.equal(theirs.status, 201, theirs.text);
-      assert.deepEqual(await server.services.retranslators.authenticate(2219, 'Other-Pass-01'), { accountId: other.account.id, retranslatorId: theirs.body.retranslatorID });
+      assert.deepEqual(await server.services.devices.retranslators.authenticate(2219, 'Other-Pass-01'), { accountId: other.account.id, retranslatorId: theirs.body.retranslatorID });
     });
 
     it('deletes a retranslator: 204, then 404; it no longer authenticates', async () => {
       const [mine] = (await read(server.api, RETRANSLATORS)) as { retranslatorID: number }[];
       assert.equal((await server.api.delete(`${RETRANSLATORS}/${mine!.retranslatorID}`)).status, 204);
       await assertRefusedUnchanged(() => read(server.api, RETRANSLATORS), () => server.api.delete(`${RETRANSLATORS}/${mine!.retranslatorID}`), { code: 1024 }, 'deleted twice');
-      assert.equal(await server.services.retranslators.authenticate(2219, 'Relay-Pass-01'), null);
+      assert.equal(await server.services.devices.retranslators.authenticate(2219, 'Relay-Pass-01'), null);
     });
   });
 }

@@ -158,7 +158,7 @@ for (const dialect of dialects) {
         host: '127.0.0.1',
         idleTimeoutMs: 60_000,
         directory: deviceDirectory(server.services),
-        ingest: server.services.locations.ingest,
+        ingest: server.services.positioning.ingest,
         logger,
       });
     });
@@ -225,7 +225,7 @@ describe('the tracker thread acknowledges once the commit is on disk (SQLite)', 
     await createEmployee(server.api, { name: 'Held truck', deviceKey: imei });
     const channelName = `lokator-test-durability-${randomUUID()}`;
     news = new BroadcastChannel(channelName);
-    const ingest: IngestPort = Object.create(server.services.locations.ingest, { durabilityChannel: { value: channelName } });
+    const ingest: IngestPort = Object.create(server.services.positioning.ingest, { durabilityChannel: { value: channelName } });
     listeners = await startTrackerThread({ listeners: [{ protocol: 'teltonika', port: 0 }], host: '127.0.0.1', idleTimeoutMs: 60_000, directory: deviceDirectory(server.services), ingest, logger: recordingLogger().logger });
   });
   after(async () => {

@@ -273,8 +273,8 @@ for (const dialect of dialects) {
         const now = T0 + 10 * TIMEOUT;
         server.setNow(now);
         assert.equal((await employee(watched)).isOnline, true);
-        const sweeper = new OnlineSweeper(server.services.employees, server.app.log, 20);
-        sweeper.start();
+        const sweeper = new OnlineSweeper(server.services.employees.presence, 20);
+        sweeper.start(server.app.log);
         try {
           for (let i = 0; i < 100 && (await employee(watched)).isOnline; i++) await sleep(20);
         } finally {

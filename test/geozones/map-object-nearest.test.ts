@@ -29,7 +29,7 @@ for (const dialect of dialects) {
       points.push({ latitude: 55.69, longitude: 37.59 });
       assert.equal((await stranger.api.post(MAP_OBJECTS, { name: 'Stranger', latitude: 55.69, longitude: 37.59 })).status, 201);
 
-      const names = await server.services.geozones.mapObjects.nearestNames(server.database.db, server.account.id, points, RADIUS_M);
+      const names = await server.services.geozones.places.nearestNames(server.database.db, server.account.id, points, RADIUS_M);
 
       const expected = points.map(({ latitude, longitude }) => {
         const near = objects
@@ -54,14 +54,14 @@ for (const dialect of dialects) {
         { latitude: 65.0, longitude: -179.999 }, // 24 m from Depot West, 141 m from Depot East across the line
         { latitude: 65.0, longitude: 179.997 }, // 47 m from Depot East
       ];
-      const names = await server.services.geozones.mapObjects.nearestNames(server.database.db, account.id, points, RADIUS_M);
+      const names = await server.services.geozones.places.nearestNames(server.database.db, account.id, points, RADIUS_M);
       assert.deepEqual(names, ['Depot West', 'Depot West', 'Depot East']);
     });
 
     it('answers no points with no names, and an account without objects with nulls', async () => {
       const { account } = await server.newAccount();
-      assert.deepEqual(await server.services.geozones.mapObjects.nearestNames(server.database.db, server.account.id, [], RADIUS_M), []);
-      assert.deepEqual(await server.services.geozones.mapObjects.nearestNames(server.database.db, account.id, [{ latitude: 55.7, longitude: 37.6 }], RADIUS_M), [null]);
+      assert.deepEqual(await server.services.geozones.places.nearestNames(server.database.db, server.account.id, [], RADIUS_M), []);
+      assert.deepEqual(await server.services.geozones.places.nearestNames(server.database.db, account.id, [{ latitude: 55.7, longitude: 37.6 }], RADIUS_M), [null]);
     });
   });
 }

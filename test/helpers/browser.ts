@@ -68,7 +68,7 @@ export async function openWorkspace(
     // WORKSPACE_DIR: a build of the workspace other than web/dist (parallel work builds its own).
     config: { MAP_TILE_URL: 'none', ...(process.env.WORKSPACE_DIR ? { workspaceDir: process.env.WORKSPACE_DIR } : {}), ...options.config },
   });
-  await server.services.sessions.createUser(server.account.id, COORDINATOR.login, COORDINATOR.password);
+  await server.services.accounts.createUser(server.account.id, COORDINATOR.login, COORDINATOR.password);
   if (!options.firstSignIn) await server.services.accounts.changeProfile(server.account.id, {});
   const browser = await chromium.launch({
     executablePath: chromiumPath,

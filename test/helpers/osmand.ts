@@ -52,7 +52,7 @@ export async function startOsmAnd(
   const { port: wanted = 0, ...osmand } = options;
   const app = buildHttpListener({
     protocol: osmandProtocol,
-    ingest: services.locations.ingest,
+    ingest: services.positioning.ingest,
     ...(clock ? { clock } : {}),
     ...osmand,
   });

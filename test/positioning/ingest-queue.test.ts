@@ -24,7 +24,7 @@ function fix(subscriberId: number, timeMs: number, extra: Partial<Fix> = {}): Fi
  */
 /** A tracker frame through the ingest port, resolved once its commit is durable (when a listener acknowledges it). */
 async function stored(server: TestServer, fixes: Fix[]): Promise<void> {
-  const { ingest } = server.services.locations;
+  const { ingest } = server.services.positioning;
   await ingest.durable(await ingest.submit({ source: 'tracker', accountId: server.account.id, fixes }));
 }
 

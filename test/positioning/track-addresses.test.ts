@@ -2,7 +2,6 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { pino } from 'pino';
 import { AddressFiller } from '../../src/positioning/address-filler.js';
 import { NominatimGeocoder } from '../../src/positioning/geocoder.js';
 import { createEmployee, LOCATIONS, startServer, type TestServer } from '../helpers/server.js';
@@ -94,7 +93,7 @@ for (const dialect of dialects) {
         const [before] = (await server.api.get(`${TRACKS}?subscriberIDs=${van}&dateFrom=2026-05-20T00:00:00Z`)).body;
         assert.equal(before.startAddress, '55.75000, 40.00000');
 
-        const filler = new AddressFiller(server.database, new NominatimGeocoder(nominatim.url, 2000), pino({ level: 'silent' }));
+        const filler = new AddressFiller(server.database, new NominatimGeocoder(nominatim.url, 2000));
         await assert.rejects(filler.fillOnce(), /503/);
         const [still] = (await server.api.get(`${TRACKS}?subscriberIDs=${van}&dateFrom=2026-05-20T00:00:00Z`)).body;
         assert.equal(still.startAddress, '55.75000, 40.00000', 'a failure changes nothing');
@@ -127,7 +126,7 @@ for (const dialect of dialects) {
       try {
         const bus = await createEmployee(server.api, { name: 'Bus' });
         assert.equal((await server.api.post(LOCATIONS, trip(bus, T0 + 2 * 3_600_000, 45.0).fixes)).status, 201);
-        const filler = new AddressFiller(server.database, new NominatimGeocoder(slow.url, 200), pino({ level: 'silent' }));
+        const filler = new AddressFiller(server.database, new NominatimGeocoder(slow.url, 200));
         await assert.rejects(filler.fillOnce(), /unreachable|timeout|abort/i);
         const [track] = (await server.api.get(`${TRACKS}?subscriberIDs=${bus}&dateFrom=2026-05-20T00:00:00Z`)).body;
         assert.equal(track.startAddress, '55.75000, 45.00000');

@@ -12,6 +12,7 @@ import { MAX_REPORT_DAYS } from '../../src/reports/report-chunks.js';
 import { reportKindNames as reportKinds, type ReportKind, type ReportRecord } from '../../src/reports/kinds/report-kinds.js';
 import type { ReportRow } from '../../src/reports/report-schema.js';
 import { reportColumnsIn } from '../../src/reports/report-words.js';
+import { ReportService } from '../../src/reports/report-service.js';
 import { assertRefusedUnchanged } from '../helpers/bad-input.js';
 import { bounds, ZONES } from '../geozones/geozone-fixtures.js';
 import { DAY_VEHICLE, DEFAULT_DEPOT, generateDay, HOUR } from '../positioning/day-generator.js';
@@ -103,7 +104,8 @@ for (const dialect of dialects) {
     after(() => server?.close());
 
     it('a report cut into chunks of one vehicle-day is the report read in one chunk, across midnights inside trips, stops and visits', async () => {
-      const { reports } = server.services.reports;
+      // The service itself, to read a report in chunks of a chosen size.
+      const reports = new ReportService({ database: server.database, employees: server.services.employees, data: server.services.positioning.reportData });
       const period = reports.period(server.account, { dateFrom: `${FIRST_DAY}T00:00:00`, dateTo: `${LAST_DAY}T23:59:59` });
       const collect = async (kind: ReportKind, vehicleDays: number) => {
         const rows: ReportRow<ReportRecord>[] = [];

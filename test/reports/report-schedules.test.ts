@@ -126,7 +126,7 @@ for (const dialect of dialects) {
       assert.equal(created.status, 201, created.text);
       await services.delivery.worker.start(pino({ level: 'silent' }));
 
-      const servers = [services.reports.scheduler, new ReportScheduler(database, services.accounts, services.outbox, clock)];
+      const servers = [services.reports.scheduler, new ReportScheduler({ database, accounts: services.accounts, outbox: services.delivery.outbox, clock })];
       await Promise.all(servers.map((s) => s.tick()));
       assert.equal(smtp.mails.length, 0, 'not due before Monday 08:00');
 

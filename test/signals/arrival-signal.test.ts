@@ -24,7 +24,7 @@ const task = (over: Partial<TaskDestination> = {}): TaskDestination => ({
 
 function run(rules: ArrivalRule[], fixes: PipelineFix[], tasks = [task()], live = () => true, state = ArrivalSignal.initialState()) {
   const { found, emit } = collector();
-  const unit = new ArrivalSignal(state, rules, tasks, new ArrivalEstimator(null), 'Europe/Moscow');
+  const unit = new ArrivalSignal(state, rules, { tasks, estimator: new ArrivalEstimator(null), timeZone: 'Europe/Moscow' });
   for (const fix of fixes) unit.step(fix, live(), emit);
   return { found, unit };
 }
@@ -91,9 +91,9 @@ describe('estimated arrival signal (type 24)', () => {
     assert.deepEqual(first.unit.state.notified, { 31: [1], 32: [1] });
     const again = run([{ id: 1, minutesBefore: 10 }], [fixAt(60, {}, move(TASK_POINT, 200, 180))], [task(), task({ taskId: 32 })], () => true, structuredClone(first.unit.state));
     assert.deepEqual(again.found, [], 'once per task');
-    const closed = new ArrivalSignal(structuredClone(first.unit.state), [{ id: 1, minutesBefore: 10 }], [task()], new ArrivalEstimator(null), 'UTC');
+    const closed = new ArrivalSignal(structuredClone(first.unit.state), [{ id: 1, minutesBefore: 10 }], { tasks: [task()], estimator: new ArrivalEstimator(null), timeZone: 'UTC' });
     assert.deepEqual(closed.state.notified, { 31: [1] }, 'task 32 closed');
-    const gone = new ArrivalSignal(structuredClone(first.unit.state), [{ id: 2, minutesBefore: 10 }], [task()], new ArrivalEstimator(null), 'UTC');
+    const gone = new ArrivalSignal(structuredClone(first.unit.state), [{ id: 2, minutesBefore: 10 }], { tasks: [task()], estimator: new ArrivalEstimator(null), timeZone: 'UTC' });
     assert.deepEqual(gone.state.notified, {}, 'rule 1 gone');
   });
 

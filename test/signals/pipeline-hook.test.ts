@@ -22,7 +22,7 @@ describe('the pipeline’s signal hook', () => {
     fixes[3]!.isValid = false;
     const signals = new RecordingSignals();
     const sink = new RecordingSink();
-    const pipeline = new SubscriberPipeline(initialState(), pipelineSettings(), signals);
+    const pipeline = new SubscriberPipeline(initialState(), pipelineSettings(), { signals });
     fixes.forEach((fix, i) => pipeline.process(fix, sink, i % 2 === 0));
     // The resent fix at the same instant adds nothing.
     pipeline.process({ ...fixes.at(-1)!, id: 999_999 }, sink, true);

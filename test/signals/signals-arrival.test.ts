@@ -75,7 +75,7 @@ async function createTask(api: Client, subscriberID: number, over: object = {}):
 async function drive(server: TestServer, trip: Trip): Promise<void> {
   for (let i = 0; i < trip.fixes.length; i += 6) {
     await postLive(server.api, trip.fixes.slice(i, i + 6));
-    await server.services.arrivals.idle();
+    await server.services.signals.routerIdle();
   }
 }
 

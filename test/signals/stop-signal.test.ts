@@ -9,7 +9,7 @@ const { moveSpeedKmh, moveDistanceM } = defaultTrackSettings;
 
 function run(rules: StopRule[], fixes: PipelineFix[]) {
   const { found, emit } = collector();
-  const unit = new StopSignal(StopSignal.initialState(), rules, moveSpeedKmh, moveDistanceM);
+  const unit = new StopSignal(StopSignal.initialState(), rules, { moveSpeedKmh, moveDistanceM });
   for (const fix of fixes) unit.step(fix, emit);
   return { found, unit };
 }
@@ -67,6 +67,6 @@ describe('stop signal (type 3)', () => {
     );
     assert.deepEqual(unit.state.fired, [1]);
     assert.ok(unit.state.stop);
-    assert.deepEqual(new StopSignal(structuredClone(unit.state), [{ id: 2, minStopMinutes: 60 }], moveSpeedKmh, moveDistanceM).state.fired, []);
+    assert.deepEqual(new StopSignal(structuredClone(unit.state), [{ id: 2, minStopMinutes: 60 }], { moveSpeedKmh, moveDistanceM }).state.fired, []);
   });
 });

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Migrator } from 'kysely';
+import { AccountService } from '../../src/accounts/account-service.js';
 import { migrationProvider } from '../../src/store/migrations/index.js';
 import { createEmployee, startServer, type TestServer } from '../helpers/server.js';
 import { databaseMigratedTo, dialects } from '../helpers/stores.js';
@@ -38,7 +39,7 @@ for (const dialect of dialects) {
 
       const history = await server.api.get(HISTORY(taskID));
       assert.equal(history.status, 200, history.text);
-      const userID = (await server.services.accounts.authenticate(server.token))?.userID;
+      const userID = (await new AccountService(server.database).authenticate(server.token))?.userID;
       assert.deepEqual(
         history.body.map((c: any) => ({ ...c, changeID: undefined })),
         [

@@ -10,7 +10,7 @@ const T0 = Date.parse('2026-05-20T09:00:00Z');
 
 /** A signed-in coordinator's cookie. */
 async function cookieOf(server: TestServer, login: string, accountId: number): Promise<string> {
-  await server.services.sessions.createUser(accountId, login, PASSWORD);
+  await server.services.accounts.createUser(accountId, login, PASSWORD);
   const response = await new Client(server.baseUrl, null).post('/workspace/api/session', { login, password: PASSWORD });
   assert.equal(response.status, 200, response.text);
   return (response.headers.get('set-cookie') ?? '').split(';')[0]!;

@@ -1,8 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { Registry } from 'prom-client';
 import { Webhook } from 'standardwebhooks';
-import { createDelivery, defaultDeliverySettings, type DeliveryServices } from '../../src/delivery/delivery.js';
 import { Receiver, testLog, waitFor } from '../delivery/delivery-fixtures.js';
 import type { Page } from 'playwright-core';
 import { needsBrowser, openWorkspace, type Workspace } from '../helpers/browser.js';
@@ -24,24 +22,16 @@ const focused = (page: Page, attribute?: string) =>
 describe('workspace in the browser: deliveries and the signing secret', needsBrowser, () => {
   let workspace: Workspace;
   let receiver: Receiver;
-  /** A worker with a short retry schedule on the workspace's database (the server's own one is not started). */
-  let delivery: DeliveryServices;
   let answer = 503;
 
   before(async () => {
-    workspace = await openWorkspace();
+    // The server's own worker, with a short retry schedule.
+    workspace = await openWorkspace({ delivery: { retryScheduleMs: [50], timeoutMs: 2000 } });
     receiver = await new Receiver(() => ({ status: answer })).start();
-    const { server } = workspace;
-    delivery = createDelivery(server.database, server.services.outbox, new Registry(), {
-      ...defaultDeliverySettings,
-      allowPrivate: true,
-      retryScheduleMs: [50],
-      timeoutMs: 2000,
-    });
-    await delivery.worker.start(testLog());
+    await workspace.server.services.delivery.worker.start(testLog());
   });
   after(async () => {
-    await delivery?.worker.stop();
+    await workspace?.server.services.delivery.worker.stop();
     await receiver?.close();
     await workspace?.close();
   });

@@ -18,7 +18,7 @@ for (const dialect of dialects) {
     let server: TestServer;
     before(async () => {
       server = await startServer(dialect);
-      await server.services.sessions.createUser(server.account.id, 'coordinator', PASSWORD);
+      await server.services.accounts.createUser(server.account.id, 'coordinator', PASSWORD);
     });
     after(() => server.close());
 
@@ -83,7 +83,7 @@ for (const dialect of dialects) {
     test('another account’s session sees none of this account’s data', async () => {
       const employeeID = await createEmployee(server.api, { name: 'Private' });
       const other = await server.newAccount();
-      await server.services.sessions.createUser(other.account.id, 'stranger', PASSWORD);
+      await server.services.accounts.createUser(other.account.id, 'stranger', PASSWORD);
       const { cookie } = await signIn(server, 'stranger');
       const cookieClient = new Client(server.baseUrl, null);
       assert.equal((await cookieClient.get(`${SUBSCRIBERS}/${employeeID}`, { cookie })).status, 404);
@@ -101,7 +101,7 @@ for (const dialect of dialects) {
     });
 
     test('a user changes their password: the current one is checked, other sessions end', async () => {
-      await server.services.sessions.createUser(server.account.id, 'changer', PASSWORD);
+      await server.services.accounts.createUser(server.account.id, 'changer', PASSWORD);
       const here = await signIn(server, 'changer');
       const elsewhere = await signIn(server, 'changer');
       const cookieClient = new Client(server.baseUrl, null);
@@ -121,7 +121,7 @@ for (const dialect of dialects) {
     });
 
     test('five wrong passwords lock the login for a while with 429 and Retry-After', async () => {
-      await server.services.sessions.createUser(server.account.id, 'guessed', PASSWORD);
+      await server.services.accounts.createUser(server.account.id, 'guessed', PASSWORD);
       const anonymous = new Client(server.baseUrl, null);
       for (let i = 0; i < 5; i += 1) {
         assert.equal((await anonymous.post('/workspace/api/session', { login: 'guessed', password: `guess ${i}` })).status, 401);
@@ -133,7 +133,7 @@ for (const dialect of dialects) {
     });
 
     test('wrong passwords sent at once count each: parallel guesses do not slip past the lock', async () => {
-      await server.services.sessions.createUser(server.account.id, 'raced', PASSWORD);
+      await server.services.accounts.createUser(server.account.id, 'raced', PASSWORD);
       const anonymous = new Client(server.baseUrl, null);
       const guesses = await Promise.all(
         Array.from({ length: 12 }, (_, i) => anonymous.post('/workspace/api/session', { login: 'raced', password: `guess ${i}` })),
@@ -144,7 +144,7 @@ for (const dialect of dialects) {
     });
 
     test('wrong current passwords at a password change count like wrong sign-ins: the sixth try is a 429', async () => {
-      await server.services.sessions.createUser(server.account.id, 'held-session', PASSWORD);
+      await server.services.accounts.createUser(server.account.id, 'held-session', PASSWORD);
       const { cookie, csrf } = await signIn(server, 'held-session');
       const cookieClient = new Client(server.baseUrl, null);
       const change = (currentPassword: string) =>
@@ -172,7 +172,7 @@ for (const dialect of dialects) {
     test('the operator turns the SMS option on; the workspace and the rules see it at once', async () => {
       const operator = new Client(server.baseUrl, ADMIN_TOKEN);
       const other = await server.newAccount();
-      await server.services.sessions.createUser(other.account.id, 'sms-user', PASSWORD);
+      await server.services.accounts.createUser(other.account.id, 'sms-user', PASSWORD);
       const rule = { name: 'Speeding by SMS', kind: 1, parameters: { speedLimit: 90 }, smsPhones: ['79001234567'] };
       assert.equal((await other.api.post('/v6/api/eventManagement/events', rule)).status, 400);
       const on = await operator.patch(`/admin/v1/accounts/${other.account.id}`, { smsEnabled: true });
@@ -224,7 +224,7 @@ for (const dialect of dialects) {
     });
 
     test('the live stream ends when its session ends: signed out, or another session changed the password', { timeout: 30_000 }, async () => {
-      await server.services.sessions.createUser(server.account.id, 'watcher', PASSWORD);
+      await server.services.accounts.createUser(server.account.id, 'watcher', PASSWORD);
       const streamEnds = async (cookie: string) => {
         const response = await fetch(`${server.baseUrl}/workspace/api/live`, { headers: { cookie } });
         assert.equal(response.status, 200);
@@ -259,7 +259,7 @@ for (const dialect of dialects) {
 
     test('a live stream whose first read fails ends, and leaves no listener behind', { timeout: 30_000 }, async () => {
       const { cookie } = await signIn(server, 'coordinator');
-      const locations = server.services.locations;
+      const locations = server.services.positioning;
       const latestOfEach = locations.latestOfEach.bind(locations);
       locations.latestOfEach = async () => {
         throw new Error('the database is away');
@@ -276,7 +276,8 @@ for (const dialect of dialects) {
       } finally {
         locations.latestOfEach = latestOfEach;
       }
-      assert.equal(server.services.live['listeners'].size, 0);
+      // The feed's own record of open streams (private: nothing else shows it).
+      assert.equal((server.services.workspace.live as unknown as { listeners: Map<number, unknown> }).listeners.size, 0);
     });
 
     test('the live stream is refused without a session', async () => {

@@ -35,7 +35,7 @@ for (const dialect of dialects) {
     async function serverWith(config: Partial<AppConfig>): Promise<TestServer> {
       const server = await startServer(dialect, { config });
       servers.push(server);
-      await server.services.sessions.createUser(server.account.id, 'admin', PASSWORD);
+      await server.services.accounts.createUser(server.account.id, 'admin', PASSWORD);
       return server;
     }
     after(() => Promise.all(servers.map((s) => s.close())));

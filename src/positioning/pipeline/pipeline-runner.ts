@@ -33,15 +33,28 @@ export interface BatchContext {
  * would have given.
  */
 export class PipelineRunner {
-  constructor(
-    private readonly store: PipelineStore,
-    private readonly addresses: AddressResolver,
-    private readonly signals: PipelineSignals | null = null,
+  private readonly store: PipelineStore;
+  private readonly addresses: AddressResolver;
+  private readonly signals: PipelineSignals | null;
+  private readonly signalMaxAgeMs: number;
+  private readonly zones: ZoneSource | null;
+
+  constructor(options: {
+    store: PipelineStore;
+    addresses: AddressResolver;
+    /** What batches of fixes fire; none: nothing fires. */
+    signals?: PipelineSignals | null;
     /** SIGNAL_MAX_AGE: fixes dated longer than this before their arrival fire nothing. */
-    private readonly signalMaxAgeMs = Number.POSITIVE_INFINITY,
+    signalMaxAgeMs?: number;
     /** The accounts' zone indexes (zone visits); without it no visits are kept. */
-    private readonly zones: ZoneSource | null = null,
-  ) {}
+    zones?: ZoneSource | null;
+  }) {
+    this.store = options.store;
+    this.addresses = options.addresses;
+    this.signals = options.signals ?? null;
+    this.signalMaxAgeMs = options.signalMaxAgeMs ?? Number.POSITIVE_INFINITY;
+    this.zones = options.zones ?? null;
+  }
 
   /**
    * `frameOf[i]`: which request or frame of a group commit fix i came in (ascending in arrival
@@ -84,7 +97,7 @@ export class PipelineRunner {
       markRepeats(fixes, indexes, state.lastValid, resent);
       const out = new SubscriberWrites(subscriberId);
       const watcher = signals?.watch(subscriberId, state, null) ?? forgetSignals(state);
-      const pipeline = new SubscriberPipeline(state, this.settings(context, subscriberId), watcher, zones);
+      const pipeline = new SubscriberPipeline(state, this.settings(context, subscriberId), { signals: watcher, zones });
       for (const index of indexes) {
         if (resent.has(index)) continue;
         const fix = fixes[index]!;
@@ -187,7 +200,7 @@ export class PipelineRunner {
 
     const out = new SubscriberWrites(subscriberId);
     const watcher = signals?.watch(subscriberId, state, replaced) ?? forgetSignals(state);
-    const pipeline = new SubscriberPipeline(state, this.settings(context, subscriberId), watcher, zones);
+    const pipeline = new SubscriberPipeline(state, this.settings(context, subscriberId), { signals: watcher, zones });
     for (const fix of fixes) {
       const isLive = live.size > 0 && live.has(fixKey(fix.timeMs, fix.latitude, fix.longitude));
       out.metrics.push([fix.id, pipeline.process(fix, out, isLive), fix.isValid, pipeline.rejected]);

@@ -10,13 +10,26 @@ export interface SpeedDetectorState {
  * has lasted `prolongedSeconds`. Both are reported as soon as they are known and again as the
  * highest speed grows (same event, updated).
  */
+/** The vehicle's speed limit, how long above it is prolonged, and the gap in coverage that ends an excursion. */
+export interface SpeedLimits {
+  limitKmh: number;
+  prolongedSeconds: number;
+  gapMs: number;
+}
+
 export class SpeedDetector {
+  private readonly limitKmh: number;
+  private readonly prolongedSeconds: number;
+  private readonly gapMs: number;
+
   constructor(
     readonly state: SpeedDetectorState,
-    private readonly limitKmh: number,
-    private readonly prolongedSeconds: number,
-    private readonly gapMs: number,
-  ) {}
+    limits: SpeedLimits,
+  ) {
+    this.limitKmh = limits.limitKmh;
+    this.prolongedSeconds = limits.prolongedSeconds;
+    this.gapMs = limits.gapMs;
+  }
 
   static initialState(): SpeedDetectorState {
     return { excursion: null };

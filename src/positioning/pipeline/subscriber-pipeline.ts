@@ -71,17 +71,25 @@ export class SubscriberPipeline {
   /** Why the last fix processed was set aside by the GPS filter; 0 when it was not. */
   rejected: FilterReason | 0 = 0;
 
+  private readonly signals: FixSignals | null;
+  private readonly zones: ZoneIndex | null;
+
   constructor(
     readonly state: SubscriberState,
     private readonly settings: PipelineSettings,
-    private readonly signals: FixSignals | null = null,
-    /** The account's enabled zones as of the batch: zone visits, and the zone signals' membership. */
-    private readonly zones: ZoneIndex | null = null,
+    around: {
+      /** What the subscriber's fixes fire; none: nothing. */
+      signals?: FixSignals | null;
+      /** The account's enabled zones as of the batch: zone visits, and the zone signals' membership. */
+      zones?: ZoneIndex | null;
+    } = {},
   ) {
+    this.signals = around.signals ?? null;
+    this.zones = around.zones ?? null;
     const { vehicle, track } = settings;
     this.tracks = new TrackBuilder(state.track, track);
     this.fuel = new FuelDetector(state.fuel, vehicle.fuelFillThreshold, vehicle.fuelDrainThreshold);
-    this.speed = new SpeedDetector(state.speed, vehicle.speedLimit, vehicle.prolongedSpeedSeconds, track.gapSeconds * 1000);
+    this.speed = new SpeedDetector(state.speed, { limitKmh: vehicle.speedLimit, prolongedSeconds: vehicle.prolongedSpeedSeconds, gapMs: track.gapSeconds * 1000 });
     this.sensors = new SensorDetector(state.sensors, vehicle.sensorLimits);
     this.statistics = new StatisticsAccumulator(state.statistics);
   }

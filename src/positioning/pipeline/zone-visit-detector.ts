@@ -15,7 +15,8 @@ const METRES_PER_DEGREE = 111_320;
 export class FixZones {
   private readonly clear = new Map<number, boolean>();
 
-  constructor(
+  // Built once per fix, by `at` only: positional, with no options object to allocate on the hot path.
+  private constructor(
     readonly index: ZoneIndex,
     readonly latitude: number,
     readonly longitude: number,

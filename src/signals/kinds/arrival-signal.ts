@@ -48,13 +48,20 @@ export class ArrivalSignal {
   /** Per task: the longest `minutesBefore` of the rules that have not fired for it (-1: none left). */
   private readonly horizons = new Map<number, number>();
 
+  private readonly tasks: readonly TaskDestination[];
+  private readonly estimator: ArrivalEstimator;
+  private readonly timeZone: string;
+
   constructor(
     readonly state: ArrivalSignalState,
     private readonly rules: readonly ArrivalRule[],
-    private readonly tasks: readonly TaskDestination[],
-    private readonly estimator: ArrivalEstimator,
-    private readonly timeZone: string,
+    /** The employee's open tasks with a point, the travel-time estimator, and the account's zone (the signal's dates). */
+    around: { tasks: readonly TaskDestination[]; estimator: ArrivalEstimator; timeZone: string },
   ) {
+    const { tasks } = around;
+    this.tasks = tasks;
+    this.estimator = around.estimator;
+    this.timeZone = around.timeZone;
     const open = new Set(tasks.map((task) => task.taskId));
     const ruleIds = derivedFrom(idsOf, rules, (all) => new Set(all.map((rule) => rule.id)));
     for (const taskId in state.notified) {
@@ -149,7 +156,7 @@ export const arrivalSignal = defineSignalKind({
     uses: ['openTasks'],
     initialState: ArrivalSignal.initialState,
     start(state: ArrivalSignalState, rules, context) {
-      const unit = new ArrivalSignal(state, rules, context.tasks, context.estimator, context.timeZone);
+      const unit = new ArrivalSignal(state, rules, context);
       return (fix, moment, emit) => unit.step(fix, moment.live, emit);
     },
   },

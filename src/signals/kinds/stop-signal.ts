@@ -30,12 +30,17 @@ export class StopSignal {
   /** Until this instant no rule can fire for the current stop (NaN: to be worked out). */
   private dueMs = Number.NaN;
 
+  private readonly moveSpeedKmh: number;
+  private readonly moveDistanceM: number;
+
   constructor(
     readonly state: StopSignalState,
     rules: readonly StopRule[],
-    private readonly moveSpeedKmh: number,
-    private readonly moveDistanceM: number,
+    /** The track thresholds: what counts as moving. */
+    track: { moveSpeedKmh: number; moveDistanceM: number },
   ) {
+    this.moveSpeedKmh = track.moveSpeedKmh;
+    this.moveDistanceM = track.moveDistanceM;
     const byMinimum = derivedFrom(byMinimumOf, rules, (all) => ({
       rules: [...all].sort((a, b) => a.minStopMinutes - b.minStopMinutes),
       ids: new Set(all.map((rule) => rule.id)),
@@ -95,7 +100,7 @@ export const stopSignal = defineSignalKind({
     stateKey: 'stops',
     initialState: StopSignal.initialState,
     start(state: StopSignalState, rules, { track }) {
-      const unit = new StopSignal(state, rules, track.moveSpeedKmh, track.moveDistanceM);
+      const unit = new StopSignal(state, rules, track);
       return (fix, _moment, emit) => unit.step(fix, emit);
     },
   },

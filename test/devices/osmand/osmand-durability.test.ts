@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { BroadcastChannel } from 'node:worker_threads';
-import type { IngestPort, LocationService } from '../../../src/positioning/positioning.js';
+import type { IngestPort } from '../../../src/positioning/positioning.js';
 import { commitSequence, type CommitSequence } from '../../../src/store/commit-sequence.js';
 import type { DurabilityNews } from '../../../src/store/wal-sync.js';
 import { startOsmAnd, type OsmAndListener, type OsmAndResponse } from '../../helpers/osmand.js';
@@ -35,9 +35,8 @@ describe('the OsmAnd listener answers a stored fix once its commit is on disk (S
     const channelName = `lokator-test-durability-${randomUUID()}`;
     news = new BroadcastChannel(channelName);
     // The listener hears of durable commits from the ingest port's channel: this test's own.
-    const ingest: IngestPort = Object.create(server.services.locations.ingest, { durabilityChannel: { value: channelName } });
-    const locations: LocationService = Object.create(server.services.locations, { ingest: { value: ingest } });
-    osmand = await startOsmAnd({ ...server.services, locations }, () => NOW);
+    const ingest: IngestPort = Object.create(server.services.positioning.ingest, { durabilityChannel: { value: channelName } });
+    osmand = await startOsmAnd({ ...server.services, positioning: { ...server.services.positioning, ingest } }, () => NOW);
   });
   after(async () => {
     news?.close();

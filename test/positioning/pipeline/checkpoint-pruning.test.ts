@@ -27,7 +27,7 @@ for (const dialect of dialects) {
     let runner: PipelineRunner;
     before(async () => {
       server = await startServer(dialect, { timeZone: 'UTC', now: T0 + 30 * DAY });
-      runner = new PipelineRunner(new PipelineStore(server.database), new AddressResolver(server.services.geozones));
+      runner = new PipelineRunner({ store: new PipelineStore(server.database), addresses: new AddressResolver(server.services.geozones) });
     });
     after(async () => server?.close());
 

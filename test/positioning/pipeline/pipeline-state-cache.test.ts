@@ -54,7 +54,7 @@ for (const dialect of dialects) {
         .execute();
 
     it('a batch rolled back after the pipeline ran leaves no trace in the next one', async () => {
-      const runner = new PipelineRunner(new PipelineStore(server.database), new AddressResolver(server.services.geozones));
+      const runner = new PipelineRunner({ store: new PipelineStore(server.database), addresses: new AddressResolver(server.services.geozones) });
       const [failed, reference] = [await createEmployee(server.api, { name: 'Rolled back' }), await createEmployee(server.api, { name: 'Reference' })];
       const ingest = (subscriberId: number, fromMinute: number) =>
         server.database.transaction((tx) => runner.ingest(tx, context([subscriberId]), drive(subscriberId, fromMinute)));
@@ -88,7 +88,7 @@ for (const dialect of dialects) {
 
     it('a state another writer stored is read, not the one kept in memory', async () => {
       // Two runners on one database, as two servers are: each keeps its own memory.
-      const [first, second] = [0, 1].map(() => new PipelineRunner(new PipelineStore(server.database), new AddressResolver(server.services.geozones)));
+      const [first, second] = [0, 1].map(() => new PipelineRunner({ store: new PipelineStore(server.database), addresses: new AddressResolver(server.services.geozones) }));
       const [shared, reference] = [await createEmployee(server.api, { name: 'Shared' }), await createEmployee(server.api, { name: 'Alone' })];
       const ingest = (runner: PipelineRunner, subscriberId: number, fromMinute: number) =>
         server.database.transaction((tx) => runner.ingest(tx, context([subscriberId]), drive(subscriberId, fromMinute)));

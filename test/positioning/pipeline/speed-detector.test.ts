@@ -28,7 +28,7 @@ function every(everyS: number, fromS: number, speeds: number[]): [number, number
 
 function runSpeed(input: readonly Sample[], limit = LIMIT, prolongedS = PROLONGED_S) {
   const sink = new RecordingSink();
-  const detector = new SpeedDetector(SpeedDetector.initialState(), limit, prolongedS, GAP_MS);
+  const detector = new SpeedDetector(SpeedDetector.initialState(), { limitKmh: limit, prolongedSeconds: prolongedS, gapMs: GAP_MS });
   input.forEach((s, i) => {
     sink.step = i;
     detector.step(s.point, s.kmh, sink);
