@@ -42,10 +42,7 @@ for (const dialect of dialects) {
       const select = list.getByRole('combobox', { name: 'Group' });
       await select.selectOption({ label: 'Drivers' });
       await list.getByText('2 of 4 employees').waitFor();
-      assert.deepEqual(
-        (await rows.allTextContents()).map((text) => text.split(/Online|Offline/)[0]!.trim()),
-        ['Anna Driver', 'Boris Driver'],
-      );
+      assert.deepEqual(await rows.locator('.employee-name').allTextContents(), ['Anna Driver', 'Boris Driver']);
 
       await select.selectOption({ label: 'All groups' });
       await list.getByText('4 employees').waitFor();
