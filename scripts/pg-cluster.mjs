@@ -2,7 +2,7 @@
 // free loopback port, removed again by stop(). Shared by scripts/test.mjs and bench/zones.ts.
 // startReplica adds a streaming replica of such a cluster (pg_basebackup -R, a second server).
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readdirSync, realpathSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -88,10 +88,31 @@ function serve(bin, dir, dataDir, port, settings) {
   if (run(ctlCmd, ctlArgs) !== 0) return { error: `pg_ctl start failed (see ${join(dir, 'log')})` };
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    /** CPU seconds the server has used so far, its ended backends included (the postmaster reaps them). */
+    cpuSeconds() {
+      const pid = readFileSync(join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0];
+      return processCpuSeconds(pid, true);
+    },
     stop() {
       const [stopCmd, stopArgs] = as(bin, 'pg_ctl', ['-D', dataDir, '-m', 'immediate', 'stop']);
       run(stopCmd, stopArgs);
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * CPU seconds of a process from /proc (Linux): its own user and system time, and with `children` also
+ * that of the children it has waited for. 0 where /proc cannot tell.
+ */
+export function processCpuSeconds(pid, children) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name, which is in parentheses and may hold spaces: utime is the 14th field.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ').map(Number);
+    const [utime, stime, cutime, cstime] = fields.slice(11, 15);
+    return (utime + stime + (children ? cutime + cstime : 0)) / 100;
+  } catch {
+    return 0;
+  }
 }

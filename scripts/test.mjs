@@ -14,7 +14,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
-import { findPostgresBin, startCluster } from './pg-cluster.mjs';
+import { findPostgresBin, processCpuSeconds, startCluster } from './pg-cluster.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const args = process.argv.slice(2);
@@ -98,6 +98,26 @@ if (!quick) {
     { name: 'lint', command: 'npm', commandArgs: ['run', '--silent', 'lint'] },
   ]);
 }
+/** CPU seconds used by the processes this run has started and waited for (Linux; 0 elsewhere). */
+function childrenCpu() {
+  return processCpuSeconds(process.pid, true) - processCpuSeconds(process.pid, false);
+}
+
+/**
+ * What the run cost in CPU and so the least time it could take on this machine's cores: the tests'
+ * processes (servers and browsers they waited for included) and the throwaway PostgreSQL cluster.
+ */
+function cpuSummary({ tests, postgres, before }) {
+  if (!tests) return '';
+  const cores = availableParallelism();
+  const total = tests + postgres;
+  const seconds = (n) => `${n.toFixed(0)} s`;
+  return (
+    `== CPU: before the tests (typecheck, lint, builds, templates) ${seconds(before)}; tests ${seconds(tests)}, PostgreSQL ${seconds(postgres)}; ` +
+    `the tests cannot take less than ${seconds(total / cores)} on ${cores} cores\n`
+  );
+}
+
 /** The newest modification time of a file under `path`, build output and caches left out. */
 function newest(path) {
   const stat = statSync(path, { throwIfNoEntry: false });
@@ -166,9 +186,12 @@ const files = only.length ? only.map((f) => resolve(root, f)) : testFiles(join(r
 const fast = files.filter((f) => !isHeavy(f));
 const rest = files.filter((f) => isHeavy(f));
 process.stdout.write(`\n== tests (${files.length} files) on ${env.TEST_DATABASE_URL ? 'SQLite and PostgreSQL' : 'SQLite only'}\n`);
+const cpuBefore = childrenCpu();
 let code = await runTests('fast tier', fast, env, availableParallelism());
 if (code === 0) code = await runTests('the rest', rest, env, jobs);
 else process.stdout.write('\n== the fast tier failed: the rest does not run\n');
+const cpu = { tests: childrenCpu() - cpuBefore, postgres: cluster?.cpuSeconds() ?? 0, before: cpuBefore };
 cleanUp();
 process.stdout.write(`\n== ${code === 0 ? 'passed' : 'FAILED'} in ${elapsed()}\n`);
+process.stdout.write(cpuSummary(cpu));
 process.exit(code);
