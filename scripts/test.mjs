@@ -133,8 +133,8 @@ const builds = [
     name: 'build the workspace',
     output: 'web/dist/index.html',
     sources: ['web/src', 'web/index.html', 'web/vite.config.ts', 'package-lock.json'],
-    command: 'npx',
-    commandArgs: ['vite', 'build', '--config', 'web/vite.config.ts', '--logLevel', 'warn'],
+    command: 'npm',
+    commandArgs: ['run', '--silent', 'build:web'],
   },
   {
     name: 'build the documentation site',

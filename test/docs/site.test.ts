@@ -39,6 +39,8 @@ describe('the documentation site at /docs/', { skip: built ? false : 'not built 
     const css = await anonymous.get(stylesheet);
     assert.equal(css.status, 200);
     assert.match(css.headers.get('cache-control') ?? '', /immutable/);
+    assert.match(css.headers.get('content-encoding') ?? '', /^(br|gzip)$/, 'sent compressed, as the build wrote it');
+    assert.equal((await anonymous.get(`${stylesheet}.br`)).status, 404, 'the compressed copy has no address of its own');
     const bare = await fetch(`${server.baseUrl}/docs`, { redirect: 'manual' });
     assert.equal(bare.status, 301);
     assert.equal(bare.headers.get('location'), '/docs/');

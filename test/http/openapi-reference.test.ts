@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
+import { get, type IncomingHttpHeaders } from 'node:http';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
 import { chromiumPath, needsBrowser, SCREENSHOTS } from '../helpers/browser.js';
 import { startServer, type TestServer } from '../helpers/server.js';
@@ -39,6 +41,23 @@ describe('the API reference page', () => {
     const bare = await fetch(`${server.baseUrl}/v6/docs`, { redirect: 'manual' });
     assert.equal(bare.status, 301);
     assert.equal(bare.headers.get('location'), '/v6/docs/');
+  });
+
+  it('sends its large script compressed to a browser that accepts it, and whole to one that does not', async () => {
+    const html = await (await fetch(`${server.baseUrl}/v6/docs/`)).text();
+    const script = new URL(/<script\b[^>]*\bsrc="([^"]+)"/.exec(html)![1]!, `${server.baseUrl}/v6/docs/`);
+    const whole = await rawGet(script, 'identity');
+    assert.equal(whole.headers['content-encoding'], undefined);
+    assert.ok(whole.body.length > 2_000_000, `the script is ${whole.body.length} bytes`);
+    for (const [accepted, encoding, decode] of [
+      ['gzip, deflate, br', 'br', brotliDecompressSync],
+      ['gzip', 'gzip', gunzipSync],
+    ] as const) {
+      const compressed = await rawGet(script, accepted);
+      assert.equal(compressed.headers['content-encoding'], encoding);
+      assert.ok(compressed.body.length < whole.body.length / 3, `${encoding}: ${compressed.body.length} bytes`);
+      assert.ok(decode(compressed.body).equals(whole.body), `${encoding} decodes to the same script`);
+    }
   });
 
   it('is not itself an operation of the document', async () => {
@@ -81,3 +100,15 @@ describe('the API reference page', () => {
     }
   });
 });
+
+/** A GET whose body is returned as sent (fetch would decode it), with the given Accept-Encoding. */
+function rawGet(url: URL, acceptEncoding: string): Promise<{ headers: IncomingHttpHeaders; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    get(url, { headers: { 'accept-encoding': acceptEncoding } }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => resolve({ headers: response.headers, body: Buffer.concat(chunks) }));
+      response.on('error', reject);
+    }).on('error', reject);
+  });
+}
