@@ -176,7 +176,8 @@ process.on('SIGINT', cleanUp);
 
 const made = spawnSync(process.execPath, ['--import', 'tsx', 'test/helpers/make-templates.ts', templateDir], { cwd: root, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
 if (made.status !== 0) {
-  process.stdout.write('\n== the template databases could not be made\n');
+  const why = made.error?.message ?? (made.signal ? `killed by ${made.signal}` : `exit ${made.status}`);
+  process.stdout.write(`\n== the template databases could not be made (${why})\n`);
   cleanUp();
   process.exit(made.status ?? 1);
 }
