@@ -10,6 +10,7 @@
 //   --quick        skip typecheck and lint (the edit-test loop)
 //   --tests-only   skip typecheck, lint and the builds (a second Node major in CI: they do not depend on it)
 //   --jobs=N       test files at a time in the second tier (default: TEST_JOBS, else 2 per core)
+import './require-node.mjs';
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
