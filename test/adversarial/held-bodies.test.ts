@@ -7,6 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import { startProcess, type RunningProcess } from '../helpers/process.js';
 import { LOCATIONS } from '../helpers/server.js';
 import { dialects, freshDatabase, type TestDatabase } from '../helpers/stores.js';
+import { until } from '../helpers/wait.js';
 
 /**
  * Against `npm start` as a real process (so its memory can be read): a body
@@ -92,15 +93,6 @@ function parseAnswer(text: string): { status: number; headers: string; body: any
 function rssBytes(pid: number): number {
   const kb = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
   return Number(kb) * 1024;
-}
-
-/** Polls until `condition` holds, failing with `what` after the deadline. */
-async function until(what: string | (() => string), condition: () => boolean | Promise<boolean>, deadlineMs = 20_000): Promise<void> {
-  const end = Date.now() + deadlineMs;
-  while (!(await condition())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${typeof what === 'string' ? what : what()}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
 }
 
 /** Settles `promise` into a flag that can be read without awaiting. */

@@ -7,7 +7,8 @@ import fc from 'fast-check';
 import { Agent, request } from 'undici';
 import { refuseUrl, safeLookup, unsafeAddressReason, type Resolver } from '../../src/delivery/address-safety.js';
 import { dialects } from '../helpers/stores.js';
-import { deliveryRows, enqueue, Receiver, startDeliveryServer, testLog, waitFor, webhook, type DeliveryServer } from './delivery-fixtures.js';
+import { deliveryRows, enqueue, Receiver, startDeliveryServer, testLog, webhook, type DeliveryServer } from './delivery-fixtures.js';
+import { until } from '../helpers/wait.js';
 
 // Only loopback is ever connected to; every other address here must be refused before a socket opens.
 const UNSAFE = [
@@ -172,7 +173,7 @@ for (const dialect of dialects) {
         [`http://127.0.0.1:${port}/hook`, /http is not allowed; only https/],
       ];
       await enqueue(strict.services, strict.database, cases.map(([url], i) => webhook(strict.account.id, url, { i })));
-      await waitFor('every refusal', async () => (await deliveryRows(strict.database)).every((row) => row.status !== 'pending'));
+      await until('every refusal', async () => (await deliveryRows(strict.database)).every((row) => row.status !== 'pending'));
       const rows = await deliveryRows(strict.database);
       cases.forEach(([url, reason], i) => {
         const row = rows[i]!;
@@ -192,7 +193,7 @@ for (const dialect of dialects) {
         const port = new URL(receiver.url).port;
         const urls = [`http://127.0.0.1:${port}/literal`, `http://rebind.test:${port}/name`, `https://127.0.0.1:${port}/tls`];
         await enqueue(open.services, open.database, urls.map((url) => webhook(open.account.id, url, {})));
-        await waitFor('all three', async () => (await deliveryRows(open.database)).every((row) => row.status !== 'pending'));
+        await until('all three', async () => (await deliveryRows(open.database)).every((row) => row.status !== 'pending'));
         assert.deepEqual((await deliveryRows(open.database)).map((r) => r.status), ['delivered', 'delivered', 'failed']);
         // https to a plain-http receiver fails in the TLS handshake: retried, then failed; never a refusal.
         const tls = (await deliveryRows(open.database))[2]!;

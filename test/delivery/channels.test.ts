@@ -5,7 +5,8 @@ import { SMTPServer } from 'smtp-server';
 import { freePort } from '../helpers/process.js';
 import { subjectOf, textOf } from '../helpers/smtp.js';
 import { dialects } from '../helpers/stores.js';
-import { deliveryRows, enqueue, message, Receiver, startDeliveryServer, testLog, waitFor, type DeliveryServer } from './delivery-fixtures.js';
+import { deliveryRows, enqueue, message, Receiver, startDeliveryServer, testLog, type DeliveryServer } from './delivery-fixtures.js';
+import { until } from '../helpers/wait.js';
 
 interface Mail {
   from: string;
@@ -104,7 +105,7 @@ for (const dialect of dialects) {
     it('sends e-mail through a real SMTP server, with a readable text', async () => {
       const id = server.account.id;
       await enqueue(server.services, server.database, [message(id, 'email', 'dispatch@example.test', zoneEntry), message(id, 'email', 'office@example.test', taskChange)]);
-      await waitFor('two mails', () => smtp.mails.length === 2);
+      await until('two mails', () => smtp.mails.length === 2);
       const [task, zone] = [...smtp.mails].sort((a, b) => a.to[0]!.localeCompare(b.to[0]!)).reverse();
       assert.equal(zone!.from, 'lokator@example.test');
       assert.deepEqual(zone!.to, ['dispatch@example.test']);
@@ -114,7 +115,7 @@ for (const dialect of dialects) {
       assert.match(zone!.raw, /^Message-ID: <msg_[A-Za-z0-9_-]+@lokator>\r?$/m);
       assert.equal(subjectOf(task!.raw), 'Task feed: Task “Deliver pallets” changed');
       assert.match(textOf(task!.raw), /Changed: status/);
-      await waitFor('both recorded', async () => (await deliveryRows(server.database)).every((r) => r.status === 'delivered'));
+      await until('both recorded', async () => (await deliveryRows(server.database)).every((r) => r.status === 'delivered'));
       const rows = await deliveryRows(server.database);
       assert.deepEqual(rows.map((r) => r.last_status_code), [250, 250], 'the SMTP reply code is kept');
     });
@@ -129,7 +130,7 @@ for (const dialect of dialects) {
         await down.services.delivery.worker.start(testLog());
         await enqueue(down.services, down.database, [message(down.account.id, 'email', 'someone@example.test', zoneEntry)]);
         await enqueue(server.services, server.database, [message(server.account.id, 'email', 'bounce@example.test', zoneEntry)]);
-        await waitFor('both to fail', async () =>
+        await until('both to fail', async () =>
           [...(await deliveryRows(down.database)), ...(await deliveryRows(server.database))].every((r) => r.status !== 'pending'),
         );
         const refused = (await deliveryRows(server.database)).at(-1)!;
@@ -153,7 +154,7 @@ for (const dialect of dialects) {
         message(id, 'messenger', '3', zoneEntry),
         message(id, 'messenger2', '44', taskChange),
       ]);
-      await waitFor('three gateway calls', () => sms.received.length + messenger.received.length + messenger2.received.length === 3);
+      await until('three gateway calls', () => sms.received.length + messenger.received.length + messenger2.received.length === 3);
       const [text] = sms.at('/sms/send');
       assert.deepEqual(JSON.parse(text!.body), {
         to: '+79001234567',
@@ -169,7 +170,7 @@ for (const dialect of dialects) {
       const second = JSON.parse(messenger2.at('/v2/messages')[0]!.body) as { to: string; text: string };
       assert.equal(second.to, '44');
       assert.equal(second.text, 'Task feed: Task “Deliver pallets” changed\nChanged: status\nTime: 20/05/2026, 11:30 (UTC)');
-      await waitFor('recorded', async () => (await deliveryRows(server.database)).every((r) => r.status !== 'pending'));
+      await until('recorded', async () => (await deliveryRows(server.database)).every((r) => r.status !== 'pending'));
       const rows = (await deliveryRows(server.database)).filter((r) => r.channel !== 'email');
       assert.deepEqual(rows.map((r) => [r.channel, r.status, r.last_status_code]), [
         ['sms', 'delivered', 202],
@@ -189,7 +190,7 @@ for (const dialect of dialects) {
           message(id, 'messenger', '3', zoneEntry),
           message(id, 'messenger2', '4', zoneEntry),
         ]);
-        await waitFor('all four', async () => (await deliveryRows(bare.database)).every((r) => r.status !== 'pending'));
+        await until('all four', async () => (await deliveryRows(bare.database)).every((r) => r.status !== 'pending'));
         const rows = await deliveryRows(bare.database);
         assert.deepEqual(rows.map((r) => [r.status, r.attempt_count]), Array(4).fill(['failed', 1]));
         assert.deepEqual(rows.map((r) => r.last_error), [

@@ -7,7 +7,8 @@ import { openDatabase, type Database } from '../../src/store/database.js';
 import { startProcess, type RunningProcess } from '../helpers/process.js';
 import { Client, SUBSCRIBERS } from '../helpers/server.js';
 import { dialects, freshDatabase, type TestDatabase } from '../helpers/stores.js';
-import { Receiver, waitFor, type Behaviour, type Received } from './delivery-fixtures.js';
+import { Receiver, type Behaviour, type Received } from './delivery-fixtures.js';
+import { until } from '../helpers/wait.js';
 
 const TOKEN = 'crash-test-token-0123456789';
 const RULES = '/v6/api/eventManagement/events';
@@ -63,7 +64,7 @@ for (const dialect of dialects) {
         assert.equal(created.status, 201, created.text);
         acknowledged.push(created.body.subscriberID);
       }
-      await waitFor('the first event in flight', () => receiver.at('/feed').length > 0);
+      await until('the first event in flight', () => receiver.at('/feed').length > 0);
       server.child.kill('SIGKILL');
       assert.equal(await server.exited, null, 'killed, not exited');
 
@@ -75,9 +76,9 @@ for (const dialect of dialects) {
 
       const deliveredTo = () => receiver.at('/feed').filter((r, i, all) => all.findIndex((x) => x.headers['webhook-id'] === r.headers['webhook-id']) === i);
       // PostgreSQL: the dead server's claims run out (10 s lease) before another takes them.
-      await waitFor('every acknowledged event', () => new Set(receiver.at('/feed').map(entityOf)).size === acknowledged.length, 30_000);
+      await until('every acknowledged event', () => new Set(receiver.at('/feed').map(entityOf)).size === acknowledged.length, 30_000);
       const store = await openStore();
-      await waitFor('the outbox to drain', async () => (await store.db.selectFrom('deliveries').select('id').where('status', '!=', 'delivered').execute()).length === 0);
+      await until('the outbox to drain', async () => (await store.db.selectFrom('deliveries').select('id').where('status', '!=', 'delivered').execute()).length === 0);
       const firstArrivals = deliveredTo().map(entityOf);
       assert.deepEqual([...firstArrivals].sort((a, b) => a - b), acknowledged, 'each acknowledged event, once per webhook-id');
       assert.deepEqual(firstArrivals, acknowledged, 'in the order they happened');
@@ -92,7 +93,7 @@ for (const dialect of dialects) {
       const api = new Client(`http://127.0.0.1:${server!.port}`, TOKEN);
       const before = receiver.received.length;
       lastId = (await api.post(SUBSCRIBERS, { name: 'Last courier' })).body.subscriberID;
-      await waitFor('the slow attempt', () => receiver.received.length > before);
+      await until('the slow attempt', () => receiver.received.length > before);
       const started = Date.now();
       server!.child.kill('SIGTERM');
       assert.equal(await server!.exited, 0, server!.output());

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { dialects } from '../helpers/stores.js';
-import { enqueue, Receiver, startDeliveryServer, testLog, waitFor, webhook, type DeliveryServer } from './delivery-fixtures.js';
+import { enqueue, Receiver, startDeliveryServer, testLog, webhook, type DeliveryServer } from './delivery-fixtures.js';
+import { until } from '../helpers/wait.js';
 
 const LOG = '/v6/api/eventManagement/deliveries';
 const RULES = '/v6/api/eventManagement/events';
@@ -29,7 +30,7 @@ for (const dialect of dialects) {
       const id = server.account.id;
       for (const n of [1, 2, 3]) await enqueue(server.services, server.database, [webhook(id, `${receiver.url}/ok`, { n }, trips)]);
       await enqueue(server.services, server.database, [webhook(id, `${receiver.url}/down`, { n: 4 }, stops)]);
-      await waitFor('the deliveries to settle', settled);
+      await until('the deliveries to settle', settled);
     });
     after(async () => {
       await server.close();
@@ -98,7 +99,7 @@ for (const dialect of dialects) {
       assert.equal(resent.body.messageID, failed.messageID);
       assert.equal(resent.body.attemptCount, 0);
       assert.equal(resent.body.attempts.length, 2, 'earlier attempts stay in the log');
-      await waitFor('the resend', settled);
+      await until('the resend', settled);
       const after = (await server.api.get(`${LOG}?eventID=${stops}`)).body.data[0];
       assert.equal(after.status, 'delivered');
       assert.deepEqual(after.attempts.map((a: any) => a.statusCode), [500, 500, 200]);
@@ -106,7 +107,7 @@ for (const dialect of dialects) {
 
       const delivered = (await server.api.get(`${LOG}?eventID=${trips}`)).body.data[0];
       assert.equal((await server.api.post(`${LOG}/${delivered.deliveryID}/resend`)).status, 202);
-      await waitFor('the second resend', settled);
+      await until('the second resend', settled);
       const copies = receiver.at('/ok').filter((r) => r.headers['webhook-id'] === delivered.messageID);
       assert.equal(copies.length, 2, 'sent again, same id');
       assert.equal(copies[0]!.body, copies[1]!.body);

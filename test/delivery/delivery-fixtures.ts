@@ -186,15 +186,6 @@ export function message(accountId: number, channel: Channel, target: string, pay
   return { accountId, eventRuleId: null, channel, target, payload };
 }
 
-/** Waits until `done()` holds, checking every 20 ms; fails with `what` after `timeoutMs` (generous: files run side by side). */
-export async function waitFor(what: string, done: () => boolean | Promise<boolean>, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await done())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
 /** Every delivery row of the database, oldest first. */
 export function deliveryRows(database: Database) {
   return database.db.selectFrom('deliveries').selectAll().orderBy('id').execute();

@@ -8,7 +8,8 @@ import { Client, SUBSCRIBERS } from '../helpers/server.js';
 import { startSmtp, subjectOf, textOf } from '../helpers/smtp.js';
 import { dialects } from '../helpers/stores.js';
 import { createRule, setStatus, TASKS } from '../tasks/task-fixtures.js';
-import { enqueue, message, Receiver, startDeliveryServer, testLog, waitFor, type DeliveryServer } from './delivery-fixtures.js';
+import { enqueue, message, Receiver, startDeliveryServer, testLog, type DeliveryServer } from './delivery-fixtures.js';
+import { until } from '../helpers/wait.js';
 
 const ACCOUNT = '/v6/api/accountManagement/account';
 const MOSCOW_TIME_RU = /\d\d\.\d\d\.\d{4}, \d\d:\d\d \(Москва\)/;
@@ -73,7 +74,7 @@ for (const dialect of dialects) {
 
     it('a Russian account reads its e-mail, SMS and messenger texts in Russian, in Moscow time', async () => {
       await completeTask('ru', 'Доставка на склад');
-      await waitFor('both e-mails, texts and messages', () => mailTo('ru@example.test').length === 2 && textsTo(sms, '+79001110000').length === 2 && textsTo(messenger, '101').length === 2);
+      await until('both e-mails, texts and messages', () => mailTo('ru@example.test').length === 2 && textsTo(sms, '+79001110000').length === 2 && textsTo(messenger, '101').length === 2);
 
       const done = mailTo('ru@example.test').find((m) => subjectOf(m.raw).includes('выполнена'));
       assert.ok(done, 'the completion is mailed');
@@ -91,7 +92,7 @@ for (const dialect of dialects) {
 
     it('an English account reads the same change in English, with the zone named', async () => {
       await completeTask('en', 'Pallets to the depot');
-      await waitFor('both e-mails and texts', () => mailTo('en@example.test').length === 2 && textsTo(sms, '+447700900000').length === 2 && textsTo(messenger, '202').length === 2);
+      await until('both e-mails and texts', () => mailTo('en@example.test').length === 2 && textsTo(sms, '+447700900000').length === 2 && textsTo(messenger, '202').length === 2);
       const done = mailTo('en@example.test').find((m) => subjectOf(m.raw).includes('completed'));
       assert.ok(done);
       assert.equal(subjectOf(done.raw), 'Tasks: Task “Pallets to the depot” completed');
@@ -101,7 +102,7 @@ for (const dialect of dialects) {
     });
 
     it('webhooks carry the interface’s JSON whatever the language', async () => {
-      await waitFor('four webhook calls', () => hooks.at('/ru').length === 2 && hooks.at('/en').length === 2);
+      await until('four webhook calls', () => hooks.at('/ru').length === 2 && hooks.at('/en').length === 2);
       const elements = (path: string) => hooks.at(path).map((r) => (JSON.parse(r.body) as any[])[0]);
       for (const path of ['/ru', '/en']) {
         const [added, completed] = elements(path);
@@ -124,7 +125,7 @@ for (const dialect of dialects) {
         message(accounts.ru.id, 'sms', '+79002220000', signal({ signalTypeID: 1, velocity: 112.4 })),
         message(accounts.ru.id, 'messenger', '303', signal({ signalTypeID: 10, sensorID: 2, sensorValue: 87.25, velocity: 0 })),
       ]);
-      await waitFor('two texts and a message', () => textsTo(sms, '+79002220000').length === 2 && textsTo(messenger, '303').length === 1);
+      await until('two texts and a message', () => textsTo(sms, '+79002220000').length === 2 && textsTo(messenger, '303').length === 1);
       assert.deepEqual(textsTo(sms, '+79002220000'), ['Склад: Въезд в геозону «Склад», сотрудник 7 (ГАЗ-7)', 'Склад: Превышение скорости: 112 км/ч, сотрудник 7 (ГАЗ-7)']);
       assert.equal(
         textsTo(messenger, '303')[0],

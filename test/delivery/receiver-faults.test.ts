@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { dialects } from '../helpers/stores.js';
-import { deliveryRows, enqueue, Receiver, startDeliveryServer, testLog, waitFor, webhook, type Behaviour, type DeliveryServer, type Received } from './delivery-fixtures.js';
+import { deliveryRows, enqueue, Receiver, startDeliveryServer, testLog, webhook, type Behaviour, type DeliveryServer, type Received } from './delivery-fixtures.js';
+import { until } from '../helpers/wait.js';
 
 const PATHS = ['/a', '/b', '/c'];
 const PER_PATH = 30;
@@ -54,7 +55,7 @@ for (const dialect of dialects) {
         await enqueue(server.services, server.database, messages);
       }
       const delivered = async () => (await deliveryRows(server.database)).every((row) => row.status !== 'pending');
-      await waitFor('every delivery to settle', delivered, 30_000);
+      await until('every delivery to settle', delivered, 30_000);
 
       const rows = await deliveryRows(server.database);
       assert.equal(rows.length, PATHS.length * PER_PATH);

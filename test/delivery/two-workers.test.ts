@@ -3,7 +3,8 @@ import { after, before, describe, it } from 'node:test';
 import { createServices, type Services } from '../../src/app.js';
 import { migrate, openDatabase, type Database } from '../../src/store/database.js';
 import { dialects, freshDatabase, type TestDatabase } from '../helpers/stores.js';
-import { enqueue, Receiver, testLog, waitFor, webhook, type Received } from './delivery-fixtures.js';
+import { enqueue, Receiver, testLog, webhook, type Received } from './delivery-fixtures.js';
+import { until } from '../helpers/wait.js';
 
 const PATHS = Array.from({ length: 10 }, (_, i) => `/p${i}`);
 const PER_PATH = 100;
@@ -59,7 +60,7 @@ for (const dialect of dialects.filter((d) => d === 'postgres')) {
         }),
       );
       const pending = () => shared.database.db.selectFrom('deliveries').select('id').where('status', '!=', 'delivered').execute();
-      await waitFor('every delivery', async () => (await pending()).length === 0, 60_000);
+      await until('every delivery', async () => (await pending()).length === 0, 60_000);
 
       // One request per URL at a time, or the order per URL would mean nothing.
       assert.deepEqual(receiver.overlaps.map((r) => `${r.path} ${r.body}`), [], 'never two requests to one URL at once');

@@ -4,7 +4,8 @@ import { Webhook } from 'standardwebhooks';
 import { ROTATION_OVERLAP_MS, SigningSecrets } from '../../src/delivery/signing-secrets.js';
 import { version } from '../../src/version.js';
 import { dialects } from '../helpers/stores.js';
-import { enqueue, liveDelivery, waitFor, webhook } from './delivery-fixtures.js';
+import { enqueue, liveDelivery, webhook } from './delivery-fixtures.js';
+import { until } from '../helpers/wait.js';
 
 const SECRET = '/v6/api/eventManagement/signingSecret';
 
@@ -25,7 +26,7 @@ for (const dialect of dialects) {
       const { server, receiver } = live;
       const body = { signalID: 1, signalTypeID: 11, subscriberID: 7, text: 'Übergabe “ok” ✓' };
       await enqueue(server.services, server.database, [webhook(server.account.id, `${receiver.url}/plain`, body)]);
-      await waitFor('the webhook', () => receiver.at('/plain').length === 1);
+      await until('the webhook', () => receiver.at('/plain').length === 1);
       const [request] = receiver.at('/plain');
       assert.equal(request!.headers['content-type'], 'application/json');
       assert.equal(request!.headers['user-agent'], `Lokator-Webhooks/${version}`);
@@ -52,7 +53,7 @@ for (const dialect of dialects) {
       assert.equal((await server.api.get(SECRET)).body.secret, fresh);
 
       await enqueue(server.services, server.database, [webhook(server.account.id, `${receiver.url}/rotation`, { n: 1 })]);
-      await waitFor('the webhook', () => receiver.at('/rotation').length === 1);
+      await until('the webhook', () => receiver.at('/rotation').length === 1);
       const [request] = receiver.at('/rotation');
       assert.equal(String(request!.headers['webhook-signature']).split(' ').length, 2);
       assert.ok(verifies(old, request!), 'the old secret verifies');

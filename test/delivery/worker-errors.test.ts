@@ -9,7 +9,8 @@ import { DeliveryQueue } from '../../src/delivery/delivery-queue.js';
 import { DeliveryWorker } from '../../src/delivery/delivery-worker.js';
 import { Outbox, type Channel } from '../../src/delivery/outbox.js';
 import { dialects } from '../helpers/stores.js';
-import { deliveryRows, enqueue, Receiver, startDeliveryServer, waitFor, webhook, type DeliveryServer } from './delivery-fixtures.js';
+import { deliveryRows, enqueue, Receiver, startDeliveryServer, webhook, type DeliveryServer } from './delivery-fixtures.js';
+import { until } from '../helpers/wait.js';
 
 /** A log that keeps its lines, to see what was said at which level. */
 function capturedLog() {
@@ -72,7 +73,7 @@ for (const dialect of dialects) {
       try {
         const messages = [webhook(account.id, `${receiver.url}/fine`, { n: 1 }), webhook(account.id, `${receiver.url}/down`, { n: 2 })];
         await database.transaction((tx) => outbox.enqueue(tx, messages));
-        await waitFor('both to settle', async () => (await deliveryRows(database)).every((r) => r.status !== 'pending'));
+        await until('both to settle', async () => (await deliveryRows(database)).every((r) => r.status !== 'pending'));
       } finally {
         await worker.stop();
       }
@@ -98,8 +99,8 @@ for (const dialect of dialects) {
     it('shows deliveries and attempt durations in /metrics', async () => {
       await server.services.delivery.worker.start(pino({ level: 'silent' }));
       await enqueue(server.services, server.database, [webhook(server.account.id, `${receiver.url}/metered`, { n: 3 })]);
-      await waitFor('the delivery', () => receiver.at('/metered').length === 1);
-      await waitFor('its record', async () => (await deliveryRows(server.database)).at(-1)!.status === 'delivered');
+      await until('the delivery', () => receiver.at('/metered').length === 1);
+      await until('its record', async () => (await deliveryRows(server.database)).at(-1)!.status === 'delivered');
       const text = (await server.app.inject({ url: '/metrics' })).body;
       assert.match(text, /lokator_delivery_attempts_total\{channel="webhook",outcome="delivered"\} 1/);
       assert.match(text, /lokator_delivery_attempt_duration_seconds_count\{channel="webhook"\} 1/);
@@ -109,7 +110,7 @@ for (const dialect of dialects) {
     it('sends the next delivery to a URL as soon as the one before it has failed for good', async () => {
       const url = `${receiver.url}/gone`;
       await enqueue(server.services, server.database, [webhook(server.account.id, url, { n: 1 }), webhook(server.account.id, url, { n: 2 })]);
-      await waitFor('the second', () => receiver.at('/gone').some((r) => r.body === '{"n":2}'));
+      await until('the second', () => receiver.at('/gone').some((r) => r.body === '{"n":2}'));
       const arrivals = receiver.at('/gone').map((r) => [(JSON.parse(r.body) as { n: number }).n, r.at] as const);
       assert.deepEqual(arrivals.map(([n]) => n), [1, 1, 1, 2], 'three attempts, then the next one');
       assert.ok(arrivals[3]![1] - arrivals[2]![1] < 250, `no wait for a poll: ${arrivals[3]![1] - arrivals[2]![1]} ms`);

@@ -10,10 +10,11 @@ import { PackedNumbers, packFixes, skipFixes, unpackFixes } from '../../src/devi
 import type { Fix } from '../../src/positioning/fix.js';
 import { egtsPacket, egtsRecord, readEgtsPacket, termIdentity } from '../../scripts/trackers/egts-encoder.js';
 import { createEmployee, LOCATIONS, startServer, type TestServer } from '../helpers/server.js';
-import { waitFor } from '../helpers/smtp.js';
+
 import { dialects } from '../helpers/stores.js';
 import { MemorySink, TrackerClient } from '../helpers/tracker-client.js';
 import { teltonikaHandshake, teltonikaPacket, wialonLogin, type TeltonikaRecordSpec } from '../../scripts/trackers/tracker-encoders.js';
+import { until } from '../helpers/wait.js';
 
 /** Every log line the thread sent over, as JSON (to check that keys never appear in clear). */
 function recordingLogger() {
@@ -123,7 +124,7 @@ describe('the tracker thread, with a sink in memory', () => {
     await client.expectClosed();
     assert.equal(client.pending.length, 0);
     // Log lines cross from the thread in messages of their own: wait for them, with a deadline.
-    await waitFor('the failure in the log', () => lines.some((line) => line.includes('tracker frame failed') && line.includes('the store is down')), 5000);
+    await until('the failure in the log', () => lines.some((line) => line.includes('tracker frame failed') && line.includes('the store is down')), 5000);
   });
 
   it('refuses unknown terminals, throttles guessing across its ports, and never logs a key', async () => {
@@ -140,7 +141,7 @@ describe('the tracker thread, with a sink in memory', () => {
     assert.equal(await wialon.readLine(), '#AL#0\r\n');
     wialon.close();
     // Refused for the lock, not as one more unknown key: the Wialon port shares the Teltonika port's throttle.
-    await waitFor('the Wialon refusal for the lock in the log', () => lines.some((line) => line.includes('"protocol":"wialonIps"') && line.includes('guessed too many keys')), 5000);
+    await until('the Wialon refusal for the lock in the log', () => lines.some((line) => line.includes('"protocol":"wialonIps"') && line.includes('guessed too many keys')), 5000);
     for (const key of [imei, ...guesses, '356307049999993']) assert.ok(!lines.some((line) => line.includes(key)), 'a device key in the log');
   });
 });
@@ -178,7 +179,7 @@ for (const dialect of dialects) {
       await right.send(wialonLogin(id, 'thread-secret', '2.0'));
       assert.equal(await right.readLine(), '#AL#1\r\n');
       right.close();
-      await waitFor('the refusal in the log', () => lines.some((line) => line.includes('terminal refused: device password')), 5000);
+      await until('the refusal in the log', () => lines.some((line) => line.includes('terminal refused: device password')), 5000);
       assert.ok(!lines.some((line) => line.includes('thread-secret') || line.includes('thread-guess')), 'no password in the log');
     });
 
@@ -244,7 +245,7 @@ describe('the tracker thread acknowledges once the commit is on disk (SQLite)', 
     const record: TeltonikaRecordSpec = { timeMs: Date.now() - 120_000, latitude: 55.75, longitude: 37.61, speedKmh: 30, angle: 0, satellites: 9 };
     const before = await commitNow();
     await client.send(teltonikaPacket([record]));
-    await waitFor('the record stored', async () => (await storedAt(record.timeMs)) === 1, 10_000);
+    await until('the record stored', async () => (await storedAt(record.timeMs)) === 1, 10_000);
     const after = await commitNow();
     news.postMessage({ durable: before });
     await new Promise((resolve) => setTimeout(resolve, 300));
@@ -255,7 +256,7 @@ describe('the tracker thread acknowledges once the commit is on disk (SQLite)', 
     // A failed sync: not acknowledged; the terminal reconnects and resends, and the record is stored once.
     const next: TeltonikaRecordSpec = { ...record, timeMs: record.timeMs + 10_000 };
     await client.send(teltonikaPacket([next]));
-    await waitFor('the next record stored', async () => (await storedAt(next.timeMs)) === 1, 10_000);
+    await until('the next record stored', async () => (await storedAt(next.timeMs)) === 1, 10_000);
     news.postMessage({ failed: await commitNow(), message: 'EIO' });
     await client.expectClosed();
     assert.equal(client.pending.length, 0);

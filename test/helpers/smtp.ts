@@ -77,11 +77,3 @@ function decodeQuoted(text: string): string {
   return Buffer.from(bytes).toString('utf8');
 }
 
-/** Polls until `check` holds, failing after the deadline. */
-export async function waitFor(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}

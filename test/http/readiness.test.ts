@@ -5,16 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { startProcess, type RunningProcess } from '../helpers/process.js';
-
-async function until<T>(what: string, probe: () => Promise<T | null>, ms = 10_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value !== null) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
+import { untilValue } from '../helpers/wait.js';
 
 /**
  * `/ready` is what a load balancer or orchestrator asks before sending traffic (docs/operators/operations.md): 503 while the device listeners start (startProcess waits for its 200, and the
@@ -45,7 +36,7 @@ describe('/ready during shutdown (the real server process)', () => {
     held.write('POST / HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/x-www-form-urlencoded\r\ncontent-length: 100\r\n\r\nid=');
 
     running.child.kill('SIGTERM');
-    const answer = await until('/ready to say 503', async () => {
+    const answer = await untilValue('/ready to say 503', async () => {
       const now = await ready();
       return now.status === 503 ? now : null;
     });

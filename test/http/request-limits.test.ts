@@ -3,6 +3,7 @@ import { connect, type Socket } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { LOCATIONS, startServer, type TestServer } from '../helpers/server.js';
 import { dialects } from '../helpers/stores.js';
+import { until } from '../helpers/wait.js';
 
 /**
  * a client that announces a large body and holds back its last bytes is cut at
@@ -35,15 +36,6 @@ function holdBody(baseUrl: string, token: string, sentBytes: number, announcedBy
   });
 }
 
-/** Polls until `condition` holds, failing after the deadline. */
-async function until(condition: () => boolean | Promise<boolean>, what: string, deadlineMs = 10_000): Promise<void> {
-  const end = Date.now() + deadlineMs;
-  while (!(await condition())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
 for (const dialect of dialects) {
   describe(`request limits (${dialect})`, () => {
     let server: TestServer;
@@ -69,7 +61,7 @@ for (const dialect of dialects) {
       const second = await holdBody(server.baseUrl, server.token, 10, 1_000_000);
       // Once both are past authentication (their bodies being read), a third request is refused.
       let third = await server.api.get(`${LOCATIONS}?count=1`);
-      await until(async () => (third = await server.api.get(`${LOCATIONS}?count=1`)).status === 429, 'a refusal');
+      await until('a refusal', async () => (third = await server.api.get(`${LOCATIONS}?count=1`)).status === 429);
       assert.equal(third.body.code, 1012);
       assert.equal(third.headers.get('retry-after'), '1');
 
@@ -79,7 +71,7 @@ for (const dialect of dialects) {
 
       first.socket.destroy();
       second.socket.destroy();
-      await until(async () => (await server.api.get(`${LOCATIONS}?count=1`)).status === 200, 'the user to be let in again');
+      await until('the user to be let in again', async () => (await server.api.get(`${LOCATIONS}?count=1`)).status === 200);
     });
   });
 }

@@ -10,10 +10,11 @@ import { en } from '../../src/i18n/en.js';
 import { ru } from '../../src/i18n/ru.js';
 import { reportKindNames as reportKinds, reportKindOf, type ReportKind } from '../../src/reports/kinds/report-kinds.js';
 import { createEmployee, LOCATIONS, startServer, type TestServer } from '../helpers/server.js';
-import { attachmentsOf, startSmtp, subjectOf, textOf, waitFor } from '../helpers/smtp.js';
+import { attachmentsOf, startSmtp, subjectOf, textOf } from '../helpers/smtp.js';
 import { dialects } from '../helpers/stores.js';
 import { DAY_VEHICLE, generateDay } from '../positioning/day-generator.js';
 import { parseCsv } from './csv.js';
+import { until } from '../helpers/wait.js';
 
 const ACCOUNT = '/v6/api/accountManagement/account';
 const PERIOD = 'dateFrom=2026-05-20T00:00:00&dateTo=2026-05-20T23:59:59';
@@ -122,7 +123,7 @@ for (const dialect of dialects) {
       await server.services.delivery.worker.start(pino({ level: 'silent' }));
       server.setNow(Date.parse('2026-05-25T08:00:20+03:00'));
       await server.services.reports.scheduler.tick();
-      await waitFor('the e-mail', () => smtp.mails.length === 1);
+      await until('the e-mail', () => smtp.mails.length === 1);
       const [mail] = smtp.mails;
       assert.equal(subjectOf(mail!.raw), 'Неделя парка: Сводка за 18.05.2026 – 24.05.2026');
       assert.equal(

@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import ExcelJS from 'exceljs';
 import { pino } from 'pino';
-import { attachmentsOf, startSmtp, waitFor } from '../helpers/smtp.js';
+import { attachmentsOf, startSmtp } from '../helpers/smtp.js';
 import { buildApp, createServices, type Services } from '../../src/app.js';
 import { nextOccurrence, reportedPeriod } from '../../src/reports/schedule-clock.js';
 import { ReportScheduler } from '../../src/reports/report-scheduler.js';
@@ -15,6 +15,7 @@ import { assertRefusedUnchanged } from '../helpers/bad-input.js';
 import { Client, createEmployee, LOCATIONS } from '../helpers/server.js';
 import { dialects, freshDatabase } from '../helpers/stores.js';
 import { DAY_VEHICLE, generateDay } from '../positioning/day-generator.js';
+import { until } from '../helpers/wait.js';
 
 const SCHEDULES = '/v6/api/reports/schedules';
 const TIME_ZONE = 'Asia/Kolkata';
@@ -134,7 +135,7 @@ for (const dialect of dialects) {
       // Two servers at once, then one of them again (a restart): one claim.
       await Promise.all(servers.map((s) => s.tick()));
       await servers[1]!.tick();
-      await waitFor('two e-mails', () => smtp.mails.length >= 2);
+      await until('two e-mails', () => smtp.mails.length >= 2);
       const deliveries = await api.get('/v6/api/eventManagement/deliveries');
       assert.equal(deliveries.body.data.filter((d: any) => d.channel === 'email').length, 2, 'one e-mail per recipient, not doubled');
       assert.deepEqual(smtp.mails.flatMap((m) => m.to).sort(), ['boss@example.test', 'fleet@example.test']);

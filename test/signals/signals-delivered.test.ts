@@ -3,8 +3,9 @@ import { describe, it } from 'node:test';
 import { Webhook } from 'standardwebhooks';
 import { dialects } from '../helpers/stores.js';
 import { createEmployee, type Client } from '../helpers/server.js';
-import { liveDelivery, waitFor } from '../delivery/delivery-fixtures.js';
+import { liveDelivery } from '../delivery/delivery-fixtures.js';
 import { at, postLive, RULES, TASKS, Trip, ZONES } from './signal-api.js';
+import { until } from '../helpers/wait.js';
 
 const MINUTE = 60_000;
 
@@ -48,7 +49,7 @@ for (const dialect of dialects) {
       await postLive(api, trip.fixes);
 
       const kinds = Object.keys(rules).map(Number);
-      await waitFor('a signal of every kind', () => kinds.every((kind) => receiver.at(`/kind-${kind}`).length > 0), 15_000);
+      await until('a signal of every kind', () => kinds.every((kind) => receiver.at(`/kind-${kind}`).length > 0), 15_000);
       const secret = (await api.get('/v6/api/eventManagement/signingSecret')).body.secret as string;
       for (const kind of kinds) {
         for (const request of receiver.at(`/kind-${kind}`)) {

@@ -6,6 +6,7 @@ import { openDatabase, type Database } from '../../src/store/database.js';
 import { DurableCommits } from '../../src/store/wal-sync.js';
 import { commitSequence } from '../../src/store/commit-sequence.js';
 import { dialects, freshDatabase, type TestDatabase } from '../helpers/stores.js';
+import { until } from '../helpers/wait.js';
 
 /**
  * A SQLite commit is made durable by a thread of its own, which syncs the write-ahead log and
@@ -33,14 +34,6 @@ async function listenerThread(channelName: string): Promise<{ heard: number[]; s
     });
   });
   return { heard, stop: () => (thread.postMessage('stop'), thread.terminate()) };
-}
-
-async function until(condition: () => boolean, what: () => string, ms = 10_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out: ${what()}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
 }
 
 const insertRow = (database: Database, value: string) => async () =>
@@ -88,7 +81,7 @@ describe('commits made durable on a thread of their own (SQLite file)', () => {
       made = next;
       numbers.push(next);
       await durable;
-      await until(() => Math.max(0, ...listener.heard) >= next, () => `the other thread heard ${listener.heard.at(-1)}, last commit ${next}`);
+      await until(() => `the other thread heard ${listener.heard.at(-1)}, last commit ${next}`, () => Math.max(0, ...listener.heard) >= next);
       clearInterval(check);
       assert.deepEqual(numbers.slice(1).map((n, i) => n - numbers[i]!), Array(numbers.length - 1).fill(1), `commit numbers ${numbers.join(' ')}`);
       // Commits made while a sync runs share the next one: fewer announcements than commits is fine; out of order is not.

@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Webhook } from 'standardwebhooks';
-import { liveDelivery, waitFor } from '../delivery/delivery-fixtures.js';
+import { liveDelivery } from '../delivery/delivery-fixtures.js';
 import { LOCATIONS, SUBSCRIBERS } from '../helpers/server.js';
 import { dialects } from '../helpers/stores.js';
 import { createRule, setStatus, TASKS } from './task-fixtures.js';
+import { until } from '../helpers/wait.js';
 
 /**
  * Change events as a customer system receives them: rules made through the API, changes made
@@ -33,7 +34,7 @@ for (const dialect of dialects) {
       assert.equal((await api.delete(`${TASKS}/${task.taskID}`)).status, 204);
       assert.equal((await api.delete(`${SUBSCRIBERS}/${courier}`)).status, 204);
 
-      await waitFor('every change', () => receiver.at('/tasks').length === 4 && receiver.at('/employees').length === 4);
+      await until('every change', () => receiver.at('/tasks').length === 4 && receiver.at('/employees').length === 4);
       const secret = (await api.get('/v6/api/eventManagement/signingSecret')).body.secret as string;
       const bodies = (path: string) =>
         receiver.at(path).map((request) => {

@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { Webhook } from 'standardwebhooks';
-import { Receiver, testLog, waitFor } from '../delivery/delivery-fixtures.js';
+import { Receiver, testLog } from '../delivery/delivery-fixtures.js';
 import type { Page } from 'playwright-core';
 import { needsBrowser, openWorkspace, type Workspace } from '../helpers/browser.js';
 import { createEmployee } from '../helpers/server.js';
+import { until } from '../helpers/wait.js';
 
 const DELIVERIES = '/v6/api/eventManagement/deliveries';
 const RULES = '/v6/api/eventManagement/events';
@@ -48,7 +49,7 @@ describe('workspace in the browser: deliveries and the signing secret', needsBro
     const rule = await server.api.post(RULES, { name: 'Employee feed', kind: 'employeeChanges', sendToApi: true, apiUrl: `${receiver.url}/hook` });
     assert.equal(rule.status, 201, rule.text);
     await createEmployee(server.api, { name: 'Courier One' });
-    await waitFor('the delivery to fail', async () => (await deliveriesOf('status=failed')).length === 1);
+    await until('the delivery to fail', async () => (await deliveriesOf('status=failed')).length === 1);
     const failed = (await deliveriesOf('status=failed'))[0];
     assert.deepEqual(failed.attempts.map((a: any) => a.statusCode), [503, 503]);
     const id = failed.deliveryID as number;
@@ -120,20 +121,20 @@ describe('workspace in the browser: deliveries and the signing secret', needsBro
   test('Refresh reloads the list and More pages through it', async () => {
     const { page, server } = workspace;
     for (let i = 0; i < 50; i++) await createEmployee(server.api, { name: `Courier ${i + 2}` });
-    await waitFor('the new deliveries', settled);
+    await until('the new deliveries', settled);
     const total = (await deliveriesOf('')).length;
     assert.equal(total, 51);
 
     await page.getByLabel('Status').selectOption('');
     await page.getByRole('button', { name: 'Refresh' }).click();
     const rows = page.getByRole('button', { name: /^Resend delivery/ });
-    await waitFor('the first page', async () => (await rows.count()) === 50);
+    await until('the first page', async () => (await rows.count()) === 50);
     const oldest = (await deliveriesOf('count=1&offset=50'))[0];
     await page.getByRole('button', { name: 'More', exact: true }).focus();
     await page.keyboard.press('Enter');
-    await waitFor('the second page', async () => (await rows.count()) === total);
+    await until('the second page', async () => (await rows.count()) === total);
     // Focus moves to the first row of the new page (the More button is gone).
-    await waitFor('focus on the new page', async () => (await focused(page, 'aria-controls')) === `delivery-${oldest.deliveryID}-attempts`);
+    await until('focus on the new page', async () => (await focused(page, 'aria-controls')) === `delivery-${oldest.deliveryID}-attempts`);
     assert.equal(await page.getByRole('button', { name: 'More', exact: true }).count(), 0, 'no More after the last page');
 
     await page.getByLabel('Status').selectOption('failed');
@@ -150,12 +151,12 @@ describe('workspace in the browser: deliveries and the signing secret', needsBro
     await page.getByRole('navigation', { name: 'Workspace' }).getByRole('link', { name: 'Settings' }).click();
     await page.getByRole('heading', { name: 'Account' }).waitFor();
     const accountForm = page.getByRole('form', { name: 'Account' });
-    await waitFor('the account', async () => (await accountForm.getByLabel('Name', { exact: true }).inputValue()) === 'Test account');
+    await until('the account', async () => (await accountForm.getByLabel('Name', { exact: true }).inputValue()) === 'Test account');
     assert.equal(await accountForm.getByLabel('Time zone', { exact: true }).inputValue(), 'UTC');
     const account = page.getByRole('definition');
     assert.deepEqual(await account.allInnerTexts(), ['Off: event rules cannot send SMS (the operator turns it on)', 'coordinator']);
     const field = page.getByLabel('Signing secret', { exact: true });
-    await waitFor('the secret', async () => (await field.inputValue()) !== '');
+    await until('the secret', async () => (await field.inputValue()) !== '');
     assert.equal(await field.inputValue(), before);
     assert.equal(await field.getAttribute('readonly'), '');
 
@@ -195,7 +196,7 @@ describe('workspace in the browser: deliveries and the signing secret', needsBro
     await new Promise((r) => setTimeout(r, 1100));
     const seen = receiver.received.length;
     await createEmployee(server.api, { name: 'Courier after rotation' });
-    await waitFor('the call after the rotation', () => receiver.received.length > seen);
+    await until('the call after the rotation', () => receiver.received.length > seen);
     const call = receiver.received[seen]!;
     assert.equal(String(call.headers['webhook-signature']).split(' ').length, 2, 'two v1 signatures');
     for (const secret of [before, shown]) assert.ok(new Webhook(secret).verify(call.body, call.headers as Record<string, string>));

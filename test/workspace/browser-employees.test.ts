@@ -6,17 +6,9 @@ import { startOsmAnd, type OsmAndListener } from '../helpers/osmand.js';
 import { freePort } from '../helpers/process.js';
 import { createEmployee, SUBSCRIBERS } from '../helpers/server.js';
 import { dialects } from '../helpers/stores.js';
+import { until } from '../helpers/wait.js';
 
 const GROUPS = '/v6/api/subscriberManagement/subscriberGroups';
-
-/** Polls `check` until it holds (the page updates on its own: live stream, reloads). */
-async function until(check: () => Promise<boolean>, what: string, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) assert.fail(`timed out waiting until ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 /**
  * a coordinator sets up an employee with a phone in the workspace (the key shown once,
@@ -82,7 +74,7 @@ for (const dialect of dialects) {
       const marker = page.getByRole('button', { name: 'Anna Phone', exact: true });
       await marker.waitFor({ timeout: 30_000 });
       const listRow = page.getByRole('complementary', { name: 'Employees' }).getByRole('button', { name: /Anna Phone/ });
-      await until(async () => /19 km\/h/.test((await listRow.textContent()) ?? ''), 'the list shows the phone’s speed (10 knots)');
+      await until('the list shows the phone’s speed (10 knots)', async () => /19 km\/h/.test((await listRow.textContent()) ?? ''));
       assert.deepEqual(workspace.pageErrors, []);
     });
 
@@ -132,9 +124,9 @@ for (const dialect of dialects) {
       await page.getByRole('link', { name: 'Back to employees' }).click();
 
       const table = page.locator('table.cards tbody tr');
-      await until(async () => (await table.count()) === 3, 'all three employees are listed');
+      await until('all three employees are listed', async () => (await table.count()) === 3);
       await page.getByRole('search', { name: 'Filter employees' }).getByLabel('Group').selectOption({ label: 'Couriers' });
-      await until(async () => (await table.count()) === 1, 'the group filter leaves one');
+      await until('the group filter leaves one', async () => (await table.count()) === 1);
       assert.match((await table.first().textContent()) ?? '', /Anna Phone.*Couriers/);
       assert.match((await groups.textContent()) ?? '', /Couriers \(1 employee\)/);
 
@@ -143,9 +135,9 @@ for (const dialect of dialects) {
       await page.getByRole('button', { name: 'Deactivate' }).click();
       await page.getByRole('button', { name: 'Reactivate' }).waitFor();
       await page.getByRole('link', { name: 'Back to employees' }).click();
-      await until(async () => (await table.count()) === 2, 'the deactivated employee is left out');
+      await until('the deactivated employee is left out', async () => (await table.count()) === 2);
       await page.getByLabel('Show deactivated').check();
-      await until(async () => (await table.count()) === 3, 'shown again on request');
+      await until('shown again on request', async () => (await table.count()) === 3);
       await workspace.screenshot(`employees-${dialect}`);
       assert.deepEqual(workspace.pageErrors, []);
     });
@@ -187,13 +179,13 @@ for (const dialect of dialects) {
       const search = page.getByRole('search', { name: 'Filter employees' }).getByLabel('Find employee');
       const names = async () => (await table.allTextContents()).map((row) => (row.match(/Иван Петрович Сидоров|Пётр Иванов|Anna Phone|Boris Tracker/) ?? [''])[0]);
       await search.fill('СИДОРОВ иван');
-      await until(async () => JSON.stringify(await names()) === JSON.stringify(['Иван Петрович Сидоров']), 'both words, in any order and case, find one');
+      await until('both words, in any order and case, find one', async () => JSON.stringify(await names()) === JSON.stringify(['Иван Петрович Сидоров']));
       await search.fill('иван');
-      await until(async () => (await names()).sort().join() === ['Иван Петрович Сидоров', 'Пётр Иванов'].sort().join(), 'a word inside a longer one finds both');
+      await until('a word inside a longer one finds both', async () => (await names()).sort().join() === ['Иван Петрович Сидоров', 'Пётр Иванов'].sort().join());
       await search.fill('сидоров 555');
-      await until(async () => (await names()).join() === 'Иван Петрович Сидоров', 'a word of the name and one of the phone');
+      await until('a word of the name and one of the phone', async () => (await names()).join() === 'Иван Петрович Сидоров');
       await search.fill('петр');
-      await until(async () => (await names()).join() === 'Иван Петрович Сидоров', 'е is not ё: Пётр is not found by петр');
+      await until('е is not ё: Пётр is not found by петр', async () => (await names()).join() === 'Иван Петрович Сидоров');
       await search.fill('');
       assert.deepEqual(workspace.pageErrors, []);
     });

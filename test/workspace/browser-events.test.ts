@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Locator, Page } from 'playwright-core';
-import { Receiver, testLog, waitFor } from '../delivery/delivery-fixtures.js';
+import { Receiver, testLog } from '../delivery/delivery-fixtures.js';
 import { dialects } from '../helpers/stores.js';
 import { needsBrowser, openWorkspace, type Workspace } from '../helpers/browser.js';
 import { createEmployee } from '../helpers/server.js';
 import { postLive, Trip } from '../signals/signal-api.js';
+import { until } from '../helpers/wait.js';
 
 const RULES = '/v6/api/eventManagement/events';
 const KIND_WORDS = [
@@ -204,7 +205,7 @@ for (const dialect of dialects) {
       const start = Math.floor((now - 3 * 60_000) / 1000) * 1000;
       await postLive(server.api, new Trip(van, start).drive(60, 90).fixes);
       await postLive(server.api, new Trip(car, start).drive(60, 90).fixes);
-      await waitFor('the speed signal at the customer address', () => receiver.at('/hook').length > 0, 15_000);
+      await until('the speed signal at the customer address', () => receiver.at('/hook').length > 0, 15_000);
       const signal = JSON.parse(receiver.at('/hook')[0]!.body) as Record<string, unknown>;
       assert.equal(receiver.at('/hook')[0]!.headers['content-type'], 'application/json');
       assert.deepEqual([signal.signalTypeID, signal.subscriberID, signal.subscriberExternalID, signal.eventID, signal.velocity], [1, car, 'truck-7', eventID, 90]);
@@ -222,7 +223,7 @@ for (const dialect of dialects) {
       await row.getByRole('button', { name: 'Edit' }).click();
       await page.getByRole('heading', { name: 'Edit event' }).waitFor();
       assert.equal(new URL(page.url()).hash, `#/events/${eventID}`);
-      await waitFor('the rule in the form', async () => (await name.count()) === 1 && (await name.inputValue()) === expected.name);
+      await until('the rule in the form', async () => (await name.count()) === 1 && (await name.inputValue()) === expected.name);
       assert.ok(await kinds.getByRole('radio', { name: 'Speed exceeded' }).isChecked());
       assert.ok(await employees.getByRole('checkbox', { name: 'Truck 7' }).isChecked());
       assert.ok(!(await employees.getByRole('checkbox', { name: 'Van 2' }).isChecked()));

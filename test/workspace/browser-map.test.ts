@@ -5,6 +5,7 @@ import { GROUPS, ZONES, bounds, square } from '../geozones/geozone-fixtures.js';
 import { needsBrowser, openWorkspace, type Workspace } from '../helpers/browser.js';
 import { createEmployee, LOCATIONS } from '../helpers/server.js';
 import { dialects } from '../helpers/stores.js';
+import { until } from '../helpers/wait.js';
 
 /**
  * A zone where it is about midday now (Etc/GMT-5 is UTC+5): "today" in the account's zone then
@@ -36,15 +37,6 @@ const computed = (locator: Locator, property: string) =>
   locator.evaluate((element, name) => (globalThis as unknown as { getComputedStyle(e: unknown): Record<string, string> }).getComputedStyle(element)[name], property);
 /** An element's own inline style property. */
 const inline = (locator: Locator, property: string) => locator.evaluate((element, name) => (element as unknown as { style: Record<string, string> }).style[name], property);
-
-/** Polls `check` until it returns true (the page updates on its own, from the live stream). */
-async function until(check: () => Promise<boolean>, what: string, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) assert.fail(`timed out waiting until ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 async function centreOf(locator: Locator): Promise<{ x: number; y: number }> {
   const box = await locator.boundingBox();
@@ -113,7 +105,7 @@ for (const dialect of dialects) {
       await page.evaluate('window.stillHere = true');
 
       const markers = page.locator('.employee-marker');
-      await until(async () => (await markers.count()) === 4, 'the four employees with a position are drawn');
+      await until('the four employees with a position are drawn', async () => (await markers.count()) === 4);
       const expected = { anna: 'moving', boris: 'stopped', clara: 'offline', dmitri: 'noData' } as const;
       for (const [who, state] of Object.entries(expected)) {
         const marker = page.locator(`.employee-marker[data-subscriber-id="${ids[who as keyof typeof ids]}"]`);
@@ -140,12 +132,12 @@ for (const dialect of dialects) {
       const moved = await workspace.server.api.post(LOCATIONS, [{ subscriberID: ids.anna, locationDate: now.toISOString(), latitude: 56.85, longitude: 60.62, velocity: 42, angle: 45 }]);
       assert.ok(moved.status < 300, moved.text);
       const annaRow = list.getByRole('button', { name: /Anna Smirnova/ });
-      await until(async () => ((await annaRow.textContent()) ?? '').includes('42 km/h'), 'the list shows the new speed');
+      await until('the list shows the new speed', async () => ((await annaRow.textContent()) ?? '').includes('42 km/h'));
       // While the clusters take in the moved marker, its element is briefly off the page.
-      await until(async () => {
+      await until('the marker moves', async () => {
         const box = await annaMarker.boundingBox();
         return box !== null && Math.hypot(box.x + box.width / 2 - before.x, box.y + box.height / 2 - before.y) > 20;
-      }, 'the marker moves');
+      });
       const after = await centreOf(annaMarker);
       assert.ok(after.x > before.x && after.y < before.y, 'north-east of where it was');
       assert.equal(await inline(annaMarker.locator('.course'), 'transform'), 'rotate(45deg)');
@@ -164,13 +156,13 @@ for (const dialect of dialects) {
     test('draws the zone in its group layer, which the layers control hides and shows', async () => {
       const { page } = workspace;
       const zonePaths = page.locator('.leaflet-overlay-pane path');
-      await until(async () => (await zonePaths.count()) === 1, 'the zone is drawn');
+      await until('the zone is drawn', async () => (await zonePaths.count()) === 1);
       assert.equal(await zonePaths.first().getAttribute('stroke'), '#d03030');
       const depots = page.getByRole('checkbox', { name: 'Depots' });
       await depots.uncheck();
-      await until(async () => (await zonePaths.count()) === 0, 'the group is hidden');
+      await until('the group is hidden', async () => (await zonePaths.count()) === 0);
       await depots.check();
-      await until(async () => (await zonePaths.count()) === 1, 'the group is shown again');
+      await until('the group is shown again', async () => (await zonePaths.count()) === 1);
     });
 
     test('a row centres the map and opens the card; search, group and state narrow the list and the map alike', async () => {
@@ -187,34 +179,34 @@ for (const dialect of dialects) {
       const borisMarker = page.getByRole('button', { name: 'Boris Orlov', exact: true });
       assert.equal(await centredOn(page, borisMarker), false, 'Boris is not in the middle before');
       await borisRow.click();
-      await until(() => centredOn(page, borisMarker), 'the map is centred on Boris');
+      await until('the map is centred on Boris', () => centredOn(page, borisMarker));
       assert.equal(await borisRow.getAttribute('aria-current'), 'true');
       await page.getByRole('region', { name: 'Boris Orlov' }).waitFor();
 
       // Keyboard: the search, then Enter on the one row left; the map keeps only that marker.
       await page.getByLabel('Find employee').fill('smirn');
-      await until(() => narrowedTo(1, 1), 'the search leaves one employee');
+      await until('the search leaves one employee', () => narrowedTo(1, 1));
       await list.getByRole('button', { name: /Anna Smirnova/ }).focus();
       await page.keyboard.press('Enter');
-      await until(() => centredOn(page, page.getByRole('button', { name: 'Anna Smirnova', exact: true })), 'the map is centred on Anna');
+      await until('the map is centred on Anna', () => centredOn(page, page.getByRole('button', { name: 'Anna Smirnova', exact: true })));
       await page.getByLabel('Find employee').fill('');
 
       await list.getByLabel('Group').selectOption({ label: 'Drivers' });
-      await until(() => narrowedTo(1, 1), 'the group leaves Anna');
+      await until('the group leaves Anna', () => narrowedTo(1, 1));
       await list.getByLabel('Group').selectOption('');
 
       await list.getByLabel('State').selectOption({ label: 'Offline (1)' });
-      await until(() => narrowedTo(1, 1), 'the state leaves one employee');
+      await until('the state leaves one employee', () => narrowedTo(1, 1));
       assert.match((await rows.textContent()) ?? '', /Clara Weiss/);
       const offline = page.getByRole('list', { name: 'Employees by state' }).getByRole('button', { name: /Offline/ });
       assert.equal(await offline.getAttribute('aria-pressed'), 'true', 'the legend shows the state chosen');
       await offline.click();
-      await until(() => narrowedTo(5, 4), 'pressed again, the legend shows everyone');
+      await until('pressed again, the legend shows everyone', () => narrowedTo(5, 4));
       await page.getByRole('list', { name: 'Employees by state' }).getByRole('button', { name: /No data today/ }).click();
-      await until(async () => (await rows.count()) === 2, 'the legend narrows to those without data today');
+      await until('the legend narrows to those without data today', async () => (await rows.count()) === 2);
       assert.equal(await list.getByLabel('State').inputValue(), 'noData');
       await list.getByLabel('State').selectOption('');
-      await until(async () => (await rows.count()) === 5, 'everyone again');
+      await until('everyone again', async () => (await rows.count()) === 5);
       assert.deepEqual(navigations, [], 'no navigation');
     });
 
@@ -232,14 +224,14 @@ for (const dialect of dialects) {
       assert.match((await card.locator('.card-state').textContent()) ?? '', /Moving.*Drivers/);
       assert.match((await fact('Last data').textContent()) ?? '', /^(just now|\d+ min ago) · \d\d:\d\d:\d\d$/);
       // Her latest fix is outside the zone (she drove out of it): coordinates; the first card showed it while she was inside.
-      await until(async () => !((await fact('Address').textContent()) ?? '').includes('Finding'), 'the address is read');
+      await until('the address is read', async () => !((await fact('Address').textContent()) ?? '').includes('Finding'));
       assert.match(await text(fact('Address')), /^56\.850*, 60\.620*$/);
       assert.equal(await text(fact('Speed')), '42 km/h · ↑ heading NE (45°)');
       // Distance and fuel as the statistics route has them for today.
       const day = todayThere();
       const statistics = await server.api.get(`${STATISTICS}?subscriberIDs=${ids.anna}&interval=1&dateFrom=${day}T00:00:00&dateTo=${day}T23:59:59.999`);
       const record = statistics.body.data[0]?.statistics.at(-1) ?? { mileage: 0, endFuelLevel: null };
-      await until(async () => (await text(fact('Distance today'))) !== '…', 'the distance is read');
+      await until('the distance is read', async () => (await text(fact('Distance today'))) !== '…');
       assert.equal(await text(fact('Distance today')), `${record.mileage.toFixed(1)} km`);
       if (record.endFuelLevel === null) assert.equal(await fact('Fuel').count(), 0, 'no fuel row without a fuel level');
       else assert.equal(await text(fact('Fuel')), `${record.endFuelLevel.toFixed(1)} l`);
@@ -250,13 +242,13 @@ for (const dialect of dialects) {
       await card.getByRole('button', { name: 'Locate now' }).click();
       // An employee whose fixes came through the API has no phone to ask: the server says which.
       const said = card.getByRole('status');
-      await until(async () => /Located|offline|cannot be asked|switched off/.test((await said.textContent()) ?? ''), 'the answer to "locate now" is shown');
+      await until('the answer to "locate now" is shown', async () => /Located|offline|cannot be asked|switched off/.test((await said.textContent()) ?? ''));
       const requests = await server.api.get(`/v6/api/subscriberManagement/subscriberRequests?subscriberIDs=${ids.anna}`);
       assert.equal(requests.body.length, 1, 'one request was made');
 
       // The card follows her as she drives on (read again at most every 15 s).
       await server.api.post(LOCATIONS, [{ subscriberID: ids.anna, locationDate: new Date().toISOString(), latitude: 56.851, longitude: 60.621, velocity: 20, angle: 45 }]);
-      await until(async () => /^56\.8510*, 60\.6210*$/.test(await text(fact('Address'))), 'the address follows her', 40_000);
+      await until('the address follows her', async () => /^56\.8510*, 60\.6210*$/.test(await text(fact('Address'))), 40_000);
 
       // In a zone, the address is the zone's name: Boris stands in one made around him.
       const yard = await server.api.post(ZONES, { name: 'Boris yard', bounds: bounds(square(60.645, 56.855, 0.01)) });
@@ -264,15 +256,15 @@ for (const dialect of dialects) {
       await page.getByRole('complementary', { name: 'Employees' }).getByRole('button', { name: /Boris Orlov/ }).click();
       const boris = page.getByRole('region', { name: 'Boris Orlov' });
       const borisAddress = boris.locator('dt', { hasText: 'Address' }).locator('xpath=following-sibling::dd[1]');
-      await until(async () => (await borisAddress.textContent()) === 'Boris yard', 'the zone names where Boris stands');
+      await until('the zone names where Boris stands', async () => (await borisAddress.textContent()) === 'Boris yard');
       await page.getByRole('complementary', { name: 'Employees' }).getByRole('button', { name: /Anna Smirnova/ }).click();
       await card.waitFor();
 
       await card.getByRole('link', { name: 'Today’s track' }).click();
       await page.getByRole('heading', { name: 'Tracks', level: 1 }).waitFor();
-      await until(async () => (await page.getByLabel('Employee').inputValue()) === String(ids.anna), 'Tracks shows Anna');
+      await until('Tracks shows Anna', async () => (await page.getByLabel('Employee').inputValue()) === String(ids.anna));
       await page.goto(`/#/tasks/${ids.anna}`);
-      await until(async () => (await page.getByLabel('Employee').inputValue()) === String(ids.anna), 'Tasks shows Anna’s');
+      await until('Tasks shows Anna’s', async () => (await page.getByLabel('Employee').inputValue()) === String(ids.anna));
       await page.goto('/#/map');
       await page.getByRole('complementary', { name: 'Employees' }).getByRole('button', { name: /Eva Lind/ }).click();
       const eva = page.getByRole('region', { name: 'Eva Lind' });
@@ -300,7 +292,7 @@ for (const dialect of dialects) {
       await employeesAlert.waitFor({ state: 'detached' });
       await zonesAlert.getByRole('button', { name: 'Retry' }).click();
       await zonesAlert.waitFor({ state: 'detached' });
-      await until(async () => (await page.locator('.leaflet-overlay-pane path').count()) === 2, 'the zones are drawn after Retry');
+      await until('the zones are drawn after Retry', async () => (await page.locator('.leaflet-overlay-pane path').count()) === 2);
       await page.unroute('**/v6/api/subscriberManagement/subscribers?*');
       await page.unroute('**/v6/api/zoneManagement/zones?*');
       assert.deepEqual(workspace.pageErrors, []);
@@ -317,7 +309,7 @@ for (const dialect of dialects) {
       assert.ok(missed.status < 300, missed.text);
       await status.filter({ hasText: 'Live' }).waitFor({ timeout: 30_000 });
       const borisRow = page.getByRole('complementary', { name: 'Employees' }).getByRole('button', { name: /Boris Orlov/ });
-      await until(async () => ((await borisRow.textContent()) ?? '').includes('7 km/h'), 'the fix sent while away is shown');
+      await until('the fix sent while away is shown', async () => ((await borisRow.textContent()) ?? '').includes('7 km/h'));
     });
 
     test('a stream the server refuses is tried again later and later, and is Live once it answers', async () => {
@@ -330,7 +322,7 @@ for (const dialect of dialects) {
         return route.fulfill({ status: 503, contentType: 'text/plain', body: 'restarting' });
       });
       server.app.server.closeAllConnections();
-      await until(async () => tries.length >= 4, 'four tries', 40_000);
+      await until('four tries', async () => tries.length >= 4, 40_000);
       assert.equal(await status.textContent(), 'Reconnecting…', 'not Live while refused');
       const gaps = tries.slice(1).map((at, i) => at - tries[i]!);
       // About 1 s, 2 s, 4 s (±20 %): each wait longer than the one before.
@@ -369,9 +361,9 @@ describe('workspace in the browser: the map without its tile server', needsBrows
     await page.goto('/#/map');
     await page.getByRole('status').filter({ hasText: 'Map tiles could not be loaded: a plain background is shown.' }).waitFor();
     const tiles = page.locator('.leaflet-tile');
-    await until(async () => (await tiles.count()) > 0, 'the tiles were asked for');
+    await until('the tiles were asked for', async () => (await tiles.count()) > 0);
     // A failed tile shows a transparent pixel, not the browser's broken-image box.
-    await until(async () => (await page.locator('.leaflet-tile').evaluateAll((all) => all.every((img) => (img as unknown as { src: string }).src.startsWith('data:')))), 'every failed tile is blank');
+    await until('every failed tile is blank', async () => (await page.locator('.leaflet-tile').evaluateAll((all) => all.every((img) => (img as unknown as { src: string }).src.startsWith('data:')))));
     assert.deepEqual(workspace.pageErrors, []);
   });
 });
@@ -399,7 +391,7 @@ describe('workspace in the browser: a big fleet on the map, clustered', needsBro
     await page.reload();
     const list = page.getByRole('complementary', { name: 'Employees' });
     await list.getByText(`${FLEET} employees (the first 200 listed: find one by name)`).waitFor();
-    await until(async () => (await shown(page)).total === FLEET, 'every employee is on the map, in a cluster or alone');
+    await until('every employee is on the map, in a cluster or alone', async () => (await shown(page)).total === FLEET);
     const first = await shown(page);
     assert.ok(first.clusters > 0 && first.clusters < 60, `a few clusters, not ${first.clusters}`);
     assert.ok(first.singles < 50, `few single markers drawn: ${first.singles}`);
@@ -411,7 +403,7 @@ describe('workspace in the browser: a big fleet on the map, clustered', needsBro
     const zoom = () => page.evaluate<number>(`document.querySelector('.map').leafletMap.getZoom()`);
     const before = await zoom();
     await cluster.click();
-    await until(async () => (await zoom()) > before, 'the cluster zooms in');
+    await until('the cluster zooms in', async () => (await zoom()) > before);
 
     await page.getByLabel('Find employee').fill('Driver 317');
     await list.getByRole('button', { name: /Driver 317/ }).click();

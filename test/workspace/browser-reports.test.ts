@@ -6,10 +6,11 @@ import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import ExcelJS from 'exceljs';
 import { pino } from 'pino';
-import { attachmentsOf, startSmtp, waitFor } from '../helpers/smtp.js';
+import { attachmentsOf, startSmtp } from '../helpers/smtp.js';
 import { needsBrowser, openWorkspace, type Workspace } from '../helpers/browser.js';
 import { createEmployee, LOCATIONS } from '../helpers/server.js';
 import { DAY_VEHICLE, generateDay } from '../positioning/day-generator.js';
+import { until } from '../helpers/wait.js';
 
 const TIME_ZONE = 'Asia/Kolkata';
 
@@ -97,7 +98,7 @@ describe('workspace: reports', needsBrowser, () => {
     await server.services.delivery.worker.start(pino({ level: 'silent' }));
     server.setNow(Date.parse('2026-05-25T08:00:30+05:30'));
     await server.services.reports.scheduler.tick();
-    await waitFor('the two e-mails', () => smtp.mails.length >= 2);
+    await until('the two e-mails', () => smtp.mails.length >= 2);
     assert.deepEqual(smtp.mails.flatMap((m) => m.to).sort(), ['boss@example.test', 'fleet@example.test']);
     const mail = smtp.mails[0]!;
     assert.match(mail.raw, /Subject: Fleet week: Summary 2026-05-18 to 2026-05-24/);

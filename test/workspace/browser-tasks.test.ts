@@ -5,19 +5,12 @@ import { needsBrowser, openWorkspace, type Workspace } from '../helpers/browser.
 import { createEmployee, LOCATIONS } from '../helpers/server.js';
 import { dialects } from '../helpers/stores.js';
 import { setStatus, TASKS } from '../tasks/task-fixtures.js';
+import { until } from '../helpers/wait.js';
 
 const MAP_OBJECTS = '/v6/api/mapObjectManagement/mapObjects';
 
 // The tests' TypeScript has no DOM: what runs in the page is typed as loosely as it needs.
 declare const document: { querySelector(selector: string): any };
-
-async function until(check: () => Promise<boolean>, what: string, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) assert.fail(`timed out waiting until ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 /**
  * Clicks the page's map `dx`, `dy` pixels from its centre, and answers the coordinate that pixel
@@ -67,7 +60,7 @@ for (const dialect of dialects) {
       const form = page.getByRole('region', { name: 'New map object' });
       await form.getByLabel('Name').fill('North depot');
       const clicked = await clickMap(page, 40, -30);
-      await until(async () => (await form.getByLabel('Latitude').inputValue()) !== '', 'the click fills the point in');
+      await until('the click fills the point in', async () => (await form.getByLabel('Latitude').inputValue()) !== '');
       await form.getByLabel('Address').fill('Lenina 1');
       await form.getByRole('button', { name: 'Add map object' }).click();
       await page.getByRole('status').filter({ hasText: 'Map object “North depot” added.' }).waitFor();
@@ -82,7 +75,7 @@ for (const dialect of dialects) {
       const edit = page.getByRole('region', { name: 'Map object: North depot' });
       await edit.getByLabel('Comment').fill('Gate 3');
       await edit.getByRole('button', { name: 'Save map object' }).click();
-      await until(async () => (await workspace.server.api.get(`${MAP_OBJECTS}/${stored.mapObjectID}`)).body.comment === 'Gate 3', 'the comment is saved');
+      await until('the comment is saved', async () => (await workspace.server.api.get(`${MAP_OBJECTS}/${stored.mapObjectID}`)).body.comment === 'Gate 3');
       await workspace.screenshot(`map-objects-${dialect}`);
 
       await page.getByRole('navigation', { name: 'Workspace' }).getByRole('link', { name: 'Map', exact: true }).click();
@@ -100,7 +93,7 @@ for (const dialect of dialects) {
       const form = page.getByRole('region', { name: 'New task' });
       await form.getByLabel('Title').fill('Deliver pallets');
       const clicked = await clickMap(page, -20, 25);
-      await until(async () => (await form.getByLabel('Latitude').inputValue()) !== '', 'the click fills the point in');
+      await until('the click fills the point in', async () => (await form.getByLabel('Latitude').inputValue()) !== '');
       await form.getByRole('button', { name: 'Create task' }).click();
       const panel = page.getByRole('region', { name: 'Task: Deliver pallets' });
       await panel.waitFor();
@@ -111,9 +104,9 @@ for (const dialect of dialects) {
 
       await panel.getByLabel('Assign to').selectOption({ label: 'Anna Courier' });
       await panel.getByRole('button', { name: 'Assign' }).click();
-      await until(async () => (await workspace.server.api.get(`${TASKS}/${task.taskID}`)).body.subscriberID === anna, 'the task is assigned');
+      await until('the task is assigned', async () => (await workspace.server.api.get(`${TASKS}/${task.taskID}`)).body.subscriberID === anna);
       // The estimate of signal 24, from Anna's fix: on the panel and on the map.
-      await until(async () => /\d\d:\d\d \(\d+ (min|h)/.test((await panel.locator('.eta').textContent()) ?? ''), 'the panel shows the estimated arrival');
+      await until('the panel shows the estimated arrival', async () => /\d\d:\d\d \(\d+ (min|h)/.test((await panel.locator('.eta').textContent()) ?? ''));
       // .last(): a redrawn estimate's old tooltip may still be fading out beside the new one.
       await page.locator('.eta-tooltip').filter({ hasText: 'Anna Courier: arrives' }).last().waitFor();
       const row = page.locator(`[data-task-id="${task.taskID}"]`);
@@ -123,9 +116,9 @@ for (const dialect of dialects) {
       // Anna's phone marks it done.
       const done = await setStatus(workspace.server.api, 'anna-courier-phone', task.taskID, { status: 3, comment: 'Signed by the client' });
       assert.equal(done.status, 200, done.text);
-      await until(async () => /Done/.test((await row.textContent()) ?? ''), 'the list shows the new status');
+      await until('the list shows the new status', async () => /Done/.test((await row.textContent()) ?? ''));
       const history = panel.getByRole('region', { name: 'History' });
-      await until(async () => /status: New → Done.*by Anna Courier \(phone\)/.test((await history.textContent()) ?? ''), 'the history shows the phone’s change');
+      await until('the history shows the phone’s change', async () => /status: New → Done.*by Anna Courier \(phone\)/.test((await history.textContent()) ?? ''));
       assert.match((await history.textContent()) ?? '', /assignee: nobody → Anna Courier.*by you/);
       assert.match((await panel.textContent()) ?? '', /Signed by the client/);
 
@@ -143,7 +136,7 @@ for (const dialect of dialects) {
 
       // The status filter narrows the list.
       await page.getByRole('search', { name: 'Filter tasks' }).getByLabel('Status').selectOption({ label: 'New' });
-      await until(async () => (await row.count()) === 0, 'a done task is not among the new ones');
+      await until('a done task is not among the new ones', async () => (await row.count()) === 0);
       assert.deepEqual(workspace.pageErrors, []);
     });
   });

@@ -7,17 +7,10 @@ import { commitSequence, type CommitSequence } from '../../../src/store/commit-s
 import type { DurabilityNews } from '../../../src/store/wal-sync.js';
 import { startOsmAnd, type OsmAndListener, type OsmAndResponse } from '../../helpers/osmand.js';
 import { createEmployee, startServer, type TestServer } from '../../helpers/server.js';
+import { until } from '../../helpers/wait.js';
 
 const NOW = Date.parse('2024-05-20T12:00:00Z');
 const KEY = 'durability-phone';
-
-async function until(condition: () => Promise<boolean>, what: string, ms = 10_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 /**
  * A stored fix's 200 leaves the listener's HTTP thread only once the sync covering its commit is
@@ -58,7 +51,7 @@ describe('the OsmAnd listener answers a stored fix once its commit is on disk (S
       answered = true;
       return response;
     });
-    await until(async () => (await stored(timestampS)) === 1, `fix ${timestampS} to be stored`);
+    await until(`fix ${timestampS} to be stored`, async () => (await stored(timestampS)) === 1);
     return { answer, answered: () => answered, before, after: await commitNow() };
   }
 
@@ -87,7 +80,7 @@ describe('the OsmAnd listener answers a stored fix once its commit is on disk (S
     // server exits, see wal-sync-failure.test.ts): even a later "durable" does not make it a 200.
     const again = osmand.send('GET', `/?id=${KEY}&lat=55.75&lon=37.61&timestamp=${timestampS}`);
     const next = osmand.send('GET', `/?id=${KEY}&lat=55.75&lon=37.62&timestamp=${timestampS + 10}`);
-    await until(async () => (await stored(timestampS + 10)) === 1, 'the next fix to be stored');
+    await until('the next fix to be stored', async () => (await stored(timestampS + 10)) === 1);
     announce({ durable: commitSequence(Number.MAX_SAFE_INTEGER) });
     assert.equal((await again).status, 500);
     assert.equal((await next).status, 500);
