@@ -20,7 +20,7 @@ export function alertRoutes(service: AlertService) {
           description:
             'Every signal and task or employee change fired by a rule with `alertWorkspace` (true by default), whatever its delivery ' +
             'channels: the employee, what happened (`what`, in `lang` or the account’s language), where (the zone, else the address, ' +
-            'else the coordinates), when, and who marked it handled when. Filters: `kind`, `subscriberIDs`, `groupIDs`, `dateFrom`/`dateTo` ' +
+            'else the coordinates), when, and who marked it handled when. Filters: `kind`, `subscriberIDs`, `subscriberGroupIDs`, `dateFrom`/`dateTo` ' +
             '(when it happened; no bound when omitted), `handled`. Newest first by `alertID`: pass the last id seen as `lastAlertID` for ' +
             'the next `count`.',
           querystring: AlertListQuery,

@@ -9,7 +9,7 @@ export const AlertListQuery = Type.Object({
     withExamples(Type.Array(Type.String({ maxLength: 40 }), { maxItems: 50, description: 'the rules’ kinds: signal types of 6.3 (`1`, `2`, …) or `taskChanges`, `employeeChanges`; repeated or comma-separated' }), ['1']),
   ),
   subscriberIDs: Type.Optional(IdList),
-  groupIDs: Type.Optional(Type.Array(Id, { maxItems: 1000, description: 'employee groups: alerts of their employees' })),
+  subscriberGroupIDs: Type.Optional(Type.Array(Id, { maxItems: 1000, description: 'employee groups: alerts of the employees in them now' })),
   dateFrom: Type.Optional(withExamples(DateTimeText, '2026-03-02T00:00:00+03:00')),
   dateTo: Type.Optional(DateTimeText),
   handled: Type.Optional(Type.Boolean({ description: 'true: handled ones only; false: unhandled ones only' })),

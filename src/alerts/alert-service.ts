@@ -23,7 +23,7 @@ export class AlertService {
     const rows = await listAlerts(this.database.db, account.id, {
       kinds: query.kind ?? [],
       subscriberIds: query.subscriberIDs ?? [],
-      groupIds: query.groupIDs ?? [],
+      groupIds: query.subscriberGroupIDs ?? [],
       fromMs: bounds.fromMs,
       toMs: bounds.toMs,
       handled: query.handled ?? null,
