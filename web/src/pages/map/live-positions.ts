@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { connectLive, failLive, type LiveConnection } from '../../live-stream';
 import type { Location } from '../../types';
 
 export type LiveStatus = 'connecting' | 'live' | 'reconnecting';
@@ -37,7 +38,7 @@ export function useLivePositions(onCaughtUp: () => void): LivePositions {
   caughtUp.current = onCaughtUp;
 
   useEffect(() => {
-    let source: EventSource | null = null;
+    let source: LiveConnection | null = null;
     let retry: ReturnType<typeof setTimeout> | undefined;
     let silence: ReturnType<typeof setTimeout> | undefined;
     let failures = 0;
@@ -55,7 +56,8 @@ export function useLivePositions(onCaughtUp: () => void): LivePositions {
     };
     const listen = () => {
       clearTimeout(silence);
-      silence = setTimeout(reopen, SILENCE_MS);
+      // A silent stream is dead for every reader of it, not only this one.
+      silence = setTimeout(failLive, SILENCE_MS);
     };
     const reopen = () => {
       source?.close();
@@ -69,12 +71,10 @@ export function useLivePositions(onCaughtUp: () => void): LivePositions {
       retry = setTimeout(open, waitMs);
     };
     const open = () => {
-      const stream = new EventSource('/workspace/api/live');
-      source = stream;
-      listen();
-      stream.addEventListener('positions', (event) => {
+      let stream: LiveConnection | null = null;
+      const received = (data: string) => {
         if (stream !== source) return;
-        pending.push(...(JSON.parse((event as MessageEvent<string>).data) as Location[]));
+        pending.push(...(JSON.parse(data) as Location[]));
         frame ||= requestAnimationFrame(flush);
         listen();
         failures = 0;
@@ -83,11 +83,13 @@ export function useLivePositions(onCaughtUp: () => void): LivePositions {
           lost = false;
           caughtUp.current();
         }
-      });
-      // The browser's own reconnection would retry at the server's fixed interval, unseen: the stream is reopened here instead.
-      stream.onerror = () => {
-        if (stream === source) reopen();
       };
+      // The stream is shared with the header's alerts (live-stream.ts); a failure ends it for both.
+      stream = connectLive({ positions: received }, () => {
+        if (stream === source) reopen();
+      });
+      source = stream;
+      listen();
     };
     open();
     return () => {
