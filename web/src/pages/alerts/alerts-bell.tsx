@@ -19,6 +19,13 @@ export function AlertsBell() {
   const count = alerts.unhandled ?? 0;
   const label = count > 0 ? t('alerts.bell', { count }) : t('alerts.bellNone');
 
+  // Another page (a tab, "Show on map") closes the panel.
+  useEffect(() => {
+    const away = () => setOpen(false);
+    addEventListener('hashchange', away);
+    return () => removeEventListener('hashchange', away);
+  }, []);
+
   useEffect(() => {
     if (!open) return;
     const away = (event: KeyboardEvent) => {
