@@ -20,7 +20,6 @@ export const alertsEn = {
   'alerts.notifications': 'Browser notifications',
   'alerts.notificationsBlocked': 'Notifications are blocked in this browser: allow them in the site settings.',
   'alerts.settingsNote': 'Sound and notifications are kept in this browser, for you.',
-  'alerts.rule': 'Rule “{name}”',
   'alerts.title': 'Alerts',
   'alerts.intro': 'Everything the event rules fired that alerts the workspace, newest first.',
   'alerts.filters': 'Filter',

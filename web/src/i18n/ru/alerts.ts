@@ -22,7 +22,6 @@ export const alertsRu: CatalogueOf<typeof alertsEn> = {
   'alerts.notifications': 'Всплывающие уведомления браузера',
   'alerts.notificationsBlocked': 'Браузер запрещает уведомления: разрешите их в настройках сайта.',
   'alerts.settingsNote': 'Звук и уведомления запоминаются в этом браузере, для вас.',
-  'alerts.rule': 'Правило «{name}»',
   'alerts.title': 'Оповещения',
   'alerts.intro': 'Всё, что сработало по правилам с оповещением диспетчера, сначала новые.',
   'alerts.filters': 'Отбор',

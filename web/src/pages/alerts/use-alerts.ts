@@ -2,7 +2,7 @@ import { createContext } from 'preact';
 import { useCallback, useContext, useEffect, useRef, useState } from 'preact/hooks';
 import { api, describe, query } from '../../api';
 import { language, t } from '../../i18n/i18n';
-import { connectLive, failLive, type LiveConnection } from '../../live-stream';
+import { connectLive } from '../../live-stream';
 import type { Alert } from '../../types';
 import { readAlertSettings, saveAlertSettings, type AlertSettings } from './alert-settings';
 import { playAlertTone } from './alert-tone';
@@ -10,10 +10,6 @@ import { playAlertTone } from './alert-tone';
 export const ALERTS = '/v6/api/eventManagement/alerts';
 /** What the header's panel lists. */
 const RECENT = 30;
-const FIRST_RETRY_MS = 1_000;
-const MAX_RETRY_MS = 30_000;
-/** The stream repeats every position every 10 s: silence this long means it is dead. */
-const SILENCE_MS = 35_000;
 
 export interface Alerts {
   /** Unhandled alerts of the account (the server counts up to 1000); null before the stream says. */
@@ -78,44 +74,13 @@ export function useAlerts(userID: number): Alerts {
   }, []);
 
   useEffect(() => {
-    let connection: LiveConnection | null = null;
-    let retry: ReturnType<typeof setTimeout> | undefined;
-    let silence: ReturnType<typeof setTimeout> | undefined;
-    let failures = 0;
-    const listen = () => {
-      clearTimeout(silence);
-      silence = setTimeout(failLive, SILENCE_MS);
-    };
-    const open = () => {
-      const current: LiveConnection = connectLive(
-        {
-          positions: listen,
-          alerts: (data) => {
-            listen();
-            failures = 0;
-            setUnhandled((JSON.parse(data) as { unhandled: number }).unhandled);
-            read();
-          },
-        },
-        () => {
-          if (connection !== current) return;
-          connection = null;
-          clearTimeout(silence);
-          const waitMs = Math.min(MAX_RETRY_MS, FIRST_RETRY_MS * 2 ** failures) * (0.8 + Math.random() * 0.4);
-          failures += 1;
-          retry = setTimeout(open, waitMs);
-        },
-      );
-      connection = current;
-      listen();
-    };
-    open();
-    return () => {
-      clearTimeout(retry);
-      clearTimeout(silence);
-      connection?.close();
-      connection = null;
-    };
+    const connection = connectLive({
+      alerts: (data) => {
+        setUnhandled((JSON.parse(data) as { unhandled: number }).unhandled);
+        read();
+      },
+    });
+    return () => connection.close();
   }, []);
 
   const changeSettings = (next: AlertSettings) => {
