@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { createAccounts } from './accounts/accounts.js';
-import { createAlerts } from './alerts/alerts.js';
+import { createAlerts, createAlertWriter } from './alerts/alerts.js';
 import type { Config } from './config.js';
 import { createCustomFields } from './customfields/customfields.js';
 import { createDelivery, defaultDeliverySettings, type AttachmentSource, type DeliverySettings } from './delivery/delivery.js';
@@ -55,14 +55,15 @@ export function createServices(database: Database, clock: () => number = Date.no
   const attachments: AttachmentSource = (accountId, spec) => reports.attachments(accountId, spec);
   const delivery = createDelivery({ database, clock, accounts, registry: metrics.registry, settings, attachments, eventLines });
   const { outbox } = delivery;
-  const alerts = createAlerts({ database, clock, headline: alertHeadline });
-  const events = createChangeEvents({ outbox, alerts: alerts.writer, clock });
+  const alertWriter = createAlertWriter(clock);
+  const events = createChangeEvents({ outbox, alerts: alertWriter, clock });
   const templates = createCustomFields({ database, clock });
   const employees = createEmployees({ database, clock, accounts, events, templates, onlineTimeoutMs: options.onlineTimeoutMs });
   const tasks = createTasks({ database, clock, accounts, employees, events, templates });
   const forms = createForms({ database, tasks, templates });
   const geozones = createGeozones({ database, clock, templates });
-  const signals = createSignals({ database, clock, outbox, alerts: alerts.writer, employees, zones: geozones.lookup, allowPrivateAddresses, router: options.router });
+  const alerts = createAlerts({ database, clock, headline: alertHeadline, employees, loginsOf: accounts.loginsOf });
+  const signals = createSignals({ database, clock, outbox, alerts: alertWriter, employees, zones: geozones.lookup, allowPrivateAddresses, router: options.router });
   const { signalMaxAgeMs, geocoder } = options;
   const positioning = createPositioning({ database, clock, metrics, accounts, employees, geozones, signals: signals.pipeline, signalMaxAgeMs, geocoder, retentionBatchRows: retentionSettings.batchRows });
   const reports = createReports({ database, clock, accounts, employees, data: positioning.reportData, outbox });

@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import type { Db, Tx } from '../store/database.js';
 
 /** The alerts' table (`alerts`), one function per statement. */
@@ -19,14 +18,13 @@ export interface NewAlert {
   facts: Record<string, unknown>;
 }
 
-/** An alert as listed: its row, with the employee's name as it is now. */
+/** An alert as stored. */
 export interface AlertRow {
   id: number;
   kind: string;
   event_rule_id: number;
   rule_name: string;
   subscriber_id: number | null;
-  subscriber_name: string | null;
   occurred_at: number;
   latitude: number | null;
   longitude: number | null;
@@ -41,8 +39,8 @@ export interface AlertRow {
 
 export interface AlertFilter {
   kinds: string[];
-  subscriberIds: number[];
-  groupIds: number[];
+  /** Null: every employee (and none); empty: nobody. */
+  subscriberIds: number[] | null;
   fromMs: number | null;
   toMs: number | null;
   handled: boolean | null;
@@ -77,53 +75,46 @@ export async function insertAlerts(tx: Tx, accountId: number, alerts: readonly N
   }
 }
 
-/** Newest first by id, with the employee's current name; the group filter is the employee's group now. */
+/** Newest first by id. */
 export function listAlerts(db: Db, accountId: number, filter: AlertFilter): Promise<AlertRow[]> {
   let query = db
     .selectFrom('alerts')
-    .leftJoin('subscribers', (join) => join.onRef('subscribers.id', '=', 'alerts.subscriber_id').onRef('subscribers.account_id', '=', 'alerts.account_id'))
     .select([
-      'alerts.id',
-      'alerts.kind',
-      'alerts.event_rule_id',
-      'alerts.rule_name',
-      'alerts.subscriber_id',
-      'subscribers.name as subscriber_name',
-      'alerts.occurred_at',
-      'alerts.latitude',
-      'alerts.longitude',
-      'alerts.zone_name',
-      'alerts.address',
-      'alerts.facts',
-      'alerts.created_at',
-      'alerts.handled_at',
-      'alerts.handled_by',
-      'alerts.handled_by_login',
+      'id',
+      'kind',
+      'event_rule_id',
+      'rule_name',
+      'subscriber_id',
+      'occurred_at',
+      'latitude',
+      'longitude',
+      'zone_name',
+      'address',
+      'facts',
+      'created_at',
+      'handled_at',
+      'handled_by',
+      'handled_by_login',
     ])
-    .where('alerts.account_id', '=', accountId);
-  if (filter.kinds.length > 0) query = query.where('alerts.kind', 'in', filter.kinds);
-  if (filter.subscriberIds.length > 0) query = query.where('alerts.subscriber_id', 'in', filter.subscriberIds);
-  if (filter.groupIds.length > 0) query = query.where('subscribers.group_id', 'in', filter.groupIds);
-  if (filter.fromMs !== null) query = query.where('alerts.occurred_at', '>=', filter.fromMs);
-  if (filter.toMs !== null) query = query.where('alerts.occurred_at', '<=', filter.toMs);
-  if (filter.handled === true) query = query.where('alerts.handled_at', 'is not', null);
-  if (filter.handled === false) query = query.where('alerts.handled_at', 'is', null);
-  if (filter.beforeId !== null) query = query.where('alerts.id', '<', filter.beforeId);
-  return query.orderBy('alerts.id', 'desc').limit(filter.count).execute();
+    .where('account_id', '=', accountId);
+  if (filter.kinds.length > 0) query = query.where('kind', 'in', filter.kinds);
+  if (filter.subscriberIds !== null) query = query.where('subscriber_id', 'in', filter.subscriberIds.length > 0 ? filter.subscriberIds : [-1]);
+  if (filter.fromMs !== null) query = query.where('occurred_at', '>=', filter.fromMs);
+  if (filter.toMs !== null) query = query.where('occurred_at', '<=', filter.toMs);
+  if (filter.handled === true) query = query.where('handled_at', 'is not', null);
+  if (filter.handled === false) query = query.where('handled_at', 'is', null);
+  if (filter.beforeId !== null) query = query.where('id', '<', filter.beforeId);
+  return query.orderBy('id', 'desc').limit(filter.count).execute();
 }
 
 /**
- * Marks an alert handled by this user, with their login as it is now; one already handled keeps
- * who handled it first. False when the account has no such alert.
+ * Marks an alert handled by this user, with their login as it is now (kept if the user goes); one
+ * already handled keeps who handled it first. False when the account has no such alert.
  */
-export async function markHandled(db: Db, accountId: number, id: number, userId: number, now: number): Promise<boolean> {
+export async function markHandled(db: Db, accountId: number, id: number, user: { id: number; login: string | null }, now: number): Promise<boolean> {
   await db
     .updateTable('alerts')
-    .set({
-      handled_at: now,
-      handled_by: userId,
-      handled_by_login: sql<string | null>`(SELECT login FROM users WHERE users.id = ${userId} AND users.account_id = ${accountId})`,
-    })
+    .set({ handled_at: now, handled_by: user.id, handled_by_login: user.login })
     .where('account_id', '=', accountId)
     .where('id', '=', id)
     .where('handled_at', 'is', null)

@@ -2,7 +2,7 @@
 import type { Routes } from '../http/route-types.js';
 import type { Database, Tx } from '../store/database.js';
 import { alertRoutes } from './alert-routes.js';
-import { AlertService, type AlertHeadline } from './alert-service.js';
+import { AlertService, type AlertHeadline, type AlertPeople } from './alert-service.js';
 import { alertState, insertAlerts, type NewAlert } from './alert-store.js';
 
 export type { AlertHeadline } from './alert-service.js';
@@ -28,7 +28,7 @@ export interface AlertFeed {
 /** The unhandled count stops here ("999+"): counting further would cost every poll more and tell nobody more. */
 export const UNHANDLED_CAP = 1000;
 
-export interface AlertsDependencies {
+export interface AlertsDependencies extends AlertPeople {
   database: Database;
   clock?: () => number;
   /** What happened, in words (the signals module's messages). */
@@ -36,16 +36,22 @@ export interface AlertsDependencies {
 }
 
 export interface Alerts {
-  writer: AlertWriter;
   feed: AlertFeed;
   /** Under `/v6/api`: the alerts list and their handling. */
   routes: Routes;
 }
 
-export function createAlerts({ database, clock = Date.now, headline }: AlertsDependencies): Alerts {
+/**
+ * The writer of alerts, made before the modules whose changes it records (employees and tasks
+ * take the change events, which write alerts).
+ */
+export function createAlertWriter(clock: () => number = Date.now): AlertWriter {
+  return { record: (tx, accountId, alerts) => (alerts.length === 0 ? Promise.resolve() : insertAlerts(tx, accountId, alerts, clock())) };
+}
+
+export function createAlerts({ database, clock = Date.now, headline, employees, loginsOf }: AlertsDependencies): Alerts {
   return {
-    writer: { record: (tx, accountId, alerts) => (alerts.length === 0 ? Promise.resolve() : insertAlerts(tx, accountId, alerts, clock())) },
     feed: { stateOf: (accountId) => alertState(database.db, accountId, UNHANDLED_CAP) },
-    routes: alertRoutes(new AlertService(database, headline, clock)),
+    routes: alertRoutes(new AlertService(database, headline, { employees, loginsOf }, clock)),
   };
 }
