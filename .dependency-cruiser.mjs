@@ -21,10 +21,11 @@ const layers = {
   employees: ['accounts', 'customfields', 'events'],
   tasks: ['accounts', 'employees', 'customfields', 'events'],
   forms: ['accounts', 'tasks', 'customfields'],
+  alerts: ['accounts', 'employees'],
   positioning: ['accounts', 'employees', 'geozones'],
-  signals: ['accounts', 'events', 'employees', 'tasks', 'positioning', 'geozones', 'delivery'],
+  signals: ['accounts', 'events', 'employees', 'tasks', 'positioning', 'geozones', 'delivery', 'alerts'],
   devices: ['accounts', 'employees', 'positioning'],
-  workspace: ['accounts', 'positioning'],
+  workspace: ['accounts', 'positioning', 'alerts'],
   reports: ['accounts', 'employees', 'positioning', 'geozones', 'delivery', 'tasks'],
   retention: ['accounts', 'positioning', 'delivery', 'reports'],
 };

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { createAccounts } from './accounts/accounts.js';
+import { createAlerts, createAlertWriter } from './alerts/alerts.js';
 import type { Config } from './config.js';
 import { createCustomFields } from './customfields/customfields.js';
 import { createDelivery, defaultDeliverySettings, type AttachmentSource, type DeliverySettings } from './delivery/delivery.js';
@@ -12,7 +13,7 @@ import { apiRoutes, createServer } from './http/server.js';
 import { createPositioning } from './positioning/positioning.js';
 import { createReports } from './reports/reports.js';
 import { createRetention, defaultRetentionSettings, type RetentionSettings } from './retention/retention.js';
-import { createChangeEvents, createSignals, eventLines, type RouterSettings } from './signals/signals.js';
+import { alertHeadline, createChangeEvents, createSignals, eventLines, type RouterSettings } from './signals/signals.js';
 import type { Database } from './store/database.js';
 import { createTasks } from './tasks/tasks.js';
 import { createWorkspace, type WorkspaceConfig } from './workspace/workspace.js';
@@ -54,20 +55,22 @@ export function createServices(database: Database, clock: () => number = Date.no
   const attachments: AttachmentSource = (accountId, spec) => reports.attachments(accountId, spec);
   const delivery = createDelivery({ database, clock, accounts, registry: metrics.registry, settings, attachments, eventLines });
   const { outbox } = delivery;
-  const events = createChangeEvents({ outbox });
+  const alertWriter = createAlertWriter(clock);
+  const events = createChangeEvents({ outbox, alerts: alertWriter, clock });
   const templates = createCustomFields({ database, clock });
   const employees = createEmployees({ database, clock, accounts, events, templates, onlineTimeoutMs: options.onlineTimeoutMs });
   const tasks = createTasks({ database, clock, accounts, employees, events, templates });
   const forms = createForms({ database, tasks, templates });
   const geozones = createGeozones({ database, clock, templates });
-  const signals = createSignals({ database, clock, outbox, employees, zones: geozones.lookup, allowPrivateAddresses, router: options.router });
+  const alerts = createAlerts({ database, clock, headline: alertHeadline, employees, loginsOf: accounts.loginsOf });
+  const signals = createSignals({ database, clock, outbox, alerts: alertWriter, employees, zones: geozones.lookup, allowPrivateAddresses, router: options.router });
   const { signalMaxAgeMs, geocoder } = options;
   const positioning = createPositioning({ database, clock, metrics, accounts, employees, geozones, signals: signals.pipeline, signalMaxAgeMs, geocoder, retentionBatchRows: retentionSettings.batchRows });
   const reports = createReports({ database, clock, accounts, employees, data: positioning.reportData, outbox });
   const retention = createRetention({ database, clock, accounts, sessions: accounts.sessions, positions: positioning.retention, settings: retentionSettings });
   const devices = createDevices({ database, clock });
-  const workspace = createWorkspace({ sessions: accounts.sessions, fixes: positioning, arrivals: signals.taskArrivals({ tasks, fixes: positioning }) });
-  return { metrics, accounts, delivery, customFields: templates, employees, tasks, forms, geozones, signals, positioning, reports, retention, devices, workspace };
+  const workspace = createWorkspace({ sessions: accounts.sessions, fixes: positioning, alerts: alerts.feed, arrivals: signals.taskArrivals({ tasks, fixes: positioning }) });
+  return { metrics, accounts, alerts, delivery, customFields: templates, employees, tasks, forms, geozones, signals, positioning, reports, retention, devices, workspace };
 }
 
 export interface AppOptions {
@@ -86,7 +89,7 @@ export async function buildApp({ database, services, config, logger = false, clo
   const app = await createServer({ database, metrics: services.metrics, logger, requestTimeoutMs: config.REQUEST_TIMEOUT, trustProxy: config.TRUST_PROXY, notReady });
   if (config.LOKATOR_ADMIN_TOKEN) await app.register(accounts.adminRoutes(config.LOKATOR_ADMIN_TOKEN));
   const { employees, geozones, signals, delivery, devices, customFields, forms, reports } = services;
-  const modules = [employees, geozones, signals, delivery, devices, tasks, customFields, forms, reports, accounts];
+  const modules = [employees, geozones, signals, services.alerts, delivery, devices, tasks, customFields, forms, reports, accounts];
   const routes = [positioning.routes({ ingestBodyLimitBytes: config.INGEST_BODY_LIMIT_BYTES }), ...modules.map((module) => module.routes)];
   await app.register(apiRoutes({ database, clock, authenticate: accounts.authenticateRequest, maxInFlightPerUser: config.MAX_REQUESTS_IN_FLIGHT, routes }), { prefix: '/v6/api' });
   // The employee's phone authenticates with its device key, not a bearer token.

@@ -8,6 +8,7 @@ import { adminRoutes } from './admin-routes.js';
 import { apiAuth } from './api-auth.js';
 import { retentionRoutes } from './retention-routes.js';
 import { SessionService } from './session-service.js';
+import { userLogins } from './session-store.js';
 
 /** An account as other modules read it; `getCached` may be up to a few seconds old (see AccountService). */
 export type AccountReader = Pick<AccountService, 'get' | 'getCached' | 'listAccounts'>;
@@ -18,6 +19,9 @@ export type AccountProvisioning = Pick<AccountService, 'hasAnyAccount' | 'create
 /** Sign-in of the workspace's users, and the ended sessions retention forgets. */
 export type WorkspaceSessions = Pick<SessionService, 'signIn' | 'authenticate' | 'changePassword' | 'signOut' | 'forgetEnded'>;
 
+/** The logins of an account's users, by user id: who handled, changed or made something. */
+export type UserLogins = (accountId: number, userIds: readonly number[]) => Promise<Map<number, string>>;
+
 export interface AccountsDependencies {
   database: Database;
   clock?: () => number;
@@ -27,6 +31,7 @@ export interface AccountsDependencies {
 
 export interface Accounts extends AccountReader, AccountSettingsWriter, AccountProvisioning {
   sessions: WorkspaceSessions;
+  loginsOf: UserLogins;
   /** The `/v6/api` onRequest hook: a bearer token, or the workspace's session cookie with its CSRF header. */
   authenticateRequest: (request: FastifyRequest) => Promise<void>;
   /** Under `/v6/api`: the account's name, time zone and language, and how long its data is kept. */
@@ -49,6 +54,7 @@ export function createAccounts({ database, clock = Date.now, serverRetentionDays
     changeProfile: (accountId, change) => accounts.changeProfile(accountId, change),
     createUser: (accountId, login, password) => sessions.createUser(accountId, login, password),
     sessions,
+    loginsOf: async (accountId, userIds) => new Map((await userLogins(database.db, accountId, userIds)).map((u) => [u.id, u.login])),
     authenticateRequest: apiAuth(accounts, sessions),
     routes: async (api) => {
       await api.register(retentionRoutes(accounts, serverRetentionDays));

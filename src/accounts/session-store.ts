@@ -36,6 +36,12 @@ export async function insertUser(db: Db, accountId: number, login: string, passw
   return row.id;
 }
 
+/** The login of each of the account's users among `ids` (for who did something). */
+export function userLogins(db: Db, accountId: number, ids: readonly number[]): Promise<{ id: number; login: string }[]> {
+  if (ids.length === 0) return Promise.resolve([]);
+  return db.selectFrom('users').select(['id', 'login']).where('account_id', '=', accountId).where('id', 'in', [...ids]).execute();
+}
+
 export async function findPasswordHash(db: Db, accountId: number, userId: number): Promise<string | null> {
   const row = await db.selectFrom('users').select('password_hash').where('account_id', '=', accountId).where('id', '=', userId).executeTakeFirst();
   return row?.password_hash ?? null;

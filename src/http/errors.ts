@@ -48,6 +48,8 @@ export const errorKinds = {
   REPORT_SCHEDULE_NOT_FOUND: { code: 1023, status: 404 },
   // Not in the contract's list: the EGTS retranslators of an account (docs/operators/devices-egts.md).
   RETRANSLATOR_NOT_FOUND: { code: 1024, status: 404 },
+  // Not in the contract's list: the workspace alerts (docs/integrators/alerts.md).
+  ALERT_NOT_FOUND: { code: 1025, status: 404 },
 } as const satisfies Record<string, { code: number; status: number }>;
 
 export type ErrorKind = keyof typeof errorKinds;

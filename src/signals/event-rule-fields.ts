@@ -31,6 +31,9 @@ export const ruleFields = {
   apiUrl: Type.Optional(nullable(Type.String({ maxLength: 2048 }))),
   batch: Type.Optional(Type.Boolean({ description: 'deliver arrays of signals instead of one object per POST' })),
   enabled: Type.Optional(Type.Boolean()),
+  alertWorkspace: Type.Optional(
+    Type.Boolean({ description: 'each signal or change it fires is an alert in the workspace (eventManagement/alerts), whatever its delivery channels; default true' }),
+  ),
 };
 
 // The interface forbids the backslash in names; the check is the service's so that it answers code 2.
@@ -59,4 +62,5 @@ export const EventRule = Type.Object({
   apiUrl: nullable(Type.String()),
   batch: Type.Boolean(),
   enabled: Type.Boolean(),
+  alertWorkspace: Type.Boolean(),
 });

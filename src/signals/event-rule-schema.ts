@@ -44,6 +44,7 @@ const ruleExample = {
   messenger2UserIDs: [],
   batch: false,
   enabled: true,
+  alertWorkspace: true,
   ...exampleRule,
 };
 export const EventRuleWithExample = withExamples(EventRule, ruleExample);
@@ -84,4 +85,6 @@ export interface StoredRule {
   apiUrl: string | null;
   batch: boolean;
   enabled: boolean;
+  /** Its signals and changes are alerts in the workspace, whatever its delivery channels. */
+  alertWorkspace: boolean;
 }

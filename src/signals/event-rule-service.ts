@@ -128,6 +128,7 @@ export class EventRuleService {
       apiUrl,
       batch: input.batch ?? false,
       enabled: input.enabled ?? true,
+      alertWorkspace: input.alertWorkspace ?? true,
     };
   }
 

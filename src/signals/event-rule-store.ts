@@ -107,5 +107,7 @@ export function ruleFromRow(row: { id: number; name: string; kind: string; enabl
   const document = JSON.parse(row.document) as Document;
   // Rules stored before the second messenger channel existed have no list for it.
   document.messenger2UserIDs ??= [];
+  // Rules stored before workspace alerts existed alert it, as new rules do by default.
+  document.alertWorkspace ??= true;
   return { ...document, id: row.id, name: row.name, kind, enabled: row.enabled === 1 };
 }

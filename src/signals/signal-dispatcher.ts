@@ -1,9 +1,11 @@
 import type { Account } from '../accounts/accounts.js';
+import type { AlertWriter, NewAlert } from '../alerts/alerts.js';
 import type { OutboxWriter, OutgoingMessage } from '../delivery/delivery.js';
 import type { Tx } from '../store/database.js';
 import type { RuleKind, StoredRule } from './event-rule-schema.js';
 import { activeRules } from './event-rule-store.js';
 import { ruleKindOf } from './kinds/rule-kinds.js';
+import { alertOf } from './signal-alerts.js';
 
 /** Something that happened to one employee (or to the account, when `subscriberId` is null) at an instant. */
 export interface Occurrence {
@@ -18,10 +20,15 @@ export interface Occurrence {
  * transaction (CONTRACT §4: an event is written in the same transaction as its cause).
  * Webhooks: task and employee changes are a JSON array per POST (6.4, 6.5); signals are one object
  * per POST as the samples show, or an array when the rule asks for `batch`. E-mail, SMS and
- * messengers get one message per element.
+ * messengers get one message per element. A rule that alerts the workspace makes an alert of
+ * each element too, in the same transaction, whatever its channels.
  */
 export class SignalDispatcher {
-  constructor(private readonly outbox: OutboxWriter) {}
+  constructor(
+    private readonly outbox: OutboxWriter,
+    private readonly alerts: AlertWriter,
+    private readonly clock: () => number = Date.now,
+  ) {}
 
   async dispatch(tx: Tx, account: Account, kind: RuleKind, occurrences: Occurrence[]): Promise<number> {
     if (occurrences.length === 0) return 0;
@@ -45,10 +52,13 @@ export class SignalDispatcher {
     }
     // The change feeds' elements go as arrays (6.4, 6.5).
     const asArray = ruleKindOf(kind)?.source === 'changes';
+    const alerts: NewAlert[] = [];
     for (const { rule, elements } of elementsByRule.values()) {
       messages.push(...messagesOf(account.id, rule, elements, asArray || rule.batch));
+      alerts.push(...this.alertsOf(rule, elements));
     }
     await this.outbox.enqueue(tx, messages);
+    await this.alerts.record(tx, account.id, alerts);
     return messages.length;
   }
 
@@ -66,6 +76,7 @@ export class SignalDispatcher {
       else batched.set(rule.id, [body]);
     }
     const messages: OutgoingMessage[] = [];
+    const alerts = signals.flatMap(({ rule, body }) => this.alertsOf(rule, [body]));
     for (const { rule, body } of signals) {
       if (!rule.batch) {
         messages.push(...messagesOf(accountId, rule, [body], false));
@@ -75,7 +86,14 @@ export class SignalDispatcher {
       }
     }
     await this.outbox.enqueue(tx, messages);
+    await this.alerts.record(tx, accountId, alerts);
     return messages.length;
+  }
+
+  private alertsOf(rule: StoredRule, elements: unknown[]): NewAlert[] {
+    if (!rule.alertWorkspace) return [];
+    const now = this.clock();
+    return elements.map((element) => alertOf(rule, element, now)).filter((alert): alert is NewAlert => alert !== null);
   }
 }
 

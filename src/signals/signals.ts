@@ -1,4 +1,5 @@
 /** The face of signals: event rules, and what changes and fixes fire through them (see .dependency-cruiser.mjs). */
+import type { AlertWriter } from '../alerts/alerts.js';
 import type { OutboxWriter } from '../delivery/delivery.js';
 import type { EmployeeDirectory } from '../employees/employees.js';
 import type { ChangeRecorder } from '../events/events.js';
@@ -21,8 +22,8 @@ import { TaskArrivals } from './task-arrivals.js';
  * The change events of tasks and employees (interface 6.4, 6.5), written to the outbox for the
  * rules that carry them. Employees and tasks take it before signals is composed (which needs them).
  */
-export function createChangeEvents({ outbox }: { outbox: OutboxWriter }): ChangeRecorder {
-  return new ChangeEvents(new SignalDispatcher(outbox));
+export function createChangeEvents({ outbox, alerts, clock }: { outbox: OutboxWriter; alerts: AlertWriter; clock?: () => number }): ChangeRecorder {
+  return new ChangeEvents(new SignalDispatcher(outbox, alerts, clock));
 }
 
 /** ROUTER_URL and ROUTER_TIMEOUT_MS: an OSRM-compatible router for estimated arrival. */
@@ -36,6 +37,8 @@ export interface SignalsDependencies {
   database: Database;
   clock?: () => number;
   outbox: OutboxWriter;
+  /** Workspace alerts, written with the outbox's messages. */
+  alerts: AlertWriter;
   /** Rules name living employees; signals carry their external ids. */
   employees: Pick<EmployeeDirectory, 'identitiesOf' | 'livingIds'>;
   /** The zones of zone entry and exit signals. */
@@ -57,9 +60,9 @@ export interface Signals {
   routes: Routes;
 }
 
-export function createSignals({ database, clock = Date.now, outbox, employees, zones, allowPrivateAddresses, router = null }: SignalsDependencies): Signals {
+export function createSignals({ database, clock = Date.now, outbox, alerts, employees, zones, allowPrivateAddresses, router = null }: SignalsDependencies): Signals {
   const estimator = new ArrivalEstimator(router ? new OsrmRouter(router.url, router.timeoutMs) : null, router?.log ?? null);
-  const dispatcher = new SignalDispatcher(outbox);
+  const dispatcher = new SignalDispatcher(outbox, alerts, clock);
   return {
     pipeline: new SignalDetection({ zones, dispatcher, estimator, signalIds: allocateSignalIds, employees }),
     taskArrivals: ({ tasks, fixes }) => new TaskArrivals(tasks, fixes, estimator),
@@ -70,3 +73,6 @@ export function createSignals({ database, clock = Date.now, outbox, employees, z
 
 /** What each kind of rule's message says in e-mails, SMS and messengers (the delivery module's senders write them). */
 export { eventLines } from './signal-message.js';
+
+/** What an alert says happened, in words: the messages' headline of its kind (the alerts module shows it). */
+export { alertHeadline } from './signal-alerts.js';

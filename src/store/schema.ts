@@ -37,6 +37,7 @@ export interface Schema {
   report_schedules: ReportSchedulesTable;
   report_runs: ReportRunsTable;
   location_retention: LocationRetentionTable;
+  alerts: AlertsTable;
 }
 
 export interface AccountsTable {
@@ -471,4 +472,28 @@ export interface ReportRunsTable {
 export interface LocationRetentionTable {
   account_id: number;
   removed_before_ms: number;
+}
+
+export interface AlertsTable {
+  id: Generated<number>;
+  account_id: number;
+  /** The rule's kind: a signal type of interface 6.3 ('1', '2', …) or 'taskChanges' / 'employeeChanges'. */
+  kind: string;
+  event_rule_id: number;
+  /** The rule's name when it fired. */
+  rule_name: string;
+  subscriber_id: number | null;
+  /** When the thing happened (the signal's or the change's date). */
+  occurred_at: number;
+  latitude: number | null;
+  longitude: number | null;
+  zone_name: string | null;
+  address: string | null;
+  /** The signal body or change element it was made from, as JSON. */
+  facts: string;
+  created_at: number;
+  handled_at: number | null;
+  /** The user who marked it handled, and their login then. */
+  handled_by: number | null;
+  handled_by_login: string | null;
 }

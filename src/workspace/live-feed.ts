@@ -1,4 +1,5 @@
 import type { Account } from '../accounts/accounts.js';
+import type { AlertFeed, AlertState } from '../alerts/alerts.js';
 import type { Fix } from '../positioning/positioning.js';
 import type { LiveFixes } from '../positioning/positioning.js';
 import { formatDateTime } from '../http/datetime.js';
@@ -7,6 +8,8 @@ import type { Location } from '../positioning/positioning.js';
 /** One open live connection of the workspace: it is sent the positions of its account. */
 export interface LiveListener {
   send(positions: LivePosition[]): void;
+  /** The account's newest alert id and unhandled count, at join and whenever either changes. */
+  alerts(state: AlertState): void;
 }
 
 /** A location's fields (interface 2.1); a position pushed straight from a batch has no id yet. */
@@ -14,6 +17,11 @@ export type LivePosition = Omit<Location, 'locationID'> & { locationID?: number 
 
 /** How often every open map is sent every employee's latest fix again, whatever this process saw. */
 export const LIVE_RESYNC_MS = 10_000;
+/**
+ * How often each account with open streams has its alerts looked at: a new alert reaches the
+ * workspace within this and a read, from whichever server fired it (one indexed read each).
+ */
+export const ALERT_POLL_MS = 1_000;
 
 /**
  * Live positions for the workspace map. Batches committed in this process are pushed at once;
@@ -24,11 +32,17 @@ export class LiveFeed {
   private readonly listeners = new Map<number, Set<LiveListener>>();
   private readonly accounts = new Map<number, Account>();
   private timer: NodeJS.Timeout | null = null;
+  private alertTimer: NodeJS.Timeout | null = null;
+  /** What each account's listeners were last told of its alerts. */
+  private readonly alertStates = new Map<number, AlertState>();
+  private polling = false;
   private readonly stopListening: () => void;
 
   constructor(
     private readonly locations: LiveFixes,
+    private readonly alertFeed: AlertFeed,
     private readonly resyncMs = LIVE_RESYNC_MS,
+    private readonly alertPollMs = ALERT_POLL_MS,
   ) {
     this.stopListening = locations.onCommitted((account, fixes) => this.committed(account, fixes));
   }
@@ -40,19 +54,19 @@ export class LiveFeed {
     set.add(listener);
     this.accounts.set(account.id, account);
     this.timer ??= setInterval(() => void this.resync(), this.resyncMs).unref();
+    this.alertTimer ??= setInterval(() => void this.pollAlerts(), this.alertPollMs).unref();
     const leave = () => {
       set.delete(listener);
       if (set.size === 0) {
         this.listeners.delete(account.id);
         this.accounts.delete(account.id);
+        this.alertStates.delete(account.id);
       }
-      if (this.listeners.size === 0 && this.timer) {
-        clearInterval(this.timer);
-        this.timer = null;
-      }
+      if (this.listeners.size === 0) this.stopTimers();
     };
     try {
       listener.send(await this.locations.latestOfEach(account, undefined));
+      listener.alerts(this.alertStates.get(account.id) ?? (await this.alertFeed.stateOf(account.id)));
     } catch (error) {
       leave();
       throw error;
@@ -62,9 +76,40 @@ export class LiveFeed {
 
   close(): void {
     this.stopListening();
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
+    this.stopTimers();
     this.listeners.clear();
+    this.alertStates.clear();
+  }
+
+  private stopTimers(): void {
+    if (this.timer) clearInterval(this.timer);
+    if (this.alertTimer) clearInterval(this.alertTimer);
+    this.timer = null;
+    this.alertTimer = null;
+  }
+
+  /** Tells each account's listeners of alerts made or handled since the last look. */
+  private async pollAlerts(): Promise<void> {
+    // A slow database must not pile up rounds.
+    if (this.polling) return;
+    this.polling = true;
+    try {
+      for (const accountId of [...this.listeners.keys()]) {
+        try {
+          const state = await this.alertFeed.stateOf(accountId);
+          const set = this.listeners.get(accountId);
+          if (!set) continue;
+          const told = this.alertStates.get(accountId);
+          this.alertStates.set(accountId, state);
+          if (told && told.latestAlertID === state.latestAlertID && told.unhandled === state.unhandled) continue;
+          for (const listener of set) listener.alerts(state);
+        } catch {
+          // The next round looks again.
+        }
+      }
+    } finally {
+      this.polling = false;
+    }
   }
 
   private committed(account: Account, fixes: readonly Fix[]): void {

@@ -59,7 +59,8 @@ const sessionExample = {
 const Session = described(withExamples(SessionView, sessionExample), 'the session: who is signed in, and the server settings the workspace needs');
 const liveExample =
   'retry: 3000\n\nevent: positions\ndata: [{"locationDate":"2026-03-02T09:14:05+03:00","subscriberID":17,"locationID":905512,"isValid":true,' +
-  '"longitude":37.61173,"latitude":55.75583,"angle":90,"velocity":32.5}]\n\n';
+  '"longitude":37.61173,"latitude":55.75583,"angle":90,"velocity":32.5}]\n\n' +
+  'event: alerts\ndata: {"latestAlertID":3071,"unhandled":4}\n\n';
 /** A comment line keeps proxies from closing an idle live stream. */
 const HEARTBEAT_MS = 25_000;
 
@@ -207,7 +208,9 @@ export function workspaceRoutes(sessions: WorkspaceSessions, live: LiveFeed, set
           summary: 'Live positions (server-sent events)',
           description:
             'A `text/event-stream` for the workspace’s map, with the session cookie: `positions` events, each a JSON array of locations ' +
-            '(interface 2.1), first the latest fix of every employee, then each newly stored one. ' +
+            '(interface 2.1), first the latest fix of every employee, then each newly stored one; `alerts` events, each the newest ' +
+            'alert’s id and the count of unhandled ones (up to 1000), at the start and within about a second of a change (read the ' +
+            'alerts themselves from eventManagement/alerts). ' +
             'A comment line every 25 s keeps proxies from closing it; it ends when the session does.',
           response: { 200: { description: 'the stream', content: { 'text/event-stream': { schema: Type.String(), example: liveExample } } }, 401: ErrorBody },
         },
@@ -244,6 +247,7 @@ export function workspaceRoutes(sessions: WorkspaceSessions, live: LiveFeed, set
         try {
           leave = await live.join(session.principal.account, {
             send: (positions) => raw.write(`event: positions\ndata: ${JSON.stringify(positions)}\n\n`),
+            alerts: (state) => raw.write(`event: alerts\ndata: ${JSON.stringify(state)}\n\n`),
           });
         } catch (error) {
           // The response is hijacked: Fastify can no longer answer. End the stream; the browser retries.

@@ -1,5 +1,6 @@
 /** The face of workspace: the coordinators' own routes, the live map and the built workspace (see .dependency-cruiser.mjs). */
 import type { WorkspaceSessions } from '../accounts/accounts.js';
+import type { AlertFeed } from '../alerts/alerts.js';
 import { settings as configSettings, type Config } from '../config.js';
 import type { Routes } from '../http/route-types.js';
 import type { LiveFixes } from '../positioning/positioning.js';
@@ -12,6 +13,8 @@ export interface WorkspaceDependencies {
   sessions: WorkspaceSessions;
   /** The latest fixes and each batch as it commits: the live map. */
   fixes: LiveFixes;
+  /** What the live stream tells of alerts: the newest one and the unhandled count. */
+  alerts: AlertFeed;
   /** When each task's assignee is expected at its point (the signals module's estimate). */
   arrivals: ArrivalEstimates;
 }
@@ -32,8 +35,8 @@ export interface Workspace {
   routes(config: WorkspaceConfig, devices: WorkspaceSettings['devices']): Routes;
 }
 
-export function createWorkspace({ sessions, fixes, arrivals }: WorkspaceDependencies): Workspace {
-  const live = new LiveFeed(fixes);
+export function createWorkspace({ sessions, fixes, alerts, arrivals }: WorkspaceDependencies): Workspace {
+  const live = new LiveFeed(fixes, alerts);
   return {
     live,
     routes: (config, devices) => {

@@ -198,6 +198,7 @@ for (const dialect of dialects) {
         apiUrl: hook,
         batch: false,
         enabled: true,
+        alertWorkspace: true,
       };
       assert.deepEqual(saved[0], expected);
 

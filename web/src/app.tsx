@@ -13,6 +13,8 @@ import { zoneName, zoneOffset } from './i18n/format';
 import { AccountSetup } from './pages/account-setup';
 import { ACCOUNT, AccountChangedContext, SessionContext, type AccountSettings } from './session';
 import { ErrorAlert, LoadFailure } from './ui/messages';
+import { AlertsBell } from './pages/alerts/alerts-bell';
+import { AlertsContext, useAlerts } from './pages/alerts/use-alerts';
 
 // The zone editor (Leaflet-Geoman) and the track view (uPlot) are loaded when first opened, as
 // are the pages of the fleet's day (employees with their QR codes, tasks, map objects).
@@ -22,6 +24,7 @@ const EmployeesPage = lazy(() => import('./pages/employees').then((m) => m.Emplo
 const TasksPage = lazy(() => import('./pages/tasks').then((m) => m.TasksPage));
 const MapObjectsPage = lazy(() => import('./pages/map-objects').then((m) => m.MapObjectsPage));
 const ReportsPage = lazy(() => import('./pages/reports').then((m) => m.ReportsPage));
+const AlertsPage = lazy(() => import('./pages/alerts/alerts-page').then((m) => m.AlertsPage));
 
 const tabs = [
   { path: 'map', label: 'tab.map' },
@@ -32,6 +35,7 @@ const tabs = [
   { path: 'zones', label: 'tab.zones' },
   { path: 'tracks', label: 'tab.tracks' },
   { path: 'reports', label: 'tab.reports' },
+  { path: 'alerts', label: 'tab.alerts' },
   { path: 'deliveries', label: 'tab.deliveries' },
   { path: 'settings', label: 'tab.settings' },
 ] as const;
@@ -146,9 +150,28 @@ function Workspace({ onLanguage }: { onLanguage: (language: Language) => void })
     signedIn(null);
   };
 
+  return <SignedIn session={session} tab={tab} route={route} onLanguage={onLanguage} signOut={signOut} signOutFailure={signOutFailure} setup={setup} setupDone={setupDone} accountChanged={accountChanged} />;
+}
+
+interface SignedInProps {
+  session: SessionInfo;
+  tab: Tab;
+  route: string[];
+  onLanguage: (language: Language) => void;
+  signOut: () => Promise<void>;
+  signOutFailure: string;
+  setup: AccountSettings | null;
+  setupDone: (account: AccountSettings | null) => void;
+  accountChanged: (account: AccountSettings) => void;
+}
+
+/** The signed-in workspace: the header with the alerts bell, and the tab's page. */
+function SignedIn({ session, tab, route, onLanguage, signOut, signOutFailure, setup, setupDone, accountChanged }: SignedInProps) {
   const { timeZone } = session.account;
+  const alerts = useAlerts(session.userID);
   return (
     <SessionContext.Provider value={session}>
+      <AlertsContext.Provider value={alerts}>
       <AccountChangedContext.Provider value={accountChanged}>
         <a class="skip" href="#main" onClick={skipToContent}>
           {t('app.skip')}
@@ -172,6 +195,7 @@ function Workspace({ onLanguage }: { onLanguage: (language: Language) => void })
           <span class="zone" title={t('app.zoneTitle', { id: timeZone, offset: zoneOffset(timeZone) })}>
             {t('app.zone', { zone: zoneName(timeZone) })}
           </span>
+          <AlertsBell />
           <LanguageSwitch onLanguage={onLanguage} />
           <button type="button" class="link" onClick={signOut}>
             {t('app.signOut')}
@@ -180,7 +204,7 @@ function Workspace({ onLanguage }: { onLanguage: (language: Language) => void })
         <ErrorAlert message={signOutFailure} />
         <main id="main" tabIndex={-1}>
           {setup && <AccountSetup account={setup} onDone={setupDone} />}
-          {tab === 'map' && <MapPage />}
+          {tab === 'map' && <MapPage route={route.slice(1)} />}
           {tab === 'events' && <EventsPage route={route.slice(1)} />}
           <PageBoundary key={tab}>
             <Suspense fallback={<p class="loading">{t('app.loading')}</p>}>
@@ -190,12 +214,14 @@ function Workspace({ onLanguage }: { onLanguage: (language: Language) => void })
               {tab === 'tasks' && <TasksPage route={route.slice(1)} />}
               {tab === 'objects' && <MapObjectsPage />}
               {tab === 'reports' && <ReportsPage />}
+              {tab === 'alerts' && <AlertsPage />}
             </Suspense>
           </PageBoundary>
           {tab === 'deliveries' && <DeliveriesPage />}
           {tab === 'settings' && <SettingsPage />}
         </main>
       </AccountChangedContext.Provider>
+      </AlertsContext.Provider>
     </SessionContext.Provider>
   );
 }

@@ -2,6 +2,7 @@
  * The v6 shapes the workspace reads (interface section 2, CONTRACT §4), taken from the server's
  * own schemas as types only: `import type` is erased, so nothing of the server is bundled.
  */
+import type { Alert } from '../../src/alerts/alert-schema';
 import type { EmployeePatch, EmployeeView as Employee, EmployeeWrite, VehicleSettings } from '../../src/employees/employee-schema';
 import type { ReadingMapOverride } from '../../src/employees/reading-map-schema';
 import type { SubscriberGroup } from '../../src/employees/subscriber-group-schema';
@@ -14,7 +15,7 @@ import type { Task, TaskChange, TaskWrite } from '../../src/tasks/task-schema';
 import type { ReportKind } from './generated/kinds';
 
 export type {
-  Employee, EmployeePatch, EmployeeWrite, MapObject, ReadingMapOverride, ReportKind, SubscriberGroup,
+  Alert, Employee, EmployeePatch, EmployeeWrite, MapObject, ReadingMapOverride, ReportKind, SubscriberGroup,
   Task, TaskChange, TaskWrite, VehicleSettings, Zone, ZoneGroup,
 };
 

@@ -109,6 +109,14 @@ export function DeliveriesPage() {
       // Without names the log still shows rule numbers.
       .catch(() => {});
   useEffect(() => void loadRules(), []);
+  const [employees, setEmployees] = useState<ReadonlyMap<number, string>>(new Map());
+  useEffect(() => {
+    api
+      .get<{ subscriberID: number; name: string }[]>(`/v6/api/subscriberManagement/subscribers${query({ withCustomTemplateItems: false })}`)
+      .then((list) => setEmployees(new Map(list.map((e) => [e.subscriberID, e.name]))))
+      // Without names the log still shows employee numbers.
+      .catch(() => {});
+  }, []);
 
   const replace = (updated: Delivery) =>
     setDeliveries((list) => list.map((d) => (d.deliveryID === updated.deliveryID ? updated : d)));
@@ -231,6 +239,7 @@ export function DeliveriesPage() {
                 key={d.deliveryID}
                 delivery={d}
                 rules={rules}
+                employees={employees}
                 expanded={expanded.has(d.deliveryID)}
                 onToggle={() => toggle(d.deliveryID)}
                 resending={resending.has(d.deliveryID)}

@@ -2,6 +2,7 @@
 
 import { formatDateTime } from '../i18n/format';
 import { t, type PlainKey } from '../i18n/i18n';
+import { kindLabel } from './alerts/alert-item';
 
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
 
@@ -81,18 +82,45 @@ function ruleLabel(delivery: Delivery, rules: Map<number, string>): string {
   return name ? `${name} (#${delivery.eventID})` : t('deliv.ruleN', { id: delivery.eventID });
 }
 
-/** What the delivery carried, in a few words: the signal type, or how many change events. */
-function eventSummary(payload: unknown): string {
-  const events = Array.isArray(payload) ? payload : [payload];
-  const first = events[0] as { signalTypeID?: unknown; signalMetadataInfo?: { signalTypeID?: unknown } } | undefined;
-  const type = first?.signalTypeID ?? first?.signalMetadataInfo?.signalTypeID;
-  const what = t('deliv.events', { count: events.length });
-  return typeof type === 'number' ? t('deliv.signalType', { what, type }) : what;
+type Element = Record<string, unknown>;
+const isElement = (value: unknown): value is Element => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * What the delivery carried, in words: the signal's kind, the employee by name and the zone of a
+ * zone signal ("Zone entry/exit · Truck 12 · Warehouse"); for task and employee changes, what
+ * changed. E-mail, SMS and messenger deliveries carry the element as `body`; a batch says how
+ * many more it carried.
+ */
+export function eventSummary(payload: unknown, employees: ReadonlyMap<number, string>): string {
+  const carried = isElement(payload) && 'eventName' in payload && 'body' in payload ? payload.body : payload;
+  const events = (Array.isArray(carried) ? carried : [carried]).filter(isElement);
+  const first = events[0];
+  if (!first) return t('deliv.events', { count: 0 });
+  const parts: string[] = [];
+  const meta = isElement(first.signalMetadataInfo) ? first.signalMetadataInfo : null;
+  if (meta) {
+    const task = isElement(first.task) ? first.task : null;
+    const subscriber = isElement(first.subscriber) ? first.subscriber : null;
+    parts.push(t(task || meta.signalEntityTypeID === 1 ? 'rules.kindTasks' : 'rules.kindEmployees'));
+    const name = task?.title ?? subscriber?.name;
+    if (typeof name === 'string' && name) parts.push(name);
+    else if (typeof meta.entityID === 'number') parts.push(`#${meta.entityID}`);
+    const assignee = typeof task?.subscriberID === 'number' ? employees.get(task.subscriberID) : undefined;
+    if (assignee) parts.push(assignee);
+  } else {
+    parts.push(kindLabel(typeof first.signalTypeID === 'number' ? first.signalTypeID : String(first.signalTypeID ?? '')));
+    if (typeof first.subscriberID === 'number') parts.push(employees.get(first.subscriberID) ?? t('deliv.employeeN', { id: first.subscriberID }));
+    if (typeof first.zoneName === 'string' && first.zoneName) parts.push(first.zoneName);
+  }
+  if (events.length > 1) parts.push(t('deliv.andMore', { count: events.length - 1 }));
+  return parts.join(' · ');
 }
 
 export interface DeliveryRowProps {
   delivery: Delivery;
   rules: Map<number, string>;
+  /** Employees' names by subscriberID (a number while they load or for one deleted). */
+  employees: ReadonlyMap<number, string>;
   expanded: boolean;
   onToggle: () => void;
   /** A resend of this row is under way (sent, or waiting for its attempt). */
@@ -116,7 +144,7 @@ export function DeliveryRow(props: DeliveryRowProps) {
         <td>
           {ruleLabel(d, props.rules)}
           <div class="muted small">
-            #{d.deliveryID} · {eventSummary(d.payload)}
+            #{d.deliveryID} · {eventSummary(d.payload, props.employees)}
           </div>
         </td>
         <td>{channelLabel(d.channel)}</td>

@@ -37,7 +37,7 @@ interface Drawn {
  * stream reports fixes, the account's zones by group, and a list beside it (below it on a phone)
  * that narrows both by name, group and state. An employee chosen on either opens their card.
  */
-export function MapPage() {
+export function MapPage({ route = [] }: { route?: string[] }) {
   const { account } = useSessionInfo();
   const timeZone = account.timeZone;
   const employees = useEmployees();
@@ -144,6 +144,15 @@ export function MapPage() {
   useEffect(() => {
     drawn?.markers.mark(selected);
   }, [drawn, selected]);
+
+  // `#/map/<subscriberID>` (an alert's "Show on map"): that employee chosen once their position is known.
+  const asked = route[0] && /^\d+$/.test(route[0]) ? Number(route[0]) : null;
+  const shown = useRef<number | null>(null);
+  useEffect(() => {
+    if (asked === null || !drawn || shown.current === asked || !live.positions.has(asked)) return;
+    shown.current = asked;
+    choose(asked);
+  }, [asked, drawn, live.positions]);
 
   const showEveryone = () => {
     if (!drawn) return;

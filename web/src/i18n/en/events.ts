@@ -15,6 +15,8 @@ export const eventsEn = {
   'rules.employees': 'Employees',
   'rules.channels': 'Channels',
   'rules.enabled': 'Enabled',
+  'rules.alertWorkspace': 'Alert the dispatcher in the workspace',
+  'rules.alertWorkspaceHint': 'Each event appears under the bell at the top, with a sound and a notification if you turned them on there.',
   'rules.actions': 'Actions',
   'rules.allEmployees': 'All employees',
   'rules.employeeN': 'Employee {id}',

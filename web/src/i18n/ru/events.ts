@@ -17,6 +17,8 @@ export const eventsRu: CatalogueOf<typeof eventsEn> = {
   'rules.employees': 'Сотрудники',
   'rules.channels': 'Каналы',
   'rules.enabled': 'Включено',
+  'rules.alertWorkspace': 'Оповещать диспетчера в рабочем месте',
+  'rules.alertWorkspaceHint': 'Каждое событие появится под колокольчиком вверху, со звуком и всплывающим уведомлением, если они там включены.',
   'rules.actions': 'Действия',
   'rules.allEmployees': 'Все сотрудники',
   'rules.employeeN': 'Сотрудник {id}',

@@ -104,6 +104,7 @@ export function ruleOf(draft: RuleDraft, smsEnabled: boolean): { rule: RuleWrite
       apiUrl: apiUrl === '' ? null : apiUrl,
       batch: draft.batch,
       enabled: draft.enabled,
+      alertWorkspace: draft.alertWorkspace,
     },
   };
 }

@@ -63,6 +63,8 @@ export interface RuleDraft {
   /** Not on the form; kept so that saving (a PUT resets what it omits) leaves them as they were. */
   batch: boolean;
   enabled: boolean;
+  /** Its signals are alerts in the workspace's bell, whatever the recipients. */
+  alertWorkspace: boolean;
 }
 
 export function emptyDraft(): RuleDraft {
@@ -88,6 +90,7 @@ export function emptyDraft(): RuleDraft {
     apiUrl: '',
     batch: false,
     enabled: true,
+    alertWorkspace: true,
   };
 }
 
@@ -126,5 +129,6 @@ export function draftOf(rule: EventRule): RuleDraft {
     apiUrl: rule.apiUrl ?? '',
     batch: rule.batch,
     enabled: rule.enabled,
+    alertWorkspace: rule.alertWorkspace ?? true,
   };
 }

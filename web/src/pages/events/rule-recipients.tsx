@@ -34,6 +34,11 @@ export function RuleRecipients(part: FormPartProps & { smsEnabled: boolean }) {
   return (
     <fieldset>
       <legend>{t('rules.recipients')}</legend>
+      <label class="inline">
+        <input type="checkbox" checked={draft.alertWorkspace} onChange={(e) => change({ alertWorkspace: e.currentTarget.checked })} />
+        {t('rules.alertWorkspace')}
+      </label>
+      <p class="hint">{t('rules.alertWorkspaceHint')}</p>
       {list('emails')}
       {smsEnabled ? (
         list('smsPhones')
