@@ -9,22 +9,37 @@ import { clockTime } from './zoned-time';
 const FUEL_COLOUR = '#8a5a00';
 const HEIGHT_PX = 200;
 
+interface Props {
+  replay: Replay;
+  timeZone: string;
+  timeMs: number;
+  /** Whether moving over the chart moves the replay: while it plays, only a click does, so a resting pointer does not hold it. */
+  followPointer: boolean;
+  onTime: (ms: number) => void;
+}
+
 /**
  * Speed of each employee (and the fuel level, for one) over the span of the data, the time axis
- * in the account's zone. Its cursor is the replay's time: moving over the chart moves the replay,
- * and the replay moves the cursor.
+ * in the account's zone. Its cursor is the replay's time: moving over the chart (or clicking it)
+ * moves the replay, and the replay moves the cursor.
  */
-export function ReplayChart({ replay, timeZone, timeMs, onTime }: { replay: Replay; timeZone: string; timeMs: number; onTime: (ms: number) => void }) {
+export function ReplayChart({ replay, timeZone, timeMs, followPointer, onTime }: Props) {
   const host = useRef<HTMLDivElement>(null);
   const chart = useRef<uPlot | null>(null);
   const pick = useRef(onTime);
   pick.current = onTime;
+  const follow = useRef(followPointer);
+  follow.current = followPointer;
 
   useEffect(() => {
     const element = host.current;
     if (!element) return;
-    const created = new uPlot(chartOptions(replay, timeZone, widthOf(element), (ms) => pick.current(ms)), chartData(replay), element);
+    const created = new uPlot(chartOptions(replay, timeZone, widthOf(element), (ms) => follow.current && pick.current(ms)), chartData(replay), element);
     chart.current = created;
+    created.over.addEventListener('click', (event) => {
+      const left = event.clientX - created.over.getBoundingClientRect().left;
+      pick.current(Math.min(replay.endMs, Math.max(replay.startMs, created.posToVal(left, 'x') * 1000)));
+    });
     const resized = new ResizeObserver(() => created.setSize({ width: widthOf(element), height: HEIGHT_PX }));
     resized.observe(element);
     return () => {

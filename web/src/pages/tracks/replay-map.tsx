@@ -97,7 +97,11 @@ export function ReplayMap({ replay, timeMs, timeZone }: { replay: Replay; timeMs
     }
     drawn.current = { markers, trails };
     fitTo(map, bounds);
+    // Leaflet names a popup's close button in English, whatever the page's language.
+    const nameClose = (event: L.PopupEvent) => event.popup.getElement()?.querySelector('.leaflet-popup-close-button')?.setAttribute('aria-label', t('common.close'));
+    map.on('popupopen', nameClose);
     return () => {
+      map.off('popupopen', nameClose);
       drawn.current = null;
       group.remove();
     };

@@ -183,7 +183,7 @@ export function ReplayView({ route, timeZone, employees }: { route: string[]; ti
             onSpeed={setSpeed}
             onTime={setTimeMs}
           />
-          <ReplayChart replay={replay} timeZone={timeZone} timeMs={timeMs} onTime={setTimeMs} />
+          <ReplayChart replay={replay} timeZone={timeZone} timeMs={timeMs} followPointer={!playing} onTime={setTimeMs} />
           <p class="replay-files">
             <span>{t('replay.download')}</span>{' '}
             <a class="button secondary" href={fileLink(shownIds, routeFrom, routeTo, 'gpx')} download>
