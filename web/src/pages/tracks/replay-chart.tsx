@@ -30,6 +30,8 @@ export function ReplayChart({ replay, timeZone, timeMs, followPointer, onTime }:
   pick.current = onTime;
   const follow = useRef(followPointer);
   follow.current = followPointer;
+  const time = useRef(timeMs);
+  time.current = timeMs;
 
   useEffect(() => {
     const element = host.current;
@@ -40,6 +42,8 @@ export function ReplayChart({ replay, timeZone, timeMs, followPointer, onTime }:
       const left = event.clientX - created.over.getBoundingClientRect().left;
       pick.current(Math.min(replay.endMs, Math.max(replay.startMs, created.posToVal(left, 'x') * 1000)));
     });
+    // uPlot hides its cursor when the pointer leaves; the replay's time is still somewhere: show it.
+    created.over.addEventListener('mouseleave', () => requestAnimationFrame(() => chart.current === created && placeCursor(created, time.current)));
     const resized = new ResizeObserver(() => created.setSize({ width: widthOf(element), height: HEIGHT_PX }));
     resized.observe(element);
     return () => {
@@ -52,8 +56,7 @@ export function ReplayChart({ replay, timeZone, timeMs, followPointer, onTime }:
   useEffect(() => {
     const drawn = chart.current;
     if (!drawn) return;
-    // `false`: a cursor placed by the replay is not a user's move, so it does not set the time back.
-    drawn.setCursor({ left: drawn.valToPos(timeMs / 1000, 'x'), top: HEIGHT_PX / 4 }, false);
+    placeCursor(drawn, timeMs);
   }, [replay, timeMs]);
 
   return (
@@ -62,6 +65,11 @@ export function ReplayChart({ replay, timeZone, timeMs, followPointer, onTime }:
       <div ref={host} class="replay-chart-canvas" role="img" aria-label={t('replay.chartLabel')} data-time-ms={Math.round(timeMs)} />
     </figure>
   );
+}
+
+/** The cursor at the replay's time; `false`: not a user's move, so it does not set the time back. */
+function placeCursor(chart: uPlot, timeMs: number) {
+  chart.setCursor({ left: chart.valToPos(timeMs / 1000, 'x'), top: HEIGHT_PX / 4 }, false);
 }
 
 const widthOf = (element: HTMLElement) => Math.max(240, Math.floor(element.clientWidth));
