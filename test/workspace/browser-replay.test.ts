@@ -86,6 +86,35 @@ async function pixelOf(page: Page, point: { lat: number; lng: number }): Promise
   }, point);
 }
 
+/** Where the van's marker is drawn, as a coordinate (valid once the map has stopped moving). */
+async function markerLatLng(page: Page, id: number): Promise<{ lat: number; lng: number }> {
+  return page.evaluate((subscriberID) => {
+    const element = document.querySelector('.replay-view .map');
+    const rect = element.getBoundingClientRect();
+    const box = document.querySelector(`.replay-marker[data-subscriber-id="${subscriberID}"] .replay-dot`).getBoundingClientRect();
+    const { lat, lng } = element.leafletMap.containerPointToLatLng([box.left + box.width / 2 - rect.left - element.clientLeft, box.top + box.height / 2 - rect.top - element.clientTop]);
+    return { lat, lng };
+  }, id);
+}
+
+/** Metres between two coordinates, near enough for tens of metres. */
+const metres = (a: { lat: number; lng: number }, b: { lat: number; lng: number }) =>
+  Math.hypot((a.lat - b.lat) * 110_540, (a.lng - b.lng) * 111_320 * Math.cos((a.lat * Math.PI) / 180));
+
+/**
+ * Paused, the marker stands where the posted fixes put the employee at the slider's time; the
+ * pixels agree only once the map has stopped moving (its first fit animates), so this waits for that too.
+ */
+async function standsAtSliderTime(page: Page, id: number, fixes: Fix[], slider: string): Promise<{ lat: number; lng: number }> {
+  let expected = { lat: 0, lng: 0 };
+  await until(async () => {
+    expected = expectedAt(fixes, Number(await page.getByRole('slider', { name: slider }).inputValue()));
+    const [at, there] = await Promise.all([markerCentre(page, id), pixelOf(page, expected)]);
+    return Math.hypot(at.x - there.x, at.y - there.y) < 3;
+  }, 'the marker stands at the slider’s time');
+  return expected;
+}
+
 /** Polls `check` until it holds or the deadline passes. */
 async function until(check: () => Promise<boolean>, what: string, deadlineMs = 15_000): Promise<void> {
   const end = Date.now() + deadlineMs;
@@ -123,6 +152,8 @@ LANGUAGES.forEach((words, index) => {
     let workspace: Workspace;
     let van: number;
     let fixes: Fix[];
+    let second: number;
+    let secondFixes: Fix[];
 
     before(async () => {
       workspace = await openWorkspace({ dialect, timeZone: TIME_ZONE, ...(words.language === 'ru' ? { locale: 'ru-RU' } : {}) });
@@ -131,6 +162,10 @@ LANGUAGES.forEach((words, index) => {
       fixes = lastHour(van, Date.now());
       const posted = await api.post(LOCATIONS, fixes);
       assert.equal(posted.status, 201, posted.text);
+      // A second van on a parallel road 2 km north.
+      second = await createEmployee(api, { name: words.language === 'ru' ? 'Пётр Орлов' : 'Pyotr Orlov' });
+      secondFixes = fixes.map((f) => ({ ...f, subscriberID: second, latitude: Number((f.latitude + 0.018).toFixed(7)) }));
+      assert.equal((await api.post(LOCATIONS, secondFixes)).status, 201);
       if (words.language === 'ru') {
         const { page } = workspace;
         await page.goto('/');
@@ -158,12 +193,9 @@ LANGUAGES.forEach((words, index) => {
       const pause = page.getByRole('button', { name: words.pause });
       await pause.waitFor();
       await pause.click();
+      const from = await standsAtSliderTime(page, van, fixes, words.slider);
       await page.getByRole('button', { name: words.play }).click();
-      const from = await markerCentre(page, van);
-      await until(async () => {
-        const now = await markerCentre(page, van);
-        return Math.hypot(now.x - from.x, now.y - from.y) > 5;
-      }, 'the marker moves while playing');
+      await until(async () => metres(await markerLatLng(page, van), from) > 50, 'the marker moves while playing');
       await page.getByRole('button', { name: words.pause }).click();
       await page.getByRole('button', { name: words.play }).waitFor();
 
@@ -238,6 +270,52 @@ LANGUAGES.forEach((words, index) => {
         assert.ok(fix, `${time} was posted`);
         assert.deepEqual([Number(point.attributes.lat), Number(point.attributes.lon)], [fix.latitude, fix.longitude]);
       }
+    });
+
+    test('two employees over a period typed in the form play together; a period the wrong way round is refused; it fits 375 px', async () => {
+      const { page } = workspace;
+      const local = (ms: number) => new Intl.DateTimeFormat('sv-SE', { timeZone: TIME_ZONE, dateStyle: 'short', timeStyle: 'short' }).format(ms).replace(' ', 'T');
+      const from = local(Date.now() - 55 * MINUTE);
+      const to = local(Date.now() + MINUTE);
+      await page.goto('/#/tracks/replay');
+      const employees = words.language === 'ru' ? 'Сотрудники' : 'Employees';
+      const [fromLabel, toLabel, showLabel] = words.language === 'ru' ? ['С', 'По', 'Показать'] : ['From', 'To', 'Show'];
+      await page.getByLabel(employees, { exact: true }).selectOption([String(van), String(second)]);
+      await page.getByLabel(fromLabel, { exact: true }).fill(to);
+      await page.getByLabel(toLabel, { exact: true }).fill(from);
+      await page.getByRole('button', { name: showLabel }).click();
+      await page.getByRole('alert').filter({ hasText: words.language === 'ru' ? 'Начало периода должно быть раньше конца.' : 'The start of the period must be before its end.' }).waitFor();
+      assert.equal(new URL(page.url()).hash, '#/tracks/replay');
+
+      await page.getByLabel(fromLabel, { exact: true }).fill(from);
+      await page.getByLabel(toLabel, { exact: true }).fill(to);
+      await page.getByRole('button', { name: showLabel }).click();
+      const ids = [van, second].sort((a, b) => a - b);
+      await page.waitForFunction((hash) => decodeURIComponent(location.hash) === hash, `#/tracks/replay/${ids.join(',')}/${from}/${to}`);
+      const markers = [van, second].map((id) => page.locator(`.replay-marker[data-subscriber-id="${id}"]`));
+      for (const marker of markers) await marker.waitFor();
+      assert.equal(await page.locator('.replay-chart .u-legend .u-series').count(), 3, 'time and a speed per employee');
+      const slider = page.getByRole('slider', { name: words.slider });
+      assert.equal(await slider.inputValue(), await slider.getAttribute('min'), 'a replay shown, not played, stands at its start');
+      assert.equal(await page.getByRole('button', { name: words.play }).count(), 1);
+
+      const before = [await standsAtSliderTime(page, van, fixes, words.slider), await standsAtSliderTime(page, second, secondFixes, words.slider)];
+      await page.getByRole('button', { name: words.play }).click();
+      await until(async () => {
+        const now = [await markerLatLng(page, van), await markerLatLng(page, second)];
+        return now.every((at, i) => metres(at, before[i]!) > 50);
+      }, 'both markers move');
+      await page.getByRole('button', { name: words.pause }).click();
+
+      await page.setViewportSize({ width: 375, height: 812 });
+      await page.locator('.replay-chart canvas').waitFor();
+      const rights = await page.evaluate(() =>
+        ['.tracks-page', '.replay-view .map', '.replay-chart canvas', '.replay-slider'].map((selector) => document.querySelector(selector).getBoundingClientRect().right),
+      );
+      for (const right of rights) assert.ok(right <= 375, `reaches ${right} px`);
+      assert.ok((await page.evaluate(() => document.documentElement.scrollWidth)) <= 375);
+      await workspace.screenshot(`replay-375-${words.language}`);
+      await page.setViewportSize({ width: 1280, height: 900 });
       assert.deepEqual(workspace.pageErrors, []);
     });
   });

@@ -25,5 +25,4 @@ export const replayEn = {
   'replay.slider': 'Replay time',
   'replay.download': 'Download the tracks:',
   'replay.zoneEntry': 'Zone entry',
-  'replay.open': 'Replay',
 } as const;

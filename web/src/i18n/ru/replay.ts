@@ -27,5 +27,4 @@ export const replayRu: CatalogueOf<typeof replayEn> = {
   'replay.slider': 'Время воспроизведения',
   'replay.download': 'Скачать треки:',
   'replay.zoneEntry': 'Въезд в зону',
-  'replay.open': 'Воспроизвести',
 } as const;

@@ -36,14 +36,20 @@ export function ReplayChart({ replay, timeZone, timeMs, followPointer, onTime }:
   useEffect(() => {
     const element = host.current;
     if (!element) return;
-    const created = new uPlot(chartOptions(replay, timeZone, widthOf(element), (ms) => follow.current && pick.current(ms)), chartData(replay), element);
+    // Only a pointer over the plot moves the replay: uPlot also runs its cursor hook when it redraws or resizes.
+    let pointerInside = false;
+    const created = new uPlot(chartOptions(replay, timeZone, widthOf(element), (ms) => pointerInside && follow.current && pick.current(ms)), chartData(replay), element);
     chart.current = created;
+    created.over.addEventListener('mouseenter', () => (pointerInside = true));
     created.over.addEventListener('click', (event) => {
       const left = event.clientX - created.over.getBoundingClientRect().left;
       pick.current(Math.min(replay.endMs, Math.max(replay.startMs, created.posToVal(left, 'x') * 1000)));
     });
     // uPlot hides its cursor when the pointer leaves; the replay's time is still somewhere: show it.
-    created.over.addEventListener('mouseleave', () => requestAnimationFrame(() => chart.current === created && placeCursor(created, time.current)));
+    created.over.addEventListener('mouseleave', () => {
+      pointerInside = false;
+      requestAnimationFrame(() => chart.current === created && placeCursor(created, time.current));
+    });
     const resized = new ResizeObserver(() => created.setSize({ width: widthOf(element), height: HEIGHT_PX }));
     resized.observe(element);
     return () => {
