@@ -31,13 +31,20 @@ export const TRACK_FILE_TYPES: Record<TrackFileFormat, string> = {
 
 /** Text and attribute values: the five characters XML gives meaning to, and the control characters XML 1.0 forbids. */
 export function escapeXml(text: string): string {
-  return text
-    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, '')
+  return [...text]
+    .filter(allowedInXml)
+    .join('')
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;')
     .replace(/"/g, '&quot;')
     .replace(/'/g, '&apos;');
+}
+
+/** XML 1.0's Char: tab, line feed, carriage return, and from space up, less U+FFFE and U+FFFF. */
+function allowedInXml(character: string): boolean {
+  const code = character.codePointAt(0)!;
+  return code === 0x9 || code === 0xa || code === 0xd || (code >= 0x20 && code !== 0xfffe && code !== 0xffff);
 }
 
 /** UTC with a `Z`: what both formats' `dateTime` readers expect, whatever the account's zone. */

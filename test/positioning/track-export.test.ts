@@ -6,6 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { createEmployee, LOCATIONS, startServer, type TestServer } from '../helpers/server.js';
 import { dialects } from '../helpers/stores.js';
 import { descendants, parseXml, type XmlElement } from '../helpers/xml.js';
+import { writeGpx, writeKml } from '../../src/positioning/track-export.js';
 
 const GPX = '{http://www.topografix.com/GPX/1/1}';
 const KML = '{http://www.opengis.net/kml/2.2}';
@@ -39,6 +40,19 @@ function run(subscriberID: number, fromMs: number, minutes: number, startLon: nu
 
 const utc = (iso: string) => iso.replace('.000Z', 'Z');
 const text = (element: XmlElement, name: string) => element.children.find((c) => c.name === name)?.text;
+
+describe('track files: any name makes a well-formed file', () => {
+  it('markup characters are escaped and characters XML forbids are left out', () => {
+    const names = [NAME, ']]> <!-- & --> <![CDATA[', 'tab\there, bell\u0007 and \ufffe gone', 'Ёжик 🚚 “quoted”'];
+    const file = { title: names.join(' / '), employees: names.map((name, i) => ({ subscriberID: i + 1, name, tracks: [[{ timeMs: 0, latitude: 1, longitude: 2 }, { timeMs: 1000, latitude: 1.5, longitude: 2.5 }]] })) };
+    const expected = names.map((n) => n.replace(/[\u0007\ufffe]/g, ''));
+    const gpx = parseXml(writeGpx(file, 0));
+    assert.deepEqual(descendants(gpx, `${GPX}trk`).map((trk) => text(trk, `${GPX}name`)), expected);
+    assert.deepEqual(descendants(gpx, `${GPX}time`).slice(1, 3).map((t) => t.text), ['1970-01-01T00:00:00Z', '1970-01-01T00:00:01Z']);
+    const kml = parseXml(writeKml(file));
+    assert.deepEqual(descendants(kml, `${KML}Folder`).map((folder) => text(folder, `${KML}name`)), expected);
+  });
+});
 
 for (const dialect of dialects) {
   describe(`track files (GPX, KML) on ${dialect}`, () => {
