@@ -19,6 +19,8 @@ import { ReportData } from './report-data.js';
 import { StatisticsService } from './statistics-service.js';
 import { subscriberRequestRoutes } from './subscriber-request-routes.js';
 import { SubscriberRequestService } from './subscriber-request-service.js';
+import { TrackExportService } from './track-export-service.js';
+import { trackExportRoutes } from './track-export-routes.js';
 import { trackRoutes } from './track-routes.js';
 import { TrackService } from './track-service.js';
 import { VehicleEventService } from './vehicle-event-service.js';
@@ -57,7 +59,7 @@ export interface Positioning extends LocationIngest, LiveFixes {
   retention: PositionRetention;
   /** Names tracks' ends from the geocoder, when there is one; started and stopped by main.ts. */
   addressFiller: AddressFiller | null;
-  /** Under `/v6/api`: locations (their ingestion bodies up to `ingestBodyLimitBytes`), tracks, statistics, locate requests, the GPS filter. */
+  /** Under `/v6/api`: locations (their ingestion bodies up to `ingestBodyLimitBytes`), tracks and their GPX/KML files, statistics, locate requests, the GPS filter. */
   routes(options: { ingestBodyLimitBytes: number }): Routes;
 }
 
@@ -67,6 +69,7 @@ export function createPositioning(deps: PositioningDependencies): Positioning {
   const locations = new LocationService({ database, accounts, employees, metrics: deps.metrics, addresses, clock, signals: deps.signals, signalMaxAgeMs: deps.signalMaxAgeMs });
   const tracks = new TrackService(database, addresses, clock);
   const vehicleEvents = new VehicleEventService(database, clock);
+  const trackFiles = new TrackExportService(database, tracks, employees, clock);
   const statistics = new StatisticsService(database, employees, clock);
   const mobileLocations = new MobileLocations(database, locations, addresses);
   const subscriberRequests = new SubscriberRequestService({ database, employees, locations, clock });
@@ -82,6 +85,7 @@ export function createPositioning(deps: PositioningDependencies): Positioning {
       async (api) => {
         await api.register(locationRoutes(locations, ingestBodyLimitBytes));
         await api.register(trackRoutes(tracks, vehicleEvents, statistics));
+        await api.register(trackExportRoutes(trackFiles));
         await api.register(mobilePositioningRoutes(mobileLocations, tracks));
         await api.register(subscriberRequestRoutes(subscriberRequests));
         await api.register(gpsFilterRoutes(accounts));

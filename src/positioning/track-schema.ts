@@ -134,3 +134,11 @@ export const StatisticsQuery = Type.Object({
 export type StatisticsQuery = Static<typeof StatisticsQuery>;
 
 export const TrackParams = Type.Object({ trackID: withExamples(Id, 1207) });
+
+export const TrackExportQuery = Type.Object({
+  subscriberIDs: withExamples(IdList, [23]),
+  dateFrom: Type.Optional(withExamples(DateTimeText, '2026-03-02T08:00:00+03:00')),
+  dateTo: Type.Optional(withExamples(DateTimeText, '2026-03-02T09:00:00+03:00')),
+  format: withExamples(Type.Union([Type.Literal('gpx'), Type.Literal('kml')], { description: '`gpx` (GPX 1.1) or `kml` (KML 2.2)' }), 'gpx'),
+});
+export type TrackExportQuery = Static<typeof TrackExportQuery>;

@@ -3,7 +3,7 @@
  * writes in Latin letters too, units of code, and the name of the English language in its switch.
  */
 export const LATIN_ALLOWED = new Set([
-  'API', 'CSV', 'Esc', 'POST', 'XLSX', 'URL', 'IMEI', 'GPS', 'JSON', 'HTTP', 'HTTPS', 'SMTP', 'ID', 'IP', 'QR', 'UTC', 'GMT', 'base64', 'Ctrl', 'C', 'Lokator',
+  'API', 'CSV', 'GPX', 'KML', 'Esc', 'POST', 'XLSX', 'URL', 'IMEI', 'GPS', 'JSON', 'HTTP', 'HTTPS', 'SMTP', 'ID', 'IP', 'QR', 'UTC', 'GMT', 'base64', 'Ctrl', 'C', 'Lokator',
   'OsmAnd', 'Traccar', 'EGTS', 'Wialon', 'IPS', 'Teltonika', 'Codec8', 'Telegram', 'English', 'Excel', 'OpenStreetMap', 'Leaflet', 'README',
 ]);
 

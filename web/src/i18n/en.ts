@@ -10,6 +10,7 @@ import { deliveriesEn } from './en/deliveries.js';
 import { tracksEn } from './en/tracks.js';
 import { reportsEn } from './en/reports.js';
 import { alertsEn } from './en/alerts.js';
+import { replayEn } from './en/replay.js';
 
 /** The English catalogue: the source of every key and of the placeholders each message takes. */
-export const en = { ...appEn, ...settingsEn, ...mapEn, ...employeesEn, ...tasksEn, ...objectsEn, ...zonesEn, ...eventsEn, ...deliveriesEn, ...tracksEn, ...reportsEn, ...alertsEn } as const;
+export const en = { ...appEn, ...settingsEn, ...mapEn, ...employeesEn, ...tasksEn, ...objectsEn, ...zonesEn, ...eventsEn, ...deliveriesEn, ...tracksEn, ...reportsEn, ...alertsEn, ...replayEn } as const;

@@ -12,6 +12,7 @@ import { deliveriesRu } from './ru/deliveries.js';
 import { tracksRu } from './ru/tracks.js';
 import { reportsRu } from './ru/reports.js';
 import { alertsRu } from './ru/alerts.js';
+import { replayRu } from './ru/replay.js';
 
 /** The Russian catalogue, of the English one's shape: a key missing here fails the typecheck. */
-export const ru: CatalogueOf<typeof en> = { ...appRu, ...settingsRu, ...mapRu, ...employeesRu, ...tasksRu, ...objectsRu, ...zonesRu, ...eventsRu, ...deliveriesRu, ...tracksRu, ...reportsRu, ...alertsRu };
+export const ru: CatalogueOf<typeof en> = { ...appRu, ...settingsRu, ...mapRu, ...employeesRu, ...tasksRu, ...objectsRu, ...zonesRu, ...eventsRu, ...deliveriesRu, ...tracksRu, ...reportsRu, ...alertsRu, ...replayRu };

@@ -9,6 +9,7 @@ import { DayChart } from './tracks/day-chart';
 import { DayMap } from './tracks/day-map';
 import { DayTables } from './tracks/day-tables';
 import type { Selection } from './tracks/selection';
+import { ReplayView, replayLink } from './tracks/replay-view';
 import { dayIn, isDay, shiftDay } from './tracks/zoned-time';
 import './tracks.css';
 import { formatDay } from '../i18n/format';
@@ -18,7 +19,8 @@ type Loaded = { status: 'idle' } | { status: 'loading' } | { status: 'failed'; e
 
 /**
  * One employee's local day (`#/tracks/<subscriberID>/<YYYY-MM-DD>`): tracks, stops and vehicle
- * events on a map and in tables, and speed and fuel over the day in a chart.
+ * events on a map and in tables, and speed and fuel over the day in a chart. Or a replay of some
+ * employees over a period (`#/tracks/replay/…`).
  */
 export function TracksPage() {
   const { account } = useSessionInfo();
@@ -26,6 +28,7 @@ export function TracksPage() {
   const route = useRoute();
   const today = dayIn(timeZone, Date.now());
   const [unlinkedDay, setUnlinkedDay] = useState(today);
+  const replayMode = route[1] === 'replay';
   const subscriberID = /^\d+$/.test(route[1] ?? '') ? Number(route[1]) : null;
   const day = isDay(route[2]) ? route[2] : subscriberID === null ? unlinkedDay : today;
 
@@ -71,9 +74,39 @@ export function TracksPage() {
   // A link to an employee of another account (or a deleted one) reads as empty days; say what it is.
   const unknownEmployee = subscriberID !== null && employees !== null && employeeName === undefined;
 
+  // From a replay, the day view opens on its first employee and the day it starts.
+  const replayFirst = /^\d+/.exec(route[2] ?? '')?.[0];
+  const dayTarget = replayMode ? (replayFirst ? Number(replayFirst) : null) : subscriberID;
+  const dayOfReplay = replayMode && isDay(route[3]?.slice(0, 10)) ? route[3]!.slice(0, 10) : day;
+  const modes = (
+    <nav class="tracks-modes" aria-label={t('replay.modes')}>
+      <a href={dayTarget === null ? '#/tracks' : `#/tracks/${dayTarget}/${dayOfReplay}`} aria-current={replayMode ? undefined : 'page'}>
+        {t('replay.dayMode')}
+      </a>
+      <a
+        href={subscriberID === null ? '#/tracks/replay' : replayLink([subscriberID], `${day}T00:00`, `${shiftDay(day, 1)}T00:00`)}
+        aria-current={replayMode ? 'page' : undefined}
+      >
+        {t('replay.replayMode')}
+      </a>
+    </nav>
+  );
+
+  if (replayMode) {
+    return (
+      <section class="tracks-page" aria-labelledby="tracks-title">
+        <h1 id="tracks-title">{t('tracks.title')}</h1>
+        {modes}
+        <LoadFailure message={employeesError} onRetry={loadEmployees} />
+        <ReplayView route={route} timeZone={timeZone} employees={employees} />
+      </section>
+    );
+  }
+
   return (
     <section class="tracks-page" aria-labelledby="tracks-title">
       <h1 id="tracks-title">{t('tracks.title')}</h1>
+      {modes}
       <div class="toolbar">
         {/* Named by the span alone: a wrapping label would add the chosen option to the name. */}
         <label>

@@ -43,6 +43,7 @@ export const mapEn = {
   'map.card.fuel': 'Fuel',
   'map.card.detailsFailed': 'The address and today’s figures could not be loaded: {reason}',
   'map.card.track': 'Today’s track',
+  'map.card.replay': 'Replay the last hour',
   'map.card.tasks': 'Tasks',
   'map.card.locate': 'Locate now',
   'map.card.settings': 'Settings',

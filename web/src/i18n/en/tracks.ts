@@ -30,6 +30,7 @@ export const tracksEn = {
   'tracks.eventSpeeding': 'Speeding',
   'tracks.eventProlonged': 'Prolonged speeding',
   'tracks.eventN': 'Event type {type}',
+  'tracks.eventAt': '{event} at {time}',
   'tracks.trackTooltip': 'Track {n}: {from}–{to}, {distance}',
   'tracks.stopLabel': 'Stop {n}: {from}–{to} ({duration})',
   'tracks.mapLabel': 'Map of the day: {tracks} tracks, {stops} stops, {events} events',

@@ -44,6 +44,7 @@ export const mapRu: CatalogueOf<typeof mapEn> = {
   'map.card.fuel': 'Топливо',
   'map.card.detailsFailed': 'Не удалось загрузить адрес и данные за сегодня: {reason}',
   'map.card.track': 'Трек за сегодня',
+  'map.card.replay': 'Воспроизвести последний час',
   'map.card.tasks': 'Задачи',
   'map.card.locate': 'Запросить местоположение',
   'map.card.settings': 'Настройки',

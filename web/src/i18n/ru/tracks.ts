@@ -32,6 +32,7 @@ export const tracksRu: CatalogueOf<typeof tracksEn> = {
   'tracks.eventSpeeding': 'Превышение скорости',
   'tracks.eventProlonged': 'Длительное превышение скорости',
   'tracks.eventN': 'Событие типа {type}',
+  'tracks.eventAt': '{event} в {time}',
   'tracks.trackTooltip': 'Трек {n}: {from}–{to}, {distance}',
   'tracks.stopLabel': 'Остановка {n}: {from}–{to} ({duration})',
   'tracks.mapLabel': 'Карта дня: треков {tracks}, остановок {stops}, событий {events}',

@@ -4,6 +4,7 @@ import type { Employee, Location, SubscriberGroup } from '../../types';
 import { formatFullDateTime, formatKm, formatLitres, formatSpeed, formatTimeAgo } from '../../i18n/format';
 import { t, untranslated, type PlainKey } from '../../i18n/i18n';
 import { LoadFailure, StatusLine } from '../../ui/messages';
+import { lastHourLink } from '../tracks/replay-view';
 import { useCardDetails } from './card-details';
 import { fixTime } from './fix-format';
 import { STATE_LABEL, type FleetState, type Today } from './fleet-state';
@@ -30,8 +31,8 @@ const LOCATE_RESULTS: Record<number, PlainKey> = {
 /**
  * One employee at a glance, opened from their marker or row: the state, when their last data came
  * ("5 min ago", kept current), where they are, speed and course, today's distance and the fuel
- * level where the vehicle reports one, and what a dispatcher does next: the day's track, the
- * tasks, a fresh position, the employee's settings.
+ * level where the vehicle reports one, and what a dispatcher does next: the day's track, a replay
+ * of the last hour, the tasks, a fresh position, the employee's settings.
  */
 export function EmployeeCard({ employee, position, state, groups, timeZone, today, nowMs, onClose }: Props) {
   const id = employee.subscriberID;
@@ -115,6 +116,9 @@ export function EmployeeCard({ employee, position, state, groups, timeZone, toda
       <div class="card-actions">
         <a class="button secondary" href={`#/tracks/${id}/${today.day}`}>
           {t('map.card.track')}
+        </a>
+        <a class="button secondary" href={lastHourLink(id, timeZone, nowMs)}>
+          {t('map.card.replay')}
         </a>
         <a class="button secondary" href={`#/tasks/${id}`}>
           {t('map.card.tasks')}

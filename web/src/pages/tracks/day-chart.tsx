@@ -11,7 +11,7 @@ const FUEL_COLOUR = '#c25e00';
 const HEIGHT_PX = 220;
 
 /**
- * Speed (km/h, left axis) and fuel level (l, right axis) over the whole local day, the time axis
+ * Speed (km/h, left axis) and fuel level (l, right axis) over the day's readings, the time axis
  * in the account's zone. The canvas is an image to assistive technology; the summary below it
  * says in words what it shows.
  */
@@ -68,11 +68,10 @@ function chartOptions(timeZone: string, dayText: string, width: number): uPlot.O
   };
 }
 
-/** uPlot's columns (seconds, speed, fuel), with empty points at the day's edges so the axis spans the day. */
+/** uPlot's columns (seconds, speed, fuel): the axis spans the readings, so a vehicle heard from 08:00 to 09:30 fills the chart. */
 function chartData(day: Day): uPlot.AlignedData {
   const points = day.readings.filter((r) => r.timeMs >= day.startMs && r.timeMs < day.endMs);
-  const times = [day.startMs, ...points.map((r) => r.timeMs), day.endMs].map((ms) => ms / 1000);
-  return [times, [null, ...points.map((r) => r.speedKmh), null], [null, ...points.map((r) => r.fuelLitres), null]];
+  return [points.map((r) => r.timeMs / 1000), points.map((r) => r.speedKmh), points.map((r) => r.fuelLitres)];
 }
 
 /** The chart in words: the highest speed and when, the fuel at the first and last reading and its lowest. */

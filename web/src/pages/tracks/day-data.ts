@@ -35,7 +35,7 @@ export interface VehicleEvent {
   eventDate: string;
 }
 
-interface StatisticsRecord {
+export interface StatisticsRecord {
   endFuelLevel: number | null;
   locationDate: string;
 }
@@ -115,10 +115,11 @@ export async function loadDay(subscriberID: number, day: string, timeZone: strin
   };
 }
 
-type Period = { from: string; to: string };
+/** Local date-times of the account's zone, without an offset: the server reads them in that zone too. */
+export type Period = { from: string; to: string };
 
 /** All the day's fixes: the list is newest first and pages by the last id seen (CONTRACT §1). */
-async function loadLocations(subscriberID: number, period: Period): Promise<Location[]> {
+export async function loadLocations(subscriberID: number, period: Period): Promise<Location[]> {
   const all: Location[] = [];
   let lastLocationID: number | undefined;
   for (;;) {
@@ -142,7 +143,7 @@ async function loadPaged<T>(path: (offset: number) => string, records: (body: { 
   }
 }
 
-function loadEvents(subscriberID: number, period: Period): Promise<VehicleEvent[]> {
+export function loadEvents(subscriberID: number, period: Period): Promise<VehicleEvent[]> {
   return loadPaged(
     (offset) => `${BASE}/events${query({ subscriberIDs: subscriberID, startDate: period.from, finishDate: period.to, count: PAGE, offset })}`,
     (body) => body.data.flatMap((group) => group.events as VehicleEvent[]),
@@ -153,7 +154,7 @@ function loadEvents(subscriberID: number, period: Period): Promise<VehicleEvent[
  * The fuel level over the day: statistics with interval 3 give one record per valid fix, its
  * `endFuelLevel` the smoothed level at that fix (CONTRACT §2), which is what a chart should show.
  */
-function loadFuel(subscriberID: number, period: Period): Promise<StatisticsRecord[]> {
+export function loadFuel(subscriberID: number, period: Period): Promise<StatisticsRecord[]> {
   return loadPaged(
     (offset) => `${BASE}/statistics${query({ subscriberIDs: subscriberID, dateFrom: period.from, dateTo: period.to, interval: 3, count: PAGE, offset })}`,
     (body) => body.data.flatMap((group) => group.statistics as StatisticsRecord[]),

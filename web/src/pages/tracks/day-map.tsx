@@ -70,7 +70,7 @@ export function DayMap({ day, timeZone, selection, onSelect }: { day: Day; timeZ
         fillOpacity: 1,
         className: `event-marker event-type-${event.type}`,
       });
-      marker.bindTooltip(`${eventName(event.type)} at ${time(event.timeMs)}`);
+      marker.bindTooltip(t('tracks.eventAt', { event: eventName(event.type), time: time(event.timeMs) }));
       marker.on('click', () => select.current({ kind: 'event', index: i }));
       return marker.addTo(group);
     });

@@ -83,3 +83,29 @@ function offsetMs(timeZone: string, ms: number): number {
   const wall = Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second);
   return wall - Math.floor(ms / 1000) * 1000;
 }
+
+const LOCAL_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})$/;
+
+/** `YYYY-MM-DDTHH:mm` (what a `datetime-local` input holds) of the instant `ms` on the wall clock of `timeZone`. */
+export function localDateTime(ms: number, timeZone: string): string {
+  const p = wallClock(timeZone, ms);
+  return `${p.year}-${pad(p.month)}-${pad(p.day)}T${pad(p.hour)}:${pad(p.minute)}`;
+}
+
+export function isLocalDateTime(text: string | undefined): text is string {
+  const match = text ? LOCAL_DATE_TIME.exec(text) : null;
+  return match !== null && isDay(text!.slice(0, 10)) && Number(match[4]) < 24 && Number(match[5]) < 60;
+}
+
+/**
+ * The instant a wall-clock time `YYYY-MM-DDTHH:mm` of `timeZone` names; a time the clocks skip
+ * (spring forward) reads as the offset before the change, as the server reads it.
+ */
+export function zonedMs(local: string, timeZone: string): number {
+  const [day, time] = local.split('T') as [string, string];
+  const [y, m, d] = day.split('-').map(Number) as [number, number, number];
+  const [h, min] = time.split(':').map(Number) as [number, number];
+  const wall = Date.UTC(y, m - 1, d, h, min);
+  const first = wall - offsetMs(timeZone, wall);
+  return wall - offsetMs(timeZone, first);
+}

@@ -1,0 +1,30 @@
+import type { CatalogueOf } from '../catalogue.js';
+import type { replayEn } from '../en/replay.js';
+
+export const replayRu: CatalogueOf<typeof replayEn> = {
+  'replay.modes': 'Вид треков',
+  'replay.dayMode': 'День',
+  'replay.replayMode': 'Воспроизведение',
+  'replay.employees': 'Сотрудники',
+  'replay.from': 'С',
+  'replay.to': 'По',
+  'replay.show': 'Показать',
+  'replay.chooseSomeone': 'Выберите хотя бы одного сотрудника.',
+  'replay.badPeriod': 'Укажите начало и конец периода.',
+  'replay.fromAfterTo': 'Начало периода должно быть раньше конца.',
+  'replay.tooLong': 'Воспроизвести можно не больше {days} дней.',
+  'replay.idle': 'Выберите сотрудников и период и нажмите «Показать».',
+  'replay.loading': 'Загрузка воспроизведения…',
+  'replay.noFixes': 'За этот период у выбранных сотрудников нет координат',
+  'replay.failed': 'Не удалось загрузить воспроизведение: {reason}',
+  'replay.heading': '{names}, {from} – {to}',
+  'replay.mapLabel': 'Карта воспроизведения: сотрудников {employees}, стоянок {stops}, событий {events}',
+  'replay.chartLabel': 'График скорости в км/ч за период; движение по нему двигает воспроизведение',
+  'replay.play': 'Пуск',
+  'replay.pause': 'Пауза',
+  'replay.speed': 'Скорость',
+  'replay.times': '{n}×',
+  'replay.slider': 'Время воспроизведения',
+  'replay.download': 'Скачать треки:',
+  'replay.zoneEntry': 'Въезд в зону',
+} as const;
