@@ -77,8 +77,6 @@ export const employeesEn = {
   'conn.imei': 'IMEI (device key)',
   'conn.done': 'Done',
   'conn.heading': 'Connection settings',
-  'conn.address': 'Server address',
-  'conn.port': 'Port',
   'conn.noKey': 'none yet',
   'conn.passwordSet': 'set (not shown: it is stored encrypted one-way; set a new one to change it)',
   'conn.passwordNone': 'none',

@@ -79,8 +79,6 @@ export const employeesRu: CatalogueOf<typeof employeesEn> = {
   'conn.imei': 'IMEI (ключ устройства)',
   'conn.done': 'Готово',
   'conn.heading': 'Настройки подключения',
-  'conn.address': 'Адрес сервера',
-  'conn.port': 'Порт',
   'conn.noKey': 'ещё не задан',
   'conn.passwordSet': 'задан (не показывается: хранится в необратимо зашифрованном виде; чтобы сменить, задайте новый)',
   'conn.passwordNone': 'нет',

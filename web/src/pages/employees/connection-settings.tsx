@@ -84,8 +84,7 @@ export function ConnectionSettings({ shown, once, onDone }: { shown: ShownDevice
   const lines = [
     t('conn.title', { name: shown.name }),
     tracker ? `${t('emp.protocol')}: ${protocol?.label ?? ''}` : `${t('emp.device')}: ${t('emp.phoneApp')}`,
-    tracker ? `${t('conn.address')}: ${host}` : `${t('conn.serverUrl')}: ${serverUrl}`,
-    ...(tracker ? [`${t('conn.port')}: ${port}`] : []),
+    tracker ? `${t('conn.server')}: ${hostPort(host, port)}` : `${t('conn.serverUrl')}: ${serverUrl}`,
     ...(identifier ? [`${tracker ? t('conn.imei') : t('conn.deviceId')}: ${identifier}`] : []),
   ];
   const date = (value: string | null | undefined) => (value ? formatDateTime(value, account.timeZone, true) : t('conn.never'));
@@ -114,13 +113,9 @@ export function ConnectionSettings({ shown, once, onDone }: { shown: ShownDevice
             <dd>{tracker ? `${t('emp.tracker')}, ${protocol?.label ?? ''}` : t('emp.phoneApp')}</dd>
             {tracker ? (
               <>
-                <dt>{t('conn.address')}</dt>
+                <dt>{t('conn.server')}</dt>
                 <dd>
-                  <code class="server-address">{host}</code>
-                </dd>
-                <dt>{t('conn.port')}</dt>
-                <dd>
-                  <code class="server-port">{port}</code>
+                  <code class="server-address">{hostPort(host, port)}</code>
                 </dd>
               </>
             ) : (

@@ -14,7 +14,7 @@ export function deviceHost(publicUrl: string | null, pageHost: string): DeviceHo
   return { host: pageHost, fromPublicUrl: false };
 }
 
-/** `host:port`, or the host alone for port 0 (a switched-off listener is shown apart). */
+/** `host:port` as a tracker's settings take it. */
 export function hostPort(host: string, port: number): string {
   return `${host}:${port}`;
 }
