@@ -148,6 +148,8 @@ export const settings = {
   },
   PUBLIC_URL: {
     doc: 'the address phones and trackers reach this server at (its host, e.g. https://track.example.com); the connection settings and QR codes use it',
+    // As every URL setting: one with credentials in it must not reach a log.
+    secret: true,
     parse: (raw: string) => {
       if (!URL.canParse(raw) || !httpSchemes.includes(new URL(raw).protocol)) throw new SettingRule('must be an http:// or https:// URL');
       return raw;

@@ -58,6 +58,7 @@ function workspaceSettings(config: WorkspaceConfig, devices: WorkspaceSettings['
   return {
     map: { tileUrl: tileUrl === 'none' ? null : tileUrl, attribution: config.MAP_TILE_ATTRIBUTION ?? configSettings.MAP_TILE_ATTRIBUTION.default, placeSearch },
     devices,
-    publicUrl: config.PUBLIC_URL ?? null,
+    // Its origin only: whatever else the URL carries (a path, credentials) is not the workspace's to show.
+    publicUrl: config.PUBLIC_URL ? new URL(config.PUBLIC_URL).origin : null,
   };
 }
