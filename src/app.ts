@@ -69,7 +69,7 @@ export function createServices(database: Database, clock: () => number = Date.no
   const reports = createReports({ database, clock, accounts, employees, data: positioning.reportData, outbox });
   const retention = createRetention({ database, clock, accounts, sessions: accounts.sessions, positions: positioning.retention, settings: retentionSettings });
   const devices = createDevices({ database, clock });
-  const workspace = createWorkspace({ sessions: accounts.sessions, fixes: positioning, alerts: alerts.feed, arrivals: signals.taskArrivals({ tasks, fixes: positioning }) });
+  const workspace = createWorkspace({ sessions: accounts.sessions, fixes: positioning, alerts: alerts.feed, arrivals: signals.taskArrivals({ tasks, fixes: positioning }), places: positioning.places });
   return { metrics, accounts, alerts, delivery, customFields: templates, employees, tasks, forms, geozones, signals, positioning, reports, retention, devices, workspace };
 }
 

@@ -146,6 +146,15 @@ export const settings = {
     default: 16 * 1024 * 1024,
     parse: positiveInt,
   },
+  PUBLIC_URL: {
+    doc: 'the address phones and trackers reach this server at (its host, e.g. https://track.example.com); the connection settings and QR codes use it',
+    // As every URL setting: one with credentials in it must not reach a log.
+    secret: true,
+    parse: (raw: string) => {
+      if (!URL.canParse(raw) || !httpSchemes.includes(new URL(raw).protocol)) throw new SettingRule('must be an http:// or https:// URL');
+      return raw;
+    },
+  },
   GEOCODER_URL: url('base URL of a Nominatim-compatible reverse geocoder for track addresses (else zone, map object or coordinates)', httpSchemes),
   GEOCODER_TIMEOUT_MS: { doc: 'how long one reverse-geocoding request may take', default: 5000, parse: positiveInt },
   ROUTER_URL: url('base URL of an OSRM-compatible router for estimated arrival (signal 24); straight-line estimates without', httpSchemes),

@@ -117,8 +117,8 @@ export function startTrackerThread(options: TrackerThreadOptions): Promise<Track
     }
   };
 
-  const resolve = (id: number, protocol: DeviceProtocol, deviceKey: string, password: string | null) => {
-    directory.authenticateDevice(protocol, deviceKey, password).then(
+  const resolve = (id: number, protocol: DeviceProtocol, deviceKey: string, password: string | null, address: string | null) => {
+    directory.authenticateDevice(protocol, deviceKey, password, address).then(
       // Only what the thread needs crosses: a refusal's outcome, an acceptance's owner.
       (login) => send({ type: 'resolved', id, login: login.outcome === 'accepted' ? { outcome: 'accepted', owner: { accountId: login.owner.accountId, subscriberId: login.owner.subscriberId, readingMap: login.owner.readingMap ?? null } } : { outcome: login.outcome } }),
       (error: unknown) => send({ type: 'resolved', id, login: { outcome: 'unknown' }, error: error instanceof Error ? error.message : String(error) }),
@@ -142,7 +142,7 @@ export function startTrackerThread(options: TrackerThreadOptions): Promise<Track
         case 'ingest':
           return take(message.requests, message.fixes);
         case 'resolve':
-          return resolve(message.id, message.protocol, message.deviceKey, message.password);
+          return resolve(message.id, message.protocol, message.deviceKey, message.password, message.address);
         case 'ask':
           return answerQuestion(message.id, message.question);
         case 'log':

@@ -12,9 +12,10 @@ export interface DeviceDirectory {
   /**
    * A terminal's login on `protocol`'s listener (EmployeeService.authenticateDevice): the employee
    * whose device key is this IMEI / terminal id, if the key is heard on this protocol and the
-   * password (null: none given) is the device's, when it has one.
+   * password (null: none given) is the device's, when it has one. `address` is the terminal's IP
+   * address, kept with an accepted login for the employee's page.
    */
-  authenticateDevice(protocol: DeviceProtocol, deviceKey: string, password: string | null): Promise<TrackerLogin>;
+  authenticateDevice(protocol: DeviceProtocol, deviceKey: string, password: string | null, address?: string | null): Promise<TrackerLogin>;
   /**
    * The employee whose device key this is, if heard on `protocol`, whatever its device password:
    * a retranslator's vehicle (the retranslator proved its account's own credentials); absent: none.
@@ -158,7 +159,7 @@ export async function startTrackerServer(options: TrackerServerOptions): Promise
         }
         for (const { key, digest } of heard) {
           if (key === '') continue;
-          const login = await sink.authenticateDevice(protocol.name, key, password);
+          const login = await sink.authenticateDevice(protocol.name, key, password, address === '' ? null : address);
           if (login.outcome === 'unknown') continue;
           if (login.outcome !== 'accepted') {
             // A wrong or missing password counts as a guess: the key alone must not open the vehicle.

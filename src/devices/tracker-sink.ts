@@ -14,7 +14,7 @@ export function deviceDirectory(services: DirectoryServices): DeviceDirectory {
   const { employees } = services;
   const retranslators = services.devices?.retranslators;
   return {
-    authenticateDevice: (protocol, deviceKey, password) => employees.authenticateDevice(protocol, deviceKey, password),
+    authenticateDevice: (protocol, deviceKey, password, address) => employees.authenticateDevice(protocol, deviceKey, password, address ?? null),
     findDevice: (protocol, deviceKey) => employees.findDeviceOwner(protocol, deviceKey),
     authenticateRetranslator: async (dispatcherId, password) => (retranslators ? retranslators.authenticate(dispatcherId, password) : null),
   };

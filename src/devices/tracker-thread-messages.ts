@@ -41,7 +41,7 @@ export type FromTrackerThread =
   | { type: 'listening'; ports: Partial<Record<DeviceProtocol, number>> }
   | { type: 'listen-failed'; message: string }
   /** A terminal's login (TrackerSink.authenticateDevice); the password never goes into a log message. */
-  | { type: 'resolve'; id: number; protocol: DeviceProtocol; deviceKey: string; password: string | null }
+  | { type: 'resolve'; id: number; protocol: DeviceProtocol; deviceKey: string; password: string | null; address: string | null }
   | { type: 'ask'; id: number; question: TrackerQuestion }
   /** `requests`: id, account, fix count for each; `fixes`: their fixes one after the other (`packFixes`). */
   | { type: 'ingest'; requests: number[]; fixes: Float64Array }

@@ -49,11 +49,11 @@ const sink: TrackerSink = {
   // A retranslator's questions are few (one per session and per vehicle it names): no batching.
   authenticateRetranslator: async (dispatcherId, password) => (await ask({ kind: 'retranslator', dispatcherId, password })) as TrackerRetranslator | null,
   findDevice: async (protocol, deviceKey) => (await ask({ kind: 'device', protocol, deviceKey })) as TrackerDevice | null,
-  authenticateDevice: (protocol, deviceKey, password) =>
+  authenticateDevice: (protocol, deviceKey, password, address) =>
     new Promise((resolve, reject) => {
       const id = nextId++;
       resolving.set(id, { resolve, reject });
-      post({ type: 'resolve', id, protocol, deviceKey, password });
+      post({ type: 'resolve', id, protocol, deviceKey, password, address: address ?? null });
     }),
   ingest: (accountId: number, fixes: Fix[]) =>
     new Promise((resolve, reject) => {

@@ -42,7 +42,14 @@ export class DeviceKeys {
   private keysToRead = new Map<string, { resolve: (entry: DeviceEntry | null) => void; reject: (error: unknown) => void }[]>();
   private keysReadScheduled = false;
 
-  constructor(private readonly database: Database) {}
+  /** Accepted logins not yet written: employee → where from and when (see `noteConnection`). */
+  private connections = new Map<number, { accountId: number; address: string; atMs: number }>();
+  private connectionsWriteScheduled = false;
+
+  constructor(
+    private readonly database: Database,
+    private readonly clock: () => number = Date.now,
+  ) {}
 
   /**
    * The living employee whose device key a phone sends on the OsmAnd port (a key without a
@@ -63,13 +70,39 @@ export class DeviceKeys {
    * password set, the login must carry it. Read afresh (batched as `findByDeviceKey`); never
    * logs, and its answer names neither the key nor the password.
    */
-  async authenticateDevice(protocol: DeviceProtocol, identifier: string, password: string | null): Promise<DeviceLogin> {
+  async authenticateDevice(protocol: DeviceProtocol, identifier: string, password: string | null, address: string | null = null): Promise<DeviceLogin> {
     const entry = identifier === '' ? null : await this.readDeviceKey(identifier);
     if (!entry || !heardBy(entry.protocol, protocol)) return { outcome: 'unknown' };
-    if (entry.passwordHash === null) return { outcome: 'accepted', owner: entry.owner };
+    const accepted = (): DeviceLogin => {
+      if (address) this.noteConnection(entry.owner, address);
+      return { outcome: 'accepted', owner: entry.owner };
+    };
+    if (entry.passwordHash === null) return accepted();
     if (password === null || password === '') return { outcome: 'password-required' };
-    return (await verifyDevicePassword(password, entry.passwordHash)) ? { outcome: 'accepted', owner: entry.owner } : { outcome: 'wrong-password' };
+    return (await verifyDevicePassword(password, entry.passwordHash)) ? accepted() : { outcome: 'wrong-password' };
   }
+
+  /**
+   * Remembers where an accepted login came from, written with the others of this turn of the
+   * event loop once it ends: the login does not wait for it, and a fleet logging in again after an
+   * outage costs one transaction, not one per terminal. A failed write loses only this bookkeeping.
+   */
+  private noteConnection(owner: DeviceOwner, address: string): void {
+    this.connections.set(owner.subscriberId, { accountId: owner.accountId, address, atMs: this.clock() });
+    if (this.connectionsWriteScheduled) return;
+    this.connectionsWriteScheduled = true;
+    setImmediate(() => {
+      const noted = this.connections;
+      this.connections = new Map();
+      this.connectionsWriteScheduled = false;
+      void this.database
+        .transaction(async (tx) => {
+          for (const [id, { accountId, address, atMs }] of noted) await store.recordDeviceConnection(tx, accountId, id, address, atMs);
+        })
+        .catch(() => {});
+    });
+  }
+
 
   /**
    * The owner of a device key heard on `protocol`'s listener, whatever its device password: for a

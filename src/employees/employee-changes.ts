@@ -1,7 +1,7 @@
 import type { Account } from '../accounts/accounts.js';
 import type { Change, ChangeRecorder, Initiator } from '../events/events.js';
 import type { Tx } from '../store/database.js';
-import type { Employee } from './employee-schema.js';
+import type { Employee, StoredEmployee } from './employee-schema.js';
 
 /** One change of one employee; every write (by a user, the phone or the presence agent) passes through `EmployeeChanges.commit`. */
 export type EmployeeChange =
@@ -9,8 +9,11 @@ export type EmployeeChange =
   | { type: 'edit'; before: Employee; after: Employee }
   | { type: 'delete'; before: Employee };
 
-/** The employee as interface 2.9 carries it in events: without the device key (a credential), its protocol and password flag, and the vehicle settings. */
-export type CarriedEmployee = Omit<Employee, 'deviceKey' | 'deviceProtocol' | 'hasDevicePassword' | 'vehicleSettings'>;
+/**
+ * The employee as interface 2.9 carries it in events: without the device key (a credential), its
+ * type, protocol and password flag, the vehicle settings, kind, plate and model (fields 2.9 does not have).
+ */
+export type CarriedEmployee = Omit<Employee, 'deviceKey' | 'deviceProtocol' | 'deviceType' | 'hasDevicePassword' | 'vehicleSettings' | 'kind' | 'vehiclePlate' | 'vehicleModel'>;
 
 /** When a change happened and when the service noticed it (they differ for what is noticed afterwards, such as silence). */
 export type ChangeTiming = (change: EmployeeChange) => { atMs: number; firedMs: number };
@@ -44,8 +47,19 @@ export class EmployeeChanges {
 
 export const entityIdOf = (change: EmployeeChange) => (change.type === 'add' ? change.after.subscriberID : change.before.subscriberID);
 
-function carry(employee: Employee): CarriedEmployee {
-  const { deviceKey: _key, deviceProtocol: _protocol, hasDevicePassword: _password, vehicleSettings: _settings, ...carried } = employee;
+function carry(employee: StoredEmployee): CarriedEmployee {
+  const {
+    deviceKey: _key,
+    deviceProtocol: _protocol,
+    deviceType: _type,
+    hasDevicePassword: _password,
+    vehicleSettings: _settings,
+    kind: _kind,
+    vehiclePlate: _plate,
+    vehicleModel: _model,
+    deviceSeen: _seen,
+    ...carried
+  } = employee;
   return carried;
 }
 

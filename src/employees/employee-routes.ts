@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { Type } from 'typebox';
 import { described, withExamples } from '../http/examples.js';
+import { formatDateTime } from '../http/datetime.js';
 import { Id } from '../http/list-params.js';
 import { ErrorBody, NoContent, type Api } from '../http/route-types.js';
 import { Employee, employeeExample, EmployeeListQuery, EmployeePatch, EmployeeView, employeeViewExample, EmployeeWrite, toEmployeeView } from './employee-schema.js';
@@ -11,6 +12,11 @@ const tags = ['Employee management'];
 const ById = Type.Object({ subscriberID: withExamples(Id, 17) });
 const Created = described(withExamples(Employee, employeeExample), 'the created employee with its whole `deviceKey`; `Location` names it');
 const Viewed = described(withExamples(EmployeeView, employeeViewExample), 'the employee, its device key shown only by `deviceKeyHint`');
+/** Dates of a read in the account's time zone (CONTRACT §1). */
+const dates =
+  (request: { principal: { account: { timeZone: string } } }) =>
+  (epochMs: number) =>
+    formatDateTime(epochMs, request.principal.account.timeZone);
 const errors = { 400: ErrorBody, 401: ErrorBody, 404: ErrorBody, 409: ErrorBody, 429: ErrorBody };
 
 /** `/v6/api/subscriberManagement/subscribers` (CONTRACT §5). */
@@ -35,7 +41,7 @@ export function employeeRoutes(employees: EmployeeService, probes = new DeviceKe
           response: { 200: described(withExamples(Type.Array(EmployeeView), [employeeViewExample]), 'the employees'), ...errors },
         },
       },
-      async (request) => (await employees.list(request.principal.account, request.query)).map(toEmployeeView),
+      async (request) => (await employees.list(request.principal.account, request.query)).map((e) => toEmployeeView(e, dates(request))),
     );
 
     api.get(
@@ -49,7 +55,7 @@ export function employeeRoutes(employees: EmployeeService, probes = new DeviceKe
           response: { 200: Viewed, ...errors },
         },
       },
-      async (request) => toEmployeeView(await employees.getByExternalId(request.principal.account, request.params.externalID)),
+      async (request) => toEmployeeView(await employees.getByExternalId(request.principal.account, request.params.externalID), dates(request)),
     );
 
     api.get(
@@ -63,7 +69,7 @@ export function employeeRoutes(employees: EmployeeService, probes = new DeviceKe
           response: { 200: Viewed, ...errors },
         },
       },
-      async (request) => toEmployeeView(await employees.get(request.principal.account, request.params.subscriberID)),
+      async (request) => toEmployeeView(await employees.get(request.principal.account, request.params.subscriberID), dates(request)),
     );
 
     api.post(
@@ -102,7 +108,7 @@ export function employeeRoutes(employees: EmployeeService, probes = new DeviceKe
           response: { 200: Viewed, ...errors },
         },
       },
-      async (request) => toEmployeeView(await guarded(request, () => employees.replace(request.principal, request.params.subscriberID, request.body))),
+      async (request) => toEmployeeView(await guarded(request, () => employees.replace(request.principal, request.params.subscriberID, request.body)), dates(request)),
     );
 
     api.patch(
@@ -120,7 +126,7 @@ export function employeeRoutes(employees: EmployeeService, probes = new DeviceKe
           response: { 200: Viewed, ...errors },
         },
       },
-      async (request) => toEmployeeView(await guarded(request, () => employees.patch(request.principal, request.params.subscriberID, request.body))),
+      async (request) => toEmployeeView(await guarded(request, () => employees.patch(request.principal, request.params.subscriberID, request.body)), dates(request)),
     );
 
     api.delete(

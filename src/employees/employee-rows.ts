@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import { invalidField } from '../http/errors.js';
 import type { SubscribersTable } from '../store/schema.js';
 import { deviceKeyProblem, devicePasswordProblem, passwordProtocols, type DeviceProtocol } from './device-identity.js';
-import { customFieldTypes, defaultVehicleSettings, type Employee, type EmployeePatch, type EmployeeWrite, type VehicleSettings } from './employee-schema.js';
+import { customFieldTypes, defaultVehicleSettings, type Employee, type EmployeePatch, type EmployeeWrite, type StoredEmployee, type VehicleSettings } from './employee-schema.js';
 
 /**
  * A full employee from a POST or PUT body: omitted fields take their defaults; a PUT keeps the
@@ -42,6 +42,10 @@ export function buildEmployee(subscriberID: number, input: EmployeeWrite, previo
     subscriberTypeID: input.subscriberTypeID ?? null,
     userBossID: input.userBossID ?? null,
     vehicleSettings: { ...defaultVehicleSettings, ...input.vehicleSettings } as VehicleSettings,
+    kind: input.kind ?? 'person',
+    vehiclePlate: input.vehiclePlate ?? '',
+    vehicleModel: input.vehicleModel ?? '',
+    deviceType: input.deviceType !== undefined ? input.deviceType : previous && input.deviceProtocol === undefined ? previous.deviceType : deviceTypeOf(deviceProtocol),
     deviceKey: input.deviceKey !== undefined ? input.deviceKey : previous ? previous.deviceKey : madeUpKey,
     deviceProtocol,
     hasDevicePassword: input.devicePassword !== undefined ? input.devicePassword !== null : (previous?.hasDevicePassword ?? false),
@@ -62,6 +66,8 @@ export function patchEmployee(before: Employee, input: EmployeePatch): Employee 
   }
   if (vehicleSettings) after.vehicleSettings = { ...before.vehicleSettings, ...vehicleSettings } as VehicleSettings;
   if (devicePassword !== undefined) after.hasDevicePassword = devicePassword !== null;
+  // A protocol changed without naming the device type: the type follows the protocol.
+  if (input.deviceType === undefined && input.deviceProtocol !== undefined && input.deviceProtocol !== before.deviceProtocol) after.deviceType = deviceTypeOf(input.deviceProtocol);
   checkDeviceIdentity(after, devicePassword, before);
   return after;
 }
@@ -83,6 +89,14 @@ function checkDeviceIdentity(after: Employee, password: string | null | undefine
   } else if (after.hasDevicePassword && (protocol === null || !passwordProtocols.includes(protocol))) {
     throw invalidField('deviceProtocol', `a ${protocol ?? 'phone'} device carries no password: set devicePassword to null first or in the same request`);
   }
+}
+
+/**
+ * The device type an employee has when none was named: a tracker when its protocol is a
+ * tracker's, else a phone (OsmAnd's protocol, or none, as every employee before device types).
+ */
+export function deviceTypeOf(protocol: string | null): 'phone' | 'tracker' {
+  return protocol === null || protocol === 'osmand' ? 'phone' : 'tracker';
 }
 
 function checkCustomFieldTypes(items: { type: string }[] | undefined): void {
@@ -118,7 +132,8 @@ export function toRow(employee: Employee): Row {
     vehicleSettings,
     isOnline: _online,
     ...rest
-  } = employee;
+  } = employee as StoredEmployee;
+  delete rest.deviceSeen;
   return {
     name,
     external_id: externalSubscriberID,
@@ -131,10 +146,18 @@ export function toRow(employee: Employee): Row {
   };
 }
 
-export function fromRow(row: Row & { id: number; is_online: number; device_password: string | null }): Employee {
+type ReadRow = Row & { id: number; is_online: number; device_password: string | null; seen_at?: number | null; device_address?: string | null; device_connected_at?: number | null };
+
+export function fromRow(row: ReadRow): StoredEmployee {
   const rest = JSON.parse(row.document) as Omit<Employee, 'subscriberID' | 'name' | 'isOnline'>;
+  const protocol = row.device_protocol as DeviceProtocol | null;
   return {
     ...rest,
+    // Employees stored before kinds and device types were named: a person, and the type their protocol implies.
+    kind: rest.kind ?? 'person',
+    vehiclePlate: rest.vehiclePlate ?? '',
+    vehicleModel: rest.vehicleModel ?? '',
+    deviceType: rest.deviceType !== undefined ? rest.deviceType : deviceTypeOf(protocol),
     subscriberID: row.id,
     isOnline: row.is_online === 1,
     name: row.name,
@@ -145,5 +168,6 @@ export function fromRow(row: Row & { id: number; is_online: number; device_passw
     deviceProtocol: row.device_protocol as DeviceProtocol | null,
     hasDevicePassword: row.device_password !== null,
     vehicleSettings: JSON.parse(row.vehicle_settings) as VehicleSettings,
+    ...(row.seen_at !== undefined ? { deviceSeen: { address: row.device_address ?? null, connectedAtMs: row.device_connected_at ?? null, seenAtMs: row.seen_at } } : {}),
   };
 }

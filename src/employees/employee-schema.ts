@@ -10,6 +10,13 @@ const text = (maxLength: number) => Type.String({ maxLength });
 /** The protocols of src/devices/protocols.ts, by name (typed as one literal of their union: the list is known only as a list). */
 const DeviceProtocolSchema = Type.Union(deviceProtocolNames.map((name) => Type.Literal(name))) as unknown as TUnion<[TLiteral<DeviceProtocol>]>;
 
+/** What an employee is: a person (with a phone) or a vehicle (with a tracker, a plate and a model). */
+const EmployeeKind = Type.Union([Type.Literal('person'), Type.Literal('vehicle')], { description: 'person (the default) or vehicle' });
+/** What reports for the employee: a phone with a tracking app, or a tracker; null: no device yet. */
+const DeviceType = Type.Union([Type.Literal('phone'), Type.Literal('tracker')], {
+  description: 'phone (a tracking app) or tracker; omitted: a tracker when deviceProtocol names one other than osmand, else a phone',
+});
+
 /** Custom-field types of interface 2.8, matched case-insensitively (samples write `String`, `Date`). */
 export const customFieldTypes = ['string', 'text', 'date', 'time', 'integer', 'double', 'boolean', 'select', 'picture', 'file'];
 
@@ -110,6 +117,10 @@ const writableFields = {
   subscriberTypeID: Type.Optional(nullable(Type.Integer({ minimum: 0, maximum: 2_147_483_647 }))),
   userBossID: Type.Optional(nullable(Id)),
   vehicleSettings: Type.Optional(VehicleSettingsInput),
+  kind: Type.Optional(EmployeeKind),
+  vehiclePlate: Type.Optional(text(20)),
+  vehicleModel: Type.Optional(text(100)),
+  deviceType: Type.Optional(nullable(DeviceType)),
   deviceKey: Type.Optional(
     nullable(
       Type.String({
@@ -207,6 +218,11 @@ export const Employee = Type.Object({
   subscriberTypeID: nullable(Type.Integer()),
   userBossID: nullable(Type.Integer()),
   vehicleSettings: VehicleSettings,
+  kind: EmployeeKind,
+  /** A vehicle's registration plate and model, as written on it; '' when not set. */
+  vehiclePlate: Type.String(),
+  vehicleModel: Type.String(),
+  deviceType: nullable(DeviceType),
   deviceKey: nullable(Type.String()),
   deviceProtocol: nullable(DeviceProtocolSchema),
   /** Whether the terminal's login must carry a password; the password itself is never answered. */
@@ -230,6 +246,10 @@ export const employeeExample: Employee = {
   userBossID: null,
   ...employeeFields,
   vehicleSettings: { speedLimit: 80, prolongedSpeedSeconds: 60, fuelFillThreshold: 10, fuelDrainThreshold: 10, sensorLimits: [], initialOdometer: 0 },
+  kind: 'person',
+  vehiclePlate: '',
+  vehicleModel: '',
+  deviceType: 'phone',
   deviceKey: 'K7QPM4XWT9HR',
   deviceProtocol: null,
   hasDevicePassword: false,
@@ -240,18 +260,47 @@ export const employeeExample: Employee = {
  * once (in the answer to the create) and afterwards only its last characters, as a hint.
  */
 const { deviceKey: _deviceKey, ...viewedFields } = Employee.properties;
+
+/** Where and when the employee's device was last heard, as the service saw it (never written by a client). */
+export const DeviceStatus = Type.Object({
+  lastAddress: nullable(Type.String({ description: 'the IP address its last accepted login came from (trackers); null before one' })),
+  lastConnectionDate: nullable(Type.String({ format: 'date-time', description: 'when that login was accepted' })),
+  lastDataDate: nullable(Type.String({ format: 'date-time', description: 'when its fixes last arrived (to within half a minute)' })),
+});
+export type DeviceStatus = Static<typeof DeviceStatus>;
+
 export const EmployeeView = Type.Object({
   ...viewedFields,
   deviceKeyHint: nullable(Type.String({ description: 'the last 4 characters of the device key, to tell phones apart' })),
+  deviceStatus: DeviceStatus,
 });
 export type EmployeeView = Static<typeof EmployeeView>;
 
-export function toEmployeeView(employee: Employee): EmployeeView {
-  const { deviceKey, ...rest } = employee;
-  return { ...rest, deviceKeyHint: deviceKey === null ? null : `…${deviceKey.slice(-4)}` };
+/** The device columns of an employee's row, in epoch milliseconds. */
+export interface DeviceStatusRow {
+  address: string | null;
+  connectedAtMs: number | null;
+  seenAtMs: number | null;
 }
 
-export const employeeViewExample: EmployeeView = { ...toEmployeeView(employeeExample), isOnline: true };
+/** An employee as read from the store: with what the service saw of its device. */
+export type StoredEmployee = Employee & { deviceSeen?: DeviceStatusRow };
+
+export function toEmployeeView(employee: StoredEmployee, formatDate: (epochMs: number) => string): EmployeeView {
+  const { deviceKey, deviceSeen, ...rest } = employee;
+  const date = (ms: number | null | undefined) => (ms === null || ms === undefined ? null : formatDate(ms));
+  return {
+    ...rest,
+    deviceKeyHint: deviceKey === null ? null : `…${deviceKey.slice(-4)}`,
+    deviceStatus: { lastAddress: deviceSeen?.address ?? null, lastConnectionDate: date(deviceSeen?.connectedAtMs), lastDataDate: date(deviceSeen?.seenAtMs) },
+  };
+}
+
+export const employeeViewExample: EmployeeView = {
+  ...toEmployeeView(employeeExample, () => ''),
+  isOnline: true,
+  deviceStatus: { lastAddress: '203.0.113.24', lastConnectionDate: '2026-03-02T08:55:12+03:00', lastDataDate: '2026-03-02T09:14:05+03:00' },
+};
 
 export const EmployeeListQuery = Type.Object({
   isActive: Type.Optional(withExamples(Type.Boolean(), true)),

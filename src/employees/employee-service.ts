@@ -61,7 +61,7 @@ export class EmployeeService {
     this.database = database;
     this.clock = clock;
     this.templates = templates;
-    this.deviceKeys = new DeviceKeys(database);
+    this.deviceKeys = new DeviceKeys(database, clock);
     this.changes = new EmployeeChanges(events, clock, (change) => {
       // A key an employee had or got no longer answers from the cache: the next fix reads it afresh.
       // A change that leaves the owner as cached (isOnline turning with the fixes, a new name) keeps
@@ -192,8 +192,8 @@ export class EmployeeService {
    * The login of a terminal on `protocol`'s listener: the one lookup every tracker listener makes
    * (see DeviceKeys.authenticateDevice).
    */
-  authenticateDevice(protocol: DeviceProtocol, identifier: string, password: string | null): Promise<DeviceLogin> {
-    return this.deviceKeys.authenticateDevice(protocol, identifier, password);
+  authenticateDevice(protocol: DeviceProtocol, identifier: string, password: string | null, address: string | null = null): Promise<DeviceLogin> {
+    return this.deviceKeys.authenticateDevice(protocol, identifier, password, address);
   }
 
   /**

@@ -173,3 +173,8 @@ export async function writeOnline(tx: Tx, database: Pick<Database, 'dialect'>, a
   const update = tx.updateTable('subscribers').where('account_id', '=', accountId).where(isOneOf(database, 'id', ids));
   await (online ? update.set({ is_online: 1, seen_at: online.atMs }) : update.set({ is_online: 0 })).execute();
 }
+
+/** A device's accepted login: the address it came from and when (shown with the employee, never a credential). */
+export async function recordDeviceConnection(executor: Db, accountId: number, id: number, address: string, atMs: number): Promise<void> {
+  await executor.updateTable('subscribers').set({ device_address: address, device_connected_at: atMs }).where('account_id', '=', accountId).where('id', '=', id).execute();
+}

@@ -43,7 +43,7 @@ export function createEmployees(deps: EmployeesDependencies): Employees {
     findByDeviceKey: (deviceKey) => employees.findByDeviceKey(deviceKey),
     findByDeviceKeyCached: (deviceKey) => employees.findByDeviceKeyCached(deviceKey),
     forgetDeviceKey: (deviceKey) => employees.forgetDeviceKey(deviceKey),
-    authenticateDevice: (protocol, identifier, password) => employees.authenticateDevice(protocol, identifier, password),
+    authenticateDevice: (protocol, identifier, password, address) => employees.authenticateDevice(protocol, identifier, password, address),
     findDeviceOwner: (protocol, identifier) => employees.findDeviceOwner(protocol, identifier),
     ingestTargetsOf: (tx, accountId, ids) => employees.ingestTargetsOf(tx, accountId, ids),
     fixesArrived: (tx, account, targets, newestFixMs, atMs) => employees.fixesArrived(tx, account, targets, newestFixMs, atMs),

@@ -7,7 +7,7 @@ import type { Routes } from '../http/route-types.js';
 import type { Database } from '../store/database.js';
 import { AddressFiller } from './address-filler.js';
 import { AddressResolver } from './address-resolver.js';
-import { NominatimGeocoder } from './geocoder.js';
+import { NominatimGeocoder, type PlaceSearch } from './geocoder.js';
 import { gpsFilterRoutes } from './gps-filter-routes.js';
 import { locationRoutes } from './location-routes.js';
 import { LocationService } from './location-service.js';
@@ -59,6 +59,8 @@ export interface Positioning extends LocationIngest, LiveFixes {
   retention: PositionRetention;
   /** Names tracks' ends from the geocoder, when there is one; started and stopped by main.ts. */
   addressFiller: AddressFiller | null;
+  /** The maps' address search, through the geocoder; null without one. */
+  places: PlaceSearch | null;
   /** Under `/v6/api`: locations (their ingestion bodies up to `ingestBodyLimitBytes`), tracks and their GPX/KML files, statistics, locate requests, the GPS filter. */
   routes(options: { ingestBodyLimitBytes: number }): Routes;
 }
@@ -66,6 +68,7 @@ export interface Positioning extends LocationIngest, LiveFixes {
 export function createPositioning(deps: PositioningDependencies): Positioning {
   const { database, clock = Date.now, accounts, employees, geocoder } = deps;
   const addresses = new AddressResolver(deps.geozones);
+  const geocoding = geocoder ? new NominatimGeocoder(geocoder.url, geocoder.timeoutMs) : null;
   const locations = new LocationService({ database, accounts, employees, metrics: deps.metrics, addresses, clock, signals: deps.signals, signalMaxAgeMs: deps.signalMaxAgeMs });
   const tracks = new TrackService(database, addresses, clock);
   const vehicleEvents = new VehicleEventService(database, clock);
@@ -80,7 +83,8 @@ export function createPositioning(deps: PositioningDependencies): Positioning {
     onCommitted: (listener) => locations.onCommitted(listener),
     reportData: new ReportData(database, tracks, clock),
     retention: new PositionRetention(database, deps.retentionBatchRows),
-    addressFiller: geocoder ? new AddressFiller(database, new NominatimGeocoder(geocoder.url, geocoder.timeoutMs)) : null,
+    addressFiller: geocoding ? new AddressFiller(database, geocoding) : null,
+    places: geocoding,
     routes: ({ ingestBodyLimitBytes }) =>
       async (api) => {
         await api.register(locationRoutes(locations, ingestBodyLimitBytes));
@@ -94,6 +98,8 @@ export function createPositioning(deps: PositioningDependencies): Positioning {
 }
 
 export type { Fix } from './fix.js';
+export type { FoundPlace, PlaceSearch } from './geocoder.js';
+export { GeocoderError } from './geocoder.js';
 export { Location } from './location-schema.js';
 export { UnknownDevice } from './fix-ingest.js';
 export { ingestBounds } from './ingest-port.js';

@@ -99,6 +99,10 @@ export interface SubscribersTable {
   is_online: Generated<number>;
   /** When fixes last arrived, to within a fraction of ONLINE_TIMEOUT; null before the first. */
   seen_at: number | null;
+  /** The address the device's last accepted login came from (a tracker's TCP peer); null before one. */
+  device_address: Generated<string | null>;
+  /** When that login was accepted; null before one. */
+  device_connected_at: Generated<number | null>;
 }
 
 export interface LocationsTable {

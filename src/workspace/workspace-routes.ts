@@ -12,6 +12,8 @@ export interface MapSettings {
   /** MAP_TILE_URL; null for a plain background. */
   tileUrl: string | null;
   attribution: string;
+  /** Whether the maps have an address search (GEOCODER_URL is set). */
+  placeSearch: boolean;
 }
 
 /**
@@ -32,6 +34,8 @@ const DeviceConnection = Type.Object({
 export interface WorkspaceSettings {
   map: MapSettings;
   devices: Static<typeof DeviceConnection>[];
+  /** PUBLIC_URL: where phones and trackers reach this server; null: not set. */
+  publicUrl: string | null;
 }
 
 const SessionView = Type.Object({
@@ -39,8 +43,13 @@ const SessionView = Type.Object({
   userID: Type.Integer(),
   account: Type.Object({ accountID: Type.Integer(), name: Type.String(), timeZone: Type.String(), smsEnabled: Type.Boolean() }),
   csrfToken: Type.String({ description: `send it in the ${CSRF_HEADER} header with every change made with the session cookie` }),
-  map: Type.Object({ tileUrl: Type.Union([Type.String(), Type.Null()]), attribution: Type.String() }),
+  map: Type.Object({
+    tileUrl: Type.Union([Type.String(), Type.Null()]),
+    attribution: Type.String(),
+    placeSearch: Type.Boolean({ description: 'whether GET /workspace/api/places searches addresses (GEOCODER_URL is set)' }),
+  }),
   devices: Type.Array(DeviceConnection, { description: 'the device protocols, in the order of src/devices/protocols.ts, and their ports' }),
+  publicUrl: Type.Union([Type.String(), Type.Null()], { description: 'PUBLIC_URL: the address phones and trackers reach this server at; null when not set' }),
 });
 const tags = ['Workspace'];
 const sessionExample = {
@@ -48,7 +57,8 @@ const sessionExample = {
   userID: 5,
   account: { accountID: 2, name: 'Rapid Couriers', timeZone: 'Europe/Moscow', smsEnabled: false },
   csrfToken: 'Xq3T9vLm2PaR8sKd1YwE6nBh',
-  map: { tileUrl: 'https://tile.openstreetmap.org/{z}/{x}/{y}.png', attribution: '© OpenStreetMap contributors' },
+  map: { tileUrl: 'https://tile.openstreetmap.org/{z}/{x}/{y}.png', attribution: '© OpenStreetMap contributors', placeSearch: true },
+  publicUrl: 'https://track.rapid-couriers.example',
   devices: [
     { protocol: 'osmand', label: 'OsmAnd', transport: 'http' as const, port: 5055, portSetting: 'OSMAND_PORT', password: false, keyHint: { en: 'The device identifier set in Traccar Client or the tracker.', ru: 'Идентификатор устройства из настроек Traccar Client или трекера.' } },
     { protocol: 'egts', label: 'EGTS', transport: 'tcp' as const, port: 5162, portSetting: 'EGTS_PORT', password: true, keyHint: { en: 'The terminal’s IMEI, else its terminal or object id (such as 866).', ru: 'IMEI терминала, иначе его идентификатор терминала или объекта (например, 866).' } },

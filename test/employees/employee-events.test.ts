@@ -26,7 +26,7 @@ const CARRIED_FIELDS = [
   'mapObjects', 'subscriberTypeID', 'userBossID',
 ];
 const carried = (employee: any) => {
-  const { deviceKey: _k, deviceKeyHint: _hint, vehicleSettings: _v, deviceProtocol: _p, hasDevicePassword: _h, ...rest } = employee;
+  const { deviceKey: _k, deviceKeyHint: _hint, vehicleSettings: _v, deviceProtocol: _p, deviceType: _t, hasDevicePassword: _h, kind: _kind, vehiclePlate: _plate, vehicleModel: _model, deviceStatus: _s, ...rest } = employee;
   return rest;
 };
 

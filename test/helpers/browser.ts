@@ -54,6 +54,8 @@ export async function openWorkspace(
     /** The server's clock, frozen (it moves with `server.setNow`). */
     now?: number;
     delivery?: ServiceOptions['delivery'];
+    /** Service options beyond the delivery's (a geocoder, a router). */
+    services?: ServiceOptions;
     /** The browser's language (`ru-RU`, `en-US`) and time zone; Chromium's own when absent. */
     locale?: string;
     browserTimeZone?: string;
@@ -65,6 +67,7 @@ export async function openWorkspace(
     timeZone: options.timeZone ?? 'UTC',
     now: options.now,
     delivery: options.delivery,
+    services: options.services,
     // WORKSPACE_DIR: a build of the workspace other than web/dist (parallel work builds its own).
     config: { MAP_TILE_URL: 'none', ...(process.env.WORKSPACE_DIR ? { workspaceDir: process.env.WORKSPACE_DIR } : {}), ...options.config },
   });

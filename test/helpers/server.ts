@@ -136,10 +136,17 @@ export async function startServer(
 export const SUBSCRIBERS = '/v6/api/subscriberManagement/subscribers';
 export const LOCATIONS = '/v6/api/globalPositioningManagement/locations';
 
-/** An employee as reads answer it: the create's answer without the device key, with its hint (the key is shown once). */
+/**
+ * An employee as reads answer it before its device was heard: the create's answer without the
+ * device key, with its hint (the key is shown once), and an empty device status.
+ */
 export function employeeAsRead(created: Record<string, any>): Record<string, any> {
   const { deviceKey, ...read } = created;
-  return { ...read, deviceKeyHint: deviceKey === null ? null : `…${String(deviceKey).slice(-4)}` };
+  return {
+    ...read,
+    deviceKeyHint: deviceKey === null ? null : `…${String(deviceKey).slice(-4)}`,
+    deviceStatus: { lastAddress: null, lastConnectionDate: null, lastDataDate: null },
+  };
 }
 
 /** Creates an employee through the API and returns its id. */

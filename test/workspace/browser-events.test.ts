@@ -146,7 +146,7 @@ for (const dialect of dialects) {
       await page.getByLabel('Messenger users (second channel)').waitFor();
 
       await page.getByRole('checkbox', { name: 'Send to API' }).check();
-      const address = page.getByLabel('Customer address');
+      const address = page.getByLabel('Send to a URL');
       // The server's refusal is shown at its field.
       await address.fill('ftp://example.com/hook');
       await page.getByRole('button', { name: 'Done' }).click();
@@ -155,7 +155,7 @@ for (const dialect of dialects) {
       assert.match(await refused.innerText(), /https URL/);
       await assertDescribedBy(address, refused);
       await page.getByRole('alert').filter({ hasText: 'The event was not saved.' }).waitFor();
-      assert.match(await focusedName(page), /^The event was not saved\..*Customer address: Must be an https URL\.$/, 'the summary has the focus');
+      assert.match(await focusedName(page), /^The event was not saved\..*Send to a URL: Must be an https URL\.$/, 'the summary has the focus');
       assert.equal((await server.api.get(RULES)).body.length, 0);
 
       await address.fill(hook);

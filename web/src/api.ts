@@ -29,9 +29,12 @@ export interface SessionInfo {
   userID: number;
   account: { accountID: number; name: string; timeZone: string; smsEnabled: boolean };
   csrfToken: string;
-  map: { tileUrl: string | null; attribution: string };
+  /** `placeSearch`: whether the maps have an address search (GEOCODER_URL is set). */
+  map: { tileUrl: string | null; attribution: string; placeSearch: boolean };
   /** The device protocols the server speaks (its src/devices/protocols.ts), in its order, with their ports. */
   devices: DeviceConnection[];
+  /** PUBLIC_URL: the address phones and trackers reach the server at; null when not set. */
+  publicUrl: string | null;
 }
 
 /** A device protocol: where a device of it reports (port 0: the listener is off), and what its key is. */

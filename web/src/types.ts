@@ -24,7 +24,7 @@ export type ReportScheduleWrite = ReportScheduleFields & { report: ReportKind };
 export type ReportSchedule = ReportScheduleAnswerFields & { report: ReportKind };
 
 /** An employee as the create answers it: the only answer that carries the whole device key. */
-export type CreatedEmployee = Omit<Employee, 'deviceKeyHint'> & { deviceKey: string | null };
+export type CreatedEmployee = Omit<Employee, 'deviceKeyHint' | 'deviceStatus'> & { deviceKey: string | null };
 
 /** A location (interface 2.1); one pushed by the live stream straight from a batch has no id yet. */
 export type Location = Omit<StoredLocation, 'locationID'> & { locationID?: number };

@@ -17,6 +17,7 @@ import { gpsFilter } from './0014-gps-filter.js';
 import { foldedTexts } from './0015-folded-texts.js';
 import { accountLanguage } from './0016-account-language.js';
 import { alerts } from './0019-alerts.js';
+import { deviceConnections } from './0020-device-connections.js';
 import type { MigrationFactory } from './migration-helpers.js';
 
 /** Every migration, in order. Names sort by their number prefix; never rename a shipped one. */
@@ -38,6 +39,7 @@ const migrations: Record<string, MigrationFactory> = {
   '0015-folded-texts': foldedTexts,
   '0016-account-language': accountLanguage,
   '0019-alerts': alerts,
+  '0020-device-connections': deviceConnections,
 };
 
 export function migrationProvider(dialect: Dialect): MigrationProvider {

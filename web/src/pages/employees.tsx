@@ -14,11 +14,12 @@ const count = (n: number) => t('emp.count', { count: n });
 
 /**
  * The Employees tab: `#/employees` the list and the groups, `#/employees/new` and
- * `#/employees/<id>` the form. A key set by a save is shown here, once, with the connection
- * settings; the page keeps it only until the coordinator moves on.
+ * `#/employees/<id>` the form. A key set by a save is shown here whole, once, with the connection
+ * settings; the page keeps it only until the coordinator moves on (the form shows the settings
+ * every time after, with the key's last characters).
  */
 export function EmployeesPage({ route }: { route: string[] }) {
-  const [view] = route;
+  const [view, newKind] = route;
   const [employees, setEmployees] = useState<Employee[] | null>(null);
   const [groups, setGroups] = useState<SubscriberGroup[]>([]);
   const [loadError, setLoadError] = useState('');
@@ -52,9 +53,13 @@ export function EmployeesPage({ route }: { route: string[] }) {
     navigate('employees');
   };
 
-  if (newKey && view === String(newKey.subscriberID)) return <ConnectionSettings shown={newKey} onDone={done} />;
+  if (newKey && view === String(newKey.subscriberID)) {
+    const shown = { name: newKey.name, device: newKey.device, protocol: newKey.protocol, deviceKey: newKey.deviceKey, keyHint: null, hasPassword: newKey.hasPassword, status: null };
+    return <ConnectionSettings shown={shown} once onDone={done} />;
+  }
   if (view === 'new' || (view !== undefined && /^\d+$/.test(view))) {
-    return <EmployeeForm key={view} subscriberID={view === 'new' ? null : Number(view)} groups={groups} onKeyed={keyed} onChanged={setStatus} />;
+    const kind = newKind === 'vehicle' ? 'vehicle' : 'person';
+    return <EmployeeForm key={`${view}-${kind}`} subscriberID={view === 'new' ? null : Number(view)} newKind={kind} groups={groups} onKeyed={keyed} onChanged={setStatus} />;
   }
 
   const members = (groupID: number) => count((employees ?? []).filter((e) => e.subscriberGroupID === groupID).length);
@@ -68,9 +73,14 @@ export function EmployeesPage({ route }: { route: string[] }) {
         <h1 id="employees-title" tabIndex={-1} ref={heading}>
           {t('emp.title')}
         </h1>
-        <button type="button" onClick={() => navigate('employees', 'new')}>
-          {t('emp.new')}
-        </button>
+        <div class="actions" role="group" aria-label={t('emp.add')}>
+          <button type="button" onClick={() => navigate('employees', 'new')}>
+            {t('emp.new')}
+          </button>
+          <button type="button" onClick={() => navigate('employees', 'new', 'vehicle')}>
+            {t('emp.newVehicle')}
+          </button>
+        </div>
       </div>
       <StatusLine class="ok" message={status} />
       <LoadFailure message={loadError} onRetry={() => void reload()} />

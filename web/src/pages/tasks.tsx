@@ -3,6 +3,9 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, describe, query } from '../api';
 import { fitTo, MapView } from '../map/base-map';
 import { PlacePicker, type Point } from '../map/place-picker';
+import { PlaceSearch } from '../map/place-search';
+import { formatDay } from '../i18n/format';
+import { useFleetOverlay } from './map/fleet-overlay';
 import { useSessionInfo } from '../session';
 import type { Employee, MapObject, Task } from '../types';
 import { LoadFailure, StatusLine } from '../ui/messages';
@@ -46,6 +49,8 @@ export function TasksPage({ route }: { route: string[] }) {
   const fittedDay = useRef('');
   const newForms = useRef(0);
   const selectTask = useRef((taskID: number) => show({ kind: 'task', taskID }));
+  const [leaflet, setLeaflet] = useState<L.Map | null>(null);
+  useFleetOverlay(leaflet);
 
   const filters = () =>
     query({
@@ -117,20 +122,27 @@ export function TasksPage({ route }: { route: string[] }) {
   const onMapReady = (leaflet: L.Map) => {
     const held = { map: leaflet, picker: new PlacePicker(leaflet), markers: new TaskMarkers(leaflet, (id) => selectTask.current(id)) };
     map.current = held;
+    setLeaflet(leaflet);
     if (tasks) held.markers.show(tasks);
     return () => {
       held.picker.destroy();
       held.markers.remove();
       map.current = null;
+      setLeaflet(null);
     };
   };
 
   const created = async (task: Task) => {
-    // A task of another day is shown on its day.
-    setDay(task.startDate.slice(0, 10));
+    // The page stays on the day the dispatcher is planning; a task for another day is only announced.
+    const taskDay = task.startDate.slice(0, 10);
     await load();
-    show({ kind: 'task', taskID: task.taskID });
-    setStatus(t('tasks.created', { title: task.title }));
+    if (taskDay === day) {
+      show({ kind: 'task', taskID: task.taskID });
+      setStatus(t('tasks.created', { title: task.title }));
+    } else {
+      closed();
+      setStatus(t('tasks.createdOn', { title: task.title, day: formatDay(taskDay) }));
+    }
   };
   const closed = () => {
     show({ kind: 'none' });
@@ -190,6 +202,7 @@ export function TasksPage({ route }: { route: string[] }) {
       <LoadFailure message={employeesError} onRetry={loadEmployees} />
       <div class="map-layout">
         <div class="map-column">
+          <PlaceSearch map={leaflet} />
           <MapView label={t('tasks.map')} onReady={onMapReady} />
         </div>
         <div class="side-column">

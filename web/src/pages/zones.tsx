@@ -2,6 +2,8 @@ import type L from 'leaflet';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, describe } from '../api';
 import { MapView } from '../map/base-map';
+import { PlaceSearch } from '../map/place-search';
+import { useFleetOverlay } from './map/fleet-overlay';
 import type { Zone, ZoneGroup } from '../types';
 import { LoadFailure, StatusLine } from '../ui/messages';
 import { ZoneEditor, ZONES } from './zones/zone-editor';
@@ -28,6 +30,9 @@ export function ZonesPage() {
   const [editor, setEditor] = useState<Editor>({ kind: 'none' });
   const [status, setStatus] = useState('');
   const zoneMap = useRef<ZoneMap | null>(null);
+  const [leaflet, setLeaflet] = useState<L.Map | null>(null);
+  // The fleet's positions, as on the live map: a zone is drawn where the vehicles are.
+  useFleetOverlay(leaflet);
   const loaded = useRef<{ zones: Zone[]; groups: ZoneGroup[] } | null>(null);
   const newZones = useRef(0);
 
@@ -115,10 +120,12 @@ export function ZonesPage() {
   const onMapReady = (map: L.Map) => {
     const controller = new ZoneMap(map, (zoneID) => selectFromMap.current(zoneID));
     zoneMap.current = controller;
+    setLeaflet(map);
     if (loaded.current) controller.showZones(loaded.current.zones, loaded.current.groups);
     return () => {
       controller.destroy();
       zoneMap.current = null;
+      setLeaflet(null);
     };
   };
 
@@ -141,6 +148,7 @@ export function ZonesPage() {
       <LoadFailure message={loadError} onRetry={loadOrSay} />
       <div class="zones-layout">
         <div class="zones-map">
+          <PlaceSearch map={leaflet} />
           <MapView label={t('zones.map')} onReady={onMapReady} />
         </div>
         <div class="zones-side">

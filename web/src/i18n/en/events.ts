@@ -111,7 +111,7 @@ export const eventsEn = {
   'rules.windowHint': 'In the account’s time zone, {zone}. To 23:59 runs to the end of the day; a window may pass midnight (From 22:00 To 06:00 is the night).',
   'rules.from': 'From',
   'rules.to': 'To',
-  'rules.apiUrl': 'Customer address',
+  'rules.apiUrl': 'Send to a URL',
   'rules.notSaved': 'The event was not saved.',
   'rules.mend': ' Mend these fields, then press Done again:',
   'rules.recipients': 'Notifications',

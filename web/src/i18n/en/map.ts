@@ -55,4 +55,10 @@ export const mapEn = {
   'map.card.locateTooOften': 'Asked less than a minute ago: try again in a minute.',
   'map.card.locateCode': 'The server answered with code {code}.',
   'map.card.locateFailed': 'Could not ask for the position: {reason}',
+  'map.search.label': 'Find an address on the map',
+  'map.search.placeholder': 'Street, house, town',
+  'map.search.find': 'Find',
+  'map.search.results': 'Places found',
+  'map.search.nothing': 'Nothing found at this address.',
+  'map.search.failed': 'The address search failed: {reason}',
 } as const;

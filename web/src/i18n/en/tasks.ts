@@ -5,6 +5,7 @@ export const tasksEn = {
   'tasks.loadFailed': 'Tasks could not be loaded: {reason}',
   'tasks.employeesFailed': 'Employees could not be loaded: {reason}',
   'tasks.created': 'Task “{title}” created.',
+  'tasks.createdOn': 'Task “{title}” created for {day}.',
   'tasks.filter': 'Filter tasks',
   'tasks.day': 'Day',
   'tasks.status': 'Status',

@@ -56,4 +56,10 @@ export const mapRu: CatalogueOf<typeof mapEn> = {
   'map.card.locateTooOften': 'Запрос был меньше минуты назад: повторите через минуту.',
   'map.card.locateCode': 'Сервер ответил кодом {code}.',
   'map.card.locateFailed': 'Не удалось запросить местоположение: {reason}',
+  'map.search.label': 'Найти адрес на карте',
+  'map.search.placeholder': 'Улица, дом, город',
+  'map.search.find': 'Найти',
+  'map.search.results': 'Найденные места',
+  'map.search.nothing': 'По этому адресу ничего не найдено.',
+  'map.search.failed': 'Не удалось найти адрес: {reason}',
 };

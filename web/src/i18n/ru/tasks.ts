@@ -7,6 +7,7 @@ export const tasksRu: CatalogueOf<typeof tasksEn> = {
   'tasks.loadFailed': 'Не удалось загрузить задачи: {reason}',
   'tasks.employeesFailed': 'Не удалось загрузить сотрудников: {reason}',
   'tasks.created': 'Задача «{title}» создана.',
+  'tasks.createdOn': 'Задача «{title}» создана на {day}.',
   'tasks.filter': 'Отбор задач',
   'tasks.day': 'День',
   'tasks.status': 'Статус',

@@ -6,7 +6,7 @@ import { ConfirmStep, useConfirmStep } from '../../ui/confirm';
 import { Field } from '../../ui/field';
 import { formErrors, NO_ERRORS, type FormErrors } from '../../ui/form-errors';
 import { ErrorAlert, LoadFailure, StatusLine } from '../../ui/messages';
-import { PHONE_PROTOCOL, trackerProtocols, type NewKey } from './connection-settings';
+import { ConnectionSettings, PHONE_PROTOCOL, shownDeviceOf, trackerProtocols, type NewKey } from './connection-settings';
 import { carriesPassword, DeviceFields, initialKeyMode, newDeviceKey, type DeviceDraft } from './device-fields';
 import { useSessionInfo } from '../../session';
 import { EMPLOYEES } from './employee-table';
@@ -14,11 +14,15 @@ import { vehicleDraft, vehicleSettingsOf, type VehicleDraft } from './vehicle-mo
 import { VEHICLE_FIELDS, VehicleSettingsForm } from './vehicle-settings-form';
 import { t } from '../../i18n/i18n';
 
-const FIELDS = ['name', 'phone', 'externalSubscriberID', 'subscriberGroupID', 'deviceKey', 'deviceProtocol', 'devicePassword', ...VEHICLE_FIELDS];
+const FIELDS = ['name', 'kind', 'vehiclePlate', 'vehicleModel', 'phone', 'externalSubscriberID', 'subscriberGroupID', 'deviceKey', 'deviceProtocol', 'deviceType', 'devicePassword', ...VEHICLE_FIELDS];
+
+type EmployeeKind = Employee['kind'];
 
 interface Props {
   /** null: a new employee. */
   subscriberID: number | null;
+  /** What a new employee is (the list's "New employee" or "New vehicle"). */
+  newKind?: EmployeeKind;
   groups: SubscriberGroup[];
   /** A key was set: the page shows the connection settings once. */
   onKeyed: (key: NewKey) => void;
@@ -26,16 +30,19 @@ interface Props {
 }
 
 /** `#/employees/new` and `#/employees/<id>`: an employee's fields, device and vehicle settings; deactivating and deleting. */
-export function EmployeeForm({ subscriberID, groups, onKeyed, onChanged }: Props) {
+export function EmployeeForm({ subscriberID, newKind = 'person', groups, onKeyed, onChanged }: Props) {
   const isNew = subscriberID === null;
   const { devices } = useSessionInfo();
   const [employee, setEmployee] = useState<Employee | null>(null);
   const [loadError, setLoadError] = useState('');
   const [name, setName] = useState('');
+  const [kind, setKind] = useState<EmployeeKind>(newKind);
+  const [plate, setPlate] = useState('');
+  const [model, setModel] = useState('');
   const [phone, setPhone] = useState('');
   const [externalID, setExternalID] = useState('');
   const [groupID, setGroupID] = useState('');
-  const [device, setDevice] = useState<DeviceDraft>({ device: 'phone', protocol: trackerProtocols(devices)[0]?.protocol ?? '', keyMode: initialKeyMode(true, null), typedKey: '', password: '', removePassword: false });
+  const [device, setDevice] = useState<DeviceDraft>({ device: newKind === 'vehicle' ? 'tracker' : 'phone', protocol: trackerProtocols(devices)[0]?.protocol ?? '', keyMode: initialKeyMode(true, null), typedKey: '', password: '', removePassword: false });
   const [vehicle, setVehicle] = useState<VehicleDraft>(() => vehicleDraft(null));
   const [errors, setErrors] = useState<FormErrors>(NO_ERRORS);
   const [status, setStatus] = useState('');
@@ -46,11 +53,15 @@ export function EmployeeForm({ subscriberID, groups, onKeyed, onChanged }: Props
   const fill = (e: Employee) => {
     setEmployee(e);
     setName(e.name);
+    setKind(e.kind);
+    setPlate(e.vehiclePlate);
+    setModel(e.vehicleModel);
     setPhone(e.phone);
     setExternalID(e.externalSubscriberID ?? '');
     setGroupID(e.subscriberGroupID === null ? '' : String(e.subscriberGroupID));
-    const tracker = e.deviceProtocol !== null && e.deviceProtocol !== PHONE_PROTOCOL ? e.deviceProtocol : null;
-    setDevice((d) => ({ ...d, device: tracker ? 'tracker' : 'phone', protocol: tracker ?? d.protocol, keyMode: initialKeyMode(false, e.deviceKeyHint), typedKey: '', password: '', removePassword: false }));
+    const tracker = e.deviceType === 'tracker';
+    const protocol = e.deviceProtocol !== null && e.deviceProtocol !== PHONE_PROTOCOL ? e.deviceProtocol : null;
+    setDevice((d) => ({ ...d, device: tracker ? 'tracker' : 'phone', protocol: protocol ?? d.protocol, keyMode: initialKeyMode(false, e.deviceKeyHint), typedKey: '', password: '', removePassword: false }));
     setVehicle(vehicleDraft(e.vehicleSettings));
   };
   const load = () => {
@@ -63,6 +74,12 @@ export function EmployeeForm({ subscriberID, groups, onKeyed, onChanged }: Props
   };
   useEffect(load, [subscriberID]);
   useLayoutEffect(() => heading.current?.focus(), []);
+
+  // A new vehicle reports with a tracker unless the dispatcher chose otherwise.
+  const chooseKind = (next: EmployeeKind) => {
+    setKind(next);
+    if (next === 'vehicle' && isNew) setDevice((d) => ({ ...d, device: 'tracker', keyMode: d.keyMode === 'generate' ? 'type' : d.keyMode }));
+  };
 
   const run = async (action: () => Promise<void>) => {
     setBusy(true);
@@ -83,26 +100,31 @@ export function EmployeeForm({ subscriberID, groups, onKeyed, onChanged }: Props
       const key = device.keyMode === 'generate' && !isNew ? newDeviceKey() : device.keyMode === 'type' ? device.typedKey.trim() : undefined;
       const body: Record<string, unknown> = {
         name: name.trim(),
+        kind,
+        vehiclePlate: kind === 'vehicle' ? plate.trim() : '',
+        vehicleModel: kind === 'vehicle' ? model.trim() : '',
         phone: phone.trim(),
         externalSubscriberID: externalID.trim() === '' ? null : externalID.trim(),
         subscriberGroupID: groupID === '' ? null : Number(groupID),
         vehicleSettings: vehicleSettingsOf(vehicle),
         ...(key !== undefined ? { deviceKey: key } : device.keyMode === 'none' ? { deviceKey: null } : {}),
+        deviceType: device.device,
         deviceProtocol: device.device === 'tracker' ? device.protocol : null,
         ...devicePasswordChange(device, employee?.hasDevicePassword ?? false, devices),
       };
       if (isNew) {
         const created = await api.post<CreatedEmployee>(EMPLOYEES, body);
         onChanged(t('emp.added', { name: created.name }));
-        if (created.deviceKey) onKeyed({ subscriberID: created.subscriberID, name: created.name, deviceKey: created.deviceKey, device: device.device, protocol: device.protocol });
+        if (created.deviceKey) onKeyed({ subscriberID: created.subscriberID, name: created.name, deviceKey: created.deviceKey, device: device.device, protocol: device.protocol, hasPassword: created.hasDevicePassword });
         else navigate('employees');
         return;
       }
       await api.patch(`${EMPLOYEES}/${subscriberID}`, body);
-      fill(await api.get<Employee>(`${EMPLOYEES}/${subscriberID}`));
+      const saved = await api.get<Employee>(`${EMPLOYEES}/${subscriberID}`);
+      fill(saved);
       setStatus(t('emp.saved', { name: name.trim() }));
       onChanged(t('emp.saved', { name: name.trim() }));
-      if (key) onKeyed({ subscriberID: subscriberID!, name: name.trim(), deviceKey: key, device: device.device, protocol: device.protocol });
+      if (key) onKeyed({ subscriberID: subscriberID!, name: name.trim(), deviceKey: key, device: device.device, protocol: device.protocol, hasPassword: saved.hasDevicePassword });
     });
   };
 
@@ -122,7 +144,7 @@ export function EmployeeForm({ subscriberID, groups, onKeyed, onChanged }: Props
     }).finally(deleting.end);
 
   const f = errors.fields;
-  const title = isNew ? t('emp.new') : t('emp.titleOf', { name: employee?.name ?? '…' });
+  const title = isNew ? (kind === 'vehicle' ? t('emp.newVehicle') : t('emp.new')) : t('emp.titleOf', { name: employee?.name ?? '…' });
   return (
     <section class="employee-form" aria-labelledby="employee-form-title">
       <h1 id="employee-form-title" tabIndex={-1} ref={heading}>
@@ -134,9 +156,29 @@ export function EmployeeForm({ subscriberID, groups, onKeyed, onChanged }: Props
       <LoadFailure message={loadError} onRetry={load} />
       {!isNew && employee && !employee.isActive && <p class="muted">{t('emp.deactivatedNote')}</p>}
       <form onSubmit={save} noValidate aria-labelledby="employee-form-title">
-        <Field id="employee-name" label={t('emp.name')} error={f.name}>
+        <div role="radiogroup" aria-label={t('emp.kind')} class="choice-row">
+          <label class="inline">
+            <input type="radio" name="kind" checked={kind === 'person'} onChange={() => setKind('person')} />
+            {t('emp.kindPerson')}
+          </label>
+          <label class="inline">
+            <input type="radio" name="kind" checked={kind === 'vehicle'} onChange={() => chooseKind('vehicle')} />
+            {t('emp.kindVehicle')}
+          </label>
+        </div>
+        <Field id="employee-name" label={kind === 'vehicle' ? t('emp.vehicleName') : t('emp.name')} error={f.name}>
           {(control) => <input {...control} value={name} aria-required="true" maxLength={200} autocomplete="off" onInput={(e) => setName(e.currentTarget.value)} />}
         </Field>
+        {kind === 'vehicle' && (
+          <div class="field-grid">
+            <Field id="employee-vehiclePlate" label={t('emp.plate')} error={f.vehiclePlate}>
+              {(control) => <input {...control} value={plate} maxLength={20} autocomplete="off" onInput={(e) => setPlate(e.currentTarget.value)} />}
+            </Field>
+            <Field id="employee-vehicleModel" label={t('emp.model')} error={f.vehicleModel}>
+              {(control) => <input {...control} value={model} maxLength={100} autocomplete="off" onInput={(e) => setModel(e.currentTarget.value)} />}
+            </Field>
+          </div>
+        )}
         <div class="field-grid">
           <Field id="employee-phone" label={t('emp.phone')} error={f.phone}>
             {(control) => <input {...control} type="tel" value={phone} maxLength={50} onInput={(e) => setPhone(e.currentTarget.value)} />}
@@ -166,7 +208,7 @@ export function EmployeeForm({ subscriberID, groups, onKeyed, onChanged }: Props
           passwordError={f.devicePassword}
           onChange={setDevice}
         />
-        <VehicleSettingsForm draft={vehicle} errors={f} onChange={setVehicle} />
+        <VehicleSettingsForm draft={vehicle} errors={f} open={kind === 'vehicle'} onChange={setVehicle} />
         <ErrorAlert message={errors.message} />
         <StatusLine class="ok" message={status} />
         <div class="actions">
@@ -178,6 +220,7 @@ export function EmployeeForm({ subscriberID, groups, onKeyed, onChanged }: Props
           </a>
         </div>
       </form>
+      {!isNew && employee && (employee.deviceKeyHint || employee.deviceStatus.lastConnectionDate) && <ConnectionSettings shown={shownDeviceOf(employee)} />}
       {!isNew && employee && (
         <div class="actions danger-zone">
           <button type="button" class="secondary" disabled={busy} onClick={() => void setActive(!employee.isActive)}>

@@ -16,6 +16,8 @@ export const VEHICLE_FIELDS = [
 interface Props {
   draft: VehicleDraft;
   errors: Record<string, string>;
+  /** Shown unfolded (a vehicle's); a person's are folded away. */
+  open?: boolean;
   onChange: (draft: VehicleDraft) => void;
 }
 
@@ -26,7 +28,7 @@ type NumberKey = 'speedLimit' | 'prolongedSpeedSeconds' | 'fuelFillThreshold' | 
  * drain thresholds, sensor limits, and how a tracker's inputs become readings (the reading map:
  * each reading from the protocol's default input, switched off, or from a named input).
  */
-export function VehicleSettingsForm({ draft, errors, onChange }: Props) {
+export function VehicleSettingsForm({ draft, errors, open = false, onChange }: Props) {
   const set = (patch: Partial<VehicleDraft>) => onChange({ ...draft, ...patch });
   const number = (key: NumberKey, label: string, hint?: string) => (
     <Field id={`vehicle-${key}`} label={label} hint={hint} error={errors[`vehicleSettings.${key}`]}>
@@ -36,7 +38,7 @@ export function VehicleSettingsForm({ draft, errors, onChange }: Props) {
   const setReading = (key: ReadingKey, patch: Partial<ReadingDraft>) => set({ readings: { ...draft.readings, [key]: { ...draft.readings[key], ...patch } } });
 
   return (
-    <details class="vehicle-settings">
+    <details class="vehicle-settings" open={open}>
       <summary>{t('veh.title')}</summary>
       <div class="field-grid">
         {number('speedLimit', t('veh.speedLimit'), t('veh.default', { value: 90 }))}
