@@ -1,3 +1,4 @@
+import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import { withExamples } from '../http/examples.js';
 import { Id } from '../http/list-params.js';
@@ -31,8 +32,10 @@ export function fileRoutes(files: FileService) {
       },
       async (request, reply) => {
         const file = await files.download(request.principal.account, request.params.fileID);
+        // The bytes are not the JSON the error schemas describe: sent as they are, past the serializer.
+        const raw = reply as unknown as FastifyReply;
         const asciiName = file.fileName.replace(/[^\x20-\x7e]|["\\]/g, '_');
-        return reply
+        return raw
           .type(file.contentType)
           .header('content-length', file.bytes.length)
           .header('content-disposition', `inline; filename="${asciiName}"; filename*=UTF-8''${encodeURIComponent(file.fileName)}`)

@@ -5,7 +5,7 @@ import type { FormFilesTable } from '../store/schema.js';
 /** The statements of form files: one per function, every one on the account's rows only. */
 
 const columns = ['id', 'task_id', 'subscriber_id', 'storage_key', 'content_type', 'size_bytes', 'sha256', 'file_name', 'acted_at', 'created_at'] as const;
-export type FileRow = Pick<FormFilesTable, (typeof columns)[number]> & { id: number };
+export type FileRow = Omit<Pick<FormFilesTable, (typeof columns)[number]>, 'id'> & { id: number };
 
 export async function insertFile(db: Db, row: Omit<Insertable<FormFilesTable>, 'id' | 'deleted_at'>): Promise<number> {
   const { id } = await db.insertInto('form_files').values({ ...row, deleted_at: null }).returning('id').executeTakeFirstOrThrow();
