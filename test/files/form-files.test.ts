@@ -19,7 +19,7 @@ import { TASKS } from '../tasks/task-fixtures.js';
  */
 const NOW = Date.parse('2026-03-02T08:20:00Z');
 const MAX_BYTES = 64 * 1024;
-const PER_MINUTE = 4;
+const PER_MINUTE = 10;
 const BUCKET = 'lokator-files';
 
 /** A JPEG as far as its first bytes go, then noise: what a downscaled camera picture starts with. */
@@ -204,15 +204,18 @@ for (const dialect of dialects) {
       });
 
       it('throttles uploads per key: 429 with Retry-After, while another key goes on', async () => {
-        let refused: Awaited<ReturnType<typeof upload>> | null = null;
-        for (let i = 0; i < PER_MINUTE + 1 && !refused; i++) {
-          const r = await upload(otherTaskId, jpeg(100), {}, '', 'courier-key-1');
-          if (r.status === 429) refused = r;
-          else assert.equal(r.status, 201, r.text);
+        const busy = await createEmployee(server.api, { name: 'Busy courier', deviceKey: 'courier-key-4' });
+        const busyTask = await task(server.api, { subscriberID: busy });
+        for (let i = 0; i < PER_MINUTE; i++) {
+          const r = await upload(busyTask, jpeg(100), {}, '', 'courier-key-4');
+          assert.equal(r.status, 201, r.text);
         }
-        assert.ok(refused, 'one upload over the limit is refused');
+        const refused = await upload(busyTask, jpeg(100), {}, '', 'courier-key-4');
+        assert.equal(refused.status, 429, refused.text);
         assert.equal(refused.body.code, 1012);
         assert.ok(Number(refused.headers.get('retry-after')) >= 1);
+        const other = await upload(otherTaskId, jpeg(100));
+        assert.equal(other.status, 201, 'another key is not held back');
       });
 
       it('keeps the employee’s time of a status change sent late, in the task, its history and its event', async () => {
