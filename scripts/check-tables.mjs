@@ -17,6 +17,7 @@ export const tableOwners = {
   customfields: ['custom_field_templates'],
   reports: ['report_schedules', 'report_runs'],
   devices: ['egts_retranslators'],
+  files: ['form_files'],
 };
 
 const owners = new Map(Object.entries(tableOwners).flatMap(([module, tables]) => tables.map((table) => [table, module])));
