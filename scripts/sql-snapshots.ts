@@ -194,7 +194,6 @@ export const catalogue: Entry[] = [
   { file: 'files/form-file-store.ts', name: 'markFilesDeleted', run: ({ database }) => formFiles.markFilesDeleted(database.db, ACCOUNT, [41, 42], T) },
   { file: 'files/form-file-store.ts', name: 'deleteFileRows', run: ({ database }) => formFiles.deleteFileRows(database.db, ACCOUNT, [41, 42]) },
   { file: 'files/form-file-store.ts', name: 'markedFiles', run: ({ database }) => formFiles.markedFiles(database.db, ACCOUNT, 500) },
-  { file: 'files/form-file-store.ts', name: 'fileTotals', run: ({ database }) => formFiles.fileTotals(database.db, ACCOUNT) },
   { file: 'delivery/outbox.ts', name: 'Outbox.enqueue', run: ({ database, tx }) => new Outbox(database, () => T).enqueue(tx, [{ accountId: ACCOUNT, eventRuleId: 3, channel: 'webhook', target: 'https://hooks.example.com/', payload: {} }, { accountId: ACCOUNT, eventRuleId: 3, channel: 'email', target: 'ops@example.com', payload: {} }]) },
   { file: 'delivery/delivery-queue.ts', name: 'DeliveryQueue.findHeads', run: ({ database }) => new DeliveryQueue(database).findHeads(100) },
   { file: 'delivery/delivery-queue.ts', name: 'DeliveryQueue.claimHeads', run: ({ database }) => new DeliveryQueue(database).claimHeads([head], 'worker-1', T, T + 30_000), only: 'postgres' },

@@ -107,11 +107,6 @@ export class FileService {
     return going.size;
   }
 
-  /** How many living files the account has, and their bytes. */
-  totals(accountId: number): Promise<{ files: number; bytes: number }> {
-    return rows.fileTotals(this.database.db, accountId);
-  }
-
   private async filesOfGoneTasks(account: Account, limit: number): Promise<FileRow[]> {
     const gone: number[] = [];
     let after = 0;

@@ -32,7 +32,7 @@ export interface FilesDependencies {
   settings?: Partial<FileSettings>;
 }
 
-export interface Files extends Pick<FileService, 'describe' | 'idsOfTask' | 'removeExpired' | 'totals'> {
+export interface Files extends Pick<FileService, 'describe' | 'idsOfTask' | 'removeExpired'> {
   store: FileStore;
   /** Under `/v6/api`: downloads for API clients. */
   routes: Routes;
@@ -48,7 +48,6 @@ export function createFiles({ database, clock, tasks, settings = {} }: FilesDepe
     describe: (account, ids) => files.describe(account, ids),
     idsOfTask: (executor, accountId, taskID, ids) => files.idsOfTask(executor, accountId, taskID, ids),
     removeExpired: (account, beforeMs, limit) => files.removeExpired(account, beforeMs, limit),
-    totals: (accountId) => files.totals(accountId),
     routes: fileRoutes(files),
     mobileRoutes: mobileFileRoutes(files, { maxBytes, throttle: new UploadThrottle(uploadsPerMinute, clock) }),
   };

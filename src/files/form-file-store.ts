@@ -68,14 +68,3 @@ export async function deleteFileRows(db: Db, accountId: number, ids: number[]): 
 export async function markedFiles(db: Db, accountId: number, limit: number): Promise<Pick<FileRow, 'id' | 'storage_key'>[]> {
   return db.selectFrom('form_files').select(['id', 'storage_key']).where('account_id', '=', accountId).where('deleted_at', 'is not', null).limit(limit).execute();
 }
-
-/** The account's living files: how many and how many bytes (what retention and operators read). */
-export async function fileTotals(db: Db, accountId: number): Promise<{ files: number; bytes: number }> {
-  const row = await db
-    .selectFrom('form_files')
-    .select((eb) => [eb.fn.countAll<number>().as('files'), eb.fn.coalesce(eb.fn.sum<number>('size_bytes'), eb.lit(0)).as('bytes')])
-    .where('account_id', '=', accountId)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirstOrThrow();
-  return { files: Number(row.files), bytes: Number(row.bytes) };
-}

@@ -120,13 +120,3 @@ WHERE
   AND "deleted_at" IS NOT NULL
 LIMIT
   $2;
-
--- files/form-file-store.ts: fileTotals
-SELECT
-  count(*) AS "files",
-  coalesce(sum("size_bytes"), 0) AS "bytes"
-FROM
-  "form_files"
-WHERE
-  "account_id" = $1
-  AND "deleted_at" IS NULL;
