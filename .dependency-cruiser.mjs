@@ -20,14 +20,15 @@ const layers = {
   geozones: ['accounts', 'customfields'],
   employees: ['accounts', 'customfields', 'events'],
   tasks: ['accounts', 'employees', 'customfields', 'events'],
-  forms: ['accounts', 'tasks', 'customfields'],
+  files: ['accounts', 'tasks'],
+  forms: ['accounts', 'tasks', 'customfields', 'files'],
   alerts: ['accounts', 'employees'],
   positioning: ['accounts', 'employees', 'geozones'],
   signals: ['accounts', 'events', 'employees', 'tasks', 'positioning', 'geozones', 'delivery', 'alerts'],
   devices: ['accounts', 'employees', 'positioning'],
   workspace: ['accounts', 'positioning', 'alerts'],
   reports: ['accounts', 'employees', 'positioning', 'geozones', 'delivery', 'tasks'],
-  retention: ['accounts', 'positioning', 'delivery', 'reports'],
+  retention: ['accounts', 'positioning', 'delivery', 'reports', 'files'],
 };
 const kernel = '^src/(http|store|geo|i18n)/|^src/(config|version)\\.ts$';
 const protocolList = '^src/devices/protocols\\.ts$';

@@ -18,6 +18,7 @@ export const tableOwners = {
   reports: ['report_schedules', 'report_runs'],
   devices: ['egts_retranslators'],
   alerts: ['alerts'],
+  files: ['form_files'],
 };
 
 const owners = new Map(Object.entries(tableOwners).flatMap(([module, tables]) => tables.map((table) => [table, module])));

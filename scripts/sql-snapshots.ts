@@ -21,6 +21,7 @@ import { Outbox } from '../src/delivery/outbox.js';
 import * as secrets from '../src/delivery/signing-secret-store.js';
 import * as retranslators from '../src/devices/retranslator-store.js';
 import * as employees from '../src/employees/employee-store.js';
+import * as formFiles from '../src/files/form-file-store.js';
 import * as groups from '../src/employees/subscriber-group-store.js';
 import * as idempotency from '../src/http/idempotency-store.js';
 import * as mapObjects from '../src/geozones/map-object-store.js';
@@ -169,6 +170,30 @@ export const catalogue: Entry[] = [
   },
   { file: 'devices/retranslator-store.ts', name: 'deleteRetranslator', run: ({ database }) => retranslators.deleteRetranslator(database.db, ACCOUNT, 1) },
   { file: 'devices/retranslator-store.ts', name: 'retranslatorsWithDispatcherId', run: ({ database }) => retranslators.retranslatorsWithDispatcherId(database.db, 2002) },
+  {
+    file: 'files/form-file-store.ts',
+    name: 'insertFile',
+    run: ({ database }) =>
+      formFiles.insertFile(database.db, {
+        account_id: ACCOUNT,
+        task_id: 311,
+        subscriber_id: 17,
+        storage_key: '1/6f1c',
+        content_type: 'image/jpeg',
+        size_bytes: 183204,
+        sha256: 'ab12',
+        file_name: 'door.jpg',
+        acted_at: T,
+        created_at: T,
+      }),
+  },
+  { file: 'files/form-file-store.ts', name: 'filesByIds', run: ({ database }) => formFiles.filesByIds(database.db, ACCOUNT, [41, 42]) },
+  { file: 'files/form-file-store.ts', name: 'filesCreatedBefore', run: ({ database }) => formFiles.filesCreatedBefore(database.db, ACCOUNT, T, 500) },
+  { file: 'files/form-file-store.ts', name: 'taskIdsWithFiles', run: ({ database }) => formFiles.taskIdsWithFiles(database.db, ACCOUNT, 0, 500) },
+  { file: 'files/form-file-store.ts', name: 'filesOfTasks', run: ({ database }) => formFiles.filesOfTasks(database.db, ACCOUNT, [311, 312]) },
+  { file: 'files/form-file-store.ts', name: 'markFilesDeleted', run: ({ database }) => formFiles.markFilesDeleted(database.db, ACCOUNT, [41, 42], T) },
+  { file: 'files/form-file-store.ts', name: 'deleteFileRows', run: ({ database }) => formFiles.deleteFileRows(database.db, ACCOUNT, [41, 42]) },
+  { file: 'files/form-file-store.ts', name: 'markedFiles', run: ({ database }) => formFiles.markedFiles(database.db, ACCOUNT, 500) },
   { file: 'delivery/outbox.ts', name: 'Outbox.enqueue', run: ({ database, tx }) => new Outbox(database, () => T).enqueue(tx, [{ accountId: ACCOUNT, eventRuleId: 3, channel: 'webhook', target: 'https://hooks.example.com/', payload: {} }, { accountId: ACCOUNT, eventRuleId: 3, channel: 'email', target: 'ops@example.com', payload: {} }]) },
   { file: 'delivery/delivery-queue.ts', name: 'DeliveryQueue.findHeads', run: ({ database }) => new DeliveryQueue(database).findHeads(100) },
   { file: 'delivery/delivery-queue.ts', name: 'DeliveryQueue.claimHeads', run: ({ database }) => new DeliveryQueue(database).claimHeads([head], 'worker-1', T, T + 30_000), only: 'postgres' },

@@ -1,4 +1,4 @@
-import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
 import { createAccounts } from './accounts/accounts.js';
 import { createAlerts, createAlertWriter } from './alerts/alerts.js';
 import type { Config } from './config.js';
@@ -6,16 +6,18 @@ import { createCustomFields } from './customfields/customfields.js';
 import { createDelivery, defaultDeliverySettings, type AttachmentSource, type DeliverySettings } from './delivery/delivery.js';
 import { createDevices, deviceConnections, type DevicePortSetting } from './devices/devices.js';
 import { createEmployees } from './employees/employees.js';
+import { createFiles, type FileSettings } from './files/files.js';
 import { createForms } from './forms/forms.js';
 import { createGeozones } from './geozones/geozones.js';
 import { createMetrics } from './http/observability.js';
+import { mobileRoutes } from './http/mobile-scope.js';
 import { apiRoutes, createServer } from './http/server.js';
 import { createPositioning } from './positioning/positioning.js';
 import { createReports } from './reports/reports.js';
 import { createRetention, defaultRetentionSettings, type RetentionSettings } from './retention/retention.js';
 import { alertHeadline, createChangeEvents, createSignals, eventLines, type RouterSettings } from './signals/signals.js';
 import type { Database } from './store/database.js';
-import { createTasks } from './tasks/tasks.js';
+import { createTasks, type FormFileCheck } from './tasks/tasks.js';
 import { createWorkspace, type WorkspaceConfig } from './workspace/workspace.js';
 
 export type AppConfig = Pick<Config, 'LOKATOR_ADMIN_TOKEN' | 'INGEST_BODY_LIMIT_BYTES'> &
@@ -42,6 +44,8 @@ export interface ServiceOptions {
   signalMaxAgeMs?: number;
   /** RETENTION_DAYS, DELIVERY_RETENTION_DAYS, and the job's batch size and period. */
   retention?: Partial<RetentionSettings>;
+  /** The file store (DATA_DIR/files or FILES_S3_*), FILES_MAX_BYTES and FILES_UPLOADS_PER_MINUTE. */
+  files?: Partial<FileSettings>;
 }
 
 /** Every module, composed in one place: each from the faces of the modules it needs. */
@@ -59,18 +63,21 @@ export function createServices(database: Database, clock: () => number = Date.no
   const events = createChangeEvents({ outbox, alerts: alertWriter, clock });
   const templates = createCustomFields({ database, clock });
   const employees = createEmployees({ database, clock, accounts, events, templates, onlineTimeoutMs: options.onlineTimeoutMs });
-  const tasks = createTasks({ database, clock, accounts, employees, events, templates });
-  const forms = createForms({ database, tasks, templates });
+  // A form's picture fields name files of their task (files, composed below, read tasks).
+  const formFiles: FormFileCheck = (executor, accountId, taskID, ids) => files.idsOfTask(executor, accountId, taskID, ids);
+  const tasks = createTasks({ database, clock, employees, events, templates, formFiles });
+  const files = createFiles({ database, clock, tasks, settings: options.files });
+  const forms = createForms({ database, tasks, templates, files });
   const geozones = createGeozones({ database, clock, templates });
   const alerts = createAlerts({ database, clock, headline: alertHeadline, employees, loginsOf: accounts.loginsOf });
   const signals = createSignals({ database, clock, outbox, alerts: alertWriter, employees, zones: geozones.lookup, allowPrivateAddresses, router: options.router });
   const { signalMaxAgeMs, geocoder } = options;
   const positioning = createPositioning({ database, clock, metrics, accounts, employees, geozones, signals: signals.pipeline, signalMaxAgeMs, geocoder, retentionBatchRows: retentionSettings.batchRows });
   const reports = createReports({ database, clock, accounts, employees, data: positioning.reportData, outbox });
-  const retention = createRetention({ database, clock, accounts, sessions: accounts.sessions, positions: positioning.retention, settings: retentionSettings });
+  const retention = createRetention({ database, clock, accounts, sessions: accounts.sessions, positions: positioning.retention, files, settings: retentionSettings });
   const devices = createDevices({ database, clock });
   const workspace = createWorkspace({ sessions: accounts.sessions, fixes: positioning, alerts: alerts.feed, arrivals: signals.taskArrivals({ tasks, fixes: positioning }), places: positioning.places });
-  return { metrics, accounts, alerts, delivery, customFields: templates, employees, tasks, forms, geozones, signals, positioning, reports, retention, devices, workspace };
+  return { metrics, accounts, alerts, delivery, customFields: templates, employees, tasks, files, forms, geozones, signals, positioning, reports, retention, devices, workspace };
 }
 
 export interface AppOptions {
@@ -88,12 +95,14 @@ export async function buildApp({ database, services, config, logger = false, clo
   const { accounts, positioning, tasks, workspace } = services;
   const app = await createServer({ database, metrics: services.metrics, logger, requestTimeoutMs: config.REQUEST_TIMEOUT, trustProxy: config.TRUST_PROXY, notReady });
   if (config.LOKATOR_ADMIN_TOKEN) await app.register(accounts.adminRoutes(config.LOKATOR_ADMIN_TOKEN));
-  const { employees, geozones, signals, delivery, devices, customFields, forms, reports } = services;
-  const modules = [employees, geozones, signals, services.alerts, delivery, devices, tasks, customFields, forms, reports, accounts];
+  const { employees, geozones, signals, delivery, devices, customFields, files, forms, reports } = services;
+  const modules = [employees, geozones, signals, services.alerts, delivery, devices, tasks, customFields, files, forms, reports, accounts];
   const routes = [positioning.routes({ ingestBodyLimitBytes: config.INGEST_BODY_LIMIT_BYTES }), ...modules.map((module) => module.routes)];
   await app.register(apiRoutes({ database, clock, authenticate: accounts.authenticateRequest, maxInFlightPerUser: config.MAX_REQUESTS_IN_FLIGHT, routes }), { prefix: '/v6/api' });
-  // The employee's phone authenticates with its device key, not a bearer token.
-  await app.register(tasks.mobileRoutes);
+  // The employee's phone and app authenticate with the device key, not a bearer token; each employee's idempotency keys are their own.
+  const idempotencyScope = (request: FastifyRequest) => ({ accountId: request.device.account.id, prefix: `device:${request.device.subscriberID}:` });
+  const authenticate = employees.authenticateDeviceRequest;
+  await app.register(mobileRoutes({ database, clock, authenticate, idempotencyScope, routes: [tasks.mobileRoutes, files.mobileRoutes, positioning.mobileRoutes] }));
   await app.register(workspace.routes(config, deviceConnections(config)));
   app.addHook('onClose', async () => workspace.live.close());
   return app;

@@ -235,6 +235,21 @@ export const settings = {
     default: false,
     parse: trustedProxies,
   },
+  FILES_MAX_BYTES: { doc: 'largest picture or file the employee\'s app may upload for a task\'s form (bytes; larger: 413)', default: 10 * 1024 * 1024, parse: positiveInt },
+  FILES_UPLOADS_PER_MINUTE: { doc: 'uploads one device key may make per minute; more are 429 with Retry-After', default: 30, parse: positiveInt },
+  FILES_S3_BUCKET: { doc: 'keep form files in this S3 bucket instead of DATA_DIR/files', parse: text },
+  FILES_S3_ENDPOINT: url('endpoint of an S3-compatible store (MinIO, Yandex Object Storage, …); AWS S3 without', httpSchemes),
+  FILES_S3_REGION: { doc: 'region of the S3 bucket', default: 'us-east-1', parse: text },
+  FILES_S3_ACCESS_KEY_ID: { doc: 'access key of the S3 bucket (else the SDK\'s usual sources: AWS_* variables, instance role)', secret: true, parse: text },
+  FILES_S3_SECRET_ACCESS_KEY: { doc: 'secret key of the S3 bucket, with FILES_S3_ACCESS_KEY_ID', secret: true, parse: text },
+  FILES_S3_FORCE_PATH_STYLE: {
+    doc: 'true addresses the bucket as endpoint/bucket (MinIO and most S3-compatible stores) rather than as bucket.endpoint',
+    default: true,
+    parse: (raw: string) => {
+      if (raw !== 'true' && raw !== 'false') throw new SettingRule('must be true or false');
+      return raw === 'true';
+    },
+  },
   SHUTDOWN_GRACE_MS: { doc: 'time in-flight requests get to finish on SIGTERM', default: 10_000, parse: positiveInt },
 } satisfies Record<string, Setting<unknown>>;
 
@@ -271,6 +286,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (values.DATABASE_REPLICA_URL !== undefined && values.DATABASE_URL === undefined) {
     problems.push('DATABASE_REPLICA_URL: a replica of PostgreSQL needs DATABASE_URL (the primary) as well');
   }
+  if ((values.FILES_S3_ACCESS_KEY_ID === undefined) !== (values.FILES_S3_SECRET_ACCESS_KEY === undefined)) {
+    problems.push('FILES_S3_ACCESS_KEY_ID and FILES_S3_SECRET_ACCESS_KEY: set both or neither');
+  }
+  if (values.FILES_S3_ENDPOINT !== undefined && values.FILES_S3_BUCKET === undefined) problems.push('FILES_S3_ENDPOINT: needs FILES_S3_BUCKET as well');
   if (problems.length > 0) throw new ConfigError(`invalid configuration:\n  ${problems.join('\n  ')}`);
   const config = values as Omit<Config, 'databaseUrl'>;
   return { ...config, databaseUrl: config.DATABASE_URL ?? join(config.DATA_DIR, 'lokator.db') };

@@ -1,7 +1,8 @@
 import { pino } from 'pino';
 import { buildApp, createServices } from './app.js';
 import { bootstrapFirstAccount } from './accounts/accounts.js';
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError, loadConfig, type Config } from './config.js';
+import { openFileStore, type S3Settings } from './files/files.js';
 import { deliverySettings } from './delivery/delivery.js';
 import { deviceDirectory, devicePorts, startDeviceListeners } from './devices/devices.js';
 import { migrate, openDatabase } from './store/database.js';
@@ -46,6 +47,7 @@ async function main(): Promise<void> {
     geocoder,
     signalMaxAgeMs: config.SIGNAL_MAX_AGE,
     retention: { serverRetentionDays: config.RETENTION_DAYS, deliveryRetentionDays: config.DELIVERY_RETENTION_DAYS },
+    files: { store: openFileStore(config.DATA_DIR, fileBucket(config)), maxBytes: config.FILES_MAX_BYTES, uploadsPerMinute: config.FILES_UPLOADS_PER_MINUTE },
   });
   await bootstrapFirstAccount(services.accounts, config, log);
   // The weeks of partitions ahead exist before the first fix is taken (PostgreSQL).
@@ -70,7 +72,7 @@ async function main(): Promise<void> {
   });
   starting = false;
   log.info(
-    { version, store: database.dialect, port: config.PORT, devicePorts: devices.ports, geocoder: Boolean(addressFiller) },
+    { version, store: database.dialect, port: config.PORT, devicePorts: devices.ports, geocoder: Boolean(addressFiller), files: services.files.store.kind },
     `Lokator ${version} is serving on ${database.dialect === 'sqlite' ? config.databaseUrl : 'PostgreSQL'}`,
   );
 
@@ -115,3 +117,16 @@ main().catch((error: unknown) => {
   process.stderr.write(`Lokator failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
   process.exit(1);
 });
+
+/** FILES_S3_*: the bucket form files go to, or null for DATA_DIR/files. */
+function fileBucket(config: Config): S3Settings | null {
+  if (!config.FILES_S3_BUCKET) return null;
+  return {
+    bucket: config.FILES_S3_BUCKET,
+    endpoint: config.FILES_S3_ENDPOINT,
+    region: config.FILES_S3_REGION,
+    accessKeyId: config.FILES_S3_ACCESS_KEY_ID,
+    secretAccessKey: config.FILES_S3_SECRET_ACCESS_KEY,
+    forcePathStyle: config.FILES_S3_FORCE_PATH_STYLE,
+  };
+}

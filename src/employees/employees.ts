@@ -1,5 +1,7 @@
 /** The face of employees: what other modules may use of it (see .dependency-cruiser.mjs). */
+import type { FastifyRequest } from 'fastify';
 import type { Routes } from '../http/route-types.js';
+import { deviceRequestAuthenticator } from './device-request-auth.js';
 import type { EmployeePresence } from './employee-presence.js';
 import { employeeRoutes } from './employee-routes.js';
 import { EmployeeService, type EmployeeServiceOptions } from './employee-service.js';
@@ -30,6 +32,8 @@ export interface Employees extends EmployeeDirectory, EmployeeDevices {
   sweeper: OnlineSweeper;
   /** Under `/v6/api`: employees and employee groups. */
   routes: Routes;
+  /** The `/mobile/v1` routes' hook: `Authorization: Device <deviceKey>` sets `request.device`, else 401. */
+  authenticateDeviceRequest: (request: FastifyRequest) => Promise<void>;
 }
 
 export function createEmployees(deps: EmployeesDependencies): Employees {
@@ -48,6 +52,7 @@ export function createEmployees(deps: EmployeesDependencies): Employees {
     ingestTargetsOf: (tx, accountId, ids) => employees.ingestTargetsOf(tx, accountId, ids),
     fixesArrived: (tx, account, targets, newestFixMs, atMs) => employees.fixesArrived(tx, account, targets, newestFixMs, atMs),
     presence: employees.presence,
+    authenticateDeviceRequest: deviceRequestAuthenticator(deps.accounts, (key) => employees.findByDeviceKey(key)),
     sweeper: new OnlineSweeper(employees.presence),
     routes: async (api) => {
       await api.register(employeeRoutes(employees));

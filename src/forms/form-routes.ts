@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { described, withExamples } from '../http/examples.js';
 import { Id } from '../http/list-params.js';
@@ -6,6 +7,9 @@ import { Form, formExample, FormListQuery } from './form-schema.js';
 import type { FormService } from './form-service.js';
 
 const tags = ['Forms'];
+
+/** The address the client reached this server at: the pictures' URLs in `items` start with it. */
+const originOf = (request: FastifyRequest) => `${request.protocol}://${request.host}`;
 const errors = { 400: ErrorBody, 401: ErrorBody, 404: ErrorBody };
 
 /** `/v6/api/formManagement/forms`: the forms filled on tasks. */
@@ -21,12 +25,13 @@ export function formRoutes(forms: FormService) {
           summary: 'The forms filled on the named tasks',
           description:
             'The form of each task named in `taskIDs` (a comma list, repeated, or `taskIDs[]`): its template and the values the coordinator or ' +
-            'the employee’s phone wrote. Tasks without a form, or not the account’s, are left out.',
+            'the employee’s phone wrote. Tasks without a form, or not the account’s, are left out. `items` carries the same fields as the original ' +
+            'service’s clients read them: a picture or file field with `pictures`, the ids and download URLs of the files it names.',
           querystring: FormListQuery,
           response: { 200: described(withExamples(Type.Array(Form), [formExample]), 'the forms'), ...errors },
         },
       },
-      async (request) => forms.list(request.principal.account, request.query.taskIDs),
+      async (request) => forms.list(request.principal.account, request.query.taskIDs, originOf(request)),
     );
 
     api.get(
@@ -40,7 +45,7 @@ export function formRoutes(forms: FormService) {
           response: { 200: described(withExamples(Form, formExample), 'the form'), ...errors },
         },
       },
-      async (request) => forms.get(request.principal.account, request.params.formID),
+      async (request) => forms.get(request.principal.account, request.params.formID, originOf(request)),
     );
   };
 }

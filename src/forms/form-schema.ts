@@ -25,6 +25,27 @@ export const Form = Type.Object({
       type: Type.String(),
     }),
   ),
+  items: Type.Array(
+    Type.Object({
+      externalID: Type.String(),
+      name: Type.String(),
+      type: Type.String(),
+      value: Type.Optional(nullable(Type.String())),
+      values: Type.Optional(Type.Array(Type.String())),
+      pictures: Type.Optional(
+        Type.Array(
+          Type.Object({
+            pictureID: Type.Integer({ description: 'the fileID the field names' }),
+            url: Type.String({ description: 'GET it with the bearer token (fileManagement/files)' }),
+            contentType: Type.String(),
+            size: Type.Integer({ description: 'bytes' }),
+          }),
+          { description: 'a picture or file field: the files it names, by id and URL' },
+        ),
+      ),
+    }),
+    { description: 'the filled fields as the original service’s clients read them, a picture or file field with its pictures’ ids and URLs' },
+  ),
 });
 export type Form = Static<typeof Form>;
 
@@ -39,6 +60,18 @@ export const formExample: Form = {
   customFieldFormItems: [
     { externalID: 'payment', name: 'Payment', value: 'cash', type: 'select' },
     { externalID: 'signed-by', name: 'Signed by', value: 'A. Volkova', type: 'string' },
+    { externalID: 'photo', name: 'Photo of the door', value: '41', type: 'picture' },
+  ],
+  items: [
+    { externalID: 'payment', name: 'Payment', type: 'select', value: 'cash' },
+    { externalID: 'signed-by', name: 'Signed by', type: 'string', value: 'A. Volkova' },
+    {
+      externalID: 'photo',
+      name: 'Photo of the door',
+      type: 'picture',
+      value: '41',
+      pictures: [{ pictureID: 41, url: 'https://lokator.example.com/v6/api/fileManagement/files/41', contentType: 'image/jpeg', size: 183204 }],
+    },
   ],
 };
 

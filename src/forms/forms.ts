@@ -4,13 +4,15 @@ import type { Routes } from '../http/route-types.js';
 import type { Database } from '../store/database.js';
 import type { TaskReader } from '../tasks/tasks.js';
 import { formRoutes } from './form-routes.js';
-import { FormService } from './form-service.js';
+import { FormService, type FormFiles } from './form-service.js';
 
 export interface FormsDependencies {
   database: Database;
   tasks: TaskReader;
   /** A form's template name. */
   templates: Pick<CustomFieldTemplates, 'find'>;
+  /** The pictures a form's picture and file fields name, for `items`. */
+  files: FormFiles;
 }
 
 export interface Forms {
@@ -18,6 +20,6 @@ export interface Forms {
   routes: Routes;
 }
 
-export function createForms({ database, tasks, templates }: FormsDependencies): Forms {
-  return { routes: formRoutes(new FormService(database, tasks, templates)) };
+export function createForms({ database, tasks, templates, files }: FormsDependencies): Forms {
+  return { routes: formRoutes(new FormService(database, tasks, templates, files)) };
 }

@@ -15,20 +15,27 @@ declare module 'fastify' {
   }
 }
 
+/** Where a request's keys live: its account, and a prefix that keeps one caller's keys apart from another's. */
+export type IdempotencyScope = (request: FastifyRequest) => { accountId: number; prefix: string };
+
+/** The API's callers: a key is the account's (its tokens and users share them). */
+const byAccount: IdempotencyScope = (request) => ({ accountId: request.principal.account.id, prefix: '' });
+
 /**
  * `Idempotency-Key` on POST (CONTRACT §1): the first request with a key runs and its response is
  * kept for 24 h; a repeat gets that response again and creates nothing. A repeat that arrives
  * while the first still runs gets 409; the same key with a different request gets 400.
  */
-export function registerIdempotency(app: FastifyInstance, database: Database, clock: () => number): void {
+export function registerIdempotency(app: FastifyInstance, database: Database, clock: () => number, scopeOf: IdempotencyScope = byAccount): void {
   app.addHook('preHandler', async (request, reply) => {
     if (request.method !== 'POST') return;
-    const key = request.headers['idempotency-key'];
-    if (key === undefined) return;
-    if (typeof key !== 'string' || key.length === 0 || key.length > 255) {
+    const sent = request.headers['idempotency-key'];
+    if (sent === undefined) return;
+    if (typeof sent !== 'string' || sent.length === 0 || sent.length > 255) {
       throw invalidField('Idempotency-Key', 'must be 1 to 255 characters');
     }
-    const accountId = request.principal.account.id;
+    const { accountId, prefix } = scopeOf(request);
+    const key = `${prefix}${sent}`;
     const fingerprint = fingerprintOf(request);
     const now = clock();
     const { db } = database;
@@ -51,7 +58,7 @@ export function registerIdempotency(app: FastifyInstance, database: Database, cl
   app.addHook('onSend', async (request, reply, payload) => {
     const key = request.idempotencyKey;
     if (key === undefined) return payload;
-    const accountId = request.principal.account.id;
+    const { accountId } = scopeOf(request);
     if (reply.statusCode >= 500) {
       // The request may run again: a failure is not a result to replay.
       await deleteKey(database.db, accountId, key);
@@ -76,10 +83,9 @@ export async function deleteExpiredIdempotencyKeys(database: Database, accountId
 }
 
 function fingerprintOf(request: FastifyRequest): string {
-  return createHash('sha256')
-    .update(`${request.method} ${request.url}\n`)
-    .update(JSON.stringify(request.body ?? null))
-    .digest('hex');
+  // An uploaded file is hashed as its bytes, not as the JSON of a Buffer.
+  const body = Buffer.isBuffer(request.body) ? request.body : JSON.stringify(request.body ?? null);
+  return createHash('sha256').update(`${request.method} ${request.url}\n`).update(body).digest('hex');
 }
 
 function replay(reply: FastifyReply, status: number, body: string | null, headers: string | null): FastifyReply {

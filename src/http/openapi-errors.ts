@@ -20,6 +20,7 @@ const notFound: Record<string, [ErrorKind, (id: string) => string]> = {
   deliveryID: ['DELIVERY_NOT_FOUND', (id) => `no delivery ${id}`],
   retranslatorID: ['RETRANSLATOR_NOT_FOUND', () => 'no such retranslator'],
   taskID: ['TASK_NOT_FOUND', (id) => `no task ${id}`],
+  fileID: ['FILE_NOT_FOUND', (id) => `no file ${id}`],
   subscriberGroupID: ['SUBSCRIBER_GROUP_NOT_FOUND', (id) => `no subscriber group ${id}`],
   requestID: ['SUBSCRIBER_REQUEST_NOT_FOUND', (id) => `no subscriber request ${id}`],
   customFieldsFormTemplateID: ['CUSTOM_FIELD_TEMPLATE_NOT_FOUND', (id) => `no custom field template ${id}`],
@@ -95,6 +96,7 @@ function conflict(path: string): ErrorEnvelope {
 function tooMany(path: string): ErrorEnvelope {
   if (path === '/workspace/api/session') return envelope('RATE_LIMITED', 'too many failed sign-ins; try again later');
   if (path === '/workspace/api/password') return envelope('RATE_LIMITED', 'too many wrong current passwords; try again later');
+  if (path.endsWith('/files')) return envelope('RATE_LIMITED', 'too many uploads from this device; try again later');
   if (path.includes('/subscriberRequests')) return envelope('REQUESTED_TOO_OFTEN', 'subscriber 17 was located less than a minute ago; try again later');
   return envelope('RATE_LIMITED', 'at most 16 requests may be in flight at once for one user; wait for an answer first');
 }
@@ -114,6 +116,8 @@ export function errorExample(status: number, method: string, path: string, opera
       return conflict(path);
     case 413:
       return envelope('PAYLOAD_TOO_LARGE', 'request body is too large');
+    case 415:
+      return envelope('UNSUPPORTED_MEDIA_TYPE', 'the file must be a JPEG, PNG or WebP picture or a PDF document');
     case 429:
       return tooMany(path);
     default:

@@ -9,6 +9,7 @@ const docs = {
   api: '/docs/integrators/api.html',
   geozones: '/docs/integrators/geozones.html',
   tasks: '/docs/integrators/tasks.html',
+  mobileApp: '/docs/integrators/mobile-app-api.html',
   signals: '/docs/integrators/signals.html',
   webhooks: '/docs/integrators/webhooks.html',
   reports: '/docs/integrators/reports.html',
@@ -108,6 +109,7 @@ export const tags: Tag[] = [
   { name: 'Task management', description: `Tasks, their status history, and the change events they fire. See [Tasks](${docs.tasks}).` },
   { name: 'Custom fields', description: `Templates of custom fields that employees, tasks and zones carry. See [Routes for clients](${docs.clients}).` },
   { name: 'Forms', description: `The forms employees fill in on a task, with their answers. See [Routes for clients](${docs.clients}).` },
+  { name: 'Files', description: `The pictures and files employees upload for their tasks' forms. See [The employee's app](${docs.mobileApp}).` },
   {
     name: 'Event management',
     description: `Event rules (what fires and where it goes), the log of deliveries, and the secret that signs webhooks. See [Signals](${docs.signals}) and [Delivery of events](${docs.webhooks}).`,
@@ -122,7 +124,7 @@ export const tags: Tag[] = [
     name: 'Mobile positioning',
     description: `The positioning routes the original service's mobile clients read, with their own limits. See [Routes for clients](${docs.clients}).`,
   },
-  { name: 'Employee app', description: 'What the employee’s phone calls, authenticated by its device key (`Authorization: Device <key>`), not a bearer token.' },
+  { name: 'Employee app', description: `What the employee’s phone and app call, authenticated by its device key (\`Authorization: Device <key>\`), not a bearer token. See [The employee's app](${docs.mobileApp}).` },
   { name: 'Workspace', description: `The coordinator workspace's own routes: sign-in, the live map feed, arrivals. See [The workspace](${docs.workspace}).` },
   {
     name: 'Operator',
@@ -135,7 +137,7 @@ export const tagGroups = [
   { name: 'Interface v6', tags: ['Positioning', 'Geozones', 'Map objects'] },
   {
     name: 'Management',
-    tags: ['Employee management', 'Task management', 'Custom fields', 'Forms', 'Event management', 'Reports', 'Account management', 'Tracker management', 'Mobile positioning'],
+    tags: ['Employee management', 'Task management', 'Custom fields', 'Forms', 'Files', 'Event management', 'Reports', 'Account management', 'Tracker management', 'Mobile positioning'],
   },
   { name: 'Phones, workspace and operator', tags: ['Employee app', 'Workspace', 'Operator'] },
 ];

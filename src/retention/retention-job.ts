@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { cutoffMs, DAY_MS, retentionOf, type Account, type AccountReader, type WorkspaceSessions } from '../accounts/accounts.js';
 import { deleteFinishedDeliveries } from '../delivery/delivery.js';
+import type { Files } from '../files/files.js';
 import { deleteExpiredIdempotencyKeys } from '../http/idempotency.js';
 import type { PositionRetention } from '../positioning/positioning.js';
 import { deleteReportRunsBefore, REPORT_RUN_MIN_DAYS } from '../reports/reports.js';
@@ -40,6 +41,8 @@ export interface RetentionReport {
   deliveries: BatchCount;
   idempotencyKeys: BatchCount;
   reportRuns: BatchCount;
+  /** Form files: those of deleted tasks, and those older than the account keeps tracks. */
+  files: BatchCount;
   sessions: number;
 }
 
@@ -51,13 +54,15 @@ export interface RetentionJobOptions {
   sessions: Pick<WorkspaceSessions, 'forgetEnded'>;
   /** Positioning's part: fixes, what was derived from them, the weekly partitions. */
   positions: PositionRetention;
+  /** Form files go with their task, and by age as tracks do. */
+  files?: Pick<Files, 'removeExpired'>;
   settings?: RetentionSettings;
   clock?: () => number;
 }
 
 /**
  * Retention (docs/operators/retention.md): hourly, each account's fixes older than its retention go, and
- * its tracks, vehicle events, statistics and closed zone visits at four times that; finished
+ * its tracks, vehicle events, statistics, closed zone visits and form files at four times that (form files of deleted tasks at once); finished
  * deliveries, report schedules' past sends, expired idempotency keys and ended sessions too. On PostgreSQL the weekly partitions of fixes older
  * than every account's cut-off are dropped whole and the rest deleted in small batches; on SQLite
  * everything goes in small batches, each its own short transaction, so ingestion waits at most
@@ -72,6 +77,7 @@ export class RetentionJob {
   private readonly accounts: Pick<AccountReader, 'listAccounts'>;
   private readonly sessions: Pick<WorkspaceSessions, 'forgetEnded'>;
   private readonly positions: PositionRetention;
+  private readonly files: Pick<Files, 'removeExpired'> | null;
   private readonly settings: RetentionSettings;
   private readonly clock: () => number;
 
@@ -80,6 +86,7 @@ export class RetentionJob {
     this.accounts = options.accounts;
     this.sessions = options.sessions;
     this.positions = options.positions;
+    this.files = options.files ?? null;
     this.settings = options.settings ?? defaultRetentionSettings;
     this.clock = options.clock ?? Date.now;
   }
@@ -167,6 +174,11 @@ export class RetentionJob {
       if (reportRunsBeforeMs !== null) {
         report.reportRuns = addCounts(report.reportRuns, await inBatches(() => deleteReportRunsBefore(this.database, account.id, reportRunsBeforeMs, batchRows), batchRows, stopped));
       }
+      const { files } = this;
+      if (files) {
+        // A form's pictures are kept as long as the tracks of the day they were taken.
+        report.files = addCounts(report.files, await inBatches(() => files.removeExpired(account, derivedBeforeMs, batchRows), batchRows, stopped));
+      }
       report.idempotencyKeys = addCounts(report.idempotencyKeys, await inBatches(() => deleteExpiredIdempotencyKeys(this.database, account.id, now, batchRows), batchRows, stopped));
     }
     report.sessions = await this.sessions.forgetEnded();
@@ -201,6 +213,7 @@ function emptyReport(): RetentionReport {
     deliveries: NO_ROWS,
     idempotencyKeys: NO_ROWS,
     reportRuns: NO_ROWS,
+    files: NO_ROWS,
     sessions: 0,
   };
 }

@@ -33,6 +33,7 @@ export interface Schema {
   subscriber_requests: SubscriberRequestsTable;
   sign_in_attempts: SignInAttemptsTable;
   task_changes: TaskChangesTable;
+  form_files: FormFilesTable;
   zone_visits: ZoneVisitsTable;
   report_schedules: ReportSchedulesTable;
   report_runs: ReportRunsTable;
@@ -403,6 +404,25 @@ export interface SignInAttemptsTable {
   key_digest: string;
   tries: number;
   since: number;
+}
+
+/** A file an employee uploaded for a task's form; its bytes are in the file store under `storage_key`. */
+export interface FormFilesTable {
+  id: Generated<number>;
+  account_id: number;
+  task_id: number;
+  subscriber_id: number;
+  storage_key: string;
+  /** Decided from the file's first bytes: image/jpeg, image/png, image/webp or application/pdf. */
+  content_type: string;
+  size_bytes: number;
+  sha256: string;
+  file_name: string | null;
+  /** When the employee took it (the phone's `actedAt`), not when it arrived. */
+  acted_at: number;
+  created_at: number;
+  /** Set while its bytes are being removed; such a row is gone from every route. */
+  deleted_at: number | null;
 }
 
 /** One change of a task, for its history (the tasks module's `task-history.ts`). */

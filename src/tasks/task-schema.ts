@@ -250,29 +250,37 @@ export const TaskListQuery = Type.Object({
 export type TaskListQuery = Static<typeof TaskListQuery>;
 
 /** `POST /mobile/v1/tasks/{taskID}/status`: the employee's phone sets a status, with a comment where the task's commentPolicy asks for one. */
+/** The form the employee filled on the task: values of the task's custom fields, by externalID. */
+const FilledItems = Type.Array(
+  Type.Object(
+    {
+      externalID: Type.String({ minLength: 1, maxLength: 200 }),
+      value: Type.Optional(nullable(Type.String({ maxLength: 10_000, description: 'a picture or file field: the fileID of an upload for this task, or a comma list of them' }))),
+      values: Type.Optional(Type.Array(Type.String({ maxLength: 1000 }), { maxItems: 100 })),
+    },
+    { additionalProperties: false },
+  ),
+  { maxItems: 200 },
+);
+
+const ActedAt = Type.Optional(
+  Type.String({
+    maxLength: 64,
+    description: 'when the employee acted (a write queued offline sends it later); the change is dated so. Omitted: now; ahead of the server: now; over 30 days ago: 400',
+  }),
+);
+
 export const StatusChange = withExamples(
   Type.Object(
-  {
-    status: Status,
-    comment: Type.Optional(nullable(Type.String({ maxLength: 2000 }))),
-    // The form the employee filled on the task: values of the task's custom fields, by externalID.
-    customFieldFormItems: Type.Optional(
-      Type.Array(
-        Type.Object(
-          {
-            externalID: Type.String({ minLength: 1, maxLength: 200 }),
-            value: Type.Optional(nullable(Type.String({ maxLength: 10_000 }))),
-            values: Type.Optional(Type.Array(Type.String({ maxLength: 1000 }), { maxItems: 100 })),
-          },
-          { additionalProperties: false },
-        ),
-        { maxItems: 200 },
-      ),
-    ),
-  },
-  { additionalProperties: false },
+    {
+      status: Status,
+      comment: Type.Optional(nullable(Type.String({ maxLength: 2000 }))),
+      customFieldFormItems: Type.Optional(FilledItems),
+      actedAt: ActedAt,
+    },
+    { additionalProperties: false },
   ),
-  { status: 3, comment: 'Handed to the client in person', customFieldFormItems: [{ externalID: 'payment', value: 'cash' }] },
+  { status: 3, comment: 'Handed to the client in person', customFieldFormItems: [{ externalID: 'payment', value: 'cash' }], actedAt: '2026-03-02T11:20:31+03:00' },
 );
 export type StatusChange = Static<typeof StatusChange>;
 
@@ -300,3 +308,68 @@ export const taskHistoryExample: TaskChange[] = [
   },
   { changeID: 905, changeDate: '2026-03-02T09:02:44+03:00', changeTypeID: 2, subscriberID: 17, changedValues: { status: 0 }, newValues: { status: 1 } },
 ];
+
+/** The employee's form, saved without a status change. */
+export const FormFill = withExamples(
+  Type.Object({ customFieldFormItems: FilledItems, actedAt: ActedAt }, { additionalProperties: false }),
+  { customFieldFormItems: [{ externalID: 'payment', value: 'cash' }, { externalID: 'photo', value: '41' }], actedAt: '2026-03-02T11:19:40+03:00' },
+);
+export type FormFill = Static<typeof FormFill>;
+
+export const MobileTaskQuery = Type.Object({
+  days: Type.Optional(withExamples(Type.Integer({ minimum: 0, maximum: 31, description: 'today and this many days after (default 7)' }), 7)),
+});
+export type MobileTaskQuery = Static<typeof MobileTaskQuery>;
+
+/** A task's custom-field template as the employee's app renders it. */
+const MobileForm = Type.Object({
+  customFieldsFormTemplateID: Type.Integer(),
+  templateName: Type.String(),
+  fields: Type.Array(
+    Type.Object({
+      externalID: Type.String(),
+      name: Type.String(),
+      type: Type.String({ description: 'string, text, date, time, integer, double, boolean, select, picture or file' }),
+      isRequired: Type.Boolean(),
+      values: Type.Array(Type.String(), { description: 'the choices of a select field' }),
+    }),
+  ),
+});
+
+export const MobileTaskList = Type.Object({
+  timeZone: Type.String(),
+  from: Type.String({ description: 'the start of today in the account’s zone' }),
+  to: Type.String({ description: 'the end of the last day listed' }),
+  statuses: Type.Array(Type.Object({ status: Type.Integer(), key: Type.String({ description: 'new, accepted, rejected, done, inProgress' }) })),
+  tasks: Type.Array(Type.Object({ ...Task.properties, form: nullable(MobileForm) })),
+});
+export type MobileTaskList = Static<typeof MobileTaskList>;
+
+export const mobileTaskListExample: MobileTaskList = {
+  timeZone: 'Europe/Moscow',
+  from: '2026-03-02T00:00:00+03:00',
+  to: '2026-03-09T23:59:59.999+03:00',
+  statuses: ['new', 'accepted', 'rejected', 'done', 'inProgress'].map((key, status) => ({ status, key })),
+  tasks: [
+    {
+      ...taskExample,
+      form: {
+        customFieldsFormTemplateID: 9,
+        templateName: 'Delivery report',
+        fields: [
+          { externalID: 'payment', name: 'Payment', type: 'select', isRequired: true, values: ['cash', 'card'] },
+          { externalID: 'photo', name: 'Photo of the door', type: 'picture', isRequired: false, values: [] },
+        ],
+      },
+    },
+  ],
+};
+
+export const MobileIdentity = Type.Object({
+  subscriberID: Type.Integer(),
+  name: Type.String(),
+  accountName: Type.String(),
+  timeZone: Type.String(),
+  locale: Type.String(),
+});
+export type MobileIdentity = Static<typeof MobileIdentity>;

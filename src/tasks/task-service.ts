@@ -1,6 +1,8 @@
 import type { Account, Principal } from '../accounts/accounts.js';
 import type { Change, ChangeRecorder, Initiator } from '../events/events.js';
 import type { EmployeeDirectory } from '../employees/employees.js';
+import { actedAtMs } from '../http/acted-at.js';
+import { formatDateTime, parseDateTime } from '../http/datetime.js';
 import { resolveBounds } from '../http/list-params.js';
 import type { CustomFieldTemplates } from '../customfields/customfields.js';
 import { ApiError, invalidField, type ValidationErrors } from '../http/errors.js';
@@ -8,7 +10,7 @@ import type { Database, Db, Tx } from '../store/database.js';
 import { fillForm, fromRow, taskFromBody, taskWithStatus, toRow, toView, workOrderEmployees, type StoredTask } from './task-model.js';
 import * as store from './task-store.js';
 import { recordTaskChange, taskChanges } from './task-history.js';
-import type { StatusChange, Task, TaskChange, TaskListQuery, TaskWrite } from './task-schema.js';
+import type { FormFill, MobileIdentity, MobileTaskList, StatusChange, Task, TaskChange, TaskListQuery, TaskWrite } from './task-schema.js';
 
 const notFound = (id: number) => new ApiError('TASK_NOT_FOUND', `no task ${id}`);
 
@@ -26,7 +28,16 @@ export interface TaskServiceOptions {
   clock?: () => number;
   /** Checks the custom-field template and values a task names; none: not checked. */
   templates?: CustomFieldTemplates | null;
+  /** Which of these file ids are files uploaded for the task: a form's picture and file fields may name only those. None: not checked. */
+  formFiles?: FormFileCheck | null;
 }
+
+/** Which of `ids` are living files of the task, in the caller's transaction. */
+export type FormFileCheck = (executor: Db, accountId: number, taskID: number, ids: number[]) => Promise<Set<number>>;
+
+/** The task statuses of interface 2.8, as the employee's app names them. */
+const STATUS_KEYS = ['new', 'accepted', 'rejected', 'done', 'inProgress'] as const;
+const DAY_MS = 86_400_000;
 
 export class TaskService {
   private readonly database: Database;
@@ -34,13 +45,15 @@ export class TaskService {
   private readonly events: ChangeRecorder;
   private readonly clock: () => number;
   private readonly templates: CustomFieldTemplates | null;
+  private readonly formFiles: FormFileCheck | null;
 
-  constructor({ database, employees, events, clock = Date.now, templates = null }: TaskServiceOptions) {
+  constructor({ database, employees, events, clock = Date.now, templates = null, formFiles = null }: TaskServiceOptions) {
     this.database = database;
     this.employees = employees;
     this.events = events;
     this.clock = clock;
     this.templates = templates;
+    this.formFiles = formFiles;
   }
 
   /**
@@ -113,21 +126,74 @@ export class TaskService {
 
   /**
    * The employee's phone sets the status of one of the employee's own tasks (another's, or
-   * another account's, is a 404 code 18); the change event names the employee as initiator.
+   * another account's, is a 404 code 18); the change event names the employee as initiator. The
+   * change is dated `actedAt`, when the employee acted, however much later it arrives.
    */
   async setStatusByEmployee(account: Account, subscriberID: number, taskID: number, input: StatusChange): Promise<Task> {
-    // A filled form: the fields new to the task take their name and type from its template.
-    let fields = new Map<string, { name: string; type: string }>();
-    if (input.customFieldFormItems?.length && this.templates) {
-      const { task } = await this.find(this.database.db, account, taskID, subscriberID, false);
-      const template = task.customFieldsFormTemplateID === null ? null : await this.templates.find(this.database.db, account.id, task.customFieldsFormTemplateID);
-      fields = new Map(template?.customFieldFormItems.map((f) => [f.externalID, f]) ?? []);
-    }
-    return this.update(account, taskID, subscriberID, { subscriberID }, (before, now) => {
-      const after = taskWithStatus(before, input.status, input.comment ?? null, now);
+    const actedMs = actedAtMs(input.actedAt, account.timeZone, this.clock());
+    const fields = await this.formFieldsOf(account, subscriberID, taskID, input.customFieldFormItems);
+    return this.update(account, taskID, subscriberID, { subscriberID }, (before) => {
+      const after = taskWithStatus(before, input.status, input.comment ?? null, actedMs);
       if (!input.customFieldFormItems) return after;
       return { ...after, customFieldFormItems: fillForm(before.customFieldFormItems, input.customFieldFormItems, (id) => fields.get(id)) };
-    });
+    }, actedMs);
+  }
+
+  /** The employee fills the form of one of their own tasks without changing its status; checked as every form is. */
+  async saveFormByEmployee(account: Account, subscriberID: number, taskID: number, input: FormFill): Promise<Task> {
+    const actedMs = actedAtMs(input.actedAt, account.timeZone, this.clock());
+    const fields = await this.formFieldsOf(account, subscriberID, taskID, input.customFieldFormItems);
+    return this.update(account, taskID, subscriberID, { subscriberID }, (before) => ({
+      ...before,
+      customFieldFormItems: fillForm(before.customFieldFormItems, input.customFieldFormItems, (id) => fields.get(id)),
+    }), actedMs);
+  }
+
+  /**
+   * The employee's tasks of today (in the account's zone) and the `days` after, by start date,
+   * then id, each with its form's template: what the employee's app shows.
+   */
+  async listForEmployee(account: Account, subscriberID: number, days: number): Promise<MobileTaskList> {
+    const today = formatDateTime(this.clock(), account.timeZone).slice(0, 10);
+    const fromMs = parseDateTime(`${today}T00:00`, account.timeZone)!.epochMs;
+    const lastDay = new Date(Date.parse(`${today}T00:00:00Z`) + (days + 1) * DAY_MS).toISOString().slice(0, 10);
+    const toMs = parseDateTime(`${lastDay}T00:00`, account.timeZone)!.epochMs - 1;
+    const rows = await store.listTasks(this.database.db, account.id, { fromMs, toMs, subscriberIds: [subscriberID], count: 1000, offset: 0 });
+    const tasks = await this.views(this.database.db, account, rows.map((row) => ({ id: row.id, task: fromRow(row) })));
+    const forms = new Map<number, MobileTaskList['tasks'][number]['form']>();
+    for (const id of new Set(tasks.map((t) => t.customFieldsFormTemplateID))) {
+      if (id === null || !this.templates) continue;
+      const template = await this.templates.find(this.database.db, account.id, id);
+      forms.set(id, template && {
+        customFieldsFormTemplateID: id,
+        templateName: template.name,
+        fields: template.customFieldFormItems.map((f) => ({ externalID: f.externalID, name: f.name, type: f.type.toLowerCase(), isRequired: f.isRequired, values: f.values })),
+      });
+    }
+    return {
+      timeZone: account.timeZone,
+      from: formatDateTime(fromMs, account.timeZone),
+      to: formatDateTime(toMs, account.timeZone),
+      statuses: STATUS_KEYS.map((key, status) => ({ status, key })),
+      tasks: tasks.map((task) => ({ ...task, form: task.customFieldsFormTemplateID === null ? null : (forms.get(task.customFieldsFormTemplateID) ?? null) })),
+    };
+  }
+
+  /** The employee a device key names, as the app shows whose key it holds. */
+  async employeeOfDevice(account: Account, subscriberID: number): Promise<MobileIdentity> {
+    const identity = (await this.employees.identitiesOf(this.database.db, account.id, [subscriberID])).get(subscriberID);
+    if (!identity?.living) throw new ApiError('USER_UNAUTHORIZED', 'the device key is unknown', undefined, { 'www-authenticate': 'Device' });
+    return { subscriberID, name: identity.name, accountName: account.name, timeZone: account.timeZone, locale: account.locale };
+  }
+
+  /** For a filled form: the fields new to the task take their name and type from its template (checked for the employee's own task). */
+  private async formFieldsOf(account: Account, subscriberID: number, taskID: number, filled: readonly unknown[] | undefined) {
+    const fields = new Map<string, { name: string; type: string }>();
+    if (!filled?.length || !this.templates) return fields;
+    const { task } = await this.find(this.database.db, account, taskID, subscriberID, false);
+    const template = task.customFieldsFormTemplateID === null ? null : await this.templates.find(this.database.db, account.id, task.customFieldsFormTemplateID);
+    for (const f of template?.customFieldFormItems ?? []) fields.set(f.externalID, f);
+    return fields;
   }
 
   /** The account's living tasks among `ids`, by id; for forms (`formManagement`). */
@@ -143,6 +209,8 @@ export class TaskService {
     assignee: number | null,
     initiator: Initiator,
     change: (before: StoredTask, now: number) => StoredTask,
+    /** When it happened, if earlier than now: the employee's `actedAt`. */
+    actedMs?: number,
   ): Promise<Task> {
     return this.database.transaction(async (tx) => {
       const row = await this.find(tx, account, taskID, assignee, true);
@@ -151,9 +219,10 @@ export class TaskService {
       // Employees are checked when they are named anew (a PATCH or status change that leaves them keeps the same array).
       if (task.subscriberID !== row.task.subscriberID || task.workOrders !== row.task.workOrders) await this.checkEmployees(tx, account, task);
       await this.templates?.checkUse(tx, account.id, templateUse(task), templateUse(row.task));
+      await this.checkFormFiles(tx, account, taskID, task, row.task);
       await store.updateTask(tx, account.id, taskID, toRow(task), now);
       const [before, after] = await this.views(tx, account, [row, { id: taskID, task }]);
-      await this.commit(tx, account, taskID, { type: 'edit', before: before!, after: after! }, initiator, now);
+      await this.commit(tx, account, taskID, { type: 'edit', before: before!, after: after! }, initiator, now, actedMs ?? now);
       return after!;
     });
   }
@@ -183,11 +252,39 @@ export class TaskService {
     return rows.map(({ id, task }) => toView(id, task, account.timeZone, employees));
   }
 
-  /** The task's history, and the change event of interface 6.4 for the rules of the employees assigned before and after. */
-  private async commit(tx: Tx, account: Account, taskID: number, change: Change<Task>, initiator: Initiator, now: number): Promise<void> {
-    await recordTaskChange(tx, account.id, taskID, change, initiator, now);
+  /**
+   * The task's history, and the change event of interface 6.4 for the rules of the employees
+   * assigned before and after; both dated `atMs`, when it happened (the employee's `actedAt`),
+   * the event fired `now`.
+   */
+  private async commit(tx: Tx, account: Account, taskID: number, change: Change<Task>, initiator: Initiator, now: number, atMs = now): Promise<void> {
+    await recordTaskChange(tx, account.id, taskID, change, initiator, atMs);
     const assignees = [change.type === 'add' ? null : change.before.subscriberID, change.type === 'delete' ? null : change.after.subscriberID];
-    await this.events.record(tx, account, 'task', [{ change, entityId: taskID, subscriberIds: assignees, initiator, atMs: now, firedMs: now }]);
+    await this.events.record(tx, account, 'task', [{ change, entityId: taskID, subscriberIds: assignees, initiator, atMs, firedMs: now }]);
+  }
+
+  /**
+   * A picture or file field's value names files by id (a comma list): each must be a file
+   * uploaded for this task (400 code 2 naming the item otherwise). Only values that changed are
+   * looked at, so a coordinator's edit of another field never trips on them.
+   */
+  private async checkFormFiles(tx: Tx, account: Account, taskID: number, task: StoredTask, before: StoredTask): Promise<void> {
+    if (!this.formFiles) return;
+    const named: { index: number; ids: number[] }[] = [];
+    task.customFieldFormItems.forEach((item, index) => {
+      if (!/^(picture|file)$/i.test(item.type) || !item.value) return;
+      const previous = before.customFieldFormItems.find((b) => b.externalID === item.externalID);
+      if (previous?.value === item.value) return;
+      const parts = item.value.split(',').map((part) => part.trim());
+      if (!parts.every((part) => /^[1-9]\d{0,15}$/.test(part))) throw invalidField(`customFieldFormItems[${index}].value`, 'must be the fileID of a file uploaded for this task, or a comma list of them');
+      named.push({ index, ids: parts.map(Number) });
+    });
+    if (named.length === 0) return;
+    const known = await this.formFiles(tx, account.id, taskID, named.flatMap((n) => n.ids));
+    for (const { index, ids } of named) {
+      const missing = ids.find((id) => !known.has(id));
+      if (missing !== undefined) throw invalidField(`customFieldFormItems[${index}].value`, `no file ${missing} was uploaded for this task`);
+    }
   }
 }
 

@@ -1,6 +1,5 @@
 /** The face of tasks: what other modules may use of it (see .dependency-cruiser.mjs). */
-import type { AccountReader } from '../accounts/accounts.js';
-import type { EmployeeDevices, EmployeeDirectory } from '../employees/employees.js';
+import type { EmployeeDirectory } from '../employees/employees.js';
 import type { Routes } from '../http/route-types.js';
 import { mobileTaskRoutes } from './mobile-task-routes.js';
 import { taskRoutes } from './task-routes.js';
@@ -10,28 +9,27 @@ import { TaskService, type TaskServiceOptions } from './task-service.js';
 export type TaskReader = Pick<TaskService, 'listByIds'>;
 
 export interface TasksDependencies extends Omit<TaskServiceOptions, 'employees'> {
-  /** The phone's status route finds the account of the employee whose device key it sends. */
-  accounts: Pick<AccountReader, 'get'>;
-  /** The employees tasks name, and the owners of the phones' device keys. */
-  employees: Pick<EmployeeDirectory, 'identitiesOf'> & Pick<EmployeeDevices, 'findByDeviceKey'>;
+  /** The employees tasks name (and the employee a device key names). */
+  employees: Pick<EmployeeDirectory, 'identitiesOf'>;
 }
 
 export interface Tasks extends TaskReader {
   /** Under `/v6/api`: tasks and their history. */
   routes: Routes;
-  /** At the root: `/mobile/v1`, the employee's phone, authenticated by its device key. */
+  /** Under `/mobile/v1` (the employee's app, its device key already checked): tasks, statuses, forms. */
   mobileRoutes: Routes;
 }
 
-export function createTasks({ accounts, ...options }: TasksDependencies): Tasks {
+export function createTasks(options: TasksDependencies): Tasks {
   const tasks = new TaskService(options);
   return {
     listByIds: (account, ids) => tasks.listByIds(account, ids),
     routes: taskRoutes(tasks),
-    mobileRoutes: mobileTaskRoutes(accounts, options.employees, tasks),
+    mobileRoutes: mobileTaskRoutes(tasks),
   };
 }
 
 export { openTaskDestinations } from './task-destinations.js';
 export type { TaskDestination } from './task-destinations.js';
 export type { Task } from './task-schema.js';
+export type { FormFileCheck } from './task-service.js';

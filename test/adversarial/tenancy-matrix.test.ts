@@ -38,6 +38,8 @@ const ID_KEYS: Record<string, string> = {
   deliveryID: 'deliveryID',
   accountID: 'accountID',
   retranslatorID: 'retranslatorID',
+  fileID: 'fileID',
+  pictureID: 'fileID',
 };
 
 /**
@@ -167,7 +169,9 @@ for (const dialect of dialects) {
       return failures;
     }
 
-    for (const kind of ['bearer', 'cookie', 'device'] as CredentialKind[]) {
+    // The device first: the employee app's task list shows B's tasks whole, and the other passes
+    // leave B's tasks holding ids B wrote into them (a task takes any mapObjectID), A's among them.
+    for (const kind of ['device', 'bearer', 'cookie'] as CredentialKind[]) {
       it(`B's ${kind} is answered "does not exist" wherever it names A's objects, on every route and method`, async () => {
         const failures: string[] = [];
         for (const operation of operations) {

@@ -198,6 +198,14 @@ export async function createTenant(baseUrl: string, tag: string): Promise<Tenant
     201,
     'report schedule',
   );
+  // A photo the employee's app uploaded for the task's form.
+  const photo = await fetch(`${baseUrl}/mobile/v1/tasks/${task.taskID}/files`, {
+    method: 'POST',
+    headers: { authorization: `Device ${tenant.deviceKey}`, 'content-type': 'image/jpeg' },
+    body: new Uint8Array([0xff, 0xd8, 0xff, 0xe0, ...Buffer.from(marker)]),
+  });
+  if (photo.status !== 201) throw new Error(`${marker}: photo upload answered ${photo.status} ${await photo.text()}`);
+  const file = (await photo.json()) as { fileID: number };
   const retranslator = await ok(api.post('/v6/api/trackerManagement/egtsRetranslators', { dispatcherID: 2219, name: `${marker} platform`, password: 'Relay-Pass-01' }), 201, 'EGTS retranslator');
   const locations = await ok(api.get(`${LOCATIONS}?subscriberIDs=${subscriberID}&count=1`), 200, 'locations');
   const tracks = await ok(api.get(`${TRACKS}?subscriberIDs=${subscriberID}`), 200, 'tracks');
@@ -222,6 +230,7 @@ export async function createTenant(baseUrl: string, tag: string): Promise<Tenant
     requestID: String(locate.requestID),
     reportScheduleID: String(schedule.reportScheduleID),
     retranslatorID: String(retranslator.retranslatorID),
+    fileID: String(file.fileID),
   };
   return tenant;
 }
@@ -264,4 +273,5 @@ export const GHOST_IDS: Record<string, string> = {
   requestID: '999999827',
   reportScheduleID: '999999821',
   retranslatorID: '999999817',
+  fileID: '999999811',
 };

@@ -96,6 +96,10 @@ for (const dialect of dialects) {
           { externalID: 'floor', name: 'floor', type: 'integer', value: '3' },
           { externalID: 'signed', name: 'signed', type: 'boolean', value: 'true' },
         ],
+        items: [
+          { externalID: 'floor', name: 'floor', type: 'integer', value: '3' },
+          { externalID: 'signed', name: 'signed', type: 'boolean', value: 'true' },
+        ],
       });
       const one = await server.api.get(`${FORMS}/${ids.finished51}`);
       assert.deepEqual(one.body, r.body[0]);

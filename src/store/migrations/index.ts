@@ -18,6 +18,7 @@ import { foldedTexts } from './0015-folded-texts.js';
 import { accountLanguage } from './0016-account-language.js';
 import { alerts } from './0019-alerts.js';
 import { deviceConnections } from './0020-device-connections.js';
+import { formFiles } from './0021-form-files.js';
 import type { MigrationFactory } from './migration-helpers.js';
 
 /** Every migration, in order. Names sort by their number prefix; never rename a shipped one. */
@@ -40,6 +41,7 @@ const migrations: Record<string, MigrationFactory> = {
   '0016-account-language': accountLanguage,
   '0019-alerts': alerts,
   '0020-device-connections': deviceConnections,
+  '0021-form-files': formFiles,
 };
 
 export function migrationProvider(dialect: Dialect): MigrationProvider {
