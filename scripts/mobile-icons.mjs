@@ -1,6 +1,7 @@
 // Draws the employee's app icons (web/public/m/icon-192.png, icon-512.png): a white map pin on
 // the app's blue, the same picture as icon.svg, as PNG for the phones that want one.
 // Run: node scripts/mobile-icons.mjs
+import { Buffer } from 'node:buffer';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { deflateSync } from 'node:zlib';

@@ -91,6 +91,7 @@ export async function buildApp({ database, services, config, logger = false, clo
   await app.register(apiRoutes({ database, clock, authenticate: accounts.authenticateRequest, maxInFlightPerUser: config.MAX_REQUESTS_IN_FLIGHT, routes }), { prefix: '/v6/api' });
   // The employee's phone authenticates with its device key, not a bearer token.
   await app.register(tasks.mobileRoutes);
+  await app.register(positioning.appRoutes);
   await app.register(workspace.routes(config, deviceConnections(config)));
   app.addHook('onClose', async () => workspace.live.close());
   return app;

@@ -8,6 +8,7 @@ import type { Database } from '../store/database.js';
 import { AddressFiller } from './address-filler.js';
 import { AddressResolver } from './address-resolver.js';
 import { NominatimGeocoder } from './geocoder.js';
+import { appPositionRoutes } from './app-position-routes.js';
 import { gpsFilterRoutes } from './gps-filter-routes.js';
 import { locationRoutes } from './location-routes.js';
 import { LocationService } from './location-service.js';
@@ -59,6 +60,8 @@ export interface Positioning extends LocationIngest, LiveFixes {
   addressFiller: AddressFiller | null;
   /** Under `/v6/api`: locations (their ingestion bodies up to `ingestBodyLimitBytes`), tracks, statistics, locate requests, the GPS filter. */
   routes(options: { ingestBodyLimitBytes: number }): Routes;
+  /** `/mobile/v1/locations`: positions from the employee's app, authenticated by the device key. */
+  appRoutes: Routes;
 }
 
 export function createPositioning(deps: PositioningDependencies): Positioning {
@@ -78,6 +81,7 @@ export function createPositioning(deps: PositioningDependencies): Positioning {
     reportData: new ReportData(database, tracks, clock),
     retention: new PositionRetention(database, deps.retentionBatchRows),
     addressFiller: geocoder ? new AddressFiller(database, new NominatimGeocoder(geocoder.url, geocoder.timeoutMs)) : null,
+    appRoutes: appPositionRoutes(locations.ingest, clock),
     routes: ({ ingestBodyLimitBytes }) =>
       async (api) => {
         await api.register(locationRoutes(locations, ingestBodyLimitBytes));

@@ -1,4 +1,4 @@
-/* global self, caches, fetch, URL, Response */
+/* global self, caches, Response */
 // The employee's app's service worker: keeps the app's page and its built files, so the app opens
 // on a phone without a network. The page's files are named by their content hash (/assets/…):
 // the worker reads their names from /m/ itself when it installs, and keeps each version's files

@@ -13,15 +13,26 @@ export interface FormField {
   externalID: string;
   name: string;
   type: string;
-  isRequired: boolean;
-  values: string[];
+  isRequired?: boolean;
+  values?: string[];
 }
 
-/** Who the key belongs to, and how the map is drawn. */
+/** A task as the app reads it: interface 2.8's, with its form template's fields (null: no form). */
+export type AppTask = Task & { form: { customFieldsFormTemplateID: number; templateName: string; fields: FormField[] } | null };
+
+/** Who the key belongs to. */
 export interface Profile {
   subscriberID: number;
   name: string;
-  map: { tileUrl: string | null; attribution: string } | null;
+  accountName: string;
+  timeZone: string;
+  locale?: string;
+}
+
+/** What the app needs of the server before any key: the map's tiles and the OsmAnd port. */
+export interface AppSettings {
+  map: { tileUrl: string | null; attribution: string };
+  osmandPort: number;
 }
 
 /** The server refused the key (401): it was replaced or revoked. */
@@ -64,41 +75,44 @@ async function call(key: string, method: string, path: string, init: { body?: Bo
   return parsed;
 }
 
-/** The headers that make a queued write safe to repeat and keep the time the employee acted. */
-function writeHeaders(idempotencyKey: string, actedAt: string): Record<string, string> {
-  return { 'idempotency-key': idempotencyKey, 'x-acted-at': actedAt };
-}
+/** The header that makes a queued write safe to repeat: a lost answer's retry is one change on the server. */
+const once = (idempotencyKey: string) => ({ 'idempotency-key': idempotencyKey });
 
 export async function fetchProfile(key: string): Promise<Profile> {
   return (await call(key, 'GET', '/mobile/v1/me')) as Profile;
 }
 
-/** The employee's tasks of today and the coming days, in the order of the day. */
-export async function fetchTasks(key: string): Promise<Task[]> {
-  return (await call(key, 'GET', '/mobile/v1/tasks')) as Task[];
+export async function fetchAppSettings(): Promise<AppSettings> {
+  const response = await fetch('/workspace/api/app-settings', { headers: { accept: 'application/json' }, credentials: 'omit' });
+  if (!response.ok) throw new Error(`HTTP ${response.status}`);
+  return (await response.json()) as AppSettings;
 }
 
-/** The fields of a task's form template. */
-export async function fetchFormFields(key: string, taskID: number): Promise<FormField[]> {
-  const template = (await call(key, 'GET', `/mobile/v1/tasks/${taskID}/form`)) as { customFieldFormItems: FormField[] };
-  return template.customFieldFormItems;
+/** The employee's tasks of today and the coming week, in the order of the day. */
+export async function fetchTasks(key: string): Promise<AppTask[]> {
+  return ((await call(key, 'GET', '/mobile/v1/tasks?days=7')) as { tasks: AppTask[] }).tasks;
 }
 
 export interface StatusWrite {
   status: number;
   comment?: string | null;
-  customFieldFormItems?: FilledValue[];
 }
 
-export async function sendStatus(key: string, taskID: number, change: StatusWrite, idempotencyKey: string, actedAt: string): Promise<Task> {
-  return (await call(key, 'POST', `/mobile/v1/tasks/${taskID}/status`, { json: change, headers: writeHeaders(idempotencyKey, actedAt) })) as Task;
+/** A status change, made at `actedAt` (the server keeps that time, not the time it arrives). */
+export async function sendStatus(key: string, taskID: number, change: StatusWrite, idempotencyKey: string, actedAt: string): Promise<void> {
+  await call(key, 'POST', `/mobile/v1/tasks/${taskID}/status`, { json: { ...change, actedAt }, headers: once(idempotencyKey) });
 }
 
-/** Uploads a picture or file; answers the id the form's field then carries. */
-export async function uploadFile(key: string, file: Blob, fileName: string, idempotencyKey: string, actedAt: string): Promise<string> {
-  const form = new FormData();
-  form.append('file', file, fileName);
-  const answer = (await call(key, 'POST', '/mobile/v1/files', { body: form, headers: writeHeaders(idempotencyKey, actedAt) })) as { fileID: string | number };
+/** The task's form, without a status change; picture and file fields name uploaded files' ids. */
+export async function sendForm(key: string, taskID: number, values: FilledValue[], idempotencyKey: string, actedAt: string): Promise<void> {
+  await call(key, 'POST', `/mobile/v1/tasks/${taskID}/form`, { json: { customFieldFormItems: values, actedAt }, headers: once(idempotencyKey) });
+}
+
+/** Uploads a picture or file of a task's form, as its bytes; answers the id its field then carries. */
+export async function uploadFile(key: string, taskID: number, file: Blob, fileName: string, idempotencyKey: string, actedAt: string): Promise<string> {
+  const query = new URLSearchParams({ actedAt, fileName });
+  const headers = { ...once(idempotencyKey), 'content-type': file.type || 'application/octet-stream' };
+  const answer = (await call(key, 'POST', `/mobile/v1/tasks/${taskID}/files?${query}`, { body: file, headers })) as { fileID: string | number };
   return String(answer.fileID);
 }
 
@@ -108,11 +122,10 @@ export interface PositionFix {
   accuracyMetres: number | null;
   speedMs: number | null;
   heading: number | null;
-  altitude: number | null;
   time: string;
 }
 
-/** One position of the phone, as the OsmAnd path takes it (speed in knots there: sent in m/s here). */
+/** One position of the phone, into the same ingest path as the OsmAnd port's (speed in km/h). */
 export async function sendPosition(key: string, fix: PositionFix): Promise<void> {
   await call(key, 'POST', '/mobile/v1/locations', {
     json: {
@@ -122,7 +135,6 @@ export async function sendPosition(key: string, fix: PositionFix): Promise<void>
       accuracy: fix.accuracyMetres,
       velocity: fix.speedMs === null ? null : fix.speedMs * 3.6,
       angle: fix.heading,
-      altitude: fix.altitude,
     },
   });
 }

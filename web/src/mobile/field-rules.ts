@@ -47,7 +47,7 @@ export function fieldProblem(field: FormField, value: string | null, hasFile = f
     case 'boolean':
       return /^(true|false)$/i.test(value) ? null : 'mobile.fieldBoolean';
     case 'select':
-      return field.values.length === 0 || field.values.includes(value) ? null : 'mobile.fieldChoice';
+      return !field.values?.length || field.values.includes(value) ? null : 'mobile.fieldChoice';
     default:
       return null;
   }

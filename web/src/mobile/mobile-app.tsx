@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { language, LANGUAGES, setLanguage, t, untranslated, type Language } from '../i18n/i18n';
-import { fetchFormFields, fetchProfile, fetchTasks, KeyRefused, type FormField, type Profile, type Task } from './device-api';
+import { fetchAppSettings, fetchProfile, fetchTasks, KeyRefused, type AppSettings, type AppTask, type Profile } from './device-api';
 import { createOutboxSender } from './outbox-sender';
 import { clearPhone, pendingChanges, queueChange, savedValue, saveValue, type PendingChange } from './phone-store';
 import { startPositionReports, type PositionState } from './position-reporter';
@@ -21,9 +21,9 @@ type Screen = { name: 'list' } | { name: 'task'; taskID: number } | { name: 'hel
 /** The signed-in app: the header, the task list or one task, and the sending of what was done. */
 export function SignedInApp({ deviceKey, onSignOut }: { deviceKey: string; onSignOut: (reason: SignOutReason) => void }) {
   const [profile, setProfile] = useState<Profile | null>(null);
-  const [tasks, setTasks] = useState<Task[] | null>(null);
+  const [settings, setSettings] = useState<AppSettings | null>(null);
+  const [tasks, setTasks] = useState<AppTask[] | null>(null);
   const [pending, setPending] = useState<PendingChange[]>([]);
-  const [fields, setFields] = useState<Record<number, FormField[]>>({});
   const [screen, setScreen] = useState<Screen>({ name: 'list' });
   const [online, setOnline] = useState(navigator.onLine);
   const [stale, setStale] = useState(false);
@@ -38,21 +38,6 @@ export function SignedInApp({ deviceKey, onSignOut }: { deviceKey: string; onSig
     onSignOut('refused');
   };
 
-  const loadFields = async (list: readonly Task[]) => {
-    for (const task of list) {
-      if (task.customFieldsFormTemplateID === null) continue;
-      try {
-        const loaded = await fetchFormFields(deviceKey, task.taskID);
-        await saveValue(`fields:${task.taskID}`, loaded);
-        setFields((current) => ({ ...current, [task.taskID]: loaded }));
-      } catch (error) {
-        if (error instanceof KeyRefused) return keyRefused();
-        const saved = await savedValue<FormField[]>(`fields:${task.taskID}`);
-        if (saved) setFields((current) => ({ ...current, [task.taskID]: saved }));
-      }
-    }
-  };
-
   const load = async () => {
     try {
       const [me, list] = await Promise.all([fetchProfile(deviceKey), fetchTasks(deviceKey)]);
@@ -61,15 +46,20 @@ export function SignedInApp({ deviceKey, onSignOut }: { deviceKey: string; onSig
       setStale(false);
       await saveValue('profile', me);
       await saveValue('tasks', list);
-      void loadFields(list);
     } catch (error) {
       if (error instanceof KeyRefused) return keyRefused();
       // Offline: what the phone kept from the last time.
-      const [me, list] = await Promise.all([savedValue<Profile>('profile'), savedValue<Task[]>('tasks')]);
+      const [me, list] = await Promise.all([savedValue<Profile>('profile'), savedValue<AppTask[]>('tasks')]);
       if (me) setProfile(me);
       setTasks(list ?? []);
       setStale(true);
-      if (list) void loadFields(list);
+    }
+    try {
+      const loaded = await fetchAppSettings();
+      setSettings(loaded);
+      await saveValue('settings', loaded);
+    } catch {
+      setSettings((await savedValue<AppSettings>('settings')) ?? null);
     }
   };
 
@@ -172,19 +162,17 @@ export function SignedInApp({ deviceKey, onSignOut }: { deviceKey: string; onSig
         </p>
       ))}
       <main>
-        {screen.name === 'help' && <TraccarHelp deviceKey={deviceKey} serverUrl={profile ? osmandAddress(profile) : null} onBack={back} />}
+        {screen.name === 'help' && <TraccarHelp deviceKey={deviceKey} serverUrl={settings ? osmandAddress(settings) : null} onBack={back} />}
         {screen.name === 'task' && current && (
           <TaskPage
             task={current}
-            fields={fields[current.taskID] ?? null}
+            fields={current.form?.fields ?? null}
             onBack={back}
             onStatus={(status, comment) => queue({ kind: 'status', taskID: current.taskID, status, comment, idempotencyKey: newIdempotencyKey(), actedAt: new Date().toISOString() })}
             onForm={(form: FilledForm) =>
               queue({
                 kind: 'form',
                 taskID: current.taskID,
-                // A form is saved with the status the task has on the phone, which it leaves as it is.
-                status: current.status,
                 values: form.values,
                 files: form.files.map((file) => ({ ...file, idempotencyKey: newIdempotencyKey() })),
                 idempotencyKey: newIdempotencyKey(),
@@ -194,16 +182,16 @@ export function SignedInApp({ deviceKey, onSignOut }: { deviceKey: string; onSig
           />
         )}
         {(screen.name === 'list' || (screen.name === 'task' && !current)) && (
-          <TaskList tasks={shown} map={profile?.map ?? null} onOpen={(taskID) => go({ name: 'task', taskID })} onHelp={() => go({ name: 'help' })} />
+          <TaskList tasks={shown} map={settings?.map ?? null} onOpen={(taskID) => go({ name: 'task', taskID })} onHelp={() => go({ name: 'help' })} />
         )}
       </main>
     </div>
   );
 }
 
-/** The address Traccar Client sends to: the OsmAnd port of this server, when the server names it. */
-function osmandAddress(profile: Profile): string | null {
-  return (profile as Profile & { osmandUrl?: string | null }).osmandUrl ?? null;
+/** The address Traccar Client sends to: this server's name on the OsmAnd port; null when that listener is off. */
+function osmandAddress(settings: AppSettings): string | null {
+  return settings.osmandPort > 0 ? `http://${location.hostname}:${settings.osmandPort}` : null;
 }
 
 /** Forgets the key and everything the phone kept for it. */

@@ -1,4 +1,4 @@
-import { KeyRefused, Refused, sendStatus, uploadFile } from './device-api';
+import { KeyRefused, Refused, sendForm, sendStatus, uploadFile } from './device-api';
 import { pendingChanges, removeChange, updateChange, type PendingChange } from './phone-store';
 
 /** The longest wait between tries while the server cannot be reached. */
@@ -35,13 +35,13 @@ export function createOutboxSender(key: string, events: SenderEvents) {
     const values = [...change.values];
     for (const file of change.files) {
       if (file.fileID === undefined) {
-        file.fileID = await uploadFile(key, file.blob, file.name, file.idempotencyKey, change.actedAt);
+        file.fileID = await uploadFile(key, change.taskID, file.blob, file.name, file.idempotencyKey, change.actedAt);
         // Kept at once: a form that fails later does not upload its picture again.
         await updateChange(change);
       }
       values.push({ externalID: file.externalID, value: file.fileID });
     }
-    await sendStatus(key, change.taskID, { status: change.status, customFieldFormItems: values }, change.idempotencyKey, change.actedAt);
+    await sendForm(key, change.taskID, values, change.idempotencyKey, change.actedAt);
   }
 
   async function drain(): Promise<void> {

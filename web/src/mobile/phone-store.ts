@@ -54,7 +54,7 @@ interface PendingBase {
 
 export type PendingChange =
   | (PendingBase & { kind: 'status'; status: number; comment: string | null })
-  | (PendingBase & { kind: 'form'; status: number; values: { externalID: string; value: string | null }[]; files: PendingFile[] });
+  | (PendingBase & { kind: 'form'; values: { externalID: string; value: string | null }[]; files: PendingFile[] });
 
 export async function queueChange(change: PendingChange): Promise<void> {
   await run(OUTBOX, 'readwrite', (objects) => objects.add(change));

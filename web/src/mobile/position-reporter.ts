@@ -27,9 +27,8 @@ export function startPositionReports(key: string, onState: (state: PositionState
         latitude: coords.latitude,
         longitude: coords.longitude,
         accuracyMetres: Number.isFinite(coords.accuracy) ? coords.accuracy : null,
-        speedMs: coords.speed ?? null,
-        heading: coords.heading ?? null,
-        altitude: coords.altitude ?? null,
+        speedMs: finite(coords.speed),
+        heading: finite(coords.heading),
         time: new Date(position.timestamp).toISOString(),
       };
       sendPosition(key, fix).then(
@@ -45,4 +44,9 @@ export function startPositionReports(key: string, onState: (state: PositionState
     { enableHighAccuracy: true, maximumAge: 10_000, timeout: 60_000 },
   );
   return () => navigator.geolocation.clearWatch(watch);
+}
+
+/** A reading of the Geolocation API, null where the phone has none (null, or NaN when standing still). */
+function finite(value: number | null): number | null {
+  return value !== null && Number.isFinite(value) ? value : null;
 }

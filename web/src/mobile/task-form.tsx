@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { t, untranslated } from '../i18n/i18n';
-import type { FormField, Task } from './device-api';
+import type { AppTask as Task, FormField } from './device-api';
 import { fieldKind, fieldProblem } from './field-rules';
 import { downscalePicture } from './picture-scaling';
 
@@ -119,7 +119,7 @@ export function TaskForm({ task, fields, onSave }: { task: Task; fields: FormFie
             control = (
               <select {...common} value={value} onChange={onInput}>
                 <option value="">{t('mobile.notAnswered')}</option>
-                {field.values.map((choice) => (
+                {(field.values ?? []).map((choice) => (
                   <option key={choice} value={choice} {...untranslated}>
                     {choice}
                   </option>

@@ -1,10 +1,10 @@
 import { t, untranslated } from '../i18n/i18n';
-import type { Profile, Task } from './device-api';
+import type { AppSettings, AppTask as Task } from './device-api';
 import { TaskMap } from './task-map';
 import { formatDay, formatTime, inDayOrder, statusName, taskDay } from './task-view';
 
 /** Today's and the coming days' tasks, day by day in the order of the day, under a small map. */
-export function TaskList({ tasks, map, onOpen, onHelp }: { tasks: Task[] | null; map: Profile['map']; onOpen: (taskID: number) => void; onHelp: () => void }) {
+export function TaskList({ tasks, map, onOpen, onHelp }: { tasks: Task[] | null; map: AppSettings['map'] | null; onOpen: (taskID: number) => void; onHelp: () => void }) {
   if (tasks === null) return <p class="m-note">{t('mobile.loading')}</p>;
   const ordered = inDayOrder(tasks);
   const days = new Map<string, Task[]>();

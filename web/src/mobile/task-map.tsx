@@ -1,7 +1,7 @@
 import L from 'leaflet';
 import { useEffect, useRef } from 'preact/hooks';
 import { t } from '../i18n/i18n';
-import type { Profile, Task } from './device-api';
+import type { AppSettings, AppTask as Task } from './device-api';
 
 const NO_TILE = 'data:image/gif;base64,R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7';
 
@@ -9,7 +9,7 @@ const NO_TILE = 'data:image/gif;base64,R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAA
  * A small map of the tasks, numbered in the order of the list; a tap on a marker opens its task.
  * Without tiles (none configured, or offline) the markers still show on a plain background.
  */
-export function TaskMap({ tasks, map: settings, onOpen }: { tasks: readonly Task[]; map: Profile['map']; onOpen: (taskID: number) => void }) {
+export function TaskMap({ tasks, map: settings, onOpen }: { tasks: readonly Task[]; map: AppSettings['map'] | null; onOpen: (taskID: number) => void }) {
   const container = useRef<HTMLDivElement>(null);
   const mapRef = useRef<L.Map | null>(null);
   const layer = useRef<L.LayerGroup | null>(null);

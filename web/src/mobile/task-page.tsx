@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { t, untranslated } from '../i18n/i18n';
-import type { FormField, Task } from './device-api';
+import type { AppTask as Task, FormField } from './device-api';
 import { TaskForm, type FilledForm } from './task-form';
 import { commentRequired, formatDay, formatTime, isClosed, navigationLink, phoneLink, STATUS_ACTIONS, statusName, taskDay } from './task-view';
 
@@ -126,7 +126,7 @@ export function TaskPage(props: {
         </div>
       )}
 
-      {task.customFieldsFormTemplateID !== null && <TaskForm task={task} fields={props.fields} onSave={props.onForm} />}
+      {task.form !== null && <TaskForm task={task} fields={props.fields} onSave={props.onForm} />}
     </section>
   );
 }

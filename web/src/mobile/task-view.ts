@@ -1,6 +1,6 @@
 import type { PlainKey } from '../i18n/i18n';
 import { locale } from '../i18n/i18n';
-import type { Task } from './device-api';
+import type { AppTask, Task } from './device-api';
 import type { PendingChange } from './phone-store';
 
 /**
@@ -38,13 +38,12 @@ export function isClosed(task: Pick<Task, 'status'>): boolean {
 }
 
 /** The tasks as the server last answered them, with the changes still waiting on the phone applied. */
-export function withPending(tasks: readonly Task[], pending: readonly PendingChange[]): Task[] {
+export function withPending(tasks: readonly AppTask[], pending: readonly PendingChange[]): AppTask[] {
   return tasks.map((task) => {
     let view = task;
     for (const change of pending) {
       if (change.taskID !== task.taskID) continue;
-      view = { ...view, status: change.status };
-      if (change.kind === 'status') view = { ...view, statusComment: change.comment ?? view.statusComment };
+      if (change.kind === 'status') view = { ...view, status: change.status, statusComment: change.comment ?? view.statusComment };
       else {
         const values = new Map(change.values.map((v) => [v.externalID, v.value]));
         for (const file of change.files) values.set(file.externalID, file.fileID ?? file.name);
@@ -65,7 +64,7 @@ export function taskDay(task: Pick<Task, 'startDate'>): string {
 }
 
 /** The tasks in the order of the day: by start, then by deadline, then as created. */
-export function inDayOrder(tasks: readonly Task[]): Task[] {
+export function inDayOrder<T extends Task>(tasks: readonly T[]): T[] {
   const time = (text: string | null) => (text ? new Date(text).getTime() || 0 : Number.MAX_SAFE_INTEGER);
   return [...tasks].sort((a, b) => time(a.startDate) - time(b.startDate) || time(a.deadline) - time(b.deadline) || a.taskID - b.taskID);
 }
