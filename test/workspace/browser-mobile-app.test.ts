@@ -181,6 +181,7 @@ for (const dialect of dialects) {
       const taskID = await createTask('Pick up a parcel', 10);
       const { page, errors } = phones[0]!;
       await page.getByRole('button', { name: '← Tasks' }).click();
+      await page.getByRole('button', { name: 'Refresh' }).click();
       await page.getByRole('button', { name: /Pick up a parcel/ }).click();
       await page.getByRole('heading', { name: 'Form' }).waitFor();
 
@@ -219,6 +220,7 @@ for (const dialect of dialects) {
       const taskID = await createTask('Deliver to the warehouse', 12);
       const { page, context, errors } = phones[0]!;
       await page.getByRole('button', { name: '← Tasks' }).click();
+      await page.getByRole('button', { name: 'Refresh' }).click();
       await page.getByRole('button', { name: /Deliver to the warehouse/ }).click();
       await page.getByRole('heading', { name: 'Deliver to the warehouse' }).waitFor();
       // The service worker is in charge of the app by now: it opens without a network too.

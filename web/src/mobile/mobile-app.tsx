@@ -82,6 +82,9 @@ export function SignedInApp({ deviceKey, onSignOut }: { deviceKey: string; onSig
       void load();
     };
     const goOffline = () => setOnline(false);
+    // Back in front (the phone unlocked, the app switched to): the coordinator may have changed the day.
+    const shown = () => document.visibilityState === 'visible' && navigator.onLine && void load();
+    document.addEventListener('visibilitychange', shown);
     window.addEventListener('online', goOnline);
     window.addEventListener('offline', goOffline);
     const refresh = setInterval(() => navigator.onLine && void load(), REFRESH_MS);
@@ -94,6 +97,7 @@ export function SignedInApp({ deviceKey, onSignOut }: { deviceKey: string; onSig
       clearInterval(refresh);
       window.removeEventListener('online', goOnline);
       window.removeEventListener('offline', goOffline);
+      document.removeEventListener('visibilitychange', shown);
       window.removeEventListener('popstate', back);
     };
   }, [deviceKey]);
@@ -182,7 +186,7 @@ export function SignedInApp({ deviceKey, onSignOut }: { deviceKey: string; onSig
           />
         )}
         {(screen.name === 'list' || (screen.name === 'task' && !current)) && (
-          <TaskList tasks={shown} map={settings?.map ?? null} onOpen={(taskID) => go({ name: 'task', taskID })} onHelp={() => go({ name: 'help' })} />
+          <TaskList tasks={shown} map={settings?.map ?? null} onOpen={(taskID) => go({ name: 'task', taskID })} onHelp={() => go({ name: 'help' })} onRefresh={() => void load()} />
         )}
       </main>
     </div>

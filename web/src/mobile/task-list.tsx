@@ -4,7 +4,8 @@ import { TaskMap } from './task-map';
 import { formatDay, formatTime, inDayOrder, statusName, taskDay } from './task-view';
 
 /** Today's and the coming days' tasks, day by day in the order of the day, under a small map. */
-export function TaskList({ tasks, map, onOpen, onHelp }: { tasks: Task[] | null; map: AppSettings['map'] | null; onOpen: (taskID: number) => void; onHelp: () => void }) {
+export function TaskList(props: { tasks: Task[] | null; map: AppSettings['map'] | null; onOpen: (taskID: number) => void; onHelp: () => void; onRefresh: () => void }) {
+  const { tasks, map, onOpen, onHelp } = props;
   if (tasks === null) return <p class="m-note">{t('mobile.loading')}</p>;
   const ordered = inDayOrder(tasks);
   const days = new Map<string, Task[]>();
@@ -15,7 +16,12 @@ export function TaskList({ tasks, map, onOpen, onHelp }: { tasks: Task[] | null;
   const numbers = new Map(ordered.map((task, index) => [task.taskID, index + 1]));
   return (
     <section class="m-tasks" aria-labelledby="m-tasks-title">
-      <h1 id="m-tasks-title">{t('mobile.tasks')}</h1>
+      <div class="m-title-row">
+        <h1 id="m-tasks-title">{t('mobile.tasks')}</h1>
+        <button type="button" class="m-link-button" onClick={props.onRefresh}>
+          {t('mobile.refresh')}
+        </button>
+      </div>
       {ordered.length > 0 && <TaskMap tasks={ordered} map={map} onOpen={onOpen} />}
       {ordered.length === 0 && <p class="m-note">{t('mobile.noTasks')}</p>}
       {[...days].map(([day, list]) => (

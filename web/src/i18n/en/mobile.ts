@@ -16,6 +16,7 @@ export const mobileEn = {
   'mobile.positionDenied': 'Position access is off: the coordinator does not see where you are.',
   'mobile.changeRefused': 'A change was not accepted: {message}',
   'mobile.loading': 'Loading tasks…',
+  'mobile.refresh': 'Refresh',
   'mobile.tasks': 'My tasks',
   'mobile.noTasks': 'No tasks for today or the coming days.',
   'mobile.today': 'Today',

@@ -25,6 +25,7 @@ export const mobileRu: CatalogueOf<typeof mobileEn> = {
   'mobile.positionDenied': 'Доступ к местоположению выключен: диспетчер не видит, где вы.',
   'mobile.changeRefused': 'Изменение не принято: {message}',
   'mobile.loading': 'Загружаем задачи…',
+  'mobile.refresh': 'Обновить',
   'mobile.tasks': 'Мои задачи',
   'mobile.noTasks': 'На сегодня и ближайшие дни задач нет.',
   'mobile.today': 'Сегодня',
