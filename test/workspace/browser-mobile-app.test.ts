@@ -270,6 +270,9 @@ for (const dialect of dialects) {
         return answer.status === 200 && answer.body.length > 0 ? answer.body[0] : null;
       }, 'a fix from the app arrived');
       assert.ok(Math.abs(latest.latitude - HOME.latitude) < 1e-6 && Math.abs(latest.longitude - HOME.longitude) < 1e-6);
+      // The accuracy is kept with the fix (the API does not answer it): read from the store.
+      const row = await server.database.db.selectFrom('locations').select('accuracy_m').where('account_id', '=', server.account.id).where('id', '=', latest.locationID).executeTakeFirstOrThrow();
+      assert.equal(row.accuracy_m, 12);
       const employee = (await server.api.get(`${SUBSCRIBERS}/${ivan}`)).body;
       assert.equal(employee.isOnline, true);
     });
