@@ -54,12 +54,14 @@ for (const dialect of dialects) {
         { ...good, latitude: 91 },
         { ...good, locationDate: '2026-05-22T09:00:00Z' },
         { ...good, locationDate: '2026-05-20T08:59:40' },
-        { latitude: 56.8, longitude: 60.6 },
       ]) {
         const r = await post(body);
         assert.equal(r.status, 400, `${JSON.stringify(body)}: ${r.text}`);
         assert.equal(r.body.code, 2);
       }
+      const undated = await post({ latitude: 56.8, longitude: 60.6 });
+      assert.equal(undated.status, 400);
+      assert.equal(undated.body.code, 52, 'a missing field');
       assert.equal((await fixes()).length, before);
     });
   });
