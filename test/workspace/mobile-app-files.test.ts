@@ -29,7 +29,7 @@ describe('the employee app’s files', { skip: built ? false : 'web/dist has no 
     assert.match(html, /<link rel="manifest" href="\/m\/manifest.webmanifest"/);
     assert.match(html, /src="\/assets\/mobile-[\w-]+\.js"/);
 
-    const manifest = await (await get('/m/manifest.webmanifest')).json();
+    const manifest = (await (await get('/m/manifest.webmanifest')).json()) as any;
     assert.equal(manifest.start_url, '/m/');
     assert.equal(manifest.scope, '/m/');
     assert.equal(manifest.display, 'standalone');
@@ -49,7 +49,7 @@ describe('the employee app’s files', { skip: built ? false : 'web/dist has no 
   it('answers the map and the OsmAnd port without a key', async () => {
     const answer = await get('/workspace/api/app-settings');
     assert.equal(answer.status, 200);
-    const body = await answer.json();
+    const body = (await answer.json()) as any;
     assert.deepEqual(body.map.tileUrl, 'https://tile.openstreetmap.org/{z}/{x}/{y}.png');
     assert.equal(typeof body.osmandPort, 'number');
   });

@@ -38,7 +38,7 @@ export interface AppSettings {
 /** The server refused the key (401): it was replaced or revoked. */
 export class KeyRefused extends Error {}
 
-/** The server answered an error that a retry will not change (400, 404, 409, 413, 422). */
+/** The server answered an error that a retry will not change (400, 404, 413, 415). */
 export class Refused extends Error {
   constructor(
     readonly status: number,
@@ -68,8 +68,9 @@ async function call(key: string, method: string, path: string, init: { body?: Bo
   if (response.status === 401) throw new KeyRefused('the device key is refused');
   if (!response.ok) {
     const message = (parsed as { message?: string } | undefined)?.message ?? `HTTP ${response.status}`;
-    // 5xx and 429 pass: they are worth another try. The rest would fail the same way again.
-    if (response.status < 500 && response.status !== 429 && response.status !== 408) throw new Refused(response.status, message);
+    // Worth another try: 5xx, 408, 429, and 409 (the same change is still being made, by another tab
+    // or a request the phone gave up on). The rest would fail the same way again.
+    if (response.status < 500 && ![408, 409, 429].includes(response.status)) throw new Refused(response.status, message);
     throw new Error(message);
   }
   return parsed;
