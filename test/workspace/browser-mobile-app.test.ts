@@ -154,6 +154,7 @@ for (const dialect of dialects) {
       assert.ok(await page.getByRole('region', { name: 'Map of my tasks' }).isVisible());
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth);
       assert.ok(overflow <= PHONE.width, `the page fits 360 px (scroll width ${overflow})`);
+      await page.screenshot({ path: join(SCREENSHOTS, `mobile-tasks-${dialect}.png`), fullPage: true });
 
       await row.click();
       await page.getByRole('heading', { name: 'Deliver order 5531' }).waitFor();
@@ -275,6 +276,16 @@ for (const dialect of dialects) {
       assert.equal(row.accuracy_m, 12);
       const employee = (await server.api.get(`${SUBSCRIBERS}/${ivan}`)).body;
       assert.equal(employee.isOnline, true);
+    });
+
+    test('signs out on request and forgets the key', async () => {
+      const { page, errors } = phones[0]!;
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      await page.getByText('You signed out.').waitFor();
+      assert.equal(await page.evaluate(() => document.defaultView.localStorage.getItem('lokator.deviceKey')), null);
+      await page.reload();
+      await page.getByText('Open the link from the QR code').waitFor();
+      assert.deepEqual(errors, []);
     });
 
     test('in Russian, and a replaced key signs the app out with a message', async () => {
