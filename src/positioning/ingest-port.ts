@@ -2,8 +2,8 @@ import type { CommitSequence } from '../store/commit-sequence.js';
 import type { Fix } from './fix.js';
 
 /**
- * Which path fixes came in by: the `source` label of lokator_fixes_ingested_total (`api`,
- * `tracker` for the TCP listeners, an HTTP protocol's name such as `osmand`).
+ * Which path fixes came in by: the `source` label of lokator_fixes_ingested_total (`api`, `app`
+ * for the employee's app, `tracker` for the TCP listeners, an HTTP protocol's name such as `osmand`).
  */
 export type FixSource = string;
 

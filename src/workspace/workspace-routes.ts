@@ -51,6 +51,10 @@ const SessionView = Type.Object({
   devices: Type.Array(DeviceConnection, { description: 'the device protocols, in the order of src/devices/protocols.ts, and their ports' }),
   publicUrl: Type.Union([Type.String(), Type.Null()], { description: 'PUBLIC_URL: the address phones and trackers reach this server at; null when not set' }),
 });
+const AppSettings = Type.Object({
+  map: Type.Object({ tileUrl: Type.Union([Type.String(), Type.Null()]), attribution: Type.String() }),
+  osmandPort: Type.Integer({ minimum: 0, maximum: 65535, description: 'the OsmAnd listener’s port; 0 when it is off' }),
+});
 const tags = ['Workspace'];
 const sessionExample = {
   login: 'dispatcher.anna',
@@ -267,6 +271,21 @@ export function workspaceRoutes(sessions: WorkspaceSessions, live: LiveFeed, set
         }
         if (closed) leave();
       },
+    );
+
+    api.get(
+      '/workspace/api/app-settings',
+      {
+        schema: {
+          tags,
+          summary: 'The settings the employee’s app needs before it is signed in',
+          description:
+            'For the employee’s app at `/m/`: the map’s tiles and the OsmAnd port Traccar Client reports to. Nothing of an account: ' +
+            'it answers without a session or key.',
+          response: { 200: described(withExamples(AppSettings, { map: sessionExample.map, osmandPort: 5055 }), 'the map and the OsmAnd port (0: off)') },
+        },
+      },
+      async () => ({ map: settings.map, osmandPort: settings.devices.find((device) => device.protocol === 'osmand')?.port ?? 0 }),
     );
   };
 }

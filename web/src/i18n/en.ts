@@ -11,6 +11,7 @@ import { tracksEn } from './en/tracks.js';
 import { reportsEn } from './en/reports.js';
 import { alertsEn } from './en/alerts.js';
 import { replayEn } from './en/replay.js';
+import { mobileEn } from './en/mobile.js';
 
 /** The English catalogue: the source of every key and of the placeholders each message takes. */
-export const en = { ...appEn, ...settingsEn, ...mapEn, ...employeesEn, ...tasksEn, ...objectsEn, ...zonesEn, ...eventsEn, ...deliveriesEn, ...tracksEn, ...reportsEn, ...alertsEn, ...replayEn } as const;
+export const en = { ...appEn, ...settingsEn, ...mapEn, ...employeesEn, ...tasksEn, ...objectsEn, ...zonesEn, ...eventsEn, ...deliveriesEn, ...tracksEn, ...reportsEn, ...alertsEn, ...replayEn, ...mobileEn } as const;

@@ -13,6 +13,7 @@ import { tracksRu } from './ru/tracks.js';
 import { reportsRu } from './ru/reports.js';
 import { alertsRu } from './ru/alerts.js';
 import { replayRu } from './ru/replay.js';
+import { mobileRu } from './ru/mobile.js';
 
 /** The Russian catalogue, of the English one's shape: a key missing here fails the typecheck. */
-export const ru: CatalogueOf<typeof en> = { ...appRu, ...settingsRu, ...mapRu, ...employeesRu, ...tasksRu, ...objectsRu, ...zonesRu, ...eventsRu, ...deliveriesRu, ...tracksRu, ...reportsRu, ...alertsRu, ...replayRu };
+export const ru: CatalogueOf<typeof en> = { ...appRu, ...settingsRu, ...mapRu, ...employeesRu, ...tasksRu, ...objectsRu, ...zonesRu, ...eventsRu, ...deliveriesRu, ...tracksRu, ...reportsRu, ...alertsRu, ...replayRu, ...mobileRu };
