@@ -91,7 +91,7 @@ function chartOptions(replay: Replay, timeZone: string, width: number, onTime: (
     tzDate: (seconds) => uPlot.tzDate(new Date(seconds * 1000), timeZone),
     // The axis spans the data, not the day: an hour's replay reads as an hour.
     scales: { x: { time: true, range: () => [start, end] }, kmh: { range: (_u, _min, max) => [0, Math.max(10, Math.ceil((max || 0) / 10) * 10)] }, l: {} },
-    cursor: { drag: { x: false, y: false } },
+    cursor: { y: false, drag: { x: false, y: false } },
     hooks: {
       setCursor: [
         (u) => {
