@@ -55,7 +55,7 @@ for (const dialect of dialects) {
       for (const body of [
         { ...good, latitude: 91 },
         { ...good, locationDate: '2026-05-22T09:00:00Z' },
-        { ...good, locationDate: '2026-05-20T08:59:40' },
+        { ...good, locationDate: '20.05.2026 08:59' },
       ]) {
         const r = await post(body);
         assert.equal(r.status, 400, `${JSON.stringify(body)}: ${r.text}`);
