@@ -38,7 +38,7 @@ export function alertRoutes(service: AlertService) {
           summary: 'Mark an alert handled',
           description:
             'Records who (the token’s or session’s user) and when; an alert already handled keeps its first handler and answers 204 ' +
-            'again. Another account’s alert, or none, is 404 code 1025.',
+            'again. Another account’s alert, or none, is 404 code 1028.',
           params: Type.Object({ alertID: withExamples(Id, 3071) }),
           response: { 204: NoContent, ...errors },
         },

@@ -52,7 +52,7 @@ export class AlertService {
     return named ? ids.filter((id) => named.includes(id)) : ids;
   }
 
-  /** Another account's alert, or none, is 404 code 1025; one handled already keeps who handled it first. */
+  /** Another account's alert, or none, is 404 code 1028; one handled already keeps who handled it first. */
   async handle(principal: Principal, alertId: number): Promise<void> {
     const logins = await this.people.loginsOf(principal.account.id, [principal.userID]);
     const user = { id: principal.userID, login: logins.get(principal.userID) ?? null };

@@ -17,7 +17,7 @@ export function fileRoutes(files: FileService) {
           description:
             'The bytes, with their `Content-Type` (image/jpeg, image/png, image/webp or application/pdf), `Content-Length` and a ' +
             '`Content-Disposition` naming the file. The URL is what `formManagement/forms` answers in `items[].pictures[].url`. Another ' +
-            'account’s file, or one removed with its task or by retention, is 404 code 1050.',
+            'account’s file, or one removed with its task or by retention, is 404 code 1029.',
           params: Type.Object({ fileID: withExamples(Id, 41) }),
           response: {
             200: {

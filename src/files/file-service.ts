@@ -68,7 +68,7 @@ export class FileService {
     return this.view(account, { id, task_id: taskID, content_type: type, size_bytes: input.bytes.length, file_name: fileName, acted_at: acted }, origin);
   }
 
-  /** A file's bytes for an API client; another account's, or a removed one, is 404 code 1050. */
+  /** A file's bytes for an API client; another account's, or a removed one, is 404 code 1029. */
   async download(account: Account, fileID: number): Promise<{ bytes: Buffer; contentType: string; fileName: string }> {
     const [row] = await rows.filesByIds(this.database.db, account.id, [fileID]);
     const bytes = row ? await this.store.get(row.storage_key) : null;

@@ -49,9 +49,9 @@ export const errorKinds = {
   // Not in the contract's list: the EGTS retranslators of an account (docs/operators/devices-egts.md).
   RETRANSLATOR_NOT_FOUND: { code: 1024, status: 404 },
   // Not in the contract's list: the workspace alerts (docs/integrators/alerts.md).
-  ALERT_NOT_FOUND: { code: 1025, status: 404 },
+  ALERT_NOT_FOUND: { code: 1028, status: 404 },
   // Not in the contract's list: a form file (docs/integrators/mobile-app-api.md) that is not the account's.
-  FILE_NOT_FOUND: { code: 1050, status: 404 },
+  FILE_NOT_FOUND: { code: 1029, status: 404 },
 } as const satisfies Record<string, { code: number; status: number }>;
 
 export type ErrorKind = keyof typeof errorKinds;

@@ -121,10 +121,10 @@ for (const dialect of dialects) {
       assert.deepEqual((await stranger.api.get(ALERTS)).body, { data: [] });
       const refused = await stranger.api.post(`${ALERTS}/${alert.alertID}/handled`, {});
       assert.equal(refused.status, 404);
-      assert.equal(refused.body.code, 1025);
+      assert.equal(refused.body.code, 1028);
       assert.equal(refused.body.description, 'ALERT_NOT_FOUND');
       assert.equal((await server.api.get(`${ALERTS}?subscriberIDs=${car}`)).body.data[0].handledAt, null, 'the stranger changed nothing');
-      assert.equal((await server.api.post(`${ALERTS}/999999999/handled`, {})).body.code, 1025);
+      assert.equal((await server.api.post(`${ALERTS}/999999999/handled`, {})).body.code, 1028);
 
       server.setNow(T0 + 13 * HOUR);
       assert.equal((await server.api.post(`${ALERTS}/${alert.alertID}/handled`, {})).status, 204);

@@ -172,7 +172,7 @@ for (const dialect of dialects) {
         const stranger = await server.newAccount();
         const refused = await stranger.api.get(url.pathname);
         assert.equal(refused.status, 404);
-        assert.equal(refused.body.code, 1050);
+        assert.equal(refused.body.code, 1029);
         const anonymous = await fetch(url);
         assert.equal(anonymous.status, 401);
         assert.deepEqual((await stranger.api.get(`${FORMS}?taskIDs=${taskId}`)).body, []);
