@@ -1,5 +1,5 @@
-import { t } from '../i18n/i18n';
-import { kindLabel } from './alerts/alert-kinds';
+import { t } from '../i18n/i18n.js';
+import { kindLabel } from './alerts/alert-kinds.js';
 
 type Element = Record<string, unknown>;
 const isElement = (value: unknown): value is Element => typeof value === 'object' && value !== null && !Array.isArray(value);
