@@ -2,6 +2,7 @@
 
 import { formatDateTime } from '../i18n/format';
 import { t, type PlainKey } from '../i18n/i18n';
+import { kindLabel } from './alerts/alert-kinds';
 import { eventSummary } from './delivery-summary';
 
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
@@ -110,7 +111,7 @@ export function DeliveryRow(props: DeliveryRowProps) {
         <td>
           {ruleLabel(d, props.rules)}
           <div class="muted small">
-            #{d.deliveryID} · {eventSummary(d.payload, props.employees)}
+            #{d.deliveryID} · {eventSummary(d.payload, props.employees, kindLabel)}
           </div>
         </td>
         <td>{channelLabel(d.channel)}</td>

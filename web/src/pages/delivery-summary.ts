@@ -1,5 +1,4 @@
 import { t } from '../i18n/i18n.js';
-import { kindLabel } from './alerts/alert-kinds.js';
 
 type Element = Record<string, unknown>;
 const isElement = (value: unknown): value is Element => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -8,9 +7,9 @@ const isElement = (value: unknown): value is Element => typeof value === 'object
  * What the delivery carried, in words: the signal's kind, the employee by name and the zone of a
  * zone signal ("Zone entry/exit · Truck 12 · Warehouse"); for task and employee changes, what
  * changed. E-mail, SMS and messenger deliveries carry the element as `body`; a batch says how
- * many more it carried.
+ * many more it carried. `kindLabel` names a rule kind (alerts/alert-kinds.ts).
  */
-export function eventSummary(payload: unknown, employees: ReadonlyMap<number, string>): string {
+export function eventSummary(payload: unknown, employees: ReadonlyMap<number, string>, kindLabel: (kind: number | string) => string): string {
   const carried = isElement(payload) && 'eventName' in payload && 'body' in payload ? payload.body : payload;
   const events = (Array.isArray(carried) ? carried : [carried]).filter(isElement);
   const first = events[0];

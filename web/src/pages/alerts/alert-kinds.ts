@@ -1,5 +1,5 @@
-import { RULE_KINDS } from '../../generated/kinds.js';
-import { t } from '../../i18n/i18n.js';
+import { RULE_KINDS } from '../../generated/kinds';
+import { t } from '../../i18n/i18n';
 
 /** A rule kind's name in the workspace's words. */
 export function kindLabel(kind: number | string): string {
