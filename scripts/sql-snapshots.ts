@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { format } from 'sql-formatter';
 import * as accounts from '../src/accounts/account-store.js';
 import * as sessions from '../src/accounts/session-store.js';
+import * as alertStore from '../src/alerts/alert-store.js';
 import * as templates from '../src/customfields/custom-field-store.js';
 import { DeliveryQueue, type AttemptResult, type Head } from '../src/delivery/delivery-queue.js';
 import * as deliveryLog from '../src/delivery/delivery-log-store.js';
@@ -117,6 +118,11 @@ const fix = { subscriberId: SUBSCRIBER, locationDateMs: T, isValid: true, latitu
 
 export const catalogue: Entry[] = [
   // accounts
+  { file: 'alerts/alert-store.ts', name: 'insertAlerts', run: ({ tx }) => alertStore.insertAlerts(tx, ACCOUNT, [{ kind: '1', eventRuleId: 3, ruleName: 'Over 60', subscriberId: 7, occurredAtMs: T, latitude: 55.75, longitude: 37.6, zoneName: null, address: null, facts: {} }], T) },
+  { file: 'alerts/alert-store.ts', name: 'listAlerts', run: ({ database }) => alertStore.listAlerts(database.db, ACCOUNT, { kinds: ['1'], subscriberIds: [7, 8], fromMs: T - HOUR, toMs: T, handled: false, beforeId: 50, count: 50 }) },
+  { file: 'alerts/alert-store.ts', name: 'markHandled', run: ({ database }) => alertStore.markHandled(database.db, ACCOUNT, 41, { id: 2, login: 'coordinator' }, T) },
+  { file: 'alerts/alert-store.ts', name: 'alertState', run: ({ database }) => alertStore.alertState(database.db, ACCOUNT, 1000) },
+  { file: 'accounts/session-store.ts', name: 'userLogins', run: ({ database }) => sessions.userLogins(database.db, ACCOUNT, [2, 3]) },
   { file: 'accounts/account-store.ts', name: 'findTokenPrincipal', run: ({ database }) => accounts.findTokenPrincipal(database.db, 'digest') },
   { file: 'accounts/account-store.ts', name: 'findAccount', run: ({ database }) => accounts.findAccount(database.db, ACCOUNT) },
   { file: 'accounts/account-store.ts', name: 'changeAccount', run: ({ database }) => accounts.changeAccount(database.db, ACCOUNT, { smsEnabled: true, retentionDays: 90 }) },

@@ -44,6 +44,7 @@ for (const dialect of dialects) {
         weekdays: [1, 2, 5],
         smsPhones: [],
         enabled: true,
+        alertWorkspace: true,
       });
       assert.deepEqual((await server.api.get(`${RULES}/${created.body.eventID}`)).body, created.body);
       assert.equal((await server.api.get(RULES)).body.length, 1);

@@ -63,6 +63,7 @@ describe('workspace in the browser: deliveries and the signing secret', needsBro
     assert.equal(await page.getByRole('button', { name: /^Resend delivery/ }).count(), 1, 'only the failed delivery is listed');
     const cells = await row.getByRole('cell').allInnerTexts();
     assert.match(cells[0]!, /Employee feed/);
+    assert.match(cells[0]!, new RegExp(`#${id} · All employee changes · Courier One$`), 'what it carried, in words: the change and the employee');
     assert.equal(cells[1], 'webhook');
     assert.equal(cells[2], `${receiver.url}/hook`);
     assert.equal(cells[3], 'failed');

@@ -1,16 +1,11 @@
 import { useState } from 'preact/hooks';
 import { describe } from '../../api';
-import { RULE_KINDS } from '../../generated/kinds';
 import { formatDateTime, formatTimeAgo } from '../../i18n/format';
 import { t } from '../../i18n/i18n';
 import { useSessionInfo } from '../../session';
 import type { Alert } from '../../types';
 
-/** A rule kind's name in the workspace's words. */
-export function kindLabel(kind: number | string): string {
-  const view = RULE_KINDS.find((k) => String(k.kind) === String(kind));
-  return view ? t(view.label) : t('rules.kindN', { kind: String(kind) });
-}
+export { kindLabel } from './alert-kinds';
 
 /** Who handled an alert and when, or nothing while it is unhandled. */
 export function handledText(alert: Alert, timeZone: string): string {
