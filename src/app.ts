@@ -102,7 +102,7 @@ export async function buildApp({ database, services, config, logger = false, clo
   // The employee's phone and app authenticate with the device key, not a bearer token; each employee's idempotency keys are their own.
   const idempotencyScope = (request: FastifyRequest) => ({ accountId: request.device.account.id, prefix: `device:${request.device.subscriberID}:` });
   const authenticate = employees.authenticateDeviceRequest;
-  await app.register(mobileRoutes({ database, clock, authenticate, idempotencyScope, routes: [tasks.mobileRoutes, files.mobileRoutes] }));
+  await app.register(mobileRoutes({ database, clock, authenticate, idempotencyScope, routes: [tasks.mobileRoutes, files.mobileRoutes, positioning.mobileRoutes] }));
   await app.register(workspace.routes(config, deviceConnections(config)));
   app.addHook('onClose', async () => workspace.live.close());
   return app;

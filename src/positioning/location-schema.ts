@@ -83,3 +83,21 @@ export const LocationListQuery = Type.Object({
   lastLocationID: Type.Optional(withExamples(Id, 905511)),
 });
 export type LocationListQuery = Static<typeof LocationListQuery>;
+
+/** A fix the employee's app took with the browser's geolocation; its employee is the device key's. */
+export const AppLocationInput = Type.Object(
+  {
+    locationDate: DateTimeText,
+    latitude: Type.Number({ minimum: -90, maximum: 90 }),
+    longitude: Type.Number({ minimum: -180, maximum: 180 }),
+    accuracy: Type.Optional(Type.Number({ minimum: 0, maximum: 1e6, description: 'metres (coords.accuracy); 0: unknown' })),
+    angle: Type.Optional(Type.Integer({ minimum: 0, maximum: 360, description: 'degrees (coords.heading)' })),
+    velocity: Type.Optional(Type.Number({ minimum: 0, maximum: 10_000, description: 'km/h (coords.speed × 3.6)' })),
+  },
+  { additionalProperties: false },
+);
+export type AppLocationInput = Static<typeof AppLocationInput>;
+
+export const AppLocationBatch = withExamples(Type.Array(AppLocationInput, { minItems: 1, maxItems: 1000 }), [
+  { locationDate: '2026-03-02T09:14:05+03:00', latitude: 55.75583, longitude: 37.61173, accuracy: 12, velocity: 4.3 },
+]);

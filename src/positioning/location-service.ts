@@ -9,7 +9,7 @@ import type { AddressResolver } from './address-resolver.js';
 import type { Fix } from './fix.js';
 import { FixIngest, type CommittedFixesListener } from './fix-ingest.js';
 import type { IngestPort } from './ingest-port.js';
-import type { Location, LocationInput, LocationListQuery } from './location-schema.js';
+import type { AppLocationInput, Location, LocationInput, LocationListQuery } from './location-schema.js';
 import type { PipelineSignals } from './pipeline/pipeline-signals.js';
 import { PipelineRunner } from './pipeline/pipeline-runner.js';
 import { findLocation, latestFixes, listLocations, type LocationRow } from './location-store.js';
@@ -69,6 +69,32 @@ export class LocationService {
    * unknown employees are named by index; nothing is stored unless every item is good. The batch
    * is one frame of the ingest port, answered once its commit is durable.
    */
+  /**
+   * Fixes the employee's app took with the browser's geolocation (`POST /mobile/v1/locations`),
+   * all the device key's employee's: through the same ingest port as every device path, answered
+   * once durable. A fix more than 24 h ahead of the server is refused, naming it.
+   */
+  async ingestFromApp(account: Account, subscriberID: number, inputs: AppLocationInput[]): Promise<number> {
+    const now = this.clock();
+    const problems: ValidationErrors = {};
+    const fixes: Fix[] = [];
+    inputs.forEach((input, index) => {
+      const locationDateMs = parseDateTime(input.locationDate, account.timeZone)?.epochMs;
+      if (locationDateMs === undefined) problems[`[${index}].locationDate`] = 'must be an ISO 8601 date-time';
+      else if (locationDateMs > now + MAX_FUTURE_MS) problems[`[${index}].locationDate`] = 'is more than 24 hours in the future';
+      else {
+        fixes.push({
+          ...toFix({ ...input, subscriberID }, locationDateMs),
+          // The browser's coords.accuracy: 0 or less says it does not know.
+          accuracyM: input.accuracy !== undefined && input.accuracy > 0 ? input.accuracy : null,
+        });
+      }
+    });
+    throwIfAny(problems, 'BAD_REQUEST', 'the batch has invalid locations; nothing was stored');
+    await this.ingest.durable(await this.ingest.submit({ source: 'app', accountId: account.id, fixes }));
+    return fixes.length;
+  }
+
   async ingestBatch(account: Account, inputs: LocationInput[]): Promise<number> {
     const now = this.clock();
     const problems: ValidationErrors = {};

@@ -1,4 +1,5 @@
 /** The face of positioning: what other modules may use of it (see .dependency-cruiser.mjs). */
+import { appLocationRoutes } from './app-location-routes.js';
 import type { AccountReader, AccountSettingsWriter } from '../accounts/accounts.js';
 import type { EmployeeDevices, EmployeeDirectory } from '../employees/employees.js';
 import type { Geozones } from '../geozones/geozones.js';
@@ -63,6 +64,8 @@ export interface Positioning extends LocationIngest, LiveFixes {
   places: PlaceSearch | null;
   /** Under `/v6/api`: locations (their ingestion bodies up to `ingestBodyLimitBytes`), tracks and their GPX/KML files, statistics, locate requests, the GPS filter. */
   routes(options: { ingestBodyLimitBytes: number }): Routes;
+  /** Under `/mobile/v1` (the device key already checked): the positions the employee's app takes. */
+  mobileRoutes: Routes;
 }
 
 export function createPositioning(deps: PositioningDependencies): Positioning {
@@ -94,6 +97,7 @@ export function createPositioning(deps: PositioningDependencies): Positioning {
         await api.register(subscriberRequestRoutes(subscriberRequests));
         await api.register(gpsFilterRoutes(accounts));
       },
+    mobileRoutes: appLocationRoutes(locations),
   };
 }
 

@@ -126,6 +126,21 @@ for (const dialect of dialects) {
         assert.equal(unknown.body.code, 1);
       });
 
+      it('takes the app’s positions as fixes of the key’s employee, who turns online', async () => {
+        const sent = await mobile('post', '/mobile/v1/locations', [{ locationDate: '2026-03-02T11:19:30+03:00', latitude: 55.7558, longitude: 37.6173, accuracy: 14, velocity: 4.5 }]);
+        assert.equal(sent.status, 201, sent.text);
+        assert.deepEqual(sent.body, { accepted: 1 });
+        const fixes = await server.api.get(`/v6/api/globalPositioningManagement/locations?subscriberIDs=${courier}&dateFrom=2026-03-02T00:00:00Z&dateTo=2026-03-02T23:00:00Z`);
+        assert.equal(fixes.status, 200, fixes.text);
+        assert.equal(fixes.body.length, 1);
+        assert.equal(fixes.body[0].latitude, 55.7558);
+        const employee = await server.api.get(`/v6/api/subscriberManagement/subscribers/${courier}`);
+        assert.equal(employee.body.isOnline, true);
+        const ahead = await mobile('post', '/mobile/v1/locations', [{ locationDate: '2026-03-05T11:19:30+03:00', latitude: 55.7558, longitude: 37.6173 }]);
+        assert.equal(ahead.status, 400);
+        assert.equal(ahead.body.code, 2);
+      });
+
       it('uploads a photo, saves the form naming it, and an API client downloads the same bytes from items; another account gets 404', async () => {
         const photo = jpeg();
         const stored = await upload(taskId, photo, { 'idempotency-key': 'photo-1' }, '?actedAt=2026-03-02T11:05:00%2B03:00&fileName=door.jpg');
