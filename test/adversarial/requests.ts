@@ -1,6 +1,6 @@
 import type { Response } from '../helpers/server.js';
 import { bodyFields, fillPath, kindOf, minimalValue, nonNull, setPath, type Operation, type Parameter, type Schema } from './openapi-document.js';
-import { idKindOf, ownCredential, PASSWORD, send, type Tenant } from './tenants.js';
+import { idKindOf, NOW, ownCredential, PASSWORD, send, type Tenant } from './tenants.js';
 
 /**
  * Well-formed requests for any operation of the document: query strings with valid values for
@@ -115,7 +115,8 @@ export async function ownBody(baseUrl: string, operations: Operation[], operatio
 
 /**
  * Good bodies of the routes whose body no read shows and no schema can guess: the user's own
- * credentials; a locate request for the employee no request has located yet (one a minute each).
+ * credentials; a locate request for the employee no request has located yet (one a minute each);
+ * a position from the employee's app.
  */
 function knownBodies(tenant: Tenant): Record<string, unknown> {
   return {
@@ -124,6 +125,8 @@ function knownBodies(tenant: Tenant): Record<string, unknown> {
     'POST /v6/api/subscriberManagement/subscriberRequests': { subscriberID: Number(tenant.ids.subscriberID) },
     // The password is write-only: no read shows one to send back.
     'POST /v6/api/trackerManagement/egtsRetranslators': { dispatcherID: 2219, name: `${tenant.marker} platform`, password: 'Relay-Pass-01' },
+    // A position the employee's app took a minute ago: no read lists them in this shape.
+    'POST /mobile/v1/locations': [{ locationDate: new Date(NOW - 60_000).toISOString(), latitude: 55.7558, longitude: 37.6173, accuracy: 12 }],
   };
 }
 
