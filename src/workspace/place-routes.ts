@@ -14,11 +14,11 @@ const FoundPlace = Type.Object({
 
 /**
  * `GET /workspace/api/places?q=…`: the maps' address search, through the Nominatim-compatible
- * geocoder of GEOCODER_URL (the workspace hides its search box without one). The server asks,
+ * geocoder of GEOCODER_URL (registered only with one; the workspace hides its search box without). The server asks,
  * not the browser: the geocoder's address stays a server setting and the page's content policy
  * stays closed.
  */
-export function placeRoutes(sessions: Pick<WorkspaceSessions, 'authenticate'>, places: PlaceSearch | null) {
+export function placeRoutes(sessions: Pick<WorkspaceSessions, 'authenticate'>, places: PlaceSearch) {
   return async (api: Api) => {
     api.get(
       '/workspace/api/places',
@@ -28,7 +28,7 @@ export function placeRoutes(sessions: Pick<WorkspaceSessions, 'authenticate'>, p
           summary: 'Find places by address',
           description:
             'For the search box of the workspace’s maps, with its session cookie: up to 8 places whose address matches `q`, best first, named in ' +
-            '`language` where the geocoder knows it. Without GEOCODER_URL: 503 code 1014; the geocoder unreachable or failing: 503 code 1014 too.',
+            '`language` where the geocoder knows it. Only with GEOCODER_URL set (without it, 404 code 1013); the geocoder unreachable or failing: 503 code 1014.',
           querystring: Type.Object({
             q: withExamples(Type.String({ minLength: 1, maxLength: 200 }), 'Тверская 7'),
             language: Type.Optional(withExamples(Type.Union([Type.Literal('ru'), Type.Literal('en')]), 'ru')),
@@ -43,7 +43,6 @@ export function placeRoutes(sessions: Pick<WorkspaceSessions, 'authenticate'>, p
       },
       async (request) => {
         await currentSession(sessions, request);
-        if (!places) throw new ApiError('SERVICE_UNAVAILABLE', 'no geocoder is set up (GEOCODER_URL)');
         const text = request.query.q.trim();
         if (text === '') return [];
         try {

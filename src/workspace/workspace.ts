@@ -48,7 +48,8 @@ export function createWorkspace({ sessions, fixes, alerts, arrivals, places = nu
       return async (app) => {
         await app.register(workspaceRoutes(sessions, live, settings));
         await app.register(arrivalRoutes(sessions, arrivals));
-        await app.register(placeRoutes(sessions, places));
+        // Without a geocoder there is no address search: the route is absent (404), as the search box is.
+        if (places) await app.register(placeRoutes(sessions, places));
         if (builtDir) await app.register(workspaceStaticFiles(builtDir, settings.map));
       };
     },
