@@ -50,10 +50,15 @@ for (const dialect of dialects) {
       const serverUrl = `http://127.0.0.1:${osmand.port}`;
       assert.equal(((await page.getByText(serverUrl, { exact: true }).textContent()) ?? '').trim(), serverUrl);
       // The QR code is Traccar Client's configuration URL: the server, and the key as `id`.
-      const qr = page.getByRole('img', { name: /QR code/ });
+      const qr = page.getByRole('img', { name: /QR code .* Traccar Client/ });
       const drawn = await qr.locator('svg path').getAttribute('d');
       const expected = /\bd="([^"]+)"/.exec(renderSVG(`${serverUrl}?id=${deviceKey}`))?.[1];
       assert.ok(drawn === expected, 'the QR code encodes the server URL with the key as id');
+      // The other opens the employee's app at this server, the key in the fragment.
+      const appQr = page.getByRole('img', { name: /QR code that opens the employee’s app/ });
+      const appDrawn = await appQr.locator('svg path').getAttribute('d');
+      const appExpected = /\bd="([^"]+)"/.exec(renderSVG(`${workspace.server.baseUrl}/m/#key=${deviceKey}`))?.[1];
+      assert.ok(appDrawn === appExpected, "the app's QR code encodes /m/#key=<key> at this server");
       await workspace.screenshot(`employee-connection-${dialect}`);
 
       // Reads never show the key again: only its last four characters.

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { renderSVG } from 'uqr';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
@@ -83,7 +84,7 @@ for (const dialect of dialects) {
 
       await page.getByRole('link', { name: 'Truck 12' }).click();
       await page.getByRole('heading', { name: 'Employee: Truck 12' }).waitFor();
-      assert.equal(await page.getByRole('radio', { name: 'Vehicle', exact: true }).isChecked(), true);
+      await page.getByRole('radio', { name: 'Vehicle', exact: true, checked: true }).waitFor();
       assert.equal(await page.getByLabel('Registration plate').inputValue(), 'А123ВС 777');
       assert.equal(await page.getByLabel('Make and model').inputValue(), 'GAZelle Next');
       assert.equal(await page.getByRole('radio', { name: 'Vehicle tracker' }).isChecked(), true, 'not “Phone with Traccar Client”');
@@ -178,7 +179,8 @@ for (const dialect of dialects) {
       await page.getByRole('navigation').first().waitFor();
       await page.goto('/#/employees');
       await page.getByRole('link', { name: 'Газель 5' }).click();
-      assert.equal(await page.getByRole('radio', { name: 'Автомобиль', exact: true }).isChecked(), true);
+      // The form fills in once the employee is read: wait for it, then read it.
+      await page.getByRole('radio', { name: 'Автомобиль', exact: true, checked: true }).waitFor();
       assert.equal(await page.getByLabel('Госномер').inputValue(), 'О555ОО 77');
       const settings = page.getByRole('region', { name: 'Настройки подключения' });
       await settings.getByRole('note').filter({ hasText: 'Телефоны и трекеры не смогут подключиться к «127.0.0.1»' }).waitFor();
@@ -209,7 +211,10 @@ for (const dialect of dialects) {
       await settings.waitFor();
       assert.equal(((await settings.locator('.server-url').textContent()) ?? '').trim(), `http://track.example.com:${osmandPort}`);
       assert.equal(await settings.getByRole('note').count(), 0, 'no warning');
-      await settings.getByRole('img', { name: /QR code/ }).waitFor();
+      await settings.getByRole('img', { name: /QR code .* Traccar Client/ }).waitFor();
+      const appQr = settings.getByRole('img', { name: /employee’s app/ });
+      const appExpected = /\bd="([^"]+)"/.exec(renderSVG(`https://track.example.com/m/#key=${encodeURIComponent(((await settings.locator('.device-key').textContent()) ?? '').trim())}`))?.[1];
+      assert.equal(await appQr.locator('svg path').getAttribute('d'), appExpected, "the app's QR code opens PUBLIC_URL's /m/");
       await page.getByRole('button', { name: 'Done' }).click();
       await page.getByRole('link', { name: 'Anna Phone' }).click();
       const again = page.getByRole('region', { name: 'Connection settings' });

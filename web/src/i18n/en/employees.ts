@@ -70,6 +70,8 @@ export const employeesEn = {
   'conn.osmandOff': 'The OsmAnd listener for phones is switched off on this server (OSMAND_PORT=0).',
   'conn.serverUrl': 'Server URL',
   'conn.deviceId': 'Device identifier (device key)',
+  'conn.appQr': 'QR code that opens the employee’s app, signed in',
+  'conn.appQrCaption': 'The employee scans this code with the phone’s camera: the app opens with their tasks, already signed in. Then “Add to Home Screen”.',
   'conn.qr': 'QR code with the server URL and device key for Traccar Client',
   'conn.qrCaption': 'In Traccar Client, scan this code from the settings screen, or type the server URL and the device identifier.',
   'conn.server': 'Server',

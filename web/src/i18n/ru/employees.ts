@@ -72,6 +72,8 @@ export const employeesRu: CatalogueOf<typeof employeesEn> = {
   'conn.osmandOff': 'Приём координат с телефонов (OsmAnd) на этом сервере выключен (OSMAND_PORT=0).',
   'conn.serverUrl': 'URL сервера',
   'conn.deviceId': 'Идентификатор устройства (ключ)',
+  'conn.appQr': 'QR-код, открывающий приложение сотрудника со входом',
+  'conn.appQrCaption': 'Сотрудник сканирует код камерой телефона: откроется приложение с его заданиями, вход уже выполнен. Затем «Добавить на главный экран».',
   'conn.qr': 'QR-код с URL сервера и ключом устройства для Traccar Client',
   'conn.qrCaption': 'В Traccar Client отсканируйте этот код на экране настроек или введите URL сервера и идентификатор устройства.',
   'conn.server': 'Сервер',

@@ -31,6 +31,11 @@ export interface NewKey {
  * Traccar Client reads its settings from a scanned URL: the server is the URL without its query,
  * `id` the device identifier (its configuration screen takes any of its settings this way).
  */
+/** The employee's app, signed in by the key in the fragment (a fragment never reaches a server's log). */
+export function employeeAppUrl(origin: string, deviceKey: string): string {
+  return `${new URL(origin).origin}/m/#key=${encodeURIComponent(deviceKey)}`;
+}
+
 export function traccarClientUrl(host: string, port: number, deviceKey: string): string {
   return `http://${host}:${port}?id=${encodeURIComponent(deviceKey)}`;
 }
@@ -145,6 +150,17 @@ export function ConnectionSettings({ shown, once, onDone }: { shown: ShownDevice
               </>
             )}
           </dl>
+          {!tracker && shown.deviceKey && (
+            <figure class="qr">
+              <div
+                class="qr-code app-qr"
+                role="img"
+                aria-label={t('conn.appQr')}
+                dangerouslySetInnerHTML={{ __html: renderSVG(employeeAppUrl(publicUrl ?? location.origin, shown.deviceKey)) }}
+              />
+              <figcaption>{t('conn.appQrCaption')}</figcaption>
+            </figure>
+          )}
           {!tracker && shown.deviceKey && (
             <figure class="qr">
               <div
