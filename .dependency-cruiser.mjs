@@ -13,20 +13,21 @@
  * the operations others may call.
  */
 const layers = {
-  accounts: [],
+  audit: [],
+  accounts: ['audit'],
   events: ['accounts'],
   customfields: ['accounts'],
-  delivery: ['accounts'],
-  geozones: ['accounts', 'customfields'],
-  employees: ['accounts', 'customfields', 'events'],
-  tasks: ['accounts', 'employees', 'customfields', 'events'],
+  delivery: ['accounts', 'audit'],
+  geozones: ['accounts', 'customfields', 'audit'],
+  employees: ['accounts', 'customfields', 'events', 'audit'],
+  tasks: ['accounts', 'employees', 'customfields', 'events', 'audit'],
   forms: ['accounts', 'tasks', 'customfields'],
   positioning: ['accounts', 'employees', 'geozones'],
-  signals: ['accounts', 'events', 'employees', 'tasks', 'positioning', 'geozones', 'delivery'],
+  signals: ['accounts', 'events', 'employees', 'tasks', 'positioning', 'geozones', 'delivery', 'audit'],
   devices: ['accounts', 'employees', 'positioning'],
   workspace: ['accounts', 'positioning'],
   reports: ['accounts', 'employees', 'positioning', 'geozones', 'delivery', 'tasks'],
-  retention: ['accounts', 'positioning', 'delivery', 'reports'],
+  retention: ['accounts', 'positioning', 'delivery', 'reports', 'audit'],
 };
 const kernel = '^src/(http|store|geo|i18n)/|^src/(config|version)\\.ts$';
 const protocolList = '^src/devices/protocols\\.ts$';

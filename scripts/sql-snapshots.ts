@@ -14,6 +14,8 @@ import { join } from 'node:path';
 import { format } from 'sql-formatter';
 import * as accounts from '../src/accounts/account-store.js';
 import * as sessions from '../src/accounts/session-store.js';
+import * as twoFactor from '../src/accounts/two-factor-store.js';
+import * as audit from '../src/audit/audit-store.js';
 import * as templates from '../src/customfields/custom-field-store.js';
 import { DeliveryQueue, type AttemptResult, type Head } from '../src/delivery/delivery-queue.js';
 import * as deliveryLog from '../src/delivery/delivery-log-store.js';
@@ -129,7 +131,7 @@ export const catalogue: Entry[] = [
   { file: 'accounts/session-store.ts', name: 'findPasswordHash', run: ({ database }) => sessions.findPasswordHash(database.db, ACCOUNT, 5) },
   { file: 'accounts/session-store.ts', name: 'setPasswordHash', run: ({ tx }) => sessions.setPasswordHash(tx, ACCOUNT, 5, 'scrypt$…') },
   { file: 'accounts/session-store.ts', name: 'deleteEndedSessions', run: ({ tx }) => sessions.deleteEndedSessions(tx, T) },
-  { file: 'accounts/session-store.ts', name: 'insertSession', run: ({ tx }) => sessions.insertSession(tx, { tokenHash: 'h', accountId: ACCOUNT, userId: 5, createdAt: T, expiresAt: T + HOUR }) },
+  { file: 'accounts/session-store.ts', name: 'insertSession', run: ({ tx }) => sessions.insertSession(tx, { tokenHash: 'h', accountId: ACCOUNT, userId: 5, createdAt: T, expiresAt: T + HOUR, setupOnly: false }) },
   { file: 'accounts/session-store.ts', name: 'findSession', run: ({ database }) => sessions.findSession(database.db, 'h') },
   { file: 'accounts/session-store.ts', name: 'extendSession', run: ({ database }) => sessions.extendSession(database.db, ACCOUNT, 'h', T + HOUR) },
   { file: 'accounts/session-store.ts', name: 'deleteSession', run: ({ database }) => sessions.deleteSession(database.db, 'h') },
@@ -137,6 +139,29 @@ export const catalogue: Entry[] = [
   { file: 'accounts/session-store.ts', name: 'countTry', run: ({ database }) => sessions.countTry(database.db, 'digest', T, 900_000) },
   { file: 'accounts/session-store.ts', name: 'clearTries', run: ({ database }) => sessions.clearTries(database.db, 'digest') },
   { file: 'accounts/session-store.ts', name: 'deleteTriesBefore', run: ({ database }) => sessions.deleteTriesBefore(database.db, T - 900_000) },
+  { file: 'accounts/two-factor-store.ts', name: 'findTwoFactor', run: ({ database }) => twoFactor.findTwoFactor(database.db, ACCOUNT, 5) },
+  { file: 'accounts/two-factor-store.ts', name: 'setPendingSecret', run: ({ database }) => twoFactor.setPendingSecret(database.db, ACCOUNT, 5, 'BASE32') },
+  { file: 'accounts/two-factor-store.ts', name: 'enableTotp', run: ({ tx }) => twoFactor.enableTotp(tx, ACCOUNT, 5, 'BASE32', 59_000_000, T) },
+  { file: 'accounts/two-factor-store.ts', name: 'disableTotp', run: ({ tx }) => twoFactor.disableTotp(tx, ACCOUNT, 5) },
+  { file: 'accounts/two-factor-store.ts', name: 'takeTotpStep', run: ({ database }) => twoFactor.takeTotpStep(database.db, ACCOUNT, 5, 59_000_000) },
+  { file: 'accounts/two-factor-store.ts', name: 'replaceRecoveryCodes', run: ({ tx }) => twoFactor.replaceRecoveryCodes(tx, ACCOUNT, 5, ['h1', 'h2']) },
+  { file: 'accounts/two-factor-store.ts', name: 'useRecoveryCode', run: ({ database }) => twoFactor.useRecoveryCode(database.db, ACCOUNT, 5, 'h1', T) },
+  { file: 'accounts/two-factor-store.ts', name: 'unusedRecoveryCodes', run: ({ database }) => twoFactor.unusedRecoveryCodes(database.db, ACCOUNT, 5) },
+  { file: 'accounts/two-factor-store.ts', name: 'endSetupOnly', run: ({ tx }) => twoFactor.endSetupOnly(tx, ACCOUNT, 5) },
+  // audit
+  {
+    file: 'audit/audit-store.ts',
+    name: 'insertAuditEntry',
+    run: ({ tx }) =>
+      audit.insertAuditEntry(tx, { accountId: ACCOUNT, at: T, actorKind: 'user', actorId: 5, actorLabel: 'anna', address: '203.0.113.7', kind: 'zone.update', objectId: 3, changes: '{}' }),
+  },
+  {
+    file: 'audit/audit-store.ts',
+    name: 'listAuditEntries',
+    run: ({ database }) =>
+      audit.listAuditEntries(database.db, ACCOUNT, { beforeId: 100, count: 50, actorKind: 'user', actorId: 5, kindPrefix: 'employee', fromMs: T - HOUR, toMs: T }),
+  },
+  { file: 'audit/audit-store.ts', name: 'deleteAuditEntriesBefore', run: ({ database }) => audit.deleteAuditEntriesBefore(database.db, ACCOUNT, T, 500) },
 
   // customfields
   { file: 'customfields/custom-field-store.ts', name: 'listTemplates', run: ({ database }) => templates.listTemplates(database.db, ACCOUNT) },

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { createAccounts } from './accounts/accounts.js';
+import { createAudit, runInRequestContext } from './audit/audit.js';
 import type { Config } from './config.js';
 import { createCustomFields } from './customfields/customfields.js';
 import { createDelivery, defaultDeliverySettings, type AttachmentSource, type DeliverySettings } from './delivery/delivery.js';
@@ -48,26 +49,27 @@ export function createServices(database: Database, clock: () => number = Date.no
   const allowPrivateAddresses = options.allowPrivateAddresses ?? false;
   const retentionSettings = { ...defaultRetentionSettings, ...options.retention };
   const metrics = createMetrics();
-  const accounts = createAccounts({ database, clock, serverRetentionDays: retentionSettings.serverRetentionDays });
+  const audit = createAudit({ database, clock });
+  const accounts = createAccounts({ database, clock, serverRetentionDays: retentionSettings.serverRetentionDays, audit });
   const settings = { ...defaultDeliverySettings, ...options.delivery, allowPrivate: allowPrivateAddresses };
   // E-mail attachments are made when the e-mail is sent, by reports (composed below: they write to the outbox).
   const attachments: AttachmentSource = (accountId, spec) => reports.attachments(accountId, spec);
-  const delivery = createDelivery({ database, clock, accounts, registry: metrics.registry, settings, attachments, eventLines });
+  const delivery = createDelivery({ database, clock, accounts, registry: metrics.registry, settings, attachments, eventLines, audit });
   const { outbox } = delivery;
   const events = createChangeEvents({ outbox });
   const templates = createCustomFields({ database, clock });
-  const employees = createEmployees({ database, clock, accounts, events, templates, onlineTimeoutMs: options.onlineTimeoutMs });
-  const tasks = createTasks({ database, clock, accounts, employees, events, templates });
+  const employees = createEmployees({ database, clock, accounts, events, templates, onlineTimeoutMs: options.onlineTimeoutMs, audit });
+  const tasks = createTasks({ database, clock, accounts, employees, events, templates, audit });
   const forms = createForms({ database, tasks, templates });
-  const geozones = createGeozones({ database, clock, templates });
-  const signals = createSignals({ database, clock, outbox, employees, zones: geozones.lookup, allowPrivateAddresses, router: options.router });
+  const geozones = createGeozones({ database, clock, templates, audit });
+  const signals = createSignals({ database, clock, outbox, employees, zones: geozones.lookup, allowPrivateAddresses, router: options.router, audit });
   const { signalMaxAgeMs, geocoder } = options;
   const positioning = createPositioning({ database, clock, metrics, accounts, employees, geozones, signals: signals.pipeline, signalMaxAgeMs, geocoder, retentionBatchRows: retentionSettings.batchRows });
   const reports = createReports({ database, clock, accounts, employees, data: positioning.reportData, outbox });
-  const retention = createRetention({ database, clock, accounts, sessions: accounts.sessions, positions: positioning.retention, settings: retentionSettings });
+  const retention = createRetention({ database, clock, accounts, sessions: accounts.sessions, positions: positioning.retention, audit, settings: retentionSettings });
   const devices = createDevices({ database, clock });
   const workspace = createWorkspace({ sessions: accounts.sessions, fixes: positioning, arrivals: signals.taskArrivals({ tasks, fixes: positioning }) });
-  return { metrics, accounts, delivery, customFields: templates, employees, tasks, forms, geozones, signals, positioning, reports, retention, devices, workspace };
+  return { metrics, audit, accounts, delivery, customFields: templates, employees, tasks, forms, geozones, signals, positioning, reports, retention, devices, workspace };
 }
 
 export interface AppOptions {
@@ -84,9 +86,11 @@ export interface AppOptions {
 export async function buildApp({ database, services, config, logger = false, clock = Date.now, notReady }: AppOptions): Promise<FastifyInstance> {
   const { accounts, positioning, tasks, workspace } = services;
   const app = await createServer({ database, metrics: services.metrics, logger, requestTimeoutMs: config.REQUEST_TIMEOUT, trustProxy: config.TRUST_PROXY, notReady });
+  // Each request runs in its own context: the audit log takes its actor and address from there.
+  app.addHook('onRequest', (request, _reply, done) => runInRequestContext({ address: request.ip, actor: () => accounts.actorOf(request) }, done));
   if (config.LOKATOR_ADMIN_TOKEN) await app.register(accounts.adminRoutes(config.LOKATOR_ADMIN_TOKEN));
   const { employees, geozones, signals, delivery, devices, customFields, forms, reports } = services;
-  const modules = [employees, geozones, signals, delivery, devices, tasks, customFields, forms, reports, accounts];
+  const modules = [employees, geozones, signals, delivery, devices, tasks, customFields, forms, reports, accounts, services.audit];
   const routes = [positioning.routes({ ingestBodyLimitBytes: config.INGEST_BODY_LIMIT_BYTES }), ...modules.map((module) => module.routes)];
   await app.register(apiRoutes({ database, clock, authenticate: accounts.authenticateRequest, maxInFlightPerUser: config.MAX_REQUESTS_IN_FLIGHT, routes }), { prefix: '/v6/api' });
   // The employee's phone authenticates with its device key, not a bearer token.

@@ -45,7 +45,7 @@ async function main(): Promise<void> {
     router,
     geocoder,
     signalMaxAgeMs: config.SIGNAL_MAX_AGE,
-    retention: { serverRetentionDays: config.RETENTION_DAYS, deliveryRetentionDays: config.DELIVERY_RETENTION_DAYS },
+    retention: { serverRetentionDays: config.RETENTION_DAYS, deliveryRetentionDays: config.DELIVERY_RETENTION_DAYS, auditRetentionDays: config.AUDIT_RETENTION_DAYS },
   });
   await bootstrapFirstAccount(services.accounts, config, log);
   // The weeks of partitions ahead exist before the first fix is taken (PostgreSQL).

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import type { Database } from '../store/database.js';
+import { noAudit, type AuditRecorder } from '../audit/audit.js';
+import type { Database, Db } from '../store/database.js';
 import * as store from './account-store.js';
 import type { AccountRow } from './account-store.js';
 import { insertUser } from './session-store.js';
@@ -29,12 +30,17 @@ export interface AccountSettings {
   track?: Readonly<Record<string, number>>;
   /** The GPS filter (positioning), by name: zeroCoordinates, duplicates, maxAccuracyM, maxSpeedKmh, confirmFixes. */
   gpsFilter?: Readonly<Record<string, number | boolean>>;
+  /** Sign-in: whether every user of the account must use a second factor (TOTP). */
+  security?: Readonly<{ twoFactorRequired?: boolean }>;
 }
 
 /** Who made an authenticated request: the account and the workspace user behind the token. */
 export interface Principal {
   account: Account;
   userID: number;
+  /** The API token of a bearer request, with its name; absent for the workspace's session. */
+  tokenID?: number;
+  tokenName?: string;
 }
 
 export interface CreatedAccount {
@@ -59,6 +65,7 @@ export class AccountService {
   constructor(
     private readonly database: Database,
     private readonly clock: () => number = Date.now,
+    private readonly audit: AuditRecorder = noAudit,
   ) {}
 
   /** Resolves a bearer token to its principal; null for unknown or revoked tokens. */
@@ -80,7 +87,7 @@ export class AccountService {
   private async lookup(tokenHash: string): Promise<Principal | null> {
     const row = await store.findTokenPrincipal(this.database.db, tokenHash);
     if (!row) return null;
-    return { account: toAccount(row), userID: row.user_id };
+    return { account: toAccount(row), userID: row.user_id, tokenID: row.token_id, tokenName: row.token_label };
   }
 
   async get(accountId: number): Promise<Account | null> {
@@ -109,7 +116,9 @@ export class AccountService {
    * fixes it keeps (null: the server's RETENTION_DAYS; 0: for ever). Fields left out stay.
    */
   async change(accountId: number, change: { smsEnabled?: boolean; retentionDays?: number | null }): Promise<Account | null> {
-    if (change.smsEnabled !== undefined || change.retentionDays !== undefined) await store.changeAccount(this.database.db, accountId, change);
+    if (change.smsEnabled !== undefined || change.retentionDays !== undefined) {
+      await this.changeLogged(accountId, (tx) => store.changeAccount(tx, accountId, change));
+    }
     return this.changed(accountId);
   }
 
@@ -117,8 +126,19 @@ export class AccountService {
   async changeSettings(accountId: number, part: Partial<AccountSettings>): Promise<Account | null> {
     const account = await this.get(accountId);
     if (!account) return null;
-    await store.changeAccount(this.database.db, accountId, { settings: JSON.stringify({ ...account.settings, ...part }) });
+    await this.changeLogged(accountId, (tx) => store.changeAccount(tx, accountId, { settings: JSON.stringify({ ...account.settings, ...part }) }));
     return this.changed(accountId);
+  }
+
+  /** A change of the account's row, logged with the account before and after in its transaction. */
+  private async changeLogged(accountId: number, write: (tx: Db) => Promise<void>): Promise<void> {
+    await this.database.transaction(async (tx) => {
+      const before = await store.findAccount(tx, accountId);
+      await write(tx);
+      const after = await store.findAccount(tx, accountId);
+      if (!before || !after) return;
+      await this.audit.record(tx, accountId, { kind: 'account.update', objectId: accountId, before: auditView(toAccount(before)), after: auditView(toAccount(after)) });
+    });
   }
 
   /** Every server reads the change within PRINCIPAL_CACHE_MS; this one at once. */
@@ -133,7 +153,7 @@ export class AccountService {
    * values are checked by the route. A new zone cuts days from then on (docs/coordinators/time-zones.md).
    */
   async changeProfile(accountId: number, change: { name?: string; timeZone?: string; locale?: AccountLocale }): Promise<Account | null> {
-    await store.changeAccountProfile(this.database.db, accountId, change, this.clock());
+    await this.changeLogged(accountId, (tx) => store.changeAccountProfile(tx, accountId, change, this.clock()));
     this.principals.clear();
     this.accounts.delete(accountId);
     return this.get(accountId);
@@ -183,4 +203,10 @@ export function toAccount(row: AccountRow): Account {
     locale: row.locale === 'ru' ? 'ru' : 'en',
     settingsConfirmed: row.settings_confirmed_at !== null,
   };
+}
+
+/** The account as the audit log compares it: its settings, by part (`settings.gpsFilter`). */
+function auditView(account: Account): Record<string, unknown> {
+  const { id: _id, settings, settingsConfirmed: _confirmed, ...fields } = account;
+  return { ...fields, ...Object.fromEntries(Object.entries(settings).map(([part, value]) => [`settings.${part}`, value])) };
 }

@@ -15,18 +15,18 @@ export type AccountRow = {
 const accountColumns = ['id', 'name', 'time_zone', 'sms_enabled', 'settings', 'retention_days', 'locale', 'settings_confirmed_at'] as const;
 
 /** The account and user of a live API token, by the token's digest (the token finds the account). */
-export async function findTokenPrincipal(db: Db, tokenHash: string): Promise<(AccountRow & { user_id: number }) | null> {
+export async function findTokenPrincipal(db: Db, tokenHash: string): Promise<(AccountRow & { user_id: number; token_id: number; token_label: string }) | null> {
   const row = await db
     .selectFrom('api_tokens as t')
     .innerJoin('accounts as a', 'a.id', 't.account_id')
-    .select(['a.id', 'a.name', 'a.time_zone', 'a.sms_enabled', 'a.settings', 'a.retention_days', 'a.locale', 'a.settings_confirmed_at', 't.user_id'])
+    .select(['a.id', 'a.name', 'a.time_zone', 'a.sms_enabled', 'a.settings', 'a.retention_days', 'a.locale', 'a.settings_confirmed_at', 't.user_id', 't.id as token_id', 't.label as token_label'])
     .where('t.token_hash', '=', tokenHash)
     .where('t.revoked_at', 'is', null)
     .executeTakeFirst();
   return row ?? null;
 }
 
-export async function findAccount(db: Db, accountId: number): Promise<AccountRow | null> {
+export async function findAccount(db: Db | Tx, accountId: number): Promise<AccountRow | null> {
   const row = await db.selectFrom('accounts').select(accountColumns).where('id', '=', accountId).executeTakeFirst();
   return row ?? null;
 }
@@ -35,7 +35,7 @@ export async function findAccount(db: Db, accountId: number): Promise<AccountRow
  * The operator's change: the paid SMS option and the days of fixes kept; or the account's own
  * settings document (JSON); fields left out stay (at least one is given).
  */
-export async function changeAccount(db: Db, accountId: number, change: { smsEnabled?: boolean; retentionDays?: number | null; settings?: string }): Promise<void> {
+export async function changeAccount(db: Db | Tx, accountId: number, change: { smsEnabled?: boolean; retentionDays?: number | null; settings?: string }): Promise<void> {
   const set = {
     ...(change.smsEnabled === undefined ? {} : { sms_enabled: change.smsEnabled ? 1 : 0 }),
     ...(change.retentionDays === undefined ? {} : { retention_days: change.retentionDays }),
@@ -48,7 +48,7 @@ export async function changeAccount(db: Db, accountId: number, change: { smsEnab
  * The account's own change of its name, zone and language (fields left out stay); the first one
  * marks the zone and language as confirmed, which ends the workspace's first-sign-in question.
  */
-export async function changeAccountProfile(db: Db, accountId: number, change: { name?: string; timeZone?: string; locale?: string }, now: number): Promise<void> {
+export async function changeAccountProfile(db: Db | Tx, accountId: number, change: { name?: string; timeZone?: string; locale?: string }, now: number): Promise<void> {
   await db
     .updateTable('accounts')
     .set((eb) => ({

@@ -1,5 +1,6 @@
 /** The face of accounts: what other modules may use of it (see .dependency-cruiser.mjs). */
 import type { FastifyRequest } from 'fastify';
+import { noAudit, type AuditActor, type AuditRecorder } from '../audit/audit.js';
 import type { Routes } from '../http/route-types.js';
 import type { Database } from '../store/database.js';
 import { accountRoutes } from './account-routes.js';
@@ -8,6 +9,7 @@ import { adminRoutes } from './admin-routes.js';
 import { apiAuth } from './api-auth.js';
 import { retentionRoutes } from './retention-routes.js';
 import { SessionService } from './session-service.js';
+import { TwoFactorService } from './two-factor-service.js';
 
 /** An account as other modules read it; `getCached` may be up to a few seconds old (see AccountService). */
 export type AccountReader = Pick<AccountService, 'get' | 'getCached' | 'listAccounts'>;
@@ -15,14 +17,18 @@ export type AccountReader = Pick<AccountService, 'get' | 'getCached' | 'listAcco
 export type AccountSettingsWriter = Pick<AccountService, 'changeSettings'>;
 /** What the operator does (the admin routes, the first start, tests): accounts and their users. */
 export type AccountProvisioning = Pick<AccountService, 'hasAnyAccount' | 'createAccount' | 'change' | 'changeProfile'> & Pick<SessionService, 'createUser'>;
-/** Sign-in of the workspace's users, and the ended sessions retention forgets. */
-export type WorkspaceSessions = Pick<SessionService, 'signIn' | 'authenticate' | 'changePassword' | 'signOut' | 'forgetEnded'>;
+/** Sign-in of the workspace's users, their second factor, and the ended sessions retention forgets. */
+export type WorkspaceSessions = Pick<SessionService, 'signIn' | 'authenticate' | 'changePassword' | 'signOut' | 'forgetEnded'> & {
+  twoFactor: Pick<TwoFactorService, 'status' | 'beginSetup' | 'enable' | 'disable'>;
+};
 
 export interface AccountsDependencies {
   database: Database;
   clock?: () => number;
   /** RETENTION_DAYS: what an account keeps unless it chose otherwise. */
   serverRetentionDays: number;
+  /** Where changes of the account and sign-ins are logged. */
+  audit?: AuditRecorder;
 }
 
 export interface Accounts extends AccountReader, AccountSettingsWriter, AccountProvisioning {
@@ -33,11 +39,22 @@ export interface Accounts extends AccountReader, AccountSettingsWriter, AccountP
   routes: Routes;
   /** The operator's `/admin/v1` routes, behind LOKATOR_ADMIN_TOKEN. */
   adminRoutes(adminToken: string): Routes;
+  /** Who a request's principal is in the audit log (set by `authenticateRequest`); null before. */
+  actorOf(request: FastifyRequest): AuditActor | null;
 }
 
-export function createAccounts({ database, clock = Date.now, serverRetentionDays }: AccountsDependencies): Accounts {
-  const accounts = new AccountService(database, clock);
-  const sessions = new SessionService(database, accounts, clock);
+export function createAccounts({ database, clock = Date.now, serverRetentionDays, audit = noAudit }: AccountsDependencies): Accounts {
+  const accounts = new AccountService(database, clock, audit);
+  const sessionService = new SessionService(database, accounts, clock, audit);
+  const twoFactor = new TwoFactorService(database, audit, clock);
+  const sessions: WorkspaceSessions = {
+    signIn: (login, password, address, code) => sessionService.signIn(login, password, address, code),
+    authenticate: (token) => sessionService.authenticate(token),
+    changePassword: (token, principal, current, next) => sessionService.changePassword(token, principal, current, next),
+    signOut: (token) => sessionService.signOut(token),
+    forgetEnded: () => sessionService.forgetEnded(),
+    twoFactor,
+  };
   return {
     get: (accountId) => accounts.get(accountId),
     getCached: (accountId) => accounts.getCached(accountId),
@@ -47,14 +64,15 @@ export function createAccounts({ database, clock = Date.now, serverRetentionDays
     createAccount: (input) => accounts.createAccount(input),
     change: (accountId, change) => accounts.change(accountId, change),
     changeProfile: (accountId, change) => accounts.changeProfile(accountId, change),
-    createUser: (accountId, login, password) => sessions.createUser(accountId, login, password),
+    createUser: (accountId, login, password) => sessionService.createUser(accountId, login, password),
     sessions,
-    authenticateRequest: apiAuth(accounts, sessions),
+    authenticateRequest: apiAuth(accounts, sessionService),
+    actorOf: (request) => request.actor ?? null,
     routes: async (api) => {
       await api.register(retentionRoutes(accounts, serverRetentionDays));
       await api.register(accountRoutes(accounts));
     },
-    adminRoutes: (adminToken) => adminRoutes(accounts, sessions, adminToken),
+    adminRoutes: (adminToken) => adminRoutes(accounts, sessionService, adminToken),
   };
 }
 

@@ -2,13 +2,17 @@
 import type {} from '@fastify/cookie';
 import type { FastifyRequest } from 'fastify';
 import type { AccountService, Principal } from './account-service.js';
-import { csrfMatches, type SessionService } from './session-service.js';
+import { csrfMatches, type Session, type SessionService } from './session-service.js';
+import type { AuditActor } from '../audit/audit.js';
 import { ApiError } from '../http/errors.js';
+import { actorOf } from './audit-actor.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
     /** Set by the authentication hook on every /v6/api request. */
     principal: Principal;
+    /** The principal as the audit log names it (set with it). */
+    actor?: AuditActor;
   }
 }
 
@@ -30,7 +34,9 @@ export function apiAuth(accounts: AccountService, sessions: SessionService) {
   return async (request: FastifyRequest): Promise<void> => {
     const cookie = request.cookies[SESSION_COOKIE];
     if (!request.headers.authorization && cookie) {
-      request.principal = await sessionPrincipal(sessions, request, cookie);
+      const session = await sessionOf(sessions, request, cookie);
+      request.principal = session.principal;
+      request.actor = actorOf(session.principal, session.login);
       return;
     }
     await bearer(request);
@@ -47,16 +53,18 @@ export function bearerAuth(accounts: AccountService) {
     const principal = await accounts.authenticate(match[1]);
     if (!principal) throw unauthorized('token is unknown or revoked');
     request.principal = principal;
+    request.actor = actorOf(principal);
   };
 }
 
-async function sessionPrincipal(sessions: SessionService, request: FastifyRequest, cookie: string): Promise<Principal> {
+async function sessionOf(sessions: SessionService, request: FastifyRequest, cookie: string): Promise<Session> {
   const session = await sessions.authenticate(cookie);
   if (!session) throw unauthorized('the workspace session has ended; sign in again');
+  if (session.setupOnly) throw new ApiError('FORBIDDEN', 'the account requires two-factor sign-in: set it up in the workspace first');
   if (!SAFE_METHODS.has(request.method) && !csrfMatches(cookie, headerOf(request, CSRF_HEADER))) {
     throw new ApiError('FORBIDDEN', `a change made with the session cookie needs the session's ${CSRF_HEADER} header`);
   }
-  return session.principal;
+  return session;
 }
 
 function headerOf(request: FastifyRequest, name: string): string | undefined {

@@ -1,8 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
 import ipaddr from 'ipaddr.js';
+import { noAudit, type AuditRecorder } from '../audit/audit.js';
 import type { Database } from '../store/database.js';
 import { toAccount, type AccountService, type Principal } from './account-service.js';
 import { hashPassword, hashToken, safeEqual, verifyPassword } from './secrets.js';
+import { checkSecondFactor } from './two-factor.js';
+import { findTwoFactor } from './two-factor-store.js';
 import {
   clearTries,
   countTry,
@@ -32,9 +35,20 @@ export interface Session {
   login: string;
   /** Sent back by the workspace in `X-CSRF-Token` on every change; derived from the session token. */
   csrfToken: string;
+  /**
+   * The account requires a second factor the user has not set up: the session may only set it up
+   * (the workspace's own routes); every other request is refused.
+   */
+  setupOnly: boolean;
 }
 
-export type SignIn = { ok: true; token: string; session: Session } | { ok: false; retryAfterSeconds?: number };
+/**
+ * A sign-in's outcome. A user with a second factor gets `secondFactor: 'required'` until the
+ * request carries a code too, and `'wrong'` for a wrong one; no session exists before.
+ */
+export type SignIn =
+  | { ok: true; token: string; session: Session }
+  | { ok: false; retryAfterSeconds?: number; secondFactor?: 'required' | 'wrong' };
 
 /**
  * Sign-in of workspace users (CONTRACT §6). A user belongs to one account and acts as that
@@ -50,30 +64,66 @@ export class SessionService {
     private readonly database: Database,
     private readonly accounts: AccountService,
     private readonly clock: () => number = Date.now,
+    private readonly audit: AuditRecorder = noAudit,
   ) {}
 
   /**
    * `address` is the client's (request.ip: behind a proxy listed in TRUST_PROXY, the one it
-   * forwards), so one client's wrong passwords lock that login for that client only.
+   * forwards), so one client's wrong passwords lock that login for that client only. A user with
+   * a second factor also sends `code`: a TOTP code or a recovery code, whose wrong tries are
+   * limited per user as passwords are. Sign-ins and failed sign-ins of a known login are logged.
    */
-  async signIn(login: string, password: string, address: string): Promise<SignIn> {
+  async signIn(login: string, password: string, address: string, code?: string): Promise<SignIn> {
     const now = this.clock();
     const key = `${login}\n${clientOf(address)}`;
     const retryAfterSeconds = await this.beginTry(key, now);
     if (retryAfterSeconds !== null) return { ok: false, retryAfterSeconds };
     const user = await findUserByLogin(this.database.db, login);
     const good = await verifyPassword(password, user?.password_hash ?? (await this.decoyHash));
-    if (!user || !good) return { ok: false };
+    if (!user) return { ok: false };
+    const actor = { kind: 'user' as const, id: user.id, name: user.login };
+    const failed = async (reason: 'password' | 'code'): Promise<void> => {
+      await this.audit.recordAs(this.database.db, user.account_id, actor, address, {
+        kind: 'session.signInFailed',
+        objectId: user.id,
+        changes: { login: { before: null, after: login }, reason: { before: null, after: reason } },
+      });
+    };
+    if (!good) {
+      await failed('password');
+      return { ok: false };
+    }
     await clearTries(this.database.db, digestOf(key));
     const account = await this.accounts.get(user.account_id);
     if (!account) return { ok: false };
+    const secret = (await findTwoFactor(this.database.db, account.id, user.id))?.totp_secret ?? null;
+    let secondFactor: 'totp' | 'recovery' | null = null;
+    if (secret !== null) {
+      if (code === undefined || code.trim() === '') return { ok: false, secondFactor: 'required' };
+      const codeKey = `second factor ${user.id}`;
+      const wait = await this.beginTry(codeKey, now);
+      if (wait !== null) return { ok: false, retryAfterSeconds: wait };
+      secondFactor = await checkSecondFactor(this.database.db, { accountId: account.id, userId: user.id, secret }, code, now);
+      if (!secondFactor) {
+        await failed('code');
+        return { ok: false, secondFactor: 'wrong' };
+      }
+      await clearTries(this.database.db, digestOf(codeKey));
+    }
+    const setupOnly = secret === null && account.settings.security?.twoFactorRequired === true;
     const token = randomBytes(32).toString('base64url');
     await this.database.transaction(async (tx) => {
       // Ended sessions are forgotten as new ones begin.
       await deleteEndedSessions(tx, now);
-      await insertSession(tx, { tokenHash: hashToken(token), accountId: account.id, userId: user.id, createdAt: now, expiresAt: now + SESSION_IDLE_MS });
+      await insertSession(tx, { tokenHash: hashToken(token), accountId: account.id, userId: user.id, createdAt: now, expiresAt: now + SESSION_IDLE_MS, setupOnly });
+      if (secondFactor === 'recovery') await this.audit.recordAs(tx, account.id, actor, address, { kind: 'twoFactor.recoveryCodeUsed', objectId: user.id, changes: {} });
+      await this.audit.recordAs(tx, account.id, actor, address, {
+        kind: 'session.signIn',
+        objectId: user.id,
+        changes: secondFactor ? { secondFactor: { before: null, after: secondFactor } } : {},
+      });
     });
-    return { ok: true, token, session: { principal: { account, userID: user.id }, login: user.login, csrfToken: csrfTokenOf(token) } };
+    return { ok: true, token, session: { principal: { account, userID: user.id }, login: user.login, csrfToken: csrfTokenOf(token), setupOnly } };
   }
 
   /** The session of a cookie's token; null when unknown or expired. */
@@ -84,7 +134,7 @@ export class SessionService {
     if (!row || row.expires_at <= now) return null;
     const account = toAccount(row);
     if (row.expires_at - SESSION_IDLE_MS < now - SESSION_TOUCH_MS) await extendSession(this.database.db, account.id, hash, now + SESSION_IDLE_MS);
-    return { principal: { account, userID: row.user_id }, login: row.login, csrfToken: csrfTokenOf(token) };
+    return { principal: { account, userID: row.user_id }, login: row.login, csrfToken: csrfTokenOf(token), setupOnly: row.setup_only === 1 };
   }
 
   /**

@@ -19,6 +19,7 @@ export type SessionRow = AccountRow & {
   user_id: number;
   expires_at: number;
   login: string;
+  setup_only: number;
 };
 
 /** The user a sign-in names (logins are unique across accounts). */
@@ -51,10 +52,20 @@ export async function deleteEndedSessions(executor: Db | Tx, now: number): Promi
   return Number(result.numDeletedRows);
 }
 
-export async function insertSession(tx: Tx, row: { tokenHash: string; accountId: number; userId: number; createdAt: number; expiresAt: number }): Promise<void> {
+export async function insertSession(
+  tx: Tx,
+  row: { tokenHash: string; accountId: number; userId: number; createdAt: number; expiresAt: number; setupOnly: boolean },
+): Promise<void> {
   await tx
     .insertInto('workspace_sessions')
-    .values({ token_hash: row.tokenHash, account_id: row.accountId, user_id: row.userId, created_at: row.createdAt, expires_at: row.expiresAt })
+    .values({
+      token_hash: row.tokenHash,
+      account_id: row.accountId,
+      user_id: row.userId,
+      created_at: row.createdAt,
+      expires_at: row.expiresAt,
+      setup_only: row.setupOnly ? 1 : 0,
+    })
     .execute();
 }
 
@@ -64,7 +75,7 @@ export async function findSession(db: Db, tokenHash: string): Promise<SessionRow
     .selectFrom('workspace_sessions as s')
     .innerJoin('users as u', (join) => join.onRef('u.id', '=', 's.user_id').onRef('u.account_id', '=', 's.account_id'))
     .innerJoin('accounts as a', 'a.id', 's.account_id')
-    .select(['s.user_id', 's.expires_at', 'u.login', 'a.id', 'a.name', 'a.time_zone', 'a.sms_enabled', 'a.settings', 'a.retention_days', 'a.locale', 'a.settings_confirmed_at'])
+    .select(['s.user_id', 's.expires_at', 's.setup_only', 'u.login', 'a.id', 'a.name', 'a.time_zone', 'a.sms_enabled', 'a.settings', 'a.retention_days', 'a.locale', 'a.settings_confirmed_at'])
     .where('s.token_hash', '=', tokenHash)
     .executeTakeFirst();
   return row ?? null;

@@ -10,7 +10,9 @@ SELECT
   "a"."retention_days",
   "a"."locale",
   "a"."settings_confirmed_at",
-  "t"."user_id"
+  "t"."user_id",
+  "t"."id" AS "token_id",
+  "t"."label" AS "token_label"
 FROM
   "api_tokens" AS "t"
   INNER JOIN "accounts" AS "a" ON "a"."id" = "t"."account_id"
@@ -138,14 +140,15 @@ WHERE
 
 -- accounts/session-store.ts: insertSession
 INSERT INTO
-  "workspace_sessions" ("token_hash", "account_id", "user_id", "created_at", "expires_at")
+  "workspace_sessions" ("token_hash", "account_id", "user_id", "created_at", "expires_at", "setup_only")
 VALUES
-  ($1, $2, $3, $4, $5);
+  ($1, $2, $3, $4, $5, $6);
 
 -- accounts/session-store.ts: findSession
 SELECT
   "s"."user_id",
   "s"."expires_at",
+  "s"."setup_only",
   "u"."login",
   "a"."id",
   "a"."name",
@@ -211,3 +214,96 @@ WHERE
 DELETE FROM "sign_in_attempts"
 WHERE
   "since" <= $1;
+
+-- accounts/two-factor-store.ts: findTwoFactor
+SELECT
+  "totp_secret",
+  "totp_pending_secret",
+  "totp_last_step"
+FROM
+  "users"
+WHERE
+  "account_id" = $1
+  AND "id" = $2;
+
+-- accounts/two-factor-store.ts: setPendingSecret
+UPDATE "users"
+SET
+  "totp_pending_secret" = $1
+WHERE
+  "account_id" = $2
+  AND "id" = $3;
+
+-- accounts/two-factor-store.ts: enableTotp
+UPDATE "users"
+SET
+  "totp_secret" = $1,
+  "totp_pending_secret" = $2,
+  "totp_enabled_at" = $3,
+  "totp_last_step" = $4
+WHERE
+  "account_id" = $5
+  AND "id" = $6;
+
+-- accounts/two-factor-store.ts: disableTotp
+UPDATE "users"
+SET
+  "totp_secret" = $1,
+  "totp_pending_secret" = $2,
+  "totp_enabled_at" = $3,
+  "totp_last_step" = $4
+WHERE
+  "account_id" = $5
+  AND "id" = $6;
+
+-- accounts/two-factor-store.ts: takeTotpStep
+UPDATE "users"
+SET
+  "totp_last_step" = $1
+WHERE
+  "account_id" = $2
+  AND "id" = $3
+  AND (
+    "totp_last_step" IS NULL
+    OR "totp_last_step" < $4
+  );
+
+-- accounts/two-factor-store.ts: replaceRecoveryCodes
+DELETE FROM "recovery_codes"
+WHERE
+  "account_id" = $1
+  AND "user_id" = $2;
+
+INSERT INTO
+  "recovery_codes" ("account_id", "user_id", "code_hash")
+VALUES
+  ($1, $2, $3),
+  ($4, $5, $6);
+
+-- accounts/two-factor-store.ts: useRecoveryCode
+UPDATE "recovery_codes"
+SET
+  "used_at" = $1
+WHERE
+  "account_id" = $2
+  AND "user_id" = $3
+  AND "code_hash" = $4
+  AND "used_at" IS NULL;
+
+-- accounts/two-factor-store.ts: unusedRecoveryCodes
+SELECT
+  count(*) AS "n"
+FROM
+  "recovery_codes"
+WHERE
+  "account_id" = $1
+  AND "user_id" = $2
+  AND "used_at" IS NULL;
+
+-- accounts/two-factor-store.ts: endSetupOnly
+UPDATE "workspace_sessions"
+SET
+  "setup_only" = $1
+WHERE
+  "account_id" = $2
+  AND "user_id" = $3;

@@ -10,7 +10,9 @@ SELECT
   "a"."retention_days",
   "a"."locale",
   "a"."settings_confirmed_at",
-  "t"."user_id"
+  "t"."user_id",
+  "t"."id" AS "token_id",
+  "t"."label" AS "token_label"
 FROM
   "api_tokens" AS "t"
   INNER JOIN "accounts" AS "a" ON "a"."id" = "t"."account_id"
@@ -138,14 +140,15 @@ WHERE
 
 -- accounts/session-store.ts: insertSession
 INSERT INTO
-  "workspace_sessions" ("token_hash", "account_id", "user_id", "created_at", "expires_at")
+  "workspace_sessions" ("token_hash", "account_id", "user_id", "created_at", "expires_at", "setup_only")
 VALUES
-  (?, ?, ?, ?, ?);
+  (?, ?, ?, ?, ?, ?);
 
 -- accounts/session-store.ts: findSession
 SELECT
   "s"."user_id",
   "s"."expires_at",
+  "s"."setup_only",
   "u"."login",
   "a"."id",
   "a"."name",
@@ -211,3 +214,96 @@ WHERE
 DELETE FROM "sign_in_attempts"
 WHERE
   "since" <= ?;
+
+-- accounts/two-factor-store.ts: findTwoFactor
+SELECT
+  "totp_secret",
+  "totp_pending_secret",
+  "totp_last_step"
+FROM
+  "users"
+WHERE
+  "account_id" = ?
+  AND "id" = ?;
+
+-- accounts/two-factor-store.ts: setPendingSecret
+UPDATE "users"
+SET
+  "totp_pending_secret" = ?
+WHERE
+  "account_id" = ?
+  AND "id" = ?;
+
+-- accounts/two-factor-store.ts: enableTotp
+UPDATE "users"
+SET
+  "totp_secret" = ?,
+  "totp_pending_secret" = ?,
+  "totp_enabled_at" = ?,
+  "totp_last_step" = ?
+WHERE
+  "account_id" = ?
+  AND "id" = ?;
+
+-- accounts/two-factor-store.ts: disableTotp
+UPDATE "users"
+SET
+  "totp_secret" = ?,
+  "totp_pending_secret" = ?,
+  "totp_enabled_at" = ?,
+  "totp_last_step" = ?
+WHERE
+  "account_id" = ?
+  AND "id" = ?;
+
+-- accounts/two-factor-store.ts: takeTotpStep
+UPDATE "users"
+SET
+  "totp_last_step" = ?
+WHERE
+  "account_id" = ?
+  AND "id" = ?
+  AND (
+    "totp_last_step" IS NULL
+    OR "totp_last_step" < ?
+  );
+
+-- accounts/two-factor-store.ts: replaceRecoveryCodes
+DELETE FROM "recovery_codes"
+WHERE
+  "account_id" = ?
+  AND "user_id" = ?;
+
+INSERT INTO
+  "recovery_codes" ("account_id", "user_id", "code_hash")
+VALUES
+  (?, ?, ?),
+  (?, ?, ?);
+
+-- accounts/two-factor-store.ts: useRecoveryCode
+UPDATE "recovery_codes"
+SET
+  "used_at" = ?
+WHERE
+  "account_id" = ?
+  AND "user_id" = ?
+  AND "code_hash" = ?
+  AND "used_at" IS NULL;
+
+-- accounts/two-factor-store.ts: unusedRecoveryCodes
+SELECT
+  count(*) AS "n"
+FROM
+  "recovery_codes"
+WHERE
+  "account_id" = ?
+  AND "user_id" = ?
+  AND "used_at" IS NULL;
+
+-- accounts/two-factor-store.ts: endSetupOnly
+UPDATE "workspace_sessions"
+SET
+  "setup_only" = ?
+WHERE
+  "account_id" = ?
+  AND "user_id" = ?;

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { cutoffMs, DAY_MS, retentionOf, type Account, type AccountReader, type WorkspaceSessions } from '../accounts/accounts.js';
+import type { AuditRetention } from '../audit/audit.js';
 import { deleteFinishedDeliveries } from '../delivery/delivery.js';
 import { deleteExpiredIdempotencyKeys } from '../http/idempotency.js';
 import type { PositionRetention } from '../positioning/positioning.js';
@@ -16,13 +17,15 @@ export interface RetentionSettings {
    * fewer), and the report schedules' sends (`report_runs`, never fewer than 31 days); 0: for ever.
    */
   deliveryRetentionDays: number;
+  /** AUDIT_RETENTION_DAYS: days the audit log is kept; 0: for ever. */
+  auditRetentionDays: number;
   /** Rows removed per transaction. */
   batchRows: number;
   /** Time between two runs. */
   intervalMs: number;
 }
 
-export const defaultRetentionSettings: RetentionSettings = { serverRetentionDays: 0, deliveryRetentionDays: 30, batchRows: 500, intervalMs: 3_600_000 };
+export const defaultRetentionSettings: RetentionSettings = { serverRetentionDays: 0, deliveryRetentionDays: 30, auditRetentionDays: 365, batchRows: 500, intervalMs: 3_600_000 };
 
 /** What one run removed. */
 export interface RetentionReport {
@@ -40,6 +43,7 @@ export interface RetentionReport {
   deliveries: BatchCount;
   idempotencyKeys: BatchCount;
   reportRuns: BatchCount;
+  auditEntries: BatchCount;
   sessions: number;
 }
 
@@ -51,6 +55,8 @@ export interface RetentionJobOptions {
   sessions: Pick<WorkspaceSessions, 'forgetEnded'>;
   /** Positioning's part: fixes, what was derived from them, the weekly partitions. */
   positions: PositionRetention;
+  /** The audit log's entries older than AUDIT_RETENTION_DAYS; none: not purged here. */
+  audit?: AuditRetention;
   settings?: RetentionSettings;
   clock?: () => number;
 }
@@ -58,7 +64,7 @@ export interface RetentionJobOptions {
 /**
  * Retention (docs/operators/retention.md): hourly, each account's fixes older than its retention go, and
  * its tracks, vehicle events, statistics and closed zone visits at four times that; finished
- * deliveries, report schedules' past sends, expired idempotency keys and ended sessions too. On PostgreSQL the weekly partitions of fixes older
+ * deliveries, report schedules' past sends, audit entries past AUDIT_RETENTION_DAYS, expired idempotency keys and ended sessions too. On PostgreSQL the weekly partitions of fixes older
  * than every account's cut-off are dropped whole and the rest deleted in small batches; on SQLite
  * everything goes in small batches, each its own short transaction, so ingestion waits at most
  * for one. Weeks of partitions ahead are made on every run as well.
@@ -72,6 +78,7 @@ export class RetentionJob {
   private readonly accounts: Pick<AccountReader, 'listAccounts'>;
   private readonly sessions: Pick<WorkspaceSessions, 'forgetEnded'>;
   private readonly positions: PositionRetention;
+  private readonly audit: AuditRetention | null;
   private readonly settings: RetentionSettings;
   private readonly clock: () => number;
 
@@ -80,6 +87,7 @@ export class RetentionJob {
     this.accounts = options.accounts;
     this.sessions = options.sessions;
     this.positions = options.positions;
+    this.audit = options.audit ?? null;
     this.settings = options.settings ?? defaultRetentionSettings;
     this.clock = options.clock ?? Date.now;
   }
@@ -167,6 +175,12 @@ export class RetentionJob {
       if (reportRunsBeforeMs !== null) {
         report.reportRuns = addCounts(report.reportRuns, await inBatches(() => deleteReportRunsBefore(this.database, account.id, reportRunsBeforeMs, batchRows), batchRows, stopped));
       }
+      const { audit } = this;
+      const { auditRetentionDays } = this.settings;
+      if (audit && auditRetentionDays > 0) {
+        const auditBeforeMs = now - auditRetentionDays * DAY_MS;
+        report.auditEntries = addCounts(report.auditEntries, await inBatches(() => audit.purgeBefore(account.id, auditBeforeMs, batchRows), batchRows, stopped));
+      }
       report.idempotencyKeys = addCounts(report.idempotencyKeys, await inBatches(() => deleteExpiredIdempotencyKeys(this.database, account.id, now, batchRows), batchRows, stopped));
     }
     report.sessions = await this.sessions.forgetEnded();
@@ -201,6 +215,7 @@ function emptyReport(): RetentionReport {
     deliveries: NO_ROWS,
     idempotencyKeys: NO_ROWS,
     reportRuns: NO_ROWS,
+    auditEntries: NO_ROWS,
     sessions: 0,
   };
 }

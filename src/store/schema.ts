@@ -37,6 +37,8 @@ export interface Schema {
   report_schedules: ReportSchedulesTable;
   report_runs: ReportRunsTable;
   location_retention: LocationRetentionTable;
+  audit_entries: AuditEntriesTable;
+  recovery_codes: RecoveryCodesTable;
 }
 
 export interface AccountsTable {
@@ -72,6 +74,13 @@ export interface UsersTable {
   login: string;
   password_hash: string;
   created_at: number;
+  /** The TOTP secret (base32) while the second factor is on; null when off. */
+  totp_secret: string | null;
+  /** A secret shown as a QR code and not yet confirmed with a code. */
+  totp_pending_secret: string | null;
+  totp_enabled_at: number | null;
+  /** The time step of the last code accepted: a code is good once. */
+  totp_last_step: number | null;
 }
 
 export interface SubscribersTable {
@@ -254,7 +263,7 @@ export interface MapObjectsTable {
   created_at: number;
   updated_at: number;
   /** The object's group id as the client gave it (not checked: Lokator keeps no map object groups). */
-  group_id: Generated<number | null>;
+  group_id: number | null;
 }
 
 export interface EventRulesTable {
@@ -352,6 +361,8 @@ export interface WorkspaceSessionsTable {
   created_at: number;
   /** Sliding: moved forward as the session is used. */
   expires_at: number;
+  /** 1: the account requires a second factor the user has not set up; the session may only set it up. */
+  setup_only: Generated<number>;
 }
 
 /** Employee groups (interface 2.9 subscriberGroupID). */
@@ -472,3 +483,31 @@ export interface LocationRetentionTable {
   account_id: number;
   removed_before_ms: number;
 }
+
+/** Who changed what in an account, and every sign-in; kept AUDIT_RETENTION_DAYS. */
+export interface AuditEntriesTable {
+  id: Generated<number>;
+  account_id: number;
+  at: number;
+  /** `user`, `token` or `system`. */
+  actor_kind: string;
+  actor_id: number | null;
+  /** The user's login or the token's name when known. */
+  actor_label: string | null;
+  address: string | null;
+  /** What happened, `<object>.<verb>`: `employee.update`, `session.signIn`, … */
+  kind: string;
+  object_id: number | null;
+  /** `{field: {before, after}}` as JSON, secrets replaced. */
+  changes: string;
+}
+
+/** A user's one-time recovery codes for the second factor, as hashes; each is used once. */
+export interface RecoveryCodesTable {
+  id: Generated<number>;
+  account_id: number;
+  user_id: number;
+  code_hash: string;
+  used_at: number | null;
+}
+

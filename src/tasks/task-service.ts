@@ -1,4 +1,5 @@
 import type { Account, Principal } from '../accounts/accounts.js';
+import { noAudit, type AuditRecorder } from '../audit/audit.js';
 import type { Change, ChangeRecorder, Initiator } from '../events/events.js';
 import type { EmployeeDirectory } from '../employees/employees.js';
 import { resolveBounds } from '../http/list-params.js';
@@ -26,6 +27,8 @@ export interface TaskServiceOptions {
   clock?: () => number;
   /** Checks the custom-field template and values a task names; none: not checked. */
   templates?: CustomFieldTemplates | null;
+  /** Where every change is logged, in its transaction. */
+  audit?: AuditRecorder;
 }
 
 export class TaskService {
@@ -34,8 +37,10 @@ export class TaskService {
   private readonly events: ChangeRecorder;
   private readonly clock: () => number;
   private readonly templates: CustomFieldTemplates | null;
+  private readonly audit: AuditRecorder;
 
-  constructor({ database, employees, events, clock = Date.now, templates = null }: TaskServiceOptions) {
+  constructor({ database, employees, events, clock = Date.now, templates = null, audit = noAudit }: TaskServiceOptions) {
+    this.audit = audit;
     this.database = database;
     this.employees = employees;
     this.events = events;
@@ -186,6 +191,13 @@ export class TaskService {
   /** The task's history, and the change event of interface 6.4 for the rules of the employees assigned before and after. */
   private async commit(tx: Tx, account: Account, taskID: number, change: Change<Task>, initiator: Initiator, now: number): Promise<void> {
     await recordTaskChange(tx, account.id, taskID, change, initiator, now);
+    const verb = change.type === 'add' ? 'create' : change.type === 'edit' ? 'update' : 'delete';
+    await this.audit.record(tx, account.id, {
+      kind: `task.${verb}`,
+      objectId: taskID,
+      before: change.type === 'add' ? null : change.before,
+      after: change.type === 'delete' ? null : change.after,
+    });
     const assignees = [change.type === 'add' ? null : change.before.subscriberID, change.type === 'delete' ? null : change.after.subscriberID];
     await this.events.record(tx, account, 'task', [{ change, entityId: taskID, subscriberIds: assignees, initiator, atMs: now, firedMs: now }]);
   }

@@ -41,6 +41,15 @@ const SessionView = Type.Object({
   csrfToken: Type.String({ description: `send it in the ${CSRF_HEADER} header with every change made with the session cookie` }),
   map: Type.Object({ tileUrl: Type.Union([Type.String(), Type.Null()]), attribution: Type.String() }),
   devices: Type.Array(DeviceConnection, { description: 'the device protocols, in the order of src/devices/protocols.ts, and their ports' }),
+  twoFactor: Type.Object(
+    {
+      enabled: Type.Boolean({ description: 'the user signs in with a TOTP code after the password' }),
+      required: Type.Boolean({ description: 'the account requires every user to' }),
+      setupRequired: Type.Boolean({ description: 'the session may only set the second factor up: the account requires it and the user has none' }),
+      recoveryCodesLeft: Type.Integer({ minimum: 0 }),
+    },
+    { description: 'the user’s second factor of sign-in' },
+  ),
 });
 const tags = ['Workspace'];
 const sessionExample = {
@@ -49,6 +58,7 @@ const sessionExample = {
   account: { accountID: 2, name: 'Rapid Couriers', timeZone: 'Europe/Moscow', smsEnabled: false },
   csrfToken: 'Xq3T9vLm2PaR8sKd1YwE6nBh',
   map: { tileUrl: 'https://tile.openstreetmap.org/{z}/{x}/{y}.png', attribution: '© OpenStreetMap contributors' },
+  twoFactor: { enabled: true, required: false, setupRequired: false, recoveryCodesLeft: 9 },
   devices: [
     { protocol: 'osmand', label: 'OsmAnd', transport: 'http' as const, port: 5055, portSetting: 'OSMAND_PORT', password: false, keyHint: { en: 'The device identifier set in Traccar Client or the tracker.', ru: 'Идентификатор устройства из настроек Traccar Client или трекера.' } },
     { protocol: 'egts', label: 'EGTS', transport: 'tcp' as const, port: 5162, portSetting: 'EGTS_PORT', password: true, keyHint: { en: 'The terminal’s IMEI, else its terminal or object id (such as 866).', ru: 'IMEI терминала, иначе его идентификатор терминала или объекта (например, 866).' } },
@@ -68,12 +78,14 @@ const HEARTBEAT_MS = 25_000;
  * stream of the map. Everything else the workspace does goes through /v6/api with the cookie.
  */
 export function workspaceRoutes(sessions: WorkspaceSessions, live: LiveFeed, settings: WorkspaceSettings) {
-  const view = (session: Session) => {
+  const view = async (session: Session) => {
     const { account, userID } = session.principal;
-    return { login: session.login, userID, account: accountView(account), csrfToken: session.csrfToken, ...settings };
+    const { enabled, required, recoveryCodesLeft } = await sessions.twoFactor.status(session);
+    const twoFactor = { enabled, required, setupRequired: session.setupOnly, recoveryCodesLeft };
+    return { login: session.login, userID, account: accountView(account), csrfToken: session.csrfToken, ...settings, twoFactor };
   };
 
-  const current = (request: FastifyRequest) => currentSession(sessions, request);
+  const current = (request: FastifyRequest) => currentSession(sessions, request, { setupOnly: true });
 
   return async (api: Api) => {
     // Open live streams, each with its session's token. They would hold the server open on close; end them first.
@@ -101,26 +113,40 @@ export function workspaceRoutes(sessions: WorkspaceSessions, live: LiveFeed, set
           summary: 'Sign in to the workspace',
           description:
             'Sets the HttpOnly session cookie and answers the session with its CSRF token: every change made with the cookie must carry it in ' +
-            '`X-CSRF-Token`. Five wrong passwords for a login from one address lock that pair for 15 minutes (429 code 1012).',
+            '`X-CSRF-Token`. Five wrong passwords for a login from one address lock that pair for 15 minutes (429 code 1012). ' +
+            'A user with two-factor sign-in on sends `code` too (the app’s current code, or one of the recovery codes): without it the answer is ' +
+            '401 with `validationErrors.code` "is required", with a wrong one "is wrong"; five wrong codes lock the user’s codes for 15 minutes. ' +
+            'Where the account requires two-factor sign-in and the user has none, the session may only set it up (`twoFactor.setupRequired`). ' +
+            'Every sign-in and failed sign-in of a known login is in the audit log.',
           body: withExamples(
-            Type.Object({ login: Type.String({ minLength: 1, maxLength: 200 }), password: Type.String({ minLength: 1, maxLength: 1000 }) }, { additionalProperties: false }),
+            Type.Object(
+              {
+                login: Type.String({ minLength: 1, maxLength: 200 }),
+                password: Type.String({ minLength: 1, maxLength: 1000 }),
+                code: Type.Optional(Type.String({ maxLength: 64, description: 'the TOTP code (6 digits) or a recovery code' })),
+              },
+              { additionalProperties: false },
+            ),
             { login: 'dispatcher.anna', password: 'correct horse battery staple' },
+            { login: 'dispatcher.anna', password: 'correct horse battery staple', code: '492039' },
           ),
           response: { 200: Session, 400: ErrorBody, 401: ErrorBody, 429: ErrorBody },
         },
       },
       async (request, reply) => {
-        const result = await sessions.signIn(request.body.login, request.body.password, request.ip);
+        const result = await sessions.signIn(request.body.login, request.body.password, request.ip, request.body.code);
         if (!result.ok) {
           if (result.retryAfterSeconds !== undefined) {
             throw new ApiError('RATE_LIMITED', 'too many failed sign-ins; try again later', undefined, {
               'retry-after': String(result.retryAfterSeconds),
             });
           }
+          if (result.secondFactor === 'required') throw new ApiError('USER_UNAUTHORIZED', 'a second-factor code is required', { code: 'is required' });
+          if (result.secondFactor === 'wrong') throw new ApiError('USER_UNAUTHORIZED', 'wrong second-factor code', { code: 'is wrong' });
           throw new ApiError('USER_UNAUTHORIZED', 'wrong login or password');
         }
         setSessionCookie(request, reply, result.token);
-        return view(result.session);
+        return await view(result.session);
       },
     );
 
@@ -137,7 +163,7 @@ export function workspaceRoutes(sessions: WorkspaceSessions, live: LiveFeed, set
       async (request, reply) => {
         const { token, session } = await current(request);
         setSessionCookie(request, reply, token);
-        return view(session);
+        return await view(session);
       },
     );
 
@@ -213,7 +239,7 @@ export function workspaceRoutes(sessions: WorkspaceSessions, live: LiveFeed, set
         },
       },
       async (request, reply: FastifyReply) => {
-        const { token, session } = await current(request);
+        const { token, session } = await currentSession(sessions, request);
         reply.hijack();
         const raw = reply.raw;
         raw.writeHead(200, {
@@ -258,10 +284,16 @@ export function workspaceRoutes(sessions: WorkspaceSessions, live: LiveFeed, set
 }
 
 /** The session the request's cookie names, or 401 code 1. */
-export async function currentSession(sessions: Pick<WorkspaceSessions, 'authenticate'>, request: FastifyRequest): Promise<{ token: string; session: Session }> {
+export async function currentSession(
+  sessions: Pick<WorkspaceSessions, 'authenticate'>,
+  request: FastifyRequest,
+  allow: { setupOnly: boolean } = { setupOnly: false },
+): Promise<{ token: string; session: Session }> {
   const token = request.cookies[SESSION_COOKIE];
   const session = token ? await sessions.authenticate(token) : null;
   if (!token || !session) throw new ApiError('USER_UNAUTHORIZED', 'not signed in');
+  // A session that may only set the second factor up reaches nothing else.
+  if (session.setupOnly && !allow.setupOnly) throw new ApiError('FORBIDDEN', 'the account requires two-factor sign-in: set it up first');
   return { token, session };
 }
 
@@ -276,7 +308,7 @@ function setSessionCookie(request: FastifyRequest, reply: FastifyReply, token: s
 }
 
 /** The workspace's own changes need the session's CSRF token too (see src/http/auth.ts). */
-function requireCsrf(token: string, request: FastifyRequest): void {
+export function requireCsrf(token: string, request: FastifyRequest): void {
   if (!csrfMatches(token, request.headers[CSRF_HEADER] as string | undefined)) {
     throw new ApiError('FORBIDDEN', `a change made with the session cookie needs the session's ${CSRF_HEADER} header`);
   }

@@ -6,6 +6,7 @@ import type { LiveFixes } from '../positioning/positioning.js';
 import { arrivalRoutes, type ArrivalEstimates } from './arrival-routes.js';
 import { LiveFeed } from './live-feed.js';
 import { builtWorkspaceDir, workspaceStaticFiles } from './static-files.js';
+import { twoFactorRoutes } from './two-factor-routes.js';
 import { workspaceRoutes, type WorkspaceSettings } from './workspace-routes.js';
 
 export interface WorkspaceDependencies {
@@ -42,6 +43,7 @@ export function createWorkspace({ sessions, fixes, arrivals }: WorkspaceDependen
       return async (app) => {
         await app.register(workspaceRoutes(sessions, live, settings));
         await app.register(arrivalRoutes(sessions, arrivals));
+        await app.register(twoFactorRoutes(sessions));
         if (builtDir) await app.register(workspaceStaticFiles(builtDir, settings.map));
       };
     },
