@@ -32,6 +32,8 @@ export interface SessionInfo {
   map: { tileUrl: string | null; attribution: string };
   /** The device protocols the server speaks (its src/devices/protocols.ts), in its order, with their ports. */
   devices: DeviceConnection[];
+  /** The user's second factor; `setupRequired`: the account requires it and the session may only set it up. */
+  twoFactor: { enabled: boolean; required: boolean; setupRequired: boolean; recoveryCodesLeft: number };
 }
 
 /** A device protocol: where a device of it reports (port 0: the listener is off), and what its key is. */

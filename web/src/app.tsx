@@ -6,6 +6,7 @@ import { DeliveriesPage } from './pages/deliveries';
 import { EventsPage } from './pages/events';
 import { MapPage } from './pages/map';
 import { SettingsPage } from './pages/settings';
+import { TwoFactorSetup } from './pages/two-factor';
 import { SignIn } from './pages/sign-in';
 import { useRoute } from './router';
 import { LANGUAGES, language, setLanguage, t, untranslated, type Language } from './i18n/i18n';
@@ -22,6 +23,7 @@ const EmployeesPage = lazy(() => import('./pages/employees').then((m) => m.Emplo
 const TasksPage = lazy(() => import('./pages/tasks').then((m) => m.TasksPage));
 const MapObjectsPage = lazy(() => import('./pages/map-objects').then((m) => m.MapObjectsPage));
 const ReportsPage = lazy(() => import('./pages/reports').then((m) => m.ReportsPage));
+const AuditLogPage = lazy(() => import('./pages/audit-log').then((m) => m.AuditLogPage));
 
 const tabs = [
   { path: 'map', label: 'tab.map' },
@@ -146,6 +148,24 @@ function Workspace({ onLanguage }: { onLanguage: (language: Language) => void })
     signedIn(null);
   };
 
+  // The account requires a second factor this user has not set up: that comes first, and alone.
+  if (session.twoFactor.setupRequired) {
+    return (
+      <main class="sign-in two-factor-required">
+        <div class="sign-in-language">
+          <LanguageSwitch onLanguage={onLanguage} />
+        </div>
+        <h1>{t('twoFactor.setupTitle')}</h1>
+        <p>{t('twoFactor.setupIntro')}</p>
+        <TwoFactorSetup onDone={load} />
+        <button type="button" class="link" onClick={signOut}>
+          {t('app.signOut')}
+        </button>
+        <ErrorAlert message={signOutFailure} />
+      </main>
+    );
+  }
+
   const { timeZone } = session.account;
   return (
     <SessionContext.Provider value={session}>
@@ -190,10 +210,11 @@ function Workspace({ onLanguage }: { onLanguage: (language: Language) => void })
               {tab === 'tasks' && <TasksPage route={route.slice(1)} />}
               {tab === 'objects' && <MapObjectsPage />}
               {tab === 'reports' && <ReportsPage />}
+              {tab === 'settings' && route[1] === 'audit' && <AuditLogPage />}
             </Suspense>
           </PageBoundary>
           {tab === 'deliveries' && <DeliveriesPage />}
-          {tab === 'settings' && <SettingsPage />}
+          {tab === 'settings' && route[1] !== 'audit' && <SettingsPage />}
         </main>
       </AccountChangedContext.Provider>
     </SessionContext.Provider>

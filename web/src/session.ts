@@ -18,6 +18,7 @@ export interface AccountSettings {
   timeZone: string;
   locale: 'ru' | 'en';
   settingsConfirmed: boolean;
+  twoFactorRequired: boolean;
 }
 
 export const ACCOUNT = '/v6/api/accountManagement/account';

@@ -5,6 +5,7 @@ import { AccountForm } from './account-form';
 import { PasswordForm } from './password';
 import { RetentionForm } from './retention';
 import { SigningSecret } from './signing-secret';
+import { TwoFactorSection } from './two-factor';
 import './deliveries.css';
 
 const code = (text: string) => <code>{text}</code>;
@@ -16,6 +17,9 @@ export function SettingsPage() {
   return (
     <section class="settings-page" aria-labelledby="settings-title">
       <h1 id="settings-title">{t('settings.title')}</h1>
+      <p>
+        <a href="#/settings/audit">{t('audit.open')}</a>
+      </p>
 
       <AccountForm />
       <dl class="account">
@@ -26,6 +30,8 @@ export function SettingsPage() {
       </dl>
 
       <PasswordForm />
+
+      <TwoFactorSection />
 
       <RetentionForm />
 
