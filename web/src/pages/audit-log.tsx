@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, describe, query } from '../api';
 import { formatDateTime } from '../i18n/format';
 import { t, untranslated, type PlainKey } from '../i18n/i18n';
+import { tRich } from '../i18n/rich';
 import { useSessionInfo } from '../session';
 import { ErrorAlert, StatusLine } from '../ui/messages';
 import { auditCsv } from './audit-csv';
@@ -41,10 +42,13 @@ export function describeKind(kind: string): string {
   return `${t(objectKey)}: ${t(verbKey)}`;
 }
 
-export function describeActor(actor: AuditActor): string {
-  if (actor.kind === 'system') return t('audit.system');
-  const name = actor.name ?? `#${actor.id ?? '?'}`;
-  return actor.kind === 'user' ? t('audit.user', { name }) : t('audit.token', { name });
+const nameOf = (actor: AuditActor) => actor.name ?? `#${actor.id ?? '?'}`;
+
+/** Who, for the table: "user anna", the name (data) marked as not to be translated. */
+function Actor({ actor }: { actor: AuditActor }) {
+  if (actor.kind === 'system') return <>{t('audit.system')}</>;
+  const name = <span {...untranslated}>{nameOf(actor)}</span>;
+  return <>{actor.kind === 'user' ? tRich('audit.user', { name }) : tRich('audit.token', { name })}</>;
 }
 
 function describeValue(value: unknown): string {
@@ -144,18 +148,26 @@ export function AuditLogPage() {
       <div class="toolbar" role="group" aria-label={t('audit.filters')}>
         <label>
           {t('audit.who')}
-          <select value={filters.who} onChange={(e) => setFilters({ ...filters, who: e.currentTarget.value })}>
+          <select aria-label={t('audit.who')} value={filters.who} onChange={(e) => setFilters({ ...filters, who: e.currentTarget.value })}>
             <option value="">{t('audit.everyone')}</option>
-            {[...actors].map(([key, actor]) => (
-              <option key={key} value={key}>
-                {describeActor(actor)}
-              </option>
-            ))}
+            {(['user', 'token'] as const).map((kind) => {
+              const ofKind = [...actors].filter(([, actor]) => actor.kind === kind);
+              if (ofKind.length === 0) return null;
+              return (
+                <optgroup key={kind} label={t(kind === 'user' ? 'audit.users' : 'audit.tokens')}>
+                  {ofKind.map(([key, actor]) => (
+                    <option key={key} value={key} {...untranslated}>
+                      {nameOf(actor)}
+                    </option>
+                  ))}
+                </optgroup>
+              );
+            })}
           </select>
         </label>
         <label>
           {t('audit.kind')}
-          <select value={filters.kind} onChange={(e) => setFilters({ ...filters, kind: e.currentTarget.value })}>
+          <select aria-label={t('audit.kind')} value={filters.kind} onChange={(e) => setFilters({ ...filters, kind: e.currentTarget.value })}>
             <option value="">{t('audit.allKinds')}</option>
             {OBJECTS.map((object) => (
               <option key={object} value={object}>
@@ -166,11 +178,11 @@ export function AuditLogPage() {
         </label>
         <label>
           {t('audit.from')}
-          <input type="date" value={filters.from} onChange={(e) => setFilters({ ...filters, from: e.currentTarget.value })} />
+          <input type="date" aria-label={t('audit.from')} value={filters.from} onChange={(e) => setFilters({ ...filters, from: e.currentTarget.value })} />
         </label>
         <label>
           {t('audit.to')}
-          <input type="date" value={filters.to} onChange={(e) => setFilters({ ...filters, to: e.currentTarget.value })} />
+          <input type="date" aria-label={t('audit.to')} value={filters.to} onChange={(e) => setFilters({ ...filters, to: e.currentTarget.value })} />
         </label>
         <button type="button" class="secondary" onClick={() => void exportCsv()}>
           {t('audit.export')}
@@ -195,7 +207,9 @@ export function AuditLogPage() {
             {entries.map((entry) => (
               <tr key={entry.auditID}>
                 <td>{formatDateTime(entry.date, account.timeZone, true)}</td>
-                <td {...untranslated}>{describeActor(entry.actor)}</td>
+                <td>
+                  <Actor actor={entry.actor} />
+                </td>
                 <td>{describeKind(entry.kind)}</td>
                 <td>{entry.objectID ?? ''}</td>
                 <td class="changes">

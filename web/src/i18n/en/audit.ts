@@ -23,6 +23,8 @@ export const auditEn = {
   'audit.exportFailed': 'Could not export: {reason}',
   'audit.user': 'user {name}',
   'audit.token': 'token {name}',
+  'audit.users': 'Users',
+  'audit.tokens': 'API tokens',
   'audit.system': 'the service',
   'audit.redacted': 'hidden',
   'audit.empty': 'empty',

@@ -25,6 +25,8 @@ export const auditRu: CatalogueOf<typeof auditEn> = {
   'audit.exportFailed': 'Не удалось выгрузить: {reason}',
   'audit.user': 'пользователь {name}',
   'audit.token': 'ключ доступа {name}',
+  'audit.users': 'Пользователи',
+  'audit.tokens': 'Ключи доступа API',
   'audit.system': 'сервис',
   'audit.redacted': 'скрыто',
   'audit.empty': 'пусто',
