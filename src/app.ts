@@ -48,7 +48,9 @@ export function createServices(database: Database, clock: () => number = Date.no
   const allowPrivateAddresses = options.allowPrivateAddresses ?? false;
   const retentionSettings = { ...defaultRetentionSettings, ...options.retention };
   const metrics = createMetrics();
-  const accounts = createAccounts({ database, clock, serverRetentionDays: retentionSettings.serverRetentionDays });
+  // The scopes of users and tokens name employee groups (employees are composed below).
+  const groups = (accountId: number, ids: readonly number[]) => employees.existingGroupIds(accountId, ids);
+  const accounts = createAccounts({ database, clock, serverRetentionDays: retentionSettings.serverRetentionDays, groups });
   const settings = { ...defaultDeliverySettings, ...options.delivery, allowPrivate: allowPrivateAddresses };
   // E-mail attachments are made when the e-mail is sent, by reports (composed below: they write to the outbox).
   const attachments: AttachmentSource = (accountId, spec) => reports.attachments(accountId, spec);
@@ -66,7 +68,7 @@ export function createServices(database: Database, clock: () => number = Date.no
   const reports = createReports({ database, clock, accounts, employees, data: positioning.reportData, outbox });
   const retention = createRetention({ database, clock, accounts, sessions: accounts.sessions, positions: positioning.retention, settings: retentionSettings });
   const devices = createDevices({ database, clock });
-  const workspace = createWorkspace({ sessions: accounts.sessions, fixes: positioning, arrivals: signals.taskArrivals({ tasks, fixes: positioning }) });
+  const workspace = createWorkspace({ sessions: accounts.sessions, authenticate: accounts.authenticateWorkspaceRequest, fixes: positioning, arrivals: signals.taskArrivals({ tasks, fixes: positioning }) });
   return { metrics, accounts, delivery, customFields: templates, employees, tasks, forms, geozones, signals, positioning, reports, retention, devices, workspace };
 }
 
@@ -83,7 +85,15 @@ export interface AppOptions {
 /** The API server: the v6 routes, the operator routes, the workspace, docs and health, with the conventions of CONTRACT §1. */
 export async function buildApp({ database, services, config, logger = false, clock = Date.now, notReady }: AppOptions): Promise<FastifyInstance> {
   const { accounts, positioning, tasks, workspace } = services;
-  const app = await createServer({ database, metrics: services.metrics, logger, requestTimeoutMs: config.REQUEST_TIMEOUT, trustProxy: config.TRUST_PROXY, notReady });
+  const app = await createServer({
+    database,
+    metrics: services.metrics,
+    logger,
+    requestTimeoutMs: config.REQUEST_TIMEOUT,
+    trustProxy: config.TRUST_PROXY,
+    notReady,
+    onRoute: accounts.routePermissions.declare,
+  });
   if (config.LOKATOR_ADMIN_TOKEN) await app.register(accounts.adminRoutes(config.LOKATOR_ADMIN_TOKEN));
   const { employees, geozones, signals, delivery, devices, customFields, forms, reports } = services;
   const modules = [employees, geozones, signals, delivery, devices, tasks, customFields, forms, reports, accounts];

@@ -41,6 +41,7 @@ export function accountRoutes(accounts: AccountService) {
     api.get(
       path,
       {
+        config: { permission: 'admin' },
         schema: {
           tags,
           summary: 'This account’s name, time zone and language',
@@ -56,6 +57,7 @@ export function accountRoutes(accounts: AccountService) {
     api.patch(
       path,
       {
+        config: { permission: 'admin' },
         schema: {
           tags,
           summary: 'Change this account’s name, time zone or language',

@@ -5,9 +5,14 @@ import type { Database } from '../store/database.js';
 import { accountRoutes } from './account-routes.js';
 import { AccountService } from './account-service.js';
 import { adminRoutes } from './admin-routes.js';
-import { apiAuth } from './api-auth.js';
+import { apiAuth, workspaceAuth } from './api-auth.js';
 import { retentionRoutes } from './retention-routes.js';
+import { RoutePermissions } from './route-permissions.js';
 import { SessionService } from './session-service.js';
+import { tokenRoutes } from './token-routes.js';
+import { TokenService } from './token-service.js';
+import { userRoutes } from './user-routes.js';
+import { UserService, type GroupCheck } from './user-service.js';
 
 /** An account as other modules read it; `getCached` may be up to a few seconds old (see AccountService). */
 export type AccountReader = Pick<AccountService, 'get' | 'getCached' | 'listAccounts'>;
@@ -23,21 +28,32 @@ export interface AccountsDependencies {
   clock?: () => number;
   /** RETENTION_DAYS: what an account keeps unless it chose otherwise. */
   serverRetentionDays: number;
+  /** Which of these ids name an employee group of the account: the scopes of users and tokens are checked with it. */
+  groups: GroupCheck;
 }
 
 export interface Accounts extends AccountReader, AccountSettingsWriter, AccountProvisioning {
   sessions: WorkspaceSessions;
-  /** The `/v6/api` onRequest hook: a bearer token, or the workspace's session cookie with its CSRF header. */
+  /**
+   * The `/v6/api` onRequest hook: a bearer token, or the workspace's session cookie with its CSRF
+   * header; then the principal's role against the route's declared permission.
+   */
   authenticateRequest: (request: FastifyRequest) => Promise<void>;
-  /** Under `/v6/api`: the account's name, time zone and language, and how long its data is kept. */
+  /** The same for `/workspace/api`: its session cookie (but for signing in), then the role. */
+  authenticateWorkspaceRequest: (request: FastifyRequest) => Promise<void>;
+  /** The server's `onRoute` hook and what it recorded: every route with its declared permission. */
+  routePermissions: RoutePermissions;
+  /** Under `/v6/api`: the account's name, time zone and language, how long its data is kept, its users and API tokens. */
   routes: Routes;
   /** The operator's `/admin/v1` routes, behind LOKATOR_ADMIN_TOKEN. */
   adminRoutes(adminToken: string): Routes;
 }
 
-export function createAccounts({ database, clock = Date.now, serverRetentionDays }: AccountsDependencies): Accounts {
+export function createAccounts({ database, clock = Date.now, serverRetentionDays, groups }: AccountsDependencies): Accounts {
   const accounts = new AccountService(database, clock);
   const sessions = new SessionService(database, accounts, clock);
+  const users = new UserService(database, groups, clock);
+  const tokens = new TokenService(database, groups, clock);
   return {
     get: (accountId) => accounts.get(accountId),
     getCached: (accountId) => accounts.getCached(accountId),
@@ -50,16 +66,24 @@ export function createAccounts({ database, clock = Date.now, serverRetentionDays
     createUser: (accountId, login, password) => sessions.createUser(accountId, login, password),
     sessions,
     authenticateRequest: apiAuth(accounts, sessions),
+    authenticateWorkspaceRequest: workspaceAuth(sessions),
+    routePermissions: new RoutePermissions(),
     routes: async (api) => {
       await api.register(retentionRoutes(accounts, serverRetentionDays));
       await api.register(accountRoutes(accounts));
+      await api.register(userRoutes(users));
+      await api.register(tokenRoutes(tokens));
     },
     adminRoutes: (adminToken) => adminRoutes(accounts, sessions, adminToken),
   };
 }
 
 export type { Account, AccountLocale, Principal } from './account-service.js';
-export { ACCOUNT_LOCALES } from './account-service.js';
+export { ACCOUNT_LOCALES, FIRST_TOKEN_NAME } from './account-service.js';
+export { PERMISSIONS, ROLES, permits } from './roles.js';
+export type { Permission, Role } from './roles.js';
+export { CHECKED_PREFIXES } from './route-permissions.js';
+export type { DeclaredRoute } from './route-permissions.js';
 export { CSRF_HEADER, SESSION_COOKIE } from './api-auth.js';
 export { bootstrapFirstAccount } from './bootstrap.js';
 export { csrfMatches, SESSION_IDLE_MS } from './session-service.js';

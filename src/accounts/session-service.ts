@@ -1,7 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import ipaddr from 'ipaddr.js';
 import type { Database } from '../store/database.js';
-import { toAccount, type AccountService, type Principal } from './account-service.js';
+import { groupIdsOf, toAccount, type Account, type AccountService, type Principal } from './account-service.js';
+import { roleOf } from './roles.js';
 import { hashPassword, hashToken, safeEqual, verifyPassword } from './secrets.js';
 import {
   clearTries,
@@ -17,7 +18,9 @@ import {
   insertSession,
   insertUser,
   setPasswordHash,
+  type UserRow,
 } from './session-store.js';
+import { recordSignIn } from './user-store.js';
 
 /** A session lasts this long after its last use. */
 export const SESSION_IDLE_MS = 7 * 24 * 3_600_000;
@@ -30,6 +33,8 @@ export const FAILURE_WINDOW_MS = 15 * 60_000;
 export interface Session {
   principal: Principal;
   login: string;
+  /** The password is a temporary one an admin set: the workspace asks for a new one, and /v6/api refuses the session until then. */
+  mustChangePassword: boolean;
   /** Sent back by the workspace in `X-CSRF-Token` on every change; derived from the session token. */
   csrfToken: string;
 }
@@ -63,7 +68,8 @@ export class SessionService {
     if (retryAfterSeconds !== null) return { ok: false, retryAfterSeconds };
     const user = await findUserByLogin(this.database.db, login);
     const good = await verifyPassword(password, user?.password_hash ?? (await this.decoyHash));
-    if (!user || !good) return { ok: false };
+    // A turned-off user is told what a wrong password is told: the answer does not say which logins exist.
+    if (!user || !good || user.is_active !== 1) return { ok: false };
     await clearTries(this.database.db, digestOf(key));
     const account = await this.accounts.get(user.account_id);
     if (!account) return { ok: false };
@@ -73,7 +79,8 @@ export class SessionService {
       await deleteEndedSessions(tx, now);
       await insertSession(tx, { tokenHash: hashToken(token), accountId: account.id, userId: user.id, createdAt: now, expiresAt: now + SESSION_IDLE_MS });
     });
-    return { ok: true, token, session: { principal: { account, userID: user.id }, login: user.login, csrfToken: csrfTokenOf(token) } };
+    await recordSignIn(this.database.db, account.id, user.id, now);
+    return { ok: true, token, session: sessionOf(account, user.id, user, token) };
   }
 
   /** The session of a cookie's token; null when unknown or expired. */
@@ -81,10 +88,10 @@ export class SessionService {
     const now = this.clock();
     const hash = hashToken(token);
     const row = await findSession(this.database.db, hash);
-    if (!row || row.expires_at <= now) return null;
+    if (!row || row.expires_at <= now || row.is_active !== 1) return null;
     const account = toAccount(row);
     if (row.expires_at - SESSION_IDLE_MS < now - SESSION_TOUCH_MS) await extendSession(this.database.db, account.id, hash, now + SESSION_IDLE_MS);
-    return { principal: { account, userID: row.user_id }, login: row.login, csrfToken: csrfTokenOf(token) };
+    return sessionOf(account, row.user_id, row, token);
   }
 
   /**
@@ -99,6 +106,7 @@ export class SessionService {
   ): Promise<'changed' | 'wrong' | { retryAfterSeconds: number }> {
     const accountId = principal.account.id;
     const userId = principal.userID;
+    if (userId === null) return 'wrong';
     // Guesses of the current password are limited as sign-ins are: a held session must not be a
     // way to try passwords without end.
     const key = `user ${userId}`;
@@ -140,11 +148,20 @@ export class SessionService {
     await deleteSession(this.database.db, hashToken(token));
   }
 
-  /** A workspace user of an account (operators add them; the first is `admin`). */
+  /** A workspace user of an account, an admin (operators add them; the first is `admin`). */
   async createUser(accountId: number, login: string, password: string): Promise<{ userID: number; login: string }> {
-    const userID = await insertUser(this.database.db, accountId, login, await hashPassword(password), this.clock());
+    const userID = await insertUser(this.database.db, accountId, { login, passwordHash: await hashPassword(password) }, this.clock());
     return { userID, login };
   }
+}
+
+function sessionOf(account: Account, userId: number, user: Pick<UserRow, 'login' | 'role' | 'subscriber_group_ids' | 'must_change_password'>, token: string): Session {
+  return {
+    principal: { account, role: roleOf(user.role), userID: userId, tokenID: null, subscriberGroupIDs: groupIdsOf(user.subscriber_group_ids) },
+    login: user.login,
+    mustChangePassword: user.must_change_password === 1,
+    csrfToken: csrfTokenOf(token),
+  };
 }
 
 /** Whether a request's `X-CSRF-Token` belongs to the session of its cookie. */

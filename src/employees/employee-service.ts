@@ -3,7 +3,7 @@ import type { CustomFieldTemplates } from '../customfields/customfields.js';
 import { ApiError } from '../http/errors.js';
 import type { Database, Db, Tx } from '../store/database.js';
 import { isUniqueViolation } from '../store/errors.js';
-import type { ChangeRecorder } from '../events/events.js';
+import { initiatorOf, type ChangeRecorder } from '../events/events.js';
 import { EmployeeChanges, type EmployeeChange } from './employee-changes.js';
 import { EmployeePresence, type PresenceRow } from './employee-presence.js';
 import { hashDevicePassword, type DeviceProtocol } from './device-identity.js';
@@ -120,7 +120,7 @@ export class EmployeeService {
       const now = this.clock();
       const id = await this.writeGuarded(() => store.insertEmployee(tx, account.id, { ...toRow(draft), ...password }, now));
       const after = { ...draft, subscriberID: id };
-      await this.changes.commit(tx, account, [{ type: 'add', after }], { userID: principal.userID });
+      await this.changes.commit(tx, account, [{ type: 'add', after }], initiatorOf(principal));
       return after;
     });
   }
@@ -138,7 +138,7 @@ export class EmployeeService {
     await this.database.transaction(async (tx) => {
       const before = await this.lockLiving(tx, account, subscriberID);
       await store.markEmployeeDeleted(tx, account.id, subscriberID, this.clock());
-      await this.changes.commit(tx, account, [{ type: 'delete', before }], { userID: principal.userID });
+      await this.changes.commit(tx, account, [{ type: 'delete', before }], initiatorOf(principal));
     });
   }
 
@@ -224,7 +224,7 @@ export class EmployeeService {
       const after = change(before);
       await this.checkReferences(tx, account, after, before);
       await this.writeGuarded(() => store.updateEmployee(tx, account.id, subscriberID, { ...toRow(after), ...password }, this.clock()));
-      await this.changes.commit(tx, account, [{ type: 'edit', before, after }], { userID: principal.userID });
+      await this.changes.commit(tx, account, [{ type: 'edit', before, after }], initiatorOf(principal));
       return this.lockLiving(tx, account, subscriberID);
     });
   }

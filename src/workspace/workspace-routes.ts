@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type, type Static } from 'typebox';
 import type { Account } from '../accounts/accounts.js';
-import { CSRF_HEADER, csrfMatches, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, passwordProblem, SESSION_COOKIE, SESSION_IDLE_MS, type Session, type WorkspaceSessions } from '../accounts/accounts.js';
+import { CSRF_HEADER, csrfMatches, ROLES, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, passwordProblem, SESSION_COOKIE, SESSION_IDLE_MS, type Session, type WorkspaceSessions } from '../accounts/accounts.js';
 import { described, withExamples } from '../http/examples.js';
 import { ApiError, invalidField } from '../http/errors.js';
 import { ErrorBody, NoContent, type Api } from '../http/route-types.js';
@@ -37,6 +37,9 @@ export interface WorkspaceSettings {
 const SessionView = Type.Object({
   login: Type.String(),
   userID: Type.Integer(),
+  role: Type.Union([Type.Literal(ROLES[0]), Type.Literal(ROLES[1]), Type.Literal(ROLES[2])], { description: 'what the user may do; the workspace hides what the role cannot' }),
+  subscriberGroupIDs: Type.Union([Type.Array(Type.Integer()), Type.Null()], { description: 'the employee groups the user is limited to; null: the whole account' }),
+  mustChangePassword: Type.Boolean({ description: 'the password is a temporary one an admin set: nothing but changing it is allowed until then' }),
   account: Type.Object({ accountID: Type.Integer(), name: Type.String(), timeZone: Type.String(), smsEnabled: Type.Boolean() }),
   csrfToken: Type.String({ description: `send it in the ${CSRF_HEADER} header with every change made with the session cookie` }),
   map: Type.Object({ tileUrl: Type.Union([Type.String(), Type.Null()]), attribution: Type.String() }),
@@ -46,6 +49,9 @@ const tags = ['Workspace'];
 const sessionExample = {
   login: 'dispatcher.anna',
   userID: 5,
+  role: 'dispatcher' as const,
+  subscriberGroupIDs: [3],
+  mustChangePassword: false,
   account: { accountID: 2, name: 'Rapid Couriers', timeZone: 'Europe/Moscow', smsEnabled: false },
   csrfToken: 'Xq3T9vLm2PaR8sKd1YwE6nBh',
   map: { tileUrl: 'https://tile.openstreetmap.org/{z}/{x}/{y}.png', attribution: '© OpenStreetMap contributors' },
@@ -67,15 +73,25 @@ const HEARTBEAT_MS = 25_000;
  * The workspace's own routes: sign-in and sign-out with a session cookie, and the live positions
  * stream of the map. Everything else the workspace does goes through /v6/api with the cookie.
  */
-export function workspaceRoutes(sessions: WorkspaceSessions, live: LiveFeed, settings: WorkspaceSettings) {
+export function workspaceRoutes(sessions: WorkspaceSessions, authenticate: (request: FastifyRequest) => Promise<void>, live: LiveFeed, settings: WorkspaceSettings) {
   const view = (session: Session) => {
-    const { account, userID } = session.principal;
-    return { login: session.login, userID, account: accountView(account), csrfToken: session.csrfToken, ...settings };
+    const { account, userID, role, subscriberGroupIDs } = session.principal;
+    return {
+      login: session.login,
+      userID: userID ?? 0,
+      role,
+      subscriberGroupIDs,
+      mustChangePassword: session.mustChangePassword,
+      account: accountView(account),
+      csrfToken: session.csrfToken,
+      ...settings,
+    };
   };
 
-  const current = (request: FastifyRequest) => currentSession(sessions, request);
+  const current = (request: FastifyRequest) => request.workspaceSession ?? currentSession(sessions, request);
 
   return async (api: Api) => {
+    api.addHook('onRequest', authenticate);
     // Open live streams, each with its session's token. They would hold the server open on close; end them first.
     const streams = new Map<ServerResponse, string>();
     api.addHook('preClose', async () => {
@@ -96,6 +112,7 @@ export function workspaceRoutes(sessions: WorkspaceSessions, live: LiveFeed, set
     api.post(
       '/workspace/api/session',
       {
+        config: { permission: 'public' },
         schema: {
           tags,
           summary: 'Sign in to the workspace',
@@ -127,6 +144,7 @@ export function workspaceRoutes(sessions: WorkspaceSessions, live: LiveFeed, set
     api.get(
       '/workspace/api/session',
       {
+        config: { permission: 'view' },
         schema: {
           tags,
           summary: 'The signed-in user, account and map settings',
@@ -144,6 +162,7 @@ export function workspaceRoutes(sessions: WorkspaceSessions, live: LiveFeed, set
     api.delete(
       '/workspace/api/session',
       {
+        config: { permission: 'view' },
         schema: {
           tags,
           summary: 'Sign out',
@@ -164,6 +183,7 @@ export function workspaceRoutes(sessions: WorkspaceSessions, live: LiveFeed, set
     api.put(
       '/workspace/api/password',
       {
+        config: { permission: 'view' },
         schema: {
           tags,
           summary: 'Change the signed-in user’s password',
@@ -202,6 +222,7 @@ export function workspaceRoutes(sessions: WorkspaceSessions, live: LiveFeed, set
     api.get(
       '/workspace/api/live',
       {
+        config: { permission: 'view' },
         schema: {
           tags,
           summary: 'Live positions (server-sent events)',
