@@ -5,6 +5,7 @@ import { api, ApiFailure, describe, setSession, type SessionInfo } from './api';
 import { DeliveriesPage } from './pages/deliveries';
 import { EventsPage } from './pages/events';
 import { MapPage } from './pages/map';
+import { PasswordForm } from './pages/password';
 import { SettingsPage } from './pages/settings';
 import { SignIn } from './pages/sign-in';
 import { useRoute } from './router';
@@ -130,6 +131,16 @@ function Workspace({ onLanguage }: { onLanguage: (language: Language) => void })
   }
   if (session === undefined) return <p class="loading">{t('app.loading')}</p>;
   if (session === null) return <SignIn onSignedIn={signedIn} languageSwitch={<LanguageSwitch onLanguage={onLanguage} />} />;
+  // A temporary password from an admin: nothing else until the user has chosen their own.
+  if (session.mustChangePassword) {
+    return (
+      <main class="must-change" aria-labelledby="must-change-title">
+        <h1 id="must-change-title">{t('people.mustChange')}</h1>
+        <p>{t('people.mustChangeIntro')}</p>
+        <PasswordForm onChanged={load} />
+      </main>
+    );
+  }
 
   const tab: Tab = tabs.some((t) => t.path === route[0]) ? (route[0] as Tab) : 'map';
   const signOut = async () => {
@@ -178,6 +189,7 @@ function Workspace({ onLanguage }: { onLanguage: (language: Language) => void })
           </button>
         </header>
         <ErrorAlert message={signOutFailure} />
+        {session.role === 'viewer' && <p class="read-only-note">{t('people.readOnly')}</p>}
         <main id="main" tabIndex={-1}>
           {setup && <AccountSetup account={setup} onDone={setupDone} />}
           {tab === 'map' && <MapPage />}

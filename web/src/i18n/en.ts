@@ -9,6 +9,7 @@ import { eventsEn } from './en/events.js';
 import { deliveriesEn } from './en/deliveries.js';
 import { tracksEn } from './en/tracks.js';
 import { reportsEn } from './en/reports.js';
+import { peopleEn } from './en/people.js';
 
 /** The English catalogue: the source of every key and of the placeholders each message takes. */
-export const en = { ...appEn, ...settingsEn, ...mapEn, ...employeesEn, ...tasksEn, ...objectsEn, ...zonesEn, ...eventsEn, ...deliveriesEn, ...tracksEn, ...reportsEn } as const;
+export const en = { ...appEn, ...settingsEn, ...mapEn, ...employeesEn, ...tasksEn, ...objectsEn, ...zonesEn, ...eventsEn, ...deliveriesEn, ...tracksEn, ...reportsEn, ...peopleEn } as const;

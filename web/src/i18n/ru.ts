@@ -11,6 +11,7 @@ import { eventsRu } from './ru/events.js';
 import { deliveriesRu } from './ru/deliveries.js';
 import { tracksRu } from './ru/tracks.js';
 import { reportsRu } from './ru/reports.js';
+import { peopleRu } from './ru/people.js';
 
 /** The Russian catalogue, of the English one's shape: a key missing here fails the typecheck. */
-export const ru: CatalogueOf<typeof en> = { ...appRu, ...settingsRu, ...mapRu, ...employeesRu, ...tasksRu, ...objectsRu, ...zonesRu, ...eventsRu, ...deliveriesRu, ...tracksRu, ...reportsRu };
+export const ru: CatalogueOf<typeof en> = { ...appRu, ...settingsRu, ...mapRu, ...employeesRu, ...tasksRu, ...objectsRu, ...zonesRu, ...eventsRu, ...deliveriesRu, ...tracksRu, ...reportsRu, ...peopleRu };
