@@ -3,6 +3,7 @@ import { tRich } from '../i18n/rich';
 import { useCan, useSessionInfo } from '../session';
 import { TokensSection } from './people/tokens-section';
 import { UsersSection } from './people/users-section';
+import { roleName } from './people/role-fields';
 import { AccountForm } from './account-form';
 import { PasswordForm } from './password';
 import { RetentionForm } from './retention';
@@ -33,7 +34,7 @@ export function SettingsPage() {
           </>
         )}
         <dt>{t('people.role')}</dt>
-        <dd>{t(`people.role.${session.role}`)}</dd>
+        <dd>{roleName(session.role)}</dd>
         <dt>{t('settings.smsOption')}</dt>
         <dd>{account.smsEnabled ? t('settings.smsOn') : t('settings.smsOff')}</dd>
         <dt>{t('settings.signedInAs')}</dt>

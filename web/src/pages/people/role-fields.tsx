@@ -2,15 +2,23 @@ import { t } from '../../i18n/i18n';
 import { Field } from '../../ui/field';
 import { ROLES, type GroupName, type Role } from './people-model';
 
+const roleNames = { admin: 'people.role.admin', dispatcher: 'people.role.dispatcher', viewer: 'people.role.viewer' } as const;
+const roleHints = { admin: 'people.roleHint.admin', dispatcher: 'people.roleHint.dispatcher', viewer: 'people.roleHint.viewer' } as const;
+
+/** A role's name in the workspace's language. */
+export function roleName(role: Role): string {
+  return t(roleNames[role]);
+}
+
 /** The role of a user or token, with what each may do. */
 export function RoleSelect({ id, value, onChange }: { id: string; value: Role; onChange: (role: Role) => void }) {
   return (
-    <Field id={id} label={t('people.role')} hint={t(`people.roleHint.${value}`)}>
+    <Field id={id} label={t('people.role')} hint={t(roleHints[value])}>
       {(control) => (
         <select {...control} value={value} onChange={(e) => onChange(e.currentTarget.value as Role)}>
           {ROLES.map((role) => (
             <option key={role} value={role}>
-              {t(`people.role.${role}`)}
+              {roleName(role)}
             </option>
           ))}
         </select>

@@ -8,7 +8,7 @@ import { Field } from '../../ui/field';
 import { formErrors, NO_ERRORS, type FormErrors } from '../../ui/form-errors';
 import { ErrorAlert, LoadFailure, StatusLine } from '../../ui/messages';
 import { GROUPS, TOKENS, type ApiToken, type GroupName, type Role } from './people-model';
-import { RoleSelect, ScopeField, scopeOf, scopeText } from './role-fields';
+import { roleName, RoleSelect, ScopeField, scopeOf, scopeText } from './role-fields';
 
 /**
  * Settings → API tokens, for admins: each integration's named token with its role, groups and last
@@ -60,7 +60,7 @@ export function TokensSection() {
             {tokens.map((token) => (
               <tr key={token.tokenID} data-token={token.name}>
                 <td {...untranslated}>{token.name}</td>
-                <td>{t(`people.role.${token.role}`)}</td>
+                <td>{roleName(token.role)}</td>
                 <td>{scopeText(token.subscriberGroupIDs, groups)}</td>
                 <td>{when(token.createdDate)}</td>
                 <td>{when(token.lastUsedDate)}</td>

@@ -9,7 +9,7 @@ import { formErrors, NO_ERRORS, type FormErrors } from '../../ui/form-errors';
 import { ErrorAlert, LoadFailure, StatusLine } from '../../ui/messages';
 import './people.css';
 import { GROUPS, USERS, type GroupName, type Role, type User } from './people-model';
-import { RoleSelect, ScopeField, scopeOf, scopeText } from './role-fields';
+import { roleName, RoleSelect, ScopeField, scopeOf, scopeText } from './role-fields';
 
 /**
  * Settings → Users, for admins: the account's users with their role, groups and last sign-in; an
@@ -92,7 +92,7 @@ function UserRow({ user, groups, onChanged }: { user: User; groups: GroupName[];
         <td {...untranslated}>{user.login}</td>
         <td {...untranslated}>{user.name}</td>
         <td>
-          {t(`people.role.${user.role}`)}
+          {roleName(user.role)}
           {!user.isActive && <span class="muted"> · {t('people.inactive')}</span>}
         </td>
         <td>{scopeText(user.subscriberGroupIDs, groups)}</td>
