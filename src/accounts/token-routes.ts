@@ -45,7 +45,7 @@ export function tokenRoutes(tokens: TokenService) {
         schema: {
           tags,
           summary: 'List the account’s API tokens',
-          description: 'Every token of the account, revoked ones included, without their values (kept only as hashes). Admins only.',
+          description: 'Every token of the account, revoked ones included, without their values (kept only as hashes).',
           response: { 200: described(withExamples(Type.Array(TokenView), [tokenExample]), 'the tokens'), 401: ErrorBody, 403: ErrorBody },
         },
       },
@@ -61,7 +61,7 @@ export function tokenRoutes(tokens: TokenService) {
           summary: 'Issue an API token',
           description:
             'A new token with a name, a role and an optional scope of employee groups. Its value (`token`) is in this answer and never again: ' +
-            'the server keeps only its hash. Admins only.',
+            'the server keeps only its hash.',
           body: NewToken,
           response: {
             201: described(withExamples(CreatedToken, { ...tokenExample, lastUsedDate: null, token: 'lk_3mXo9Qb2VfK7tR1yHc8wZp4LdN6sJg0aUe5iTq2kWbY' }), 'the token, its value shown once'),
@@ -84,7 +84,7 @@ export function tokenRoutes(tokens: TokenService) {
         schema: {
           tags,
           summary: 'Rename a token or change its role or scope',
-          description: 'Fields left out stay. The change holds from the token’s next request, on every server. Admins only.',
+          description: 'Fields left out stay. The change holds from the token’s next request, on every server.',
           params,
           body: TokenPatch,
           response: { 204: NoContent, 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody },
@@ -105,7 +105,7 @@ export function tokenRoutes(tokens: TokenService) {
           summary: 'Revoke a token',
           description:
             'From its next request, on every server, the token is refused (401 code 1). It stays listed with `isRevoked: true`. ' +
-            'Revoking a revoked token changes nothing. Admins only.',
+            'Revoking a revoked token changes nothing.',
           params,
           response: { 204: NoContent, 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody },
         },

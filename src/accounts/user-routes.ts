@@ -73,7 +73,7 @@ export function userRoutes(users: UserService) {
         schema: {
           tags,
           summary: 'List the account’s users',
-          description: 'Every user of the account who signs in to the workspace, in the order they were added. Admins only.',
+          description: 'Every user of the account who signs in to the workspace, in the order they were added.',
           response: { 200: described(withExamples(Type.Array(UserView), [userExample]), 'the users'), 401: ErrorBody, 403: ErrorBody },
         },
       },
@@ -87,7 +87,7 @@ export function userRoutes(users: UserService) {
         schema: {
           tags,
           summary: 'One user',
-          description: 'A user of the account; another account’s, or one removed, is 404 code 1026. Admins only.',
+          description: 'A user of the account; another account’s, or one removed, is 404 code 1026.',
           params,
           response: { 200: described(withExamples(UserView, userExample), 'the user'), 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody },
         },
@@ -105,7 +105,7 @@ export function userRoutes(users: UserService) {
           description:
             'A new user with a role, an optional scope of employee groups, and a temporary password the user must change at the first sign-in ' +
             `(at least ${PASSWORD_MIN_LENGTH} characters). Logins are unique across the server: a taken one is 409 code 1008. ` +
-            'Every id of `subscriberGroupIDs` must name a group of the account (400 code 2). Admins only.',
+            'Every id of `subscriberGroupIDs` must name a group of the account (400 code 2).',
           body: NewUser,
           response: { 201: described(withExamples(UserView, { ...userExample, lastSignInDate: null }), 'the user'), 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 409: ErrorBody },
         },
@@ -126,7 +126,7 @@ export function userRoutes(users: UserService) {
           description:
             'Fields left out stay. `isActive: false` turns the user off: they cannot sign in and their sessions end. A new `password` is temporary: ' +
             'the user’s sessions end and they must change it at the next sign-in. The account’s last active admin cannot be turned off or made ' +
-            'another role (409 code 1008). Admins only.',
+            'another role (409 code 1008).',
           params,
           body: UserPatch,
           response: { 204: NoContent, 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody },
@@ -147,7 +147,7 @@ export function userRoutes(users: UserService) {
           summary: 'Remove a user',
           description:
             'The user can no longer sign in; their sessions end. The API tokens they made stay the account’s. ' +
-            'The account’s last active admin cannot be removed (409 code 1008). Admins only.',
+            'The account’s last active admin cannot be removed (409 code 1008).',
           params,
           response: { 204: NoContent, 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody },
         },
