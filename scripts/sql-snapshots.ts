@@ -14,7 +14,9 @@ import { join } from 'node:path';
 import { format } from 'sql-formatter';
 import * as accounts from '../src/accounts/account-store.js';
 import * as sessions from '../src/accounts/session-store.js';
+import * as tokens from '../src/accounts/token-store.js';
 import * as twoFactor from '../src/accounts/two-factor-store.js';
+import * as users from '../src/accounts/user-store.js';
 import * as audit from '../src/audit/audit-store.js';
 import * as templates from '../src/customfields/custom-field-store.js';
 import { DeliveryQueue, type AttemptResult, type Head } from '../src/delivery/delivery-queue.js';
@@ -118,16 +120,31 @@ const fix = { subscriberId: SUBSCRIBER, locationDateMs: T, isValid: true, latitu
 
 export const catalogue: Entry[] = [
   // accounts
-  { file: 'accounts/account-store.ts', name: 'findTokenPrincipal', run: ({ database }) => accounts.findTokenPrincipal(database.db, 'digest') },
   { file: 'accounts/account-store.ts', name: 'findAccount', run: ({ database }) => accounts.findAccount(database.db, ACCOUNT) },
   { file: 'accounts/account-store.ts', name: 'changeAccount', run: ({ database }) => accounts.changeAccount(database.db, ACCOUNT, { smsEnabled: true, retentionDays: 90 }) },
   { file: 'accounts/account-store.ts', name: 'changeAccountProfile', run: ({ database }) => accounts.changeAccountProfile(database.db, ACCOUNT, { name: 'A', timeZone: 'Europe/Moscow', locale: 'ru' }, T) },
   { file: 'accounts/account-store.ts', name: 'anyAccount', run: ({ database }) => accounts.anyAccount(database.db) },
   { file: 'accounts/account-store.ts', name: 'listAccounts', run: ({ database }) => accounts.listAccounts(database.db) },
   { file: 'accounts/account-store.ts', name: 'insertAccount', run: ({ tx }) => accounts.insertAccount(tx, { name: 'Fleet', timeZone: 'UTC' }, T) },
-  { file: 'accounts/account-store.ts', name: 'insertToken', run: ({ tx }) => accounts.insertToken(tx, { accountId: ACCOUNT, userId: 5, tokenHash: 'digest', label: 'first token' }, T) },
+  { file: 'accounts/token-store.ts', name: 'findTokenPrincipal', run: ({ database }) => tokens.findTokenPrincipal(database.db, 'digest') },
+  { file: 'accounts/token-store.ts', name: 'touchToken', run: ({ database }) => tokens.touchToken(database.db, ACCOUNT, 4, T, T - 60_000) },
+  { file: 'accounts/token-store.ts', name: 'listTokens', run: ({ database }) => tokens.listTokens(database.db, ACCOUNT) },
+  { file: 'accounts/token-store.ts', name: 'findToken', run: ({ database }) => tokens.findToken(database.db, ACCOUNT, 4) },
+  { file: 'accounts/token-store.ts', name: 'insertToken', run: ({ tx }) => tokens.insertToken(tx, { accountId: ACCOUNT, userId: 5, tokenHash: 'digest', label: 'First token', role: 'admin', subscriberGroupIds: null }, T) },
+  { file: 'accounts/token-store.ts', name: 'changeToken', run: ({ tx }) => tokens.changeToken(tx, ACCOUNT, 4, { label: 'Warehouse', role: 'viewer', subscriberGroupIds: '[3]' }) },
+  { file: 'accounts/token-store.ts', name: 'revokeToken', run: ({ tx }) => tokens.revokeToken(tx, ACCOUNT, 4, T) },
+  { file: 'accounts/user-store.ts', name: 'listUsers', run: ({ database }) => users.listUsers(database.db, ACCOUNT) },
+  { file: 'accounts/user-store.ts', name: 'findUser', run: ({ database }) => users.findUser(database.db, ACCOUNT, 5) },
+  { file: 'accounts/user-store.ts', name: 'findUser (update lock)', run: ({ tx }) => users.findUser(tx, ACCOUNT, 5, true), only: 'postgres' },
+  { file: 'accounts/user-store.ts', name: 'activeAdminIds', run: ({ tx }) => users.activeAdminIds(tx, ACCOUNT, false) },
+  { file: 'accounts/user-store.ts', name: 'activeAdminIds (update lock)', run: ({ tx }) => users.activeAdminIds(tx, ACCOUNT, true), only: 'postgres' },
+  { file: 'accounts/user-store.ts', name: 'changeUser', run: ({ tx }) => users.changeUser(tx, ACCOUNT, 5, { name: 'Anna', role: 'viewer', subscriberGroupIds: '[3]', isActive: false, passwordHash: 'scrypt$…', mustChangePassword: true }) },
+  { file: 'accounts/user-store.ts', name: 'deleteUserSessions', run: ({ tx }) => users.deleteUserSessions(tx, ACCOUNT, 5) },
+  { file: 'accounts/user-store.ts', name: 'forgetTokenMaker', run: ({ tx }) => users.forgetTokenMaker(tx, ACCOUNT, 5) },
+  { file: 'accounts/user-store.ts', name: 'deleteUser', run: ({ tx }) => users.deleteUser(tx, ACCOUNT, 5) },
+  { file: 'accounts/user-store.ts', name: 'recordSignIn', run: ({ database }) => users.recordSignIn(database.db, ACCOUNT, 5, T) },
   { file: 'accounts/session-store.ts', name: 'findUserByLogin', run: ({ database }) => sessions.findUserByLogin(database.db, 'dispatcher') },
-  { file: 'accounts/session-store.ts', name: 'insertUser', run: ({ database }) => sessions.insertUser(database.db, ACCOUNT, 'dispatcher', 'scrypt$…', T) },
+  { file: 'accounts/session-store.ts', name: 'insertUser', run: ({ database }) => sessions.insertUser(database.db, ACCOUNT, { login: 'dispatcher', passwordHash: 'scrypt$…', role: 'dispatcher', subscriberGroupIds: '[3]', mustChangePassword: true }, T) },
   { file: 'accounts/session-store.ts', name: 'findPasswordHash', run: ({ database }) => sessions.findPasswordHash(database.db, ACCOUNT, 5) },
   { file: 'accounts/session-store.ts', name: 'setPasswordHash', run: ({ tx }) => sessions.setPasswordHash(tx, ACCOUNT, 5, 'scrypt$…') },
   { file: 'accounts/session-store.ts', name: 'deleteEndedSessions', run: ({ tx }) => sessions.deleteEndedSessions(tx, T) },
@@ -226,6 +243,7 @@ export const catalogue: Entry[] = [
   { file: 'employees/subscriber-group-store.ts', name: 'insertGroup', run: ({ tx }) => groups.insertGroup(tx, ACCOUNT, { name: 'Couriers', regionID: null, comment: '' }, T) },
   { file: 'employees/subscriber-group-store.ts', name: 'updateGroup', run: ({ tx }) => groups.updateGroup(tx, ACCOUNT, { subscriberGroupID: 4, name: 'Couriers', regionID: null, comment: '' }, T) },
   { file: 'employees/subscriber-group-store.ts', name: 'groupHasEmployees', run: ({ tx }) => groups.groupHasEmployees(tx, ACCOUNT, 4) },
+  { file: 'employees/subscriber-group-store.ts', name: 'groupIdsAmong', run: ({ database }) => groups.groupIdsAmong(database.db, ACCOUNT, [3, 4]) },
   { file: 'employees/subscriber-group-store.ts', name: 'deleteGroup', run: ({ tx }) => groups.deleteGroup(tx, ACCOUNT, 4) },
 
   // geozones

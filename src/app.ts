@@ -50,7 +50,9 @@ export function createServices(database: Database, clock: () => number = Date.no
   const retentionSettings = { ...defaultRetentionSettings, ...options.retention };
   const metrics = createMetrics();
   const audit = createAudit({ database, clock });
-  const accounts = createAccounts({ database, clock, serverRetentionDays: retentionSettings.serverRetentionDays, audit });
+  // The scopes of users and tokens name employee groups (employees are composed below).
+  const groups = (accountId: number, ids: readonly number[]) => employees.existingGroupIds(accountId, ids);
+  const accounts = createAccounts({ database, clock, serverRetentionDays: retentionSettings.serverRetentionDays, groups, audit });
   const settings = { ...defaultDeliverySettings, ...options.delivery, allowPrivate: allowPrivateAddresses };
   // E-mail attachments are made when the e-mail is sent, by reports (composed below: they write to the outbox).
   const attachments: AttachmentSource = (accountId, spec) => reports.attachments(accountId, spec);
@@ -68,7 +70,7 @@ export function createServices(database: Database, clock: () => number = Date.no
   const reports = createReports({ database, clock, accounts, employees, data: positioning.reportData, outbox });
   const retention = createRetention({ database, clock, accounts, sessions: accounts.sessions, positions: positioning.retention, audit, settings: retentionSettings });
   const devices = createDevices({ database, clock });
-  const workspace = createWorkspace({ sessions: accounts.sessions, fixes: positioning, arrivals: signals.taskArrivals({ tasks, fixes: positioning }) });
+  const workspace = createWorkspace({ sessions: accounts.sessions, authenticate: accounts.authenticateWorkspaceRequest, fixes: positioning, arrivals: signals.taskArrivals({ tasks, fixes: positioning }) });
   return { metrics, audit, accounts, delivery, customFields: templates, employees, tasks, forms, geozones, signals, positioning, reports, retention, devices, workspace };
 }
 
@@ -85,7 +87,15 @@ export interface AppOptions {
 /** The API server: the v6 routes, the operator routes, the workspace, docs and health, with the conventions of CONTRACT §1. */
 export async function buildApp({ database, services, config, logger = false, clock = Date.now, notReady }: AppOptions): Promise<FastifyInstance> {
   const { accounts, positioning, tasks, workspace } = services;
-  const app = await createServer({ database, metrics: services.metrics, logger, requestTimeoutMs: config.REQUEST_TIMEOUT, trustProxy: config.TRUST_PROXY, notReady });
+  const app = await createServer({
+    database,
+    metrics: services.metrics,
+    logger,
+    requestTimeoutMs: config.REQUEST_TIMEOUT,
+    trustProxy: config.TRUST_PROXY,
+    notReady,
+    onRoute: accounts.routePermissions.declare,
+  });
   // Each request runs in its own context: the audit log takes its actor and address from there.
   app.addHook('onRequest', (request, _reply, done) => runInRequestContext({ address: request.ip, actor: () => accounts.actorOf(request) }, done));
   if (config.LOKATOR_ADMIN_TOKEN) await app.register(accounts.adminRoutes(config.LOKATOR_ADMIN_TOKEN));

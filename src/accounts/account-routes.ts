@@ -51,6 +51,7 @@ export function accountRoutes(accounts: AccountService) {
     api.get(
       path,
       {
+        config: { permission: 'admin' },
         schema: {
           tags,
           summary: 'This account’s name, time zone and language',
@@ -66,6 +67,7 @@ export function accountRoutes(accounts: AccountService) {
     api.patch(
       path,
       {
+        config: { permission: 'admin' },
         schema: {
           tags,
           summary: 'Change this account’s name, time zone or language',

@@ -3,8 +3,10 @@ import { noAudit, type AuditRecorder } from '../audit/audit.js';
 import type { Database, Db } from '../store/database.js';
 import * as store from './account-store.js';
 import type { AccountRow } from './account-store.js';
+import { roleOf, type Role } from './roles.js';
 import { insertUser } from './session-store.js';
 import { hashPassword, hashToken, newApiToken } from './secrets.js';
+import { findTokenPrincipal, insertToken, touchToken } from './token-store.js';
 
 export interface Account {
   id: number;
@@ -34,14 +36,28 @@ export interface AccountSettings {
   security?: Readonly<{ twoFactorRequired?: boolean }>;
 }
 
-/** Who made an authenticated request: the account and the workspace user behind the token. */
+/** Who made an authenticated request: a workspace user's session, or an API token, of an account. */
 export interface Principal {
   account: Account;
-  userID: number;
-  /** The API token of a bearer request, with its name; absent for the workspace's session. */
-  tokenID?: number;
-  tokenName?: string;
+  /** What it may do (roles.ts); checked for every route by `requirePermission`. */
+  role: Role;
+  /**
+   * The signed-in user; for an API token, the user who made it (the initiator of the changes it
+   * makes), or null once that user is removed.
+   */
+  userID: number | null;
+  /** The API token of the request; null for a workspace session. */
+  tokenID: number | null;
+  /** The employee groups the user or token is limited to; null: the whole account. */
+  subscriberGroupIDs: number[] | null;
+  /** Who it is to people (the audit log's actor): the user's login, or the token's name. */
+  name: string;
 }
+
+/** The name the first start's token and every new account's first token get. */
+export const FIRST_TOKEN_NAME = 'First token';
+/** A token's lastUsedDate moves at most this often: one write a minute per token, not one per request. */
+export const TOKEN_TOUCH_MS = 60_000;
 
 export interface CreatedAccount {
   account: Account;
@@ -51,15 +67,13 @@ export interface CreatedAccount {
 }
 
 /**
- * How long a resolved token is trusted without asking the database again. Every request carries
- * a token and the lookup is most of a small request's cost; a revoked token or changed account
- * settings take effect within this time on every server.
+ * How long `getCached` trusts an account read (the ingest queue reads it for every group it
+ * commits): a change of the account's settings reaches ingestion within this time on every server.
  */
-const PRINCIPAL_CACHE_MS = 5_000;
-const PRINCIPAL_CACHE_SIZE = 10_000;
+const ACCOUNT_CACHE_MS = 5_000;
+const ACCOUNT_CACHE_SIZE = 10_000;
 
 export class AccountService {
-  private readonly principals = new Map<string, { principal: Principal; until: number }>();
   private readonly accounts = new Map<number, { account: Account; until: number }>();
 
   constructor(
@@ -68,26 +82,25 @@ export class AccountService {
     private readonly audit: AuditRecorder = noAudit,
   ) {}
 
-  /** Resolves a bearer token to its principal; null for unknown or revoked tokens. */
+  /**
+   * Resolves a bearer token to its principal; null for unknown or revoked tokens. Looked up on
+   * every request, in the primary (authentication runs before a request is sent to a replica): a
+   * revocation, or a new role or scope, holds from the next request on every server. The lookup
+   * is one indexed read; the last use is written at most once a minute.
+   */
   async authenticate(token: string): Promise<Principal | null> {
-    const hash = hashToken(token);
-    const now = Date.now();
-    const cached = this.principals.get(hash);
-    if (cached && cached.until > now) return cached.principal;
-    const principal = await this.lookup(hash);
-    if (principal) {
-      if (this.principals.size >= PRINCIPAL_CACHE_SIZE) this.principals.clear();
-      this.principals.set(hash, { principal, until: now + PRINCIPAL_CACHE_MS });
-    } else {
-      this.principals.delete(hash);
-    }
-    return principal;
-  }
-
-  private async lookup(tokenHash: string): Promise<Principal | null> {
-    const row = await store.findTokenPrincipal(this.database.db, tokenHash);
+    const row = await findTokenPrincipal(this.database.db, hashToken(token));
     if (!row) return null;
-    return { account: toAccount(row), userID: row.user_id, tokenID: row.token_id, tokenName: row.token_label };
+    const now = this.clock();
+    if (row.last_used_at === null || row.last_used_at < now - TOKEN_TOUCH_MS) await touchToken(this.database.db, row.id, row.token_id, now, now - TOKEN_TOUCH_MS);
+    return {
+      account: toAccount(row),
+      role: roleOf(row.role),
+      userID: row.user_id,
+      tokenID: row.token_id,
+      subscriberGroupIDs: groupIdsOf(row.subscriber_group_ids),
+      name: row.token_label,
+    };
   }
 
   async get(accountId: number): Promise<Account | null> {
@@ -95,18 +108,14 @@ export class AccountService {
     return row ? toAccount(row) : null;
   }
 
-  /**
-   * `get` for the ingest queue, which reads the account for every group it commits: trusted for
-   * as long as a resolved token is (PRINCIPAL_CACHE_MS), so a change of the account's settings
-   * reaches ingestion within that time on every server, as it reaches the API.
-   */
+  /** `get` for the ingest queue, which reads the account for every group it commits: up to ACCOUNT_CACHE_MS old. */
   async getCached(accountId: number): Promise<Account | null> {
     const now = Date.now();
     const cached = this.accounts.get(accountId);
     if (cached && cached.until > now) return cached.account;
     const account = await this.get(accountId);
-    if (this.accounts.size >= PRINCIPAL_CACHE_SIZE) this.accounts.clear();
-    if (account) this.accounts.set(accountId, { account, until: now + PRINCIPAL_CACHE_MS });
+    if (this.accounts.size >= ACCOUNT_CACHE_SIZE) this.accounts.clear();
+    if (account) this.accounts.set(accountId, { account, until: now + ACCOUNT_CACHE_MS });
     else this.accounts.delete(accountId);
     return account;
   }
@@ -141,9 +150,8 @@ export class AccountService {
     });
   }
 
-  /** Every server reads the change within PRINCIPAL_CACHE_MS; this one at once. */
+  /** The API reads the change at once (principals are read on every request); ingestion within ACCOUNT_CACHE_MS. */
   private async changed(accountId: number): Promise<Account | null> {
-    this.principals.clear();
     this.accounts.delete(accountId);
     return this.get(accountId);
   }
@@ -154,9 +162,7 @@ export class AccountService {
    */
   async changeProfile(accountId: number, change: { name?: string; timeZone?: string; locale?: AccountLocale }): Promise<Account | null> {
     await this.changeLogged(accountId, (tx) => store.changeAccountProfile(tx, accountId, change, this.clock()));
-    this.principals.clear();
-    this.accounts.delete(accountId);
-    return this.get(accountId);
+    return this.changed(accountId);
   }
 
   async hasAnyAccount(): Promise<boolean> {
@@ -168,9 +174,9 @@ export class AccountService {
   }
 
   /**
-   * A new account with its first workspace user and API token. The token is returned here and
-   * never again; only its hash is kept. `login` defaults to `admin@<accountID>`; the user can
-   * sign in only once it has a password.
+   * A new account with its first workspace user and API token, both admins (the token named
+   * FIRST_TOKEN_NAME). The token is returned here and never again; only its hash is kept. `login`
+   * defaults to `admin@<accountID>`; the user can sign in only once it has a password.
    */
   async createAccount(input: {
     name: string;
@@ -185,8 +191,9 @@ export class AccountService {
     return this.database.transaction(async (tx) => {
       const account = await store.insertAccount(tx, input, now);
       const login = input.login ?? `admin@${account.id}`;
-      const userId = await insertUser(tx, account.id, login, passwordHash, now);
-      await store.insertToken(tx, { accountId: account.id, userId, tokenHash: hashToken(token), label: 'first token' }, now);
+      const userId = await insertUser(tx, account.id, { login, passwordHash }, now);
+      const tokenHash = hashToken(token);
+      await insertToken(tx, { accountId: account.id, userId, tokenHash, label: FIRST_TOKEN_NAME, role: 'admin', subscriberGroupIds: null }, now);
       return { account: toAccount(account), token, userLogin: login, ...(input.password ? { password: input.password } : {}) };
     });
   }
@@ -209,4 +216,9 @@ export function toAccount(row: AccountRow): Account {
 function auditView(account: Account): Record<string, unknown> {
   const { id: _id, settings, settingsConfirmed: _confirmed, ...fields } = account;
   return { ...fields, ...Object.fromEntries(Object.entries(settings).map(([part, value]) => [`settings.${part}`, value])) };
+}
+
+/** A stored scope: a JSON array of group ids, or null for the whole account. */
+export function groupIdsOf(stored: string | null): number[] | null {
+  return stored === null ? null : (JSON.parse(stored) as number[]);
 }

@@ -1,6 +1,6 @@
 import type { Db, Tx } from '../store/database.js';
 
-/** The statements of accounts and their API tokens. An account's own row is found by its id, the account's id. */
+/** The statements of accounts (their tokens: token-store.ts). An account's own row is found by its id, the account's id. */
 
 export type AccountRow = {
   id: number;
@@ -13,18 +13,6 @@ export type AccountRow = {
   settings_confirmed_at: number | null;
 };
 const accountColumns = ['id', 'name', 'time_zone', 'sms_enabled', 'settings', 'retention_days', 'locale', 'settings_confirmed_at'] as const;
-
-/** The account and user of a live API token, by the token's digest (the token finds the account). */
-export async function findTokenPrincipal(db: Db, tokenHash: string): Promise<(AccountRow & { user_id: number; token_id: number; token_label: string }) | null> {
-  const row = await db
-    .selectFrom('api_tokens as t')
-    .innerJoin('accounts as a', 'a.id', 't.account_id')
-    .select(['a.id', 'a.name', 'a.time_zone', 'a.sms_enabled', 'a.settings', 'a.retention_days', 'a.locale', 'a.settings_confirmed_at', 't.user_id', 't.id as token_id', 't.label as token_label'])
-    .where('t.token_hash', '=', tokenHash)
-    .where('t.revoked_at', 'is', null)
-    .executeTakeFirst();
-  return row ?? null;
-}
 
 export async function findAccount(db: Db | Tx, accountId: number): Promise<AccountRow | null> {
   const row = await db.selectFrom('accounts').select(accountColumns).where('id', '=', accountId).executeTakeFirst();
@@ -78,11 +66,4 @@ export async function insertAccount(tx: Tx, account: { name: string; timeZone: s
     .values({ name: account.name, time_zone: account.timeZone, sms_enabled: 0, created_at: now })
     .returning(accountColumns)
     .executeTakeFirstOrThrow();
-}
-
-export async function insertToken(tx: Tx, token: { accountId: number; userId: number; tokenHash: string; label: string }, now: number): Promise<void> {
-  await tx
-    .insertInto('api_tokens')
-    .values({ account_id: token.accountId, user_id: token.userId, token_hash: token.tokenHash, label: token.label, created_at: now })
-    .execute();
 }

@@ -1,8 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
 import ipaddr from 'ipaddr.js';
-import { noAudit, type AuditRecorder } from '../audit/audit.js';
+import { noAudit, REDACTED, type AuditRecorder } from '../audit/audit.js';
 import type { Database } from '../store/database.js';
-import { toAccount, type AccountService, type Principal } from './account-service.js';
+import { groupIdsOf, toAccount, type Account, type AccountService, type Principal } from './account-service.js';
+import { roleOf } from './roles.js';
 import { hashPassword, hashToken, safeEqual, verifyPassword } from './secrets.js';
 import { checkSecondFactor } from './two-factor.js';
 import { findTwoFactor } from './two-factor-store.js';
@@ -20,7 +21,9 @@ import {
   insertSession,
   insertUser,
   setPasswordHash,
+  type UserRow,
 } from './session-store.js';
+import { recordSignIn } from './user-store.js';
 
 /** A session lasts this long after its last use. */
 export const SESSION_IDLE_MS = 7 * 24 * 3_600_000;
@@ -33,6 +36,8 @@ export const FAILURE_WINDOW_MS = 15 * 60_000;
 export interface Session {
   principal: Principal;
   login: string;
+  /** The password is a temporary one an admin set: the workspace asks for a new one, and /v6/api refuses the session until then. */
+  mustChangePassword: boolean;
   /** Sent back by the workspace in `X-CSRF-Token` on every change; derived from the session token. */
   csrfToken: string;
   /**
@@ -82,7 +87,7 @@ export class SessionService {
     const good = await verifyPassword(password, user?.password_hash ?? (await this.decoyHash));
     if (!user) return { ok: false };
     const actor = { kind: 'user' as const, id: user.id, name: user.login };
-    const failed = async (reason: 'password' | 'code'): Promise<void> => {
+    const failed = async (reason: 'password' | 'inactive' | 'code'): Promise<void> => {
       await this.audit.recordAs(this.database.db, user.account_id, actor, address, {
         kind: 'session.signInFailed',
         objectId: user.id,
@@ -91,6 +96,11 @@ export class SessionService {
     };
     if (!good) {
       await failed('password');
+      return { ok: false };
+    }
+    // A turned-off user is told what a wrong password is told: the answer does not say which logins exist.
+    if (user.is_active !== 1) {
+      await failed('inactive');
       return { ok: false };
     }
     await clearTries(this.database.db, digestOf(key));
@@ -116,6 +126,7 @@ export class SessionService {
       // Ended sessions are forgotten as new ones begin.
       await deleteEndedSessions(tx, now);
       await insertSession(tx, { tokenHash: hashToken(token), accountId: account.id, userId: user.id, createdAt: now, expiresAt: now + SESSION_IDLE_MS, setupOnly });
+      await recordSignIn(tx, account.id, user.id, now);
       if (secondFactor === 'recovery') await this.audit.recordAs(tx, account.id, actor, address, { kind: 'twoFactor.recoveryCodeUsed', objectId: user.id, changes: {} });
       await this.audit.recordAs(tx, account.id, actor, address, {
         kind: 'session.signIn',
@@ -123,7 +134,7 @@ export class SessionService {
         changes: secondFactor ? { secondFactor: { before: null, after: secondFactor } } : {},
       });
     });
-    return { ok: true, token, session: { principal: { account, userID: user.id }, login: user.login, csrfToken: csrfTokenOf(token), setupOnly } };
+    return { ok: true, token, session: sessionOf(account, user.id, { ...user, setup_only: setupOnly ? 1 : 0 }, token) };
   }
 
   /** The session of a cookie's token; null when unknown or expired. */
@@ -131,10 +142,10 @@ export class SessionService {
     const now = this.clock();
     const hash = hashToken(token);
     const row = await findSession(this.database.db, hash);
-    if (!row || row.expires_at <= now) return null;
+    if (!row || row.expires_at <= now || row.is_active !== 1) return null;
     const account = toAccount(row);
     if (row.expires_at - SESSION_IDLE_MS < now - SESSION_TOUCH_MS) await extendSession(this.database.db, account.id, hash, now + SESSION_IDLE_MS);
-    return { principal: { account, userID: row.user_id }, login: row.login, csrfToken: csrfTokenOf(token), setupOnly: row.setup_only === 1 };
+    return sessionOf(account, row.user_id, row, token);
   }
 
   /**
@@ -149,6 +160,7 @@ export class SessionService {
   ): Promise<'changed' | 'wrong' | { retryAfterSeconds: number }> {
     const accountId = principal.account.id;
     const userId = principal.userID;
+    if (userId === null) return 'wrong';
     // Guesses of the current password are limited as sign-ins are: a held session must not be a
     // way to try passwords without end.
     const key = `user ${userId}`;
@@ -161,6 +173,7 @@ export class SessionService {
     await this.database.transaction(async (tx) => {
       await setPasswordHash(tx, accountId, userId, passwordHash);
       await deleteOtherSessions(tx, accountId, userId, hashToken(token));
+      await this.audit.record(tx, accountId, { kind: 'user.passwordChange', objectId: userId, changes: { password: { before: REDACTED, after: REDACTED } } });
     });
     return 'changed';
   }
@@ -190,11 +203,26 @@ export class SessionService {
     await deleteSession(this.database.db, hashToken(token));
   }
 
-  /** A workspace user of an account (operators add them; the first is `admin`). */
+  /** A workspace user of an account, an admin (operators add them; the first is `admin`). */
   async createUser(accountId: number, login: string, password: string): Promise<{ userID: number; login: string }> {
-    const userID = await insertUser(this.database.db, accountId, login, await hashPassword(password), this.clock());
+    const userID = await insertUser(this.database.db, accountId, { login, passwordHash: await hashPassword(password) }, this.clock());
     return { userID, login };
   }
+}
+
+function sessionOf(
+  account: Account,
+  userId: number,
+  user: Pick<UserRow, 'login' | 'role' | 'subscriber_group_ids' | 'must_change_password'> & { setup_only: number },
+  token: string,
+): Session {
+  return {
+    principal: { account, role: roleOf(user.role), userID: userId, tokenID: null, subscriberGroupIDs: groupIdsOf(user.subscriber_group_ids), name: user.login },
+    login: user.login,
+    mustChangePassword: user.must_change_password === 1,
+    csrfToken: csrfTokenOf(token),
+    setupOnly: user.setup_only === 1,
+  };
 }
 
 /** Whether a request's `X-CSRF-Token` belongs to the session of its cookie. */

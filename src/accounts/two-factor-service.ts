@@ -19,7 +19,7 @@ export class TwoFactorService {
 
   /** Whether the user has it on, whether the account requires it, and how many recovery codes are left. */
   async status(session: Session): Promise<{ enabled: boolean; required: boolean; recoveryCodesLeft: number }> {
-    const { account, userID } = session.principal;
+    const { account, userID } = userOf(session);
     const row = await findTwoFactor(this.database.db, account.id, userID);
     const enabled = Boolean(row?.totp_secret);
     return {
@@ -31,7 +31,7 @@ export class TwoFactorService {
 
   /** A new secret to scan, kept pending until a code confirms it (a new setup replaces an unconfirmed one). */
   async beginSetup(session: Session): Promise<{ secret: string; uri: string }> {
-    const { account, userID } = session.principal;
+    const { account, userID } = userOf(session);
     const row = await findTwoFactor(this.database.db, account.id, userID);
     if (row?.totp_secret) throw new ApiError('CONFLICT', 'two-factor sign-in is on already; turn it off first');
     const secret = newTotpSecret();
@@ -41,7 +41,7 @@ export class TwoFactorService {
 
   /** Confirms the pending secret with a code from the app; the ten recovery codes, shown this once. */
   async enable(session: Session, code: string, address: string): Promise<{ recoveryCodes: string[] }> {
-    const { account, userID } = session.principal;
+    const { account, userID } = userOf(session);
     const now = this.clock();
     const row = await findTwoFactor(this.database.db, account.id, userID);
     if (!row?.totp_pending_secret || row.totp_secret) throw new ApiError('CONFLICT', 'no two-factor setup is under way; begin one first');
@@ -53,7 +53,7 @@ export class TwoFactorService {
       await enableTotp(tx, account.id, userID, secret, step, now);
       await replaceRecoveryCodes(tx, account.id, userID, recoveryCodes.map(recoveryCodeHash));
       await endSetupOnly(tx, account.id, userID);
-      await this.audit.recordAs(tx, account.id, actorOf(session.principal, session.login), address, {
+      await this.audit.recordAs(tx, account.id, actorOf(session.principal), address, {
         kind: 'twoFactor.enable',
         objectId: userID,
         changes: { totp: { before: false, after: true } },
@@ -64,7 +64,7 @@ export class TwoFactorService {
 
   /** Turns it off with a current code or a recovery code; refused while the account requires it. */
   async disable(session: Session, code: string, address: string): Promise<void> {
-    const { account, userID } = session.principal;
+    const { account, userID } = userOf(session);
     if (account.settings.security?.twoFactorRequired === true) throw new ApiError('CONFLICT', 'the account requires two-factor sign-in');
     const row = await findTwoFactor(this.database.db, account.id, userID);
     if (!row?.totp_secret) throw new ApiError('CONFLICT', 'two-factor sign-in is off');
@@ -74,11 +74,18 @@ export class TwoFactorService {
       if (!used) throw invalidField('code', 'is neither the current code nor an unused recovery code');
       await disableTotp(tx, account.id, userID);
       await replaceRecoveryCodes(tx, account.id, userID, []);
-      await this.audit.recordAs(tx, account.id, actorOf(session.principal, session.login), address, {
+      await this.audit.recordAs(tx, account.id, actorOf(session.principal), address, {
         kind: 'twoFactor.disable',
         objectId: userID,
         changes: { totp: { before: true, after: false } },
       });
     });
   }
+}
+
+/** A session's account and user (a session is always a user's; only an API token may have none). */
+function userOf(session: Session): { account: Session['principal']['account']; userID: number } {
+  const { account, userID } = session.principal;
+  if (userID === null) throw new ApiError('NOT_PERMITTED', 'two-factor sign-in is a workspace user’s');
+  return { account, userID };
 }

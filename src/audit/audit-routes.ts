@@ -65,6 +65,7 @@ export function auditRoutes(audit: AuditLog) {
     api.get(
       '/accountManagement/auditLog',
       {
+        config: { permission: 'admin' },
         schema: {
           tags,
           summary: 'Who changed what, and every sign-in, newest first',
@@ -75,7 +76,7 @@ export function auditRoutes(audit: AuditLog) {
             'Newest first by `auditID`; page with `lastAuditID` (only smaller ids come back). `kind` takes a prefix (`employee`) or a whole kind. ' +
             '`dateFrom`/`dateTo` bound the period; either omitted leaves that side open. Entries are kept for AUDIT_RETENTION_DAYS.',
           querystring: AuditQuery,
-          response: { 200: described(withExamples(Type.Array(AuditEntryView), auditExample), 'the entries, newest first; at most `count`'), 400: ErrorBody, 401: ErrorBody },
+          response: { 200: described(withExamples(Type.Array(AuditEntryView), auditExample), 'the entries, newest first; at most `count`'), 400: ErrorBody, 401: ErrorBody, 403: ErrorBody },
         },
       },
       async (request) => {

@@ -24,6 +24,7 @@ export function employeeRoutes(employees: EmployeeService, probes = new DeviceKe
     api.get(
       base,
       {
+        config: { permission: 'view' },
         schema: {
           tags,
           summary: 'List employees',
@@ -41,6 +42,7 @@ export function employeeRoutes(employees: EmployeeService, probes = new DeviceKe
     api.get(
       `${base}/externalID/:externalID`,
       {
+        config: { permission: 'view' },
         schema: {
           tags,
           summary: 'One employee by external id',
@@ -55,6 +57,7 @@ export function employeeRoutes(employees: EmployeeService, probes = new DeviceKe
     api.get(
       `${base}/:subscriberID`,
       {
+        config: { permission: 'view' },
         schema: {
           tags,
           summary: 'One employee',
@@ -69,6 +72,7 @@ export function employeeRoutes(employees: EmployeeService, probes = new DeviceKe
     api.post(
       base,
       {
+        config: { permission: 'edit' },
         schema: {
           tags,
           summary: 'Create an employee (the only answer that shows its whole deviceKey)',
@@ -90,6 +94,7 @@ export function employeeRoutes(employees: EmployeeService, probes = new DeviceKe
     api.put(
       `${base}/:subscriberID`,
       {
+        config: { permission: 'edit' },
         schema: {
           tags,
           summary: 'Replace an employee',
@@ -108,6 +113,7 @@ export function employeeRoutes(employees: EmployeeService, probes = new DeviceKe
     api.patch(
       `${base}/:subscriberID`,
       {
+        config: { permission: 'edit' },
         schema: {
           tags,
           summary: 'Change some fields of an employee',
@@ -126,6 +132,7 @@ export function employeeRoutes(employees: EmployeeService, probes = new DeviceKe
     api.delete(
       `${base}/:subscriberID`,
       {
+        config: { permission: 'edit' },
         schema: {
           tags,
           summary: 'Delete an employee',

@@ -4,7 +4,7 @@ import type { CustomFieldTemplates } from '../customfields/customfields.js';
 import { ApiError } from '../http/errors.js';
 import type { Database, Db, Tx } from '../store/database.js';
 import { isUniqueViolation } from '../store/errors.js';
-import type { ChangeRecorder } from '../events/events.js';
+import { initiatorOf, type ChangeRecorder } from '../events/events.js';
 import { EmployeeChanges, type EmployeeChange } from './employee-changes.js';
 import { EmployeePresence, type PresenceRow } from './employee-presence.js';
 import { hashDevicePassword, type DeviceProtocol } from './device-identity.js';
@@ -125,7 +125,7 @@ export class EmployeeService {
       const now = this.clock();
       const id = await this.writeGuarded(() => store.insertEmployee(tx, account.id, { ...toRow(draft), ...password }, now));
       const after = { ...draft, subscriberID: id };
-      await this.changes.commit(tx, account, [{ type: 'add', after }], { userID: principal.userID });
+      await this.changes.commit(tx, account, [{ type: 'add', after }], initiatorOf(principal));
       await this.audit.record(tx, account.id, { kind: 'employee.create', objectId: id, after: withPasswordMark(after, input.devicePassword) });
       return after;
     });
@@ -144,7 +144,7 @@ export class EmployeeService {
     await this.database.transaction(async (tx) => {
       const before = await this.lockLiving(tx, account, subscriberID);
       await store.markEmployeeDeleted(tx, account.id, subscriberID, this.clock());
-      await this.changes.commit(tx, account, [{ type: 'delete', before }], { userID: principal.userID });
+      await this.changes.commit(tx, account, [{ type: 'delete', before }], initiatorOf(principal));
       await this.audit.record(tx, account.id, { kind: 'employee.delete', objectId: subscriberID, before });
     });
   }
@@ -231,7 +231,7 @@ export class EmployeeService {
       const after = change(before);
       await this.checkReferences(tx, account, after, before);
       await this.writeGuarded(() => store.updateEmployee(tx, account.id, subscriberID, { ...toRow(after), ...password }, this.clock()));
-      await this.changes.commit(tx, account, [{ type: 'edit', before, after }], { userID: principal.userID });
+      await this.changes.commit(tx, account, [{ type: 'edit', before, after }], initiatorOf(principal));
       await this.audit.record(tx, account.id, { kind: 'employee.update', objectId: subscriberID, before, after: withPasswordMark(after, devicePassword) });
       return this.lockLiving(tx, account, subscriberID);
     });

@@ -3,7 +3,7 @@ import { noAudit, type AuditRecorder } from '../audit/audit.js';
 import { ApiError, invalidField } from '../http/errors.js';
 import type { Database, Tx } from '../store/database.js';
 import type { SubscriberGroup, SubscriberGroupPatch, SubscriberGroupWrite } from './subscriber-group-schema.js';
-import { deleteGroup, findGroup, groupHasEmployees, insertGroup, listGroups, updateGroup } from './subscriber-group-store.js';
+import { deleteGroup, findGroup, groupHasEmployees, groupIdsAmong, insertGroup, listGroups, updateGroup } from './subscriber-group-store.js';
 
 const notFound = (id: number) => new ApiError('SUBSCRIBER_GROUP_NOT_FOUND', `no subscriber group ${id}`);
 
@@ -17,6 +17,11 @@ export class SubscriberGroupService {
 
   list(account: Account): Promise<SubscriberGroup[]> {
     return listGroups(this.database.db, account.id);
+  }
+
+  /** Which of these ids name a group of the account. */
+  existingIds(accountId: number, ids: readonly number[]): Promise<number[]> {
+    return groupIdsAmong(this.database.db, accountId, ids);
   }
 
   async get(account: Account, id: number): Promise<SubscriberGroup> {

@@ -16,6 +16,7 @@ export function formRoutes(forms: FormService) {
     api.get(
       base,
       {
+        config: { permission: 'view' },
         schema: {
           tags,
           summary: 'The forms filled on the named tasks',
@@ -32,6 +33,7 @@ export function formRoutes(forms: FormService) {
     api.get(
       `${base}/:formID`,
       {
+        config: { permission: 'view' },
         schema: {
           tags,
           summary: 'One form',

@@ -60,12 +60,19 @@ export interface AccountsTable {
 export interface ApiTokensTable {
   id: Generated<number>;
   account_id: number;
-  /** The workspace user the token acts for: the initiator (`userID`) of the changes it makes. */
-  user_id: number;
+  /** The user who made the token; null once that user is removed (the token is the account's). */
+  user_id: number | null;
   token_hash: string;
+  /** The token's name. */
   label: string;
   created_at: number;
   revoked_at: number | null;
+  /** `admin`, `dispatcher` or `viewer`. */
+  role: Generated<string>;
+  /** JSON array of employee group ids the token is limited to; null: the whole account. */
+  subscriber_group_ids: string | null;
+  /** When it last authenticated a request, to the minute (updated at most once a minute). */
+  last_used_at: number | null;
 }
 
 export interface UsersTable {
@@ -74,6 +81,16 @@ export interface UsersTable {
   login: string;
   password_hash: string;
   created_at: number;
+  name: Generated<string>;
+  /** `admin`, `dispatcher` or `viewer`. */
+  role: Generated<string>;
+  /** JSON array of employee group ids the user is limited to; null: the whole account. */
+  subscriber_group_ids: string | null;
+  /** 0: the user cannot sign in, and its sessions end. */
+  is_active: Generated<number>;
+  /** 1 while the password is a temporary one an admin set: the user must change it before anything else. */
+  must_change_password: Generated<number>;
+  last_sign_in_at: number | null;
   /** The TOTP secret (base32) while the second factor is on; null when off. */
   totp_secret: string | null;
   /** A secret shown as a QR code and not yet confirmed with a code. */

@@ -1,6 +1,6 @@
 import type { Account, Principal } from '../accounts/accounts.js';
 import { noAudit, type AuditRecorder } from '../audit/audit.js';
-import type { Change, ChangeRecorder, Initiator } from '../events/events.js';
+import { initiatorOf, type Change, type ChangeRecorder, type Initiator } from '../events/events.js';
 import type { EmployeeDirectory } from '../employees/employees.js';
 import { resolveBounds } from '../http/list-params.js';
 import type { CustomFieldTemplates } from '../customfields/customfields.js';
@@ -88,19 +88,19 @@ export class TaskService {
       await this.templates?.checkUse(tx, account.id, templateUse(task), null);
       const id = await store.insertTask(tx, account.id, toRow(task), task.creationMs, now);
       const [after] = await this.views(tx, account, [{ id, task }]);
-      await this.commit(tx, account, id, { type: 'add', after: after! }, { userID: principal.userID }, now);
+      await this.commit(tx, account, id, { type: 'add', after: after! }, initiatorOf(principal), now);
       return after!;
     });
   }
 
   async replace(principal: Principal, taskID: number, input: TaskWrite): Promise<void> {
-    await this.update(principal.account, taskID, null, { userID: principal.userID }, (before, now) =>
+    await this.update(principal.account, taskID, null, initiatorOf(principal), (before, now) =>
       taskFromBody(input, principal.account.timeZone, before, true, now),
     );
   }
 
   async patch(principal: Principal, taskID: number, input: TaskWrite): Promise<void> {
-    await this.update(principal.account, taskID, null, { userID: principal.userID }, (before, now) =>
+    await this.update(principal.account, taskID, null, initiatorOf(principal), (before, now) =>
       taskFromBody(input, principal.account.timeZone, before, false, now),
     );
   }
@@ -112,7 +112,7 @@ export class TaskService {
       const now = this.clock();
       await store.markTaskDeleted(tx, account.id, taskID, now);
       const [before] = await this.views(tx, account, [row]);
-      await this.commit(tx, account, taskID, { type: 'delete', before: before! }, { userID: principal.userID }, now);
+      await this.commit(tx, account, taskID, { type: 'delete', before: before! }, initiatorOf(principal), now);
     });
   }
 

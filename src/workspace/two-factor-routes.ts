@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { WorkspaceSessions } from '../accounts/accounts.js';
 import { described, withExamples } from '../http/examples.js';
@@ -10,15 +11,18 @@ const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 409: ErrorBody 
 
 /**
  * The signed-in user's second factor (TOTP, RFC 6238): set up by scanning a QR code and
- * confirming one code, which gives ten one-time recovery codes; turned off with a code. A
- * session limited to setting it up (the account requires it) may use these routes.
+ * confirming one code, which gives ten one-time recovery codes; turned off with a code. Every
+ * signed-in user may, for themselves; a session limited to setting it up (the account requires
+ * it) may use these routes (see `authenticate`, /workspace/api's hook).
  */
-export function twoFactorRoutes(sessions: WorkspaceSessions) {
-  const current = (request: Parameters<typeof currentSession>[1]) => currentSession(sessions, request, { setupOnly: true });
+export function twoFactorRoutes(sessions: WorkspaceSessions, authenticate: (request: FastifyRequest) => Promise<void>) {
+  const current = (request: FastifyRequest) => request.workspaceSession ?? currentSession(sessions, request);
   return async (api: Api) => {
+    api.addHook('onRequest', authenticate);
     api.post(
       '/workspace/api/twoFactor/setup',
       {
+        config: { permission: 'view' },
         schema: {
           tags,
           summary: 'Begin setting up two-factor sign-in',
@@ -47,6 +51,7 @@ export function twoFactorRoutes(sessions: WorkspaceSessions) {
     api.post(
       '/workspace/api/twoFactor/enable',
       {
+        config: { permission: 'view' },
         schema: {
           tags,
           summary: 'Turn two-factor sign-in on',
@@ -75,6 +80,7 @@ export function twoFactorRoutes(sessions: WorkspaceSessions) {
     api.post(
       '/workspace/api/twoFactor/disable',
       {
+        config: { permission: 'view' },
         schema: {
           tags,
           summary: 'Turn two-factor sign-in off',

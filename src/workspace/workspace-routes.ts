@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type, type Static } from 'typebox';
 import type { Account } from '../accounts/accounts.js';
-import { CSRF_HEADER, csrfMatches, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, passwordProblem, SESSION_COOKIE, SESSION_IDLE_MS, type Session, type WorkspaceSessions } from '../accounts/accounts.js';
+import { CSRF_HEADER, csrfMatches, ROLES, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, passwordProblem, SESSION_COOKIE, SESSION_IDLE_MS, type Session, type WorkspaceSessions } from '../accounts/accounts.js';
 import { described, withExamples } from '../http/examples.js';
 import { ApiError, invalidField } from '../http/errors.js';
 import { ErrorBody, NoContent, type Api } from '../http/route-types.js';
@@ -37,6 +37,9 @@ export interface WorkspaceSettings {
 const SessionView = Type.Object({
   login: Type.String(),
   userID: Type.Integer(),
+  role: Type.Union([Type.Literal(ROLES[0]), Type.Literal(ROLES[1]), Type.Literal(ROLES[2])], { description: 'what the user may do; the workspace hides what the role cannot' }),
+  subscriberGroupIDs: Type.Union([Type.Array(Type.Integer()), Type.Null()], { description: 'the employee groups the user is limited to; null: the whole account' }),
+  mustChangePassword: Type.Boolean({ description: 'the password is a temporary one an admin set: nothing but changing it is allowed until then' }),
   account: Type.Object({ accountID: Type.Integer(), name: Type.String(), timeZone: Type.String(), smsEnabled: Type.Boolean() }),
   csrfToken: Type.String({ description: `send it in the ${CSRF_HEADER} header with every change made with the session cookie` }),
   map: Type.Object({ tileUrl: Type.Union([Type.String(), Type.Null()]), attribution: Type.String() }),
@@ -55,6 +58,9 @@ const tags = ['Workspace'];
 const sessionExample = {
   login: 'dispatcher.anna',
   userID: 5,
+  role: 'dispatcher' as const,
+  subscriberGroupIDs: [3],
+  mustChangePassword: false,
   account: { accountID: 2, name: 'Rapid Couriers', timeZone: 'Europe/Moscow', smsEnabled: false },
   csrfToken: 'Xq3T9vLm2PaR8sKd1YwE6nBh',
   map: { tileUrl: 'https://tile.openstreetmap.org/{z}/{x}/{y}.png', attribution: '© OpenStreetMap contributors' },
@@ -77,17 +83,27 @@ const HEARTBEAT_MS = 25_000;
  * The workspace's own routes: sign-in and sign-out with a session cookie, and the live positions
  * stream of the map. Everything else the workspace does goes through /v6/api with the cookie.
  */
-export function workspaceRoutes(sessions: WorkspaceSessions, live: LiveFeed, settings: WorkspaceSettings) {
+export function workspaceRoutes(sessions: WorkspaceSessions, authenticate: (request: FastifyRequest) => Promise<void>, live: LiveFeed, settings: WorkspaceSettings) {
   const view = async (session: Session) => {
-    const { account, userID } = session.principal;
+    const { account, userID, role, subscriberGroupIDs } = session.principal;
     const { enabled, required, recoveryCodesLeft } = await sessions.twoFactor.status(session);
-    const twoFactor = { enabled, required, setupRequired: session.setupOnly, recoveryCodesLeft };
-    return { login: session.login, userID, account: accountView(account), csrfToken: session.csrfToken, ...settings, twoFactor };
+    return {
+      login: session.login,
+      userID: userID ?? 0,
+      role,
+      subscriberGroupIDs,
+      mustChangePassword: session.mustChangePassword,
+      account: accountView(account),
+      csrfToken: session.csrfToken,
+      ...settings,
+      twoFactor: { enabled, required, setupRequired: session.setupOnly, recoveryCodesLeft },
+    };
   };
 
-  const current = (request: FastifyRequest) => currentSession(sessions, request, { setupOnly: true });
+  const current = (request: FastifyRequest) => request.workspaceSession ?? currentSession(sessions, request);
 
   return async (api: Api) => {
+    api.addHook('onRequest', authenticate);
     // Open live streams, each with its session's token. They would hold the server open on close; end them first.
     const streams = new Map<ServerResponse, string>();
     api.addHook('preClose', async () => {
@@ -108,6 +124,7 @@ export function workspaceRoutes(sessions: WorkspaceSessions, live: LiveFeed, set
     api.post(
       '/workspace/api/session',
       {
+        config: { permission: 'public' },
         schema: {
           tags,
           summary: 'Sign in to the workspace',
@@ -153,6 +170,7 @@ export function workspaceRoutes(sessions: WorkspaceSessions, live: LiveFeed, set
     api.get(
       '/workspace/api/session',
       {
+        config: { permission: 'view' },
         schema: {
           tags,
           summary: 'The signed-in user, account and map settings',
@@ -170,6 +188,7 @@ export function workspaceRoutes(sessions: WorkspaceSessions, live: LiveFeed, set
     api.delete(
       '/workspace/api/session',
       {
+        config: { permission: 'view' },
         schema: {
           tags,
           summary: 'Sign out',
@@ -190,6 +209,7 @@ export function workspaceRoutes(sessions: WorkspaceSessions, live: LiveFeed, set
     api.put(
       '/workspace/api/password',
       {
+        config: { permission: 'view' },
         schema: {
           tags,
           summary: 'Change the signed-in user’s password',
@@ -228,6 +248,7 @@ export function workspaceRoutes(sessions: WorkspaceSessions, live: LiveFeed, set
     api.get(
       '/workspace/api/live',
       {
+        config: { permission: 'view' },
         schema: {
           tags,
           summary: 'Live positions (server-sent events)',
@@ -239,7 +260,7 @@ export function workspaceRoutes(sessions: WorkspaceSessions, live: LiveFeed, set
         },
       },
       async (request, reply: FastifyReply) => {
-        const { token, session } = await currentSession(sessions, request);
+        const { token, session } = await current(request);
         reply.hijack();
         const raw = reply.raw;
         raw.writeHead(200, {
@@ -284,16 +305,10 @@ export function workspaceRoutes(sessions: WorkspaceSessions, live: LiveFeed, set
 }
 
 /** The session the request's cookie names, or 401 code 1. */
-export async function currentSession(
-  sessions: Pick<WorkspaceSessions, 'authenticate'>,
-  request: FastifyRequest,
-  allow: { setupOnly: boolean } = { setupOnly: false },
-): Promise<{ token: string; session: Session }> {
+export async function currentSession(sessions: Pick<WorkspaceSessions, 'authenticate'>, request: FastifyRequest): Promise<{ token: string; session: Session }> {
   const token = request.cookies[SESSION_COOKIE];
   const session = token ? await sessions.authenticate(token) : null;
   if (!token || !session) throw new ApiError('USER_UNAUTHORIZED', 'not signed in');
-  // A session that may only set the second factor up reaches nothing else.
-  if (session.setupOnly && !allow.setupOnly) throw new ApiError('FORBIDDEN', 'the account requires two-factor sign-in: set it up first');
   return { token, session };
 }
 

@@ -1,4 +1,5 @@
 /** The face of workspace: the coordinators' own routes, the live map and the built workspace (see .dependency-cruiser.mjs). */
+import type { FastifyRequest } from 'fastify';
 import type { WorkspaceSessions } from '../accounts/accounts.js';
 import { settings as configSettings, type Config } from '../config.js';
 import type { Routes } from '../http/route-types.js';
@@ -11,6 +12,8 @@ import { workspaceRoutes, type WorkspaceSettings } from './workspace-routes.js';
 
 export interface WorkspaceDependencies {
   sessions: WorkspaceSessions;
+  /** The onRequest hook of /workspace/api: the cookie's session (but for signing in), then the role against the route's permission. */
+  authenticate: (request: FastifyRequest) => Promise<void>;
   /** The latest fixes and each batch as it commits: the live map. */
   fixes: LiveFixes;
   /** When each task's assignee is expected at its point (the signals module's estimate). */
@@ -33,7 +36,7 @@ export interface Workspace {
   routes(config: WorkspaceConfig, devices: WorkspaceSettings['devices']): Routes;
 }
 
-export function createWorkspace({ sessions, fixes, arrivals }: WorkspaceDependencies): Workspace {
+export function createWorkspace({ sessions, authenticate, fixes, arrivals }: WorkspaceDependencies): Workspace {
   const live = new LiveFeed(fixes);
   return {
     live,
@@ -41,9 +44,9 @@ export function createWorkspace({ sessions, fixes, arrivals }: WorkspaceDependen
       const settings = workspaceSettings(config, devices);
       const builtDir = config.workspaceDir === undefined ? builtWorkspaceDir() : config.workspaceDir;
       return async (app) => {
-        await app.register(workspaceRoutes(sessions, live, settings));
-        await app.register(arrivalRoutes(sessions, arrivals));
-        await app.register(twoFactorRoutes(sessions));
+        await app.register(workspaceRoutes(sessions, authenticate, live, settings));
+        await app.register(arrivalRoutes(authenticate, arrivals));
+        await app.register(twoFactorRoutes(sessions, authenticate));
         if (builtDir) await app.register(workspaceStaticFiles(builtDir, settings.map));
       };
     },

@@ -151,5 +151,50 @@ for (const dialect of dialects) {
       tick();
       assert.equal((await user.post('/workspace/api/twoFactor/disable', { code: codeAt(secret, now) })).status, 409);
     });
+
+    test('a user an admin made, with a temporary password, on an account that requires it: the password first, then the code', async () => {
+      tick();
+      const temporary = 'gleb temporary password';
+      const created = await server.api.post('/v6/api/userManagement/users', { login: 'gleb', role: 'dispatcher', password: temporary });
+      assert.equal(created.status, 201, created.text);
+      const base = new Client(server.baseUrl, null);
+      const first = await base.post(SESSION, { login: 'gleb', password: temporary });
+      assert.equal(first.status, 200, first.text);
+      assert.equal(first.body.mustChangePassword, true);
+      assert.equal(first.body.twoFactor.setupRequired, true);
+      const signed = { cookie: (first.headers.get('set-cookie') ?? '').split(';')[0]!, csrf: first.body.csrfToken as string, body: first.body };
+      const user = asUser(server, signed);
+      const headers = { cookie: signed.cookie, 'x-csrf-token': signed.csrf };
+      // Nothing but a new password while the admin's is in use: not even the second factor.
+      const early = await user.post('/workspace/api/twoFactor/setup');
+      assert.equal(early.status, 403);
+      assert.equal(early.body.code, 1025);
+      assert.equal((await base.put('/workspace/api/password', { currentPassword: temporary, newPassword: PASSWORD }, headers)).status, 204);
+      const afterPassword = await user.get(SESSION);
+      assert.equal(afterPassword.body.mustChangePassword, false);
+      assert.equal(afterPassword.body.twoFactor.setupRequired, true);
+      assert.equal((await user.get('/v6/api/subscriberManagement/subscribers')).body.code, 1016);
+      const { secret } = await turnOn(server, signed, now);
+      assert.equal((await user.get('/v6/api/subscriberManagement/subscribers')).status, 200);
+
+      // A new temporary password from the admin leaves the second factor on: both are asked for.
+      tick();
+      const reset = 'gleb second temporary password';
+      assert.equal((await server.api.patch(`/v6/api/userManagement/users/${created.body.userID}`, { password: reset })).status, 204);
+      const without = await base.post(SESSION, { login: 'gleb', password: reset });
+      assert.equal(without.status, 401);
+      assert.equal(without.body.validationErrors.code, 'is required');
+      const again = await base.post(SESSION, { login: 'gleb', password: reset, code: codeAt(secret, now) });
+      assert.equal(again.status, 200, again.text);
+      assert.equal(again.body.mustChangePassword, true);
+      assert.equal(again.body.twoFactor.setupRequired, false);
+      const cookie = (again.headers.get('set-cookie') ?? '').split(';')[0]!;
+      assert.equal((await base.get('/v6/api/subscriberManagement/subscribers', { cookie })).body.code, 1025);
+
+      const audit = await server.api.get(`/v6/api/accountManagement/auditLog?userID=${created.body.userID}`);
+      const kinds = audit.body.map((entry: any) => entry.kind);
+      for (const kind of ['user.passwordChange', 'twoFactor.enable', 'session.signIn']) assert.ok(kinds.includes(kind), `${kind} missing from ${kinds.join(', ')}`);
+      for (const secretText of [temporary, reset, PASSWORD, secret]) assert.ok(!audit.text.includes(secretText));
+    });
   });
 }

@@ -38,6 +38,8 @@ const ID_KEYS: Record<string, string> = {
   deliveryID: 'deliveryID',
   accountID: 'accountID',
   retranslatorID: 'retranslatorID',
+  userID: 'userID',
+  tokenID: 'tokenID',
 };
 
 /**

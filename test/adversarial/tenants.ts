@@ -199,6 +199,8 @@ export async function createTenant(baseUrl: string, tag: string): Promise<Tenant
     'report schedule',
   );
   const retranslator = await ok(api.post('/v6/api/trackerManagement/egtsRetranslators', { dispatcherID: 2219, name: `${marker} platform`, password: 'Relay-Pass-01' }), 201, 'EGTS retranslator');
+  const user = (await ok(api.get('/v6/api/userManagement/users'), 200, 'users'))[0];
+  const token = await ok(api.post('/v6/api/userManagement/tokens', { name: `${marker} integration`, role: 'viewer' }), 201, 'API token');
   const locations = await ok(api.get(`${LOCATIONS}?subscriberIDs=${subscriberID}&count=1`), 200, 'locations');
   const tracks = await ok(api.get(`${TRACKS}?subscriberIDs=${subscriberID}`), 200, 'tracks');
   const deliveries = await ok(api.get(DELIVERIES), 200, 'deliveries');
@@ -222,6 +224,8 @@ export async function createTenant(baseUrl: string, tag: string): Promise<Tenant
     requestID: String(locate.requestID),
     reportScheduleID: String(schedule.reportScheduleID),
     retranslatorID: String(retranslator.retranslatorID),
+    userID: String(user.userID),
+    tokenID: String(token.tokenID),
   };
   return tenant;
 }
@@ -264,4 +268,6 @@ export const GHOST_IDS: Record<string, string> = {
   requestID: '999999827',
   reportScheduleID: '999999821',
   retranslatorID: '999999817',
+  userID: '999999811',
+  tokenID: '999999809',
 };

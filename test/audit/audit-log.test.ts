@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { Client, startServer, SUBSCRIBERS, type TestServer } from '../helpers/server.js';
+import { FIRST_TOKEN_NAME } from '../../src/accounts/accounts.js';
 import { dialects } from '../helpers/stores.js';
 
 /**
@@ -99,7 +100,7 @@ for (const dialect of dialects) {
       const update = response.body.find((entry: any) => entry.kind === 'employee.update');
       assert.equal(update.objectID, id);
       assert.deepEqual(update.changes.name, { before: 'Ivan Petrov', after: 'Ivan S. Petrov' });
-      assert.deepEqual(update.actor, { kind: 'token', id: tokenID, name: 'first token' });
+      assert.deepEqual(update.actor, { kind: 'token', id: tokenID, name: FIRST_TOKEN_NAME });
       assert.equal(update.address, '127.0.0.1');
       assert.match(update.date, /^2026-06-01T09:00:00\+00:00$/);
       const zoneUpdate = response.body.find((entry: any) => entry.kind === 'zone.update');
@@ -140,6 +141,52 @@ for (const dialect of dialects) {
       assert.equal(signedIn.objectID, userID);
       assert.ok(!response.text.includes('wrong-password-guess'));
       assert.ok(!response.text.includes(PASSWORD));
+    });
+
+    test('users and tokens an admin manages, each change with its actor: a token by its name; never a password or token value', async () => {
+      const api = server.api;
+      const desk = await api.post('/v6/api/userManagement/tokens', { name: 'Dispatch desk', role: 'dispatcher' });
+      assert.equal(desk.status, 201, desk.text);
+      const deskID = desk.body.tokenID as number;
+      const byDesk = await api.withToken(desk.body.token).post('/v6/api/zoneManagement/zoneGroups', { name: 'By the desk' });
+      assert.equal(byDesk.status, 201, byDesk.text);
+      const temporary = 'boris temporary password';
+      const boris = await api.post('/v6/api/userManagement/users', { login: 'boris', name: 'Boris', role: 'dispatcher', password: temporary });
+      assert.equal(boris.status, 201, boris.text);
+      const borisID = boris.body.userID as number;
+      const reset = 'boris second temporary password';
+      assert.equal((await api.patch(`/v6/api/userManagement/users/${borisID}`, { role: 'viewer', password: reset })).status, 204);
+      assert.equal((await api.patch(`/v6/api/userManagement/tokens/${deskID}`, { name: 'Front desk' })).status, 204);
+      assert.equal((await api.delete(`/v6/api/userManagement/tokens/${deskID}`)).status, 204);
+      assert.equal((await api.delete(`/v6/api/userManagement/users/${borisID}`)).status, 204);
+
+      const response = await entries('?count=8');
+      const [userDelete, tokenRevoke, tokenUpdate, userUpdate, userCreate, zoneGroup, tokenCreate] = response.body;
+      assert.equal(tokenCreate.kind, 'token.create');
+      assert.equal(tokenCreate.objectID, deskID);
+      assert.deepEqual(tokenCreate.changes.role, { before: null, after: 'dispatcher' });
+      assert.deepEqual(tokenCreate.actor, { kind: 'token', id: tokenID, name: FIRST_TOKEN_NAME });
+      assert.equal(zoneGroup.kind, 'zoneGroup.create');
+      assert.deepEqual(zoneGroup.actor, { kind: 'token', id: deskID, name: 'Dispatch desk' });
+      assert.equal(userCreate.kind, 'user.create');
+      assert.deepEqual(userCreate.changes.login, { before: null, after: 'boris' });
+      assert.deepEqual(userCreate.changes.password, { before: null, after: '[redacted]' });
+      assert.equal(userUpdate.kind, 'user.update');
+      assert.deepEqual(userUpdate.changes.role, { before: 'dispatcher', after: 'viewer' });
+      assert.deepEqual(userUpdate.changes.password, { before: '[redacted]', after: '[redacted]' });
+      assert.equal(tokenUpdate.kind, 'token.update');
+      assert.deepEqual(tokenUpdate.changes, { name: { before: 'Dispatch desk', after: 'Front desk' } });
+      assert.equal(tokenRevoke.kind, 'token.revoke');
+      assert.deepEqual(tokenRevoke.changes, { isRevoked: { before: false, after: true } });
+      assert.equal(userDelete.kind, 'user.delete');
+      assert.deepEqual(userDelete.changes.login, { before: 'boris', after: null });
+      for (const secret of [temporary, reset, desk.body.token as string]) assert.ok(!response.text.includes(secret), `the audit log shows a secret (${secret.slice(0, 6)}…)`);
+
+      // The log is the admins': a dispatcher's token is refused it.
+      const dispatcher = await api.post('/v6/api/userManagement/tokens', { name: 'Another desk', role: 'dispatcher' });
+      const refused = await api.withToken(dispatcher.body.token).get(AUDIT);
+      assert.equal(refused.status, 403);
+      assert.equal(refused.body.code, 1025);
     });
 
     test('pages by lastAuditID, filters by token, kind and period, and follows the count rules', async () => {

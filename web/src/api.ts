@@ -27,6 +27,12 @@ export class ApiFailure extends Error {
 export interface SessionInfo {
   login: string;
   userID: number;
+  /** What the user may do: the workspace hides what the role cannot (the server refuses it anyway). */
+  role: 'admin' | 'dispatcher' | 'viewer';
+  /** The employee groups the user is limited to; null: the whole account. */
+  subscriberGroupIDs: number[] | null;
+  /** The password is a temporary one an admin set: the workspace asks for a new one first. */
+  mustChangePassword: boolean;
   account: { accountID: number; name: string; timeZone: string; smsEnabled: boolean };
   csrfToken: string;
   map: { tileUrl: string | null; attribution: string };

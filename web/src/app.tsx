@@ -5,6 +5,7 @@ import { api, ApiFailure, describe, setSession, type SessionInfo } from './api';
 import { DeliveriesPage } from './pages/deliveries';
 import { EventsPage } from './pages/events';
 import { MapPage } from './pages/map';
+import { PasswordForm } from './pages/password';
 import { SettingsPage } from './pages/settings';
 import { TwoFactorSetup } from './pages/two-factor';
 import { SignIn } from './pages/sign-in';
@@ -132,6 +133,16 @@ function Workspace({ onLanguage }: { onLanguage: (language: Language) => void })
   }
   if (session === undefined) return <p class="loading">{t('app.loading')}</p>;
   if (session === null) return <SignIn onSignedIn={signedIn} languageSwitch={<LanguageSwitch onLanguage={onLanguage} />} />;
+  // A temporary password from an admin: nothing else until the user has chosen their own.
+  if (session.mustChangePassword) {
+    return (
+      <main class="must-change" aria-labelledby="must-change-title">
+        <h1 id="must-change-title">{t('people.mustChange')}</h1>
+        <p>{t('people.mustChangeIntro')}</p>
+        <PasswordForm onChanged={load} />
+      </main>
+    );
+  }
 
   const tab: Tab = tabs.some((t) => t.path === route[0]) ? (route[0] as Tab) : 'map';
   const signOut = async () => {
@@ -198,6 +209,7 @@ function Workspace({ onLanguage }: { onLanguage: (language: Language) => void })
           </button>
         </header>
         <ErrorAlert message={signOutFailure} />
+        {session.role === 'viewer' && <p class="read-only-note">{t('people.readOnly')}</p>}
         <main id="main" tabIndex={-1}>
           {setup && <AccountSetup account={setup} onDone={setupDone} />}
           {tab === 'map' && <MapPage />}
@@ -210,11 +222,11 @@ function Workspace({ onLanguage }: { onLanguage: (language: Language) => void })
               {tab === 'tasks' && <TasksPage route={route.slice(1)} />}
               {tab === 'objects' && <MapObjectsPage />}
               {tab === 'reports' && <ReportsPage />}
-              {tab === 'settings' && route[1] === 'audit' && <AuditLogPage />}
+              {tab === 'settings' && route[1] === 'audit' && session.role === 'admin' && <AuditLogPage />}
             </Suspense>
           </PageBoundary>
           {tab === 'deliveries' && <DeliveriesPage />}
-          {tab === 'settings' && route[1] !== 'audit' && <SettingsPage />}
+          {tab === 'settings' && (route[1] !== 'audit' || session.role !== 'admin') && <SettingsPage />}
         </main>
       </AccountChangedContext.Provider>
     </SessionContext.Provider>

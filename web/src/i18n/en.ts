@@ -10,6 +10,7 @@ import { deliveriesEn } from './en/deliveries.js';
 import { tracksEn } from './en/tracks.js';
 import { reportsEn } from './en/reports.js';
 import { auditEn } from './en/audit.js';
+import { peopleEn } from './en/people.js';
 
 /** The English catalogue: the source of every key and of the placeholders each message takes. */
-export const en = { ...appEn, ...settingsEn, ...mapEn, ...employeesEn, ...tasksEn, ...objectsEn, ...zonesEn, ...eventsEn, ...deliveriesEn, ...tracksEn, ...reportsEn, ...auditEn } as const;
+export const en = { ...appEn, ...settingsEn, ...mapEn, ...employeesEn, ...tasksEn, ...objectsEn, ...zonesEn, ...eventsEn, ...deliveriesEn, ...tracksEn, ...reportsEn, ...auditEn, ...peopleEn } as const;

@@ -12,6 +12,7 @@ import { deliveriesRu } from './ru/deliveries.js';
 import { tracksRu } from './ru/tracks.js';
 import { reportsRu } from './ru/reports.js';
 import { auditRu } from './ru/audit.js';
+import { peopleRu } from './ru/people.js';
 
 /** The Russian catalogue, of the English one's shape: a key missing here fails the typecheck. */
-export const ru: CatalogueOf<typeof en> = { ...appRu, ...settingsRu, ...mapRu, ...employeesRu, ...tasksRu, ...objectsRu, ...zonesRu, ...eventsRu, ...deliveriesRu, ...tracksRu, ...reportsRu, ...auditRu };
+export const ru: CatalogueOf<typeof en> = { ...appRu, ...settingsRu, ...mapRu, ...employeesRu, ...tasksRu, ...objectsRu, ...zonesRu, ...eventsRu, ...deliveriesRu, ...tracksRu, ...reportsRu, ...auditRu, ...peopleRu };

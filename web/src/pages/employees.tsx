@@ -1,4 +1,5 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { useCan } from '../session';
 import { api, describe, query } from '../api';
 import { navigate } from '../router';
 import type { Employee, SubscriberGroup } from '../types';
@@ -18,6 +19,7 @@ const count = (n: number) => t('emp.count', { count: n });
  * settings; the page keeps it only until the coordinator moves on.
  */
 export function EmployeesPage({ route }: { route: string[] }) {
+  const canEdit = useCan('edit');
   const [view] = route;
   const [employees, setEmployees] = useState<Employee[] | null>(null);
   const [groups, setGroups] = useState<SubscriberGroup[]>([]);
@@ -68,21 +70,25 @@ export function EmployeesPage({ route }: { route: string[] }) {
         <h1 id="employees-title" tabIndex={-1} ref={heading}>
           {t('emp.title')}
         </h1>
-        <button type="button" onClick={() => navigate('employees', 'new')}>
-          {t('emp.new')}
-        </button>
+        {canEdit && (
+          <button type="button" onClick={() => navigate('employees', 'new')}>
+            {t('emp.new')}
+          </button>
+        )}
       </div>
       <StatusLine class="ok" message={status} />
       <LoadFailure message={loadError} onRetry={() => void reload()} />
       <div class="employees-layout">
         <EmployeeTable employees={employees} groups={groups} />
-        <GroupManager
-          title={t('emp.groups')}
-          path={EMPLOYEE_GROUPS}
-          idField="subscriberGroupID"
-          groups={groups.map((g) => ({ id: g.subscriberGroupID, name: g.name, members: members(g.subscriberGroupID) }))}
-          onChanged={groupsChanged}
-        />
+        {canEdit && (
+          <GroupManager
+            title={t('emp.groups')}
+            path={EMPLOYEE_GROUPS}
+            idField="subscriberGroupID"
+            groups={groups.map((g) => ({ id: g.subscriberGroupID, name: g.name, members: members(g.subscriberGroupID) }))}
+            onChanged={groupsChanged}
+          />
+        )}
       </div>
     </section>
   );

@@ -102,8 +102,8 @@ export function TwoFactorSetup({ onDone, onCancel }: { onDone: () => void; onCan
   );
 }
 
-/** Settings: the user's own second factor (on, off), and the account's requirement of it. */
-export function TwoFactorSection() {
+/** Settings: the user's own second factor (on, off), and, for an admin, the account's requirement of it. */
+export function TwoFactorSection({ canRequire }: { canRequire: boolean }) {
   const [state, setState] = useState<SessionInfo['twoFactor'] | null>(null);
   const [settingUp, setSettingUp] = useState(false);
   const [offCode, setOffCode] = useState('');
@@ -181,13 +181,13 @@ export function TwoFactorSection() {
             </button>
           </form>
         ))}
-      {state && (
+      {state && canRequire && (
         <label class="checkbox">
           <input type="checkbox" checked={state.required} onChange={(e) => void require(e.currentTarget.checked)} />
           {t('twoFactor.require')}
         </label>
       )}
-      <p class="muted small">{t('twoFactor.requireHint')}</p>
+      {canRequire && <p class="muted small">{t('twoFactor.requireHint')}</p>}
       <ErrorAlert message={failure} />
       <StatusLine message={status} />
     </section>
