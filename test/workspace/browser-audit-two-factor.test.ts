@@ -25,6 +25,8 @@ const codeOf = (secret: string, stepsAhead: 0 | 1) =>
   new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30, algorithm: 'SHA1' }).generate({ timestamp: Date.now() + stepsAhead * 30_000 });
 /** The shared test machine may be slow: a page is waited for this long before a step fails. */
 const PAGE_TIMEOUT_MS = 90_000;
+/** The page's texts but data: the account's logins and its first token's name, Latin in any language (Settings lists its users and tokens). */
+const readText = async (page: Workspace['page']) => (await readPage(page)).filter((text) => !/coordinator|admin@\d+|First token/.test(text));
 
 for (const { language, locale, dialect, text } of runs) {
   describe(`workspace in the browser: two-factor sign-in and the audit log (${language}, ${dialect})`, needsBrowser, () => {
@@ -57,7 +59,7 @@ for (const { language, locale, dialect, text } of runs) {
       await section.getByRole('img', { name: text['twoFactor.qr'] }).waitFor();
       const secret = (await section.locator('.totp-secret').textContent())!.trim();
       assert.match(secret, /^[A-Z2-7]{32}$/);
-      assert.deepEqual(foreignText(await readPage(page), language), []);
+      assert.deepEqual(foreignText(await readText(page), language), []);
       await section.getByLabel(text['twoFactor.code']).fill(codeOf(secret, 0));
       await section.getByRole('button', { name: text['twoFactor.confirm'] }).click();
       const codes = section.getByRole('list', { name: text['twoFactor.recoveryTitle'] }).getByRole('listitem');
@@ -73,7 +75,7 @@ for (const { language, locale, dialect, text } of runs) {
       const code = page.getByLabel(text['signIn.code']);
       await code.waitFor();
       assert.equal(await nav.count(), 0);
-      assert.deepEqual(foreignText(await readPage(page), language), []);
+      assert.deepEqual(foreignText(await readText(page), language), []);
       await code.fill('000000');
       await page.getByRole('button', { name: text['signIn.submit'] }).click();
       await page.getByRole('alert').filter({ hasText: text['signIn.codeWrong'] }).waitFor();
@@ -100,7 +102,7 @@ for (const { language, locale, dialect, text } of runs) {
       const firstRow = table.locator('tbody tr').first();
       await firstRow.getByText(`${text['audit.kind.employee']}: ${text['audit.verb.create']}`).waitFor();
       await table.getByText(`${text['audit.kind.twoFactor']}: ${text['audit.verb.enable']}`).waitFor();
-      assert.deepEqual(foreignText(await readPage(page), language), []);
+      assert.deepEqual(foreignText(await readText(page), language), []);
       await workspace.screenshot(`audit-log-${language}`);
 
       await page.getByLabel(text['audit.kind'], { exact: true }).selectOption('session');

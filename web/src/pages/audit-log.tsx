@@ -29,16 +29,42 @@ export interface AuditEntry {
   changes: Record<string, { before: unknown; after: unknown }>;
 }
 
-/** The objects the log speaks of, as `kind` prefixes. */
-const OBJECTS = ['account', 'employee', 'subscriberGroup', 'zone', 'zoneGroup', 'mapObject', 'rule', 'task', 'signingSecret', 'session', 'twoFactor'] as const;
-const VERBS = ['create', 'update', 'delete', 'rotate', 'signIn', 'signInFailed', 'enable', 'disable', 'recoveryCodeUsed'] as const;
+/** The objects the log speaks of, by `kind` prefix, with their names' keys. */
+const OBJECTS: Record<string, PlainKey> = {
+  account: 'audit.kind.account',
+  user: 'audit.kind.user',
+  token: 'audit.kind.token',
+  employee: 'audit.kind.employee',
+  subscriberGroup: 'audit.kind.subscriberGroup',
+  zone: 'audit.kind.zone',
+  zoneGroup: 'audit.kind.zoneGroup',
+  mapObject: 'audit.kind.mapObject',
+  rule: 'audit.kind.rule',
+  task: 'audit.kind.task',
+  signingSecret: 'audit.kind.signingSecret',
+  session: 'audit.kind.session',
+  twoFactor: 'audit.kind.twoFactor',
+};
+const VERBS: Record<string, PlainKey> = {
+  create: 'audit.verb.create',
+  update: 'audit.verb.update',
+  delete: 'audit.verb.delete',
+  rotate: 'audit.verb.rotate',
+  revoke: 'audit.verb.revoke',
+  passwordChange: 'audit.verb.passwordChange',
+  signIn: 'audit.verb.signIn',
+  signInFailed: 'audit.verb.signInFailed',
+  enable: 'audit.verb.enable',
+  disable: 'audit.verb.disable',
+  recoveryCodeUsed: 'audit.verb.recoveryCodeUsed',
+};
 
 /** What happened, in the reader's words: "Zones: changed"; a kind this page does not know, as it is. */
 export function describeKind(kind: string): string {
-  const [object, verb] = kind.split('.');
-  const objectKey = `audit.kind.${object}` as PlainKey;
-  const verbKey = `audit.verb.${verb}` as PlainKey;
-  if (!OBJECTS.includes(object as (typeof OBJECTS)[number]) || !VERBS.includes(verb as (typeof VERBS)[number])) return kind;
+  const [object = '', verb = ''] = kind.split('.');
+  const objectKey = Object.hasOwn(OBJECTS, object) ? OBJECTS[object] : undefined;
+  const verbKey = Object.hasOwn(VERBS, verb) ? VERBS[verb] : undefined;
+  if (!objectKey || !verbKey) return kind;
   return `${t(objectKey)}: ${t(verbKey)}`;
 }
 
@@ -169,9 +195,9 @@ export function AuditLogPage() {
           {t('audit.kind')}
           <select aria-label={t('audit.kind')} value={filters.kind} onChange={(e) => setFilters({ ...filters, kind: e.currentTarget.value })}>
             <option value="">{t('audit.allKinds')}</option>
-            {OBJECTS.map((object) => (
+            {Object.entries(OBJECTS).map(([object, key]) => (
               <option key={object} value={object}>
-                {t(`audit.kind.${object}` as PlainKey)}
+                {t(key)}
               </option>
             ))}
           </select>
