@@ -29,17 +29,39 @@ export interface AuditEntry {
   changes: Record<string, { before: unknown; after: unknown }>;
 }
 
-/** The objects the log speaks of, as `kind` prefixes. */
-const OBJECTS = ['account', 'employee', 'subscriberGroup', 'zone', 'zoneGroup', 'mapObject', 'rule', 'task', 'signingSecret', 'session', 'twoFactor'] as const;
-const VERBS = ['create', 'update', 'delete', 'rotate', 'signIn', 'signInFailed', 'enable', 'disable', 'recoveryCodeUsed'] as const;
+/** The objects the log speaks of, as `kind` prefixes, with their names. */
+const OBJECT_LABELS = {
+  account: 'audit.kind.account',
+  employee: 'audit.kind.employee',
+  subscriberGroup: 'audit.kind.subscriberGroup',
+  zone: 'audit.kind.zone',
+  zoneGroup: 'audit.kind.zoneGroup',
+  mapObject: 'audit.kind.mapObject',
+  rule: 'audit.kind.rule',
+  task: 'audit.kind.task',
+  signingSecret: 'audit.kind.signingSecret',
+  session: 'audit.kind.session',
+  twoFactor: 'audit.kind.twoFactor',
+} as const satisfies Record<string, PlainKey>;
+const VERB_LABELS = {
+  create: 'audit.verb.create',
+  update: 'audit.verb.update',
+  delete: 'audit.verb.delete',
+  rotate: 'audit.verb.rotate',
+  signIn: 'audit.verb.signIn',
+  signInFailed: 'audit.verb.signInFailed',
+  enable: 'audit.verb.enable',
+  disable: 'audit.verb.disable',
+  recoveryCodeUsed: 'audit.verb.recoveryCodeUsed',
+} as const satisfies Record<string, PlainKey>;
+const OBJECTS = Object.keys(OBJECT_LABELS) as (keyof typeof OBJECT_LABELS)[];
 
 /** What happened, in the reader's words: "Zones: changed"; a kind this page does not know, as it is. */
 export function describeKind(kind: string): string {
-  const [object, verb] = kind.split('.');
-  const objectKey = `audit.kind.${object}` as PlainKey;
-  const verbKey = `audit.verb.${verb}` as PlainKey;
-  if (!OBJECTS.includes(object as (typeof OBJECTS)[number]) || !VERBS.includes(verb as (typeof VERBS)[number])) return kind;
-  return `${t(objectKey)}: ${t(verbKey)}`;
+  const [object = '', verb = ''] = kind.split('.');
+  const objectKey = (OBJECT_LABELS as Record<string, PlainKey>)[object];
+  const verbKey = (VERB_LABELS as Record<string, PlainKey>)[verb];
+  return objectKey && verbKey ? `${t(objectKey)}: ${t(verbKey)}` : kind;
 }
 
 const nameOf = (actor: AuditActor) => actor.name ?? `#${actor.id ?? '?'}`;
@@ -171,7 +193,7 @@ export function AuditLogPage() {
             <option value="">{t('audit.allKinds')}</option>
             {OBJECTS.map((object) => (
               <option key={object} value={object}>
-                {t(`audit.kind.${object}` as PlainKey)}
+                {t(OBJECT_LABELS[object])}
               </option>
             ))}
           </select>
