@@ -22,12 +22,13 @@ export function changesBetween(before: object | null, after: object | null): Aud
   const next = (after ?? {}) as Record<string, unknown>;
   const changes: AuditChanges = {};
   for (const field of new Set([...Object.keys(previous), ...Object.keys(next)])) {
-    const was = previous[field];
-    const is = next[field];
+    // A field absent on one side counts as null: a creation lists only the fields it sets.
+    const was = previous[field] ?? null;
+    const is = next[field] ?? null;
     if (isDeepStrictEqual(was, is)) continue;
     changes[field] = SECRET_FIELD.test(field)
-      ? { before: was === undefined || was === null ? null : REDACTED, after: is === undefined || is === null ? null : REDACTED }
-      : { before: redacted(was ?? null), after: redacted(is ?? null) };
+      ? { before: was === null ? null : REDACTED, after: is === null ? null : REDACTED }
+      : { before: redacted(was), after: redacted(is) };
   }
   return changes;
 }

@@ -29,8 +29,8 @@ export interface AuditEntry {
   changes: Record<string, { before: unknown; after: unknown }>;
 }
 
-/** The objects the log speaks of, by `kind` prefix, with their names' keys. */
-const OBJECTS: Record<string, PlainKey> = {
+/** The objects the log speaks of, as `kind` prefixes, with their names. */
+const OBJECT_LABELS = {
   account: 'audit.kind.account',
   user: 'audit.kind.user',
   token: 'audit.kind.token',
@@ -44,8 +44,8 @@ const OBJECTS: Record<string, PlainKey> = {
   signingSecret: 'audit.kind.signingSecret',
   session: 'audit.kind.session',
   twoFactor: 'audit.kind.twoFactor',
-};
-const VERBS: Record<string, PlainKey> = {
+} as const satisfies Record<string, PlainKey>;
+const VERB_LABELS = {
   create: 'audit.verb.create',
   update: 'audit.verb.update',
   delete: 'audit.verb.delete',
@@ -57,15 +57,15 @@ const VERBS: Record<string, PlainKey> = {
   enable: 'audit.verb.enable',
   disable: 'audit.verb.disable',
   recoveryCodeUsed: 'audit.verb.recoveryCodeUsed',
-};
+} as const satisfies Record<string, PlainKey>;
+const OBJECTS = Object.keys(OBJECT_LABELS) as (keyof typeof OBJECT_LABELS)[];
 
 /** What happened, in the reader's words: "Zones: changed"; a kind this page does not know, as it is. */
 export function describeKind(kind: string): string {
   const [object = '', verb = ''] = kind.split('.');
-  const objectKey = Object.hasOwn(OBJECTS, object) ? OBJECTS[object] : undefined;
-  const verbKey = Object.hasOwn(VERBS, verb) ? VERBS[verb] : undefined;
-  if (!objectKey || !verbKey) return kind;
-  return `${t(objectKey)}: ${t(verbKey)}`;
+  const objectKey = (OBJECT_LABELS as Record<string, PlainKey>)[object];
+  const verbKey = (VERB_LABELS as Record<string, PlainKey>)[verb];
+  return objectKey && verbKey ? `${t(objectKey)}: ${t(verbKey)}` : kind;
 }
 
 const nameOf = (actor: AuditActor) => actor.name ?? `#${actor.id ?? '?'}`;
@@ -195,9 +195,9 @@ export function AuditLogPage() {
           {t('audit.kind')}
           <select aria-label={t('audit.kind')} value={filters.kind} onChange={(e) => setFilters({ ...filters, kind: e.currentTarget.value })}>
             <option value="">{t('audit.allKinds')}</option>
-            {Object.entries(OBJECTS).map(([object, key]) => (
+            {OBJECTS.map((object) => (
               <option key={object} value={object}>
-                {t(key)}
+                {t(OBJECT_LABELS[object])}
               </option>
             ))}
           </select>
