@@ -13,22 +13,23 @@
  * the operations others may call.
  */
 const layers = {
-  accounts: [],
+  audit: [],
+  accounts: ['audit'],
   events: ['accounts'],
   customfields: ['accounts'],
-  delivery: ['accounts'],
-  geozones: ['accounts', 'customfields'],
-  employees: ['accounts', 'customfields', 'events'],
-  tasks: ['accounts', 'employees', 'customfields', 'events'],
+  delivery: ['accounts', 'audit'],
+  geozones: ['accounts', 'customfields', 'audit'],
+  employees: ['accounts', 'customfields', 'events', 'audit'],
+  tasks: ['accounts', 'employees', 'customfields', 'events', 'audit'],
   files: ['accounts', 'tasks'],
   forms: ['accounts', 'tasks', 'customfields', 'files'],
   alerts: ['accounts', 'employees'],
   positioning: ['accounts', 'employees', 'geozones'],
-  signals: ['accounts', 'events', 'employees', 'tasks', 'positioning', 'geozones', 'delivery', 'alerts'],
+  signals: ['accounts', 'events', 'employees', 'tasks', 'positioning', 'geozones', 'delivery', 'alerts', 'audit'],
   devices: ['accounts', 'employees', 'positioning'],
   workspace: ['accounts', 'positioning', 'alerts'],
   reports: ['accounts', 'employees', 'positioning', 'geozones', 'delivery', 'tasks'],
-  retention: ['accounts', 'positioning', 'delivery', 'reports', 'files'],
+  retention: ['accounts', 'positioning', 'delivery', 'reports', 'files', 'audit'],
 };
 const kernel = '^src/(http|store|geo|i18n)/|^src/(config|version)\\.ts$';
 const protocolList = '^src/devices/protocols\\.ts$';

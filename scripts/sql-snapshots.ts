@@ -15,6 +15,10 @@ import { format } from 'sql-formatter';
 import * as accounts from '../src/accounts/account-store.js';
 import * as sessions from '../src/accounts/session-store.js';
 import * as alertStore from '../src/alerts/alert-store.js';
+import * as tokens from '../src/accounts/token-store.js';
+import * as twoFactor from '../src/accounts/two-factor-store.js';
+import * as users from '../src/accounts/user-store.js';
+import * as audit from '../src/audit/audit-store.js';
 import * as templates from '../src/customfields/custom-field-store.js';
 import { DeliveryQueue, type AttemptResult, type Head } from '../src/delivery/delivery-queue.js';
 import * as deliveryLog from '../src/delivery/delivery-log-store.js';
@@ -123,20 +127,35 @@ export const catalogue: Entry[] = [
   { file: 'alerts/alert-store.ts', name: 'markHandled', run: ({ database }) => alertStore.markHandled(database.db, ACCOUNT, 41, { id: 2, login: 'coordinator' }, T) },
   { file: 'alerts/alert-store.ts', name: 'alertState', run: ({ database }) => alertStore.alertState(database.db, ACCOUNT, 1000) },
   { file: 'accounts/session-store.ts', name: 'userLogins', run: ({ database }) => sessions.userLogins(database.db, ACCOUNT, [2, 3]) },
-  { file: 'accounts/account-store.ts', name: 'findTokenPrincipal', run: ({ database }) => accounts.findTokenPrincipal(database.db, 'digest') },
   { file: 'accounts/account-store.ts', name: 'findAccount', run: ({ database }) => accounts.findAccount(database.db, ACCOUNT) },
   { file: 'accounts/account-store.ts', name: 'changeAccount', run: ({ database }) => accounts.changeAccount(database.db, ACCOUNT, { smsEnabled: true, retentionDays: 90 }) },
   { file: 'accounts/account-store.ts', name: 'changeAccountProfile', run: ({ database }) => accounts.changeAccountProfile(database.db, ACCOUNT, { name: 'A', timeZone: 'Europe/Moscow', locale: 'ru' }, T) },
   { file: 'accounts/account-store.ts', name: 'anyAccount', run: ({ database }) => accounts.anyAccount(database.db) },
   { file: 'accounts/account-store.ts', name: 'listAccounts', run: ({ database }) => accounts.listAccounts(database.db) },
   { file: 'accounts/account-store.ts', name: 'insertAccount', run: ({ tx }) => accounts.insertAccount(tx, { name: 'Fleet', timeZone: 'UTC' }, T) },
-  { file: 'accounts/account-store.ts', name: 'insertToken', run: ({ tx }) => accounts.insertToken(tx, { accountId: ACCOUNT, userId: 5, tokenHash: 'digest', label: 'first token' }, T) },
+  { file: 'accounts/token-store.ts', name: 'findTokenPrincipal', run: ({ database }) => tokens.findTokenPrincipal(database.db, 'digest') },
+  { file: 'accounts/token-store.ts', name: 'touchToken', run: ({ database }) => tokens.touchToken(database.db, ACCOUNT, 4, T, T - 60_000) },
+  { file: 'accounts/token-store.ts', name: 'listTokens', run: ({ database }) => tokens.listTokens(database.db, ACCOUNT) },
+  { file: 'accounts/token-store.ts', name: 'findToken', run: ({ database }) => tokens.findToken(database.db, ACCOUNT, 4) },
+  { file: 'accounts/token-store.ts', name: 'insertToken', run: ({ tx }) => tokens.insertToken(tx, { accountId: ACCOUNT, userId: 5, tokenHash: 'digest', label: 'First token', role: 'admin', subscriberGroupIds: null }, T) },
+  { file: 'accounts/token-store.ts', name: 'changeToken', run: ({ tx }) => tokens.changeToken(tx, ACCOUNT, 4, { label: 'Warehouse', role: 'viewer', subscriberGroupIds: '[3]' }) },
+  { file: 'accounts/token-store.ts', name: 'revokeToken', run: ({ tx }) => tokens.revokeToken(tx, ACCOUNT, 4, T) },
+  { file: 'accounts/user-store.ts', name: 'listUsers', run: ({ database }) => users.listUsers(database.db, ACCOUNT) },
+  { file: 'accounts/user-store.ts', name: 'findUser', run: ({ database }) => users.findUser(database.db, ACCOUNT, 5) },
+  { file: 'accounts/user-store.ts', name: 'findUser (update lock)', run: ({ tx }) => users.findUser(tx, ACCOUNT, 5, true), only: 'postgres' },
+  { file: 'accounts/user-store.ts', name: 'activeAdminIds', run: ({ tx }) => users.activeAdminIds(tx, ACCOUNT, false) },
+  { file: 'accounts/user-store.ts', name: 'activeAdminIds (update lock)', run: ({ tx }) => users.activeAdminIds(tx, ACCOUNT, true), only: 'postgres' },
+  { file: 'accounts/user-store.ts', name: 'changeUser', run: ({ tx }) => users.changeUser(tx, ACCOUNT, 5, { name: 'Anna', role: 'viewer', subscriberGroupIds: '[3]', isActive: false, passwordHash: 'scrypt$…', mustChangePassword: true }) },
+  { file: 'accounts/user-store.ts', name: 'deleteUserSessions', run: ({ tx }) => users.deleteUserSessions(tx, ACCOUNT, 5) },
+  { file: 'accounts/user-store.ts', name: 'forgetTokenMaker', run: ({ tx }) => users.forgetTokenMaker(tx, ACCOUNT, 5) },
+  { file: 'accounts/user-store.ts', name: 'deleteUser', run: ({ tx }) => users.deleteUser(tx, ACCOUNT, 5) },
+  { file: 'accounts/user-store.ts', name: 'recordSignIn', run: ({ database }) => users.recordSignIn(database.db, ACCOUNT, 5, T) },
   { file: 'accounts/session-store.ts', name: 'findUserByLogin', run: ({ database }) => sessions.findUserByLogin(database.db, 'dispatcher') },
-  { file: 'accounts/session-store.ts', name: 'insertUser', run: ({ database }) => sessions.insertUser(database.db, ACCOUNT, 'dispatcher', 'scrypt$…', T) },
+  { file: 'accounts/session-store.ts', name: 'insertUser', run: ({ database }) => sessions.insertUser(database.db, ACCOUNT, { login: 'dispatcher', passwordHash: 'scrypt$…', role: 'dispatcher', subscriberGroupIds: '[3]', mustChangePassword: true }, T) },
   { file: 'accounts/session-store.ts', name: 'findPasswordHash', run: ({ database }) => sessions.findPasswordHash(database.db, ACCOUNT, 5) },
   { file: 'accounts/session-store.ts', name: 'setPasswordHash', run: ({ tx }) => sessions.setPasswordHash(tx, ACCOUNT, 5, 'scrypt$…') },
   { file: 'accounts/session-store.ts', name: 'deleteEndedSessions', run: ({ tx }) => sessions.deleteEndedSessions(tx, T) },
-  { file: 'accounts/session-store.ts', name: 'insertSession', run: ({ tx }) => sessions.insertSession(tx, { tokenHash: 'h', accountId: ACCOUNT, userId: 5, createdAt: T, expiresAt: T + HOUR }) },
+  { file: 'accounts/session-store.ts', name: 'insertSession', run: ({ tx }) => sessions.insertSession(tx, { tokenHash: 'h', accountId: ACCOUNT, userId: 5, createdAt: T, expiresAt: T + HOUR, setupOnly: false }) },
   { file: 'accounts/session-store.ts', name: 'findSession', run: ({ database }) => sessions.findSession(database.db, 'h') },
   { file: 'accounts/session-store.ts', name: 'extendSession', run: ({ database }) => sessions.extendSession(database.db, ACCOUNT, 'h', T + HOUR) },
   { file: 'accounts/session-store.ts', name: 'deleteSession', run: ({ database }) => sessions.deleteSession(database.db, 'h') },
@@ -144,6 +163,29 @@ export const catalogue: Entry[] = [
   { file: 'accounts/session-store.ts', name: 'countTry', run: ({ database }) => sessions.countTry(database.db, 'digest', T, 900_000) },
   { file: 'accounts/session-store.ts', name: 'clearTries', run: ({ database }) => sessions.clearTries(database.db, 'digest') },
   { file: 'accounts/session-store.ts', name: 'deleteTriesBefore', run: ({ database }) => sessions.deleteTriesBefore(database.db, T - 900_000) },
+  { file: 'accounts/two-factor-store.ts', name: 'findTwoFactor', run: ({ database }) => twoFactor.findTwoFactor(database.db, ACCOUNT, 5) },
+  { file: 'accounts/two-factor-store.ts', name: 'setPendingSecret', run: ({ database }) => twoFactor.setPendingSecret(database.db, ACCOUNT, 5, 'BASE32') },
+  { file: 'accounts/two-factor-store.ts', name: 'enableTotp', run: ({ tx }) => twoFactor.enableTotp(tx, ACCOUNT, 5, 'BASE32', 59_000_000, T) },
+  { file: 'accounts/two-factor-store.ts', name: 'disableTotp', run: ({ tx }) => twoFactor.disableTotp(tx, ACCOUNT, 5) },
+  { file: 'accounts/two-factor-store.ts', name: 'takeTotpStep', run: ({ database }) => twoFactor.takeTotpStep(database.db, ACCOUNT, 5, 59_000_000) },
+  { file: 'accounts/two-factor-store.ts', name: 'replaceRecoveryCodes', run: ({ tx }) => twoFactor.replaceRecoveryCodes(tx, ACCOUNT, 5, ['h1', 'h2']) },
+  { file: 'accounts/two-factor-store.ts', name: 'useRecoveryCode', run: ({ database }) => twoFactor.useRecoveryCode(database.db, ACCOUNT, 5, 'h1', T) },
+  { file: 'accounts/two-factor-store.ts', name: 'unusedRecoveryCodes', run: ({ database }) => twoFactor.unusedRecoveryCodes(database.db, ACCOUNT, 5) },
+  { file: 'accounts/two-factor-store.ts', name: 'endSetupOnly', run: ({ tx }) => twoFactor.endSetupOnly(tx, ACCOUNT, 5) },
+  // audit
+  {
+    file: 'audit/audit-store.ts',
+    name: 'insertAuditEntry',
+    run: ({ tx }) =>
+      audit.insertAuditEntry(tx, { accountId: ACCOUNT, at: T, actorKind: 'user', actorId: 5, actorLabel: 'anna', address: '203.0.113.7', kind: 'zone.update', objectId: 3, changes: '{}' }),
+  },
+  {
+    file: 'audit/audit-store.ts',
+    name: 'listAuditEntries',
+    run: ({ database }) =>
+      audit.listAuditEntries(database.db, ACCOUNT, { beforeId: 100, count: 50, actorKind: 'user', actorId: 5, kindPrefix: 'employee', fromMs: T - HOUR, toMs: T }),
+  },
+  { file: 'audit/audit-store.ts', name: 'deleteAuditEntriesBefore', run: ({ database }) => audit.deleteAuditEntriesBefore(database.db, ACCOUNT, T, 500) },
 
   // customfields
   { file: 'customfields/custom-field-store.ts', name: 'listTemplates', run: ({ database }) => templates.listTemplates(database.db, ACCOUNT) },
@@ -232,6 +274,7 @@ export const catalogue: Entry[] = [
   { file: 'employees/subscriber-group-store.ts', name: 'insertGroup', run: ({ tx }) => groups.insertGroup(tx, ACCOUNT, { name: 'Couriers', regionID: null, comment: '' }, T) },
   { file: 'employees/subscriber-group-store.ts', name: 'updateGroup', run: ({ tx }) => groups.updateGroup(tx, ACCOUNT, { subscriberGroupID: 4, name: 'Couriers', regionID: null, comment: '' }, T) },
   { file: 'employees/subscriber-group-store.ts', name: 'groupHasEmployees', run: ({ tx }) => groups.groupHasEmployees(tx, ACCOUNT, 4) },
+  { file: 'employees/subscriber-group-store.ts', name: 'groupIdsAmong', run: ({ database }) => groups.groupIdsAmong(database.db, ACCOUNT, [3, 4]) },
   { file: 'employees/subscriber-group-store.ts', name: 'deleteGroup', run: ({ tx }) => groups.deleteGroup(tx, ACCOUNT, 4) },
 
   // geozones

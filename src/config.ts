@@ -117,6 +117,7 @@ export const settings = {
     parse: durationMs,
   },
   RETENTION_DAYS: { doc: 'days of fixes an account keeps unless it has its own setting; 0 keeps them for ever', default: 0, parse: days },
+  AUDIT_RETENTION_DAYS: { doc: 'days the audit log (who changed what, sign-ins) is kept; 0: for ever', default: 365, parse: days },
   DELIVERY_RETENTION_DAYS: { doc: 'days finished deliveries and their attempts are kept (fewer when the account keeps fixes fewer), and report schedules\' past sends (at least 31); 0: for ever', default: 30, parse: days },
   LOG_LEVEL: {
     doc: 'pino log level (fatal, error, warn, info, debug, trace, silent)',

@@ -46,7 +46,7 @@ async function main(): Promise<void> {
     router,
     geocoder,
     signalMaxAgeMs: config.SIGNAL_MAX_AGE,
-    retention: { serverRetentionDays: config.RETENTION_DAYS, deliveryRetentionDays: config.DELIVERY_RETENTION_DAYS },
+    retention: { serverRetentionDays: config.RETENTION_DAYS, deliveryRetentionDays: config.DELIVERY_RETENTION_DAYS, auditRetentionDays: config.AUDIT_RETENTION_DAYS },
     files: { store: openFileStore(config.DATA_DIR, fileBucket(config)), maxBytes: config.FILES_MAX_BYTES, uploadsPerMinute: config.FILES_UPLOADS_PER_MINUTE },
   });
   await bootstrapFirstAccount(services.accounts, config, log);

@@ -1,9 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import type { Database } from '../store/database.js';
+import { noAudit, type AuditRecorder } from '../audit/audit.js';
+import type { Database, Db } from '../store/database.js';
 import * as store from './account-store.js';
 import type { AccountRow } from './account-store.js';
+import { roleOf, type Role } from './roles.js';
 import { insertUser } from './session-store.js';
 import { hashPassword, hashToken, newApiToken } from './secrets.js';
+import { findTokenPrincipal, insertToken, touchToken } from './token-store.js';
 
 export interface Account {
   id: number;
@@ -29,13 +32,32 @@ export interface AccountSettings {
   track?: Readonly<Record<string, number>>;
   /** The GPS filter (positioning), by name: zeroCoordinates, duplicates, maxAccuracyM, maxSpeedKmh, confirmFixes. */
   gpsFilter?: Readonly<Record<string, number | boolean>>;
+  /** Sign-in: whether every user of the account must use a second factor (TOTP). */
+  security?: Readonly<{ twoFactorRequired?: boolean }>;
 }
 
-/** Who made an authenticated request: the account and the workspace user behind the token. */
+/** Who made an authenticated request: a workspace user's session, or an API token, of an account. */
 export interface Principal {
   account: Account;
-  userID: number;
+  /** What it may do (roles.ts); checked for every route by `requirePermission`. */
+  role: Role;
+  /**
+   * The signed-in user; for an API token, the user who made it (the initiator of the changes it
+   * makes), or null once that user is removed.
+   */
+  userID: number | null;
+  /** The API token of the request; null for a workspace session. */
+  tokenID: number | null;
+  /** The employee groups the user or token is limited to; null: the whole account. */
+  subscriberGroupIDs: number[] | null;
+  /** Who it is to people (the audit log's actor): the user's login, or the token's name. */
+  name: string;
 }
+
+/** The name the first start's token and every new account's first token get. */
+export const FIRST_TOKEN_NAME = 'First token';
+/** A token's lastUsedDate moves at most this often: one write a minute per token, not one per request. */
+export const TOKEN_TOUCH_MS = 60_000;
 
 export interface CreatedAccount {
   account: Account;
@@ -45,42 +67,40 @@ export interface CreatedAccount {
 }
 
 /**
- * How long a resolved token is trusted without asking the database again. Every request carries
- * a token and the lookup is most of a small request's cost; a revoked token or changed account
- * settings take effect within this time on every server.
+ * How long `getCached` trusts an account read (the ingest queue reads it for every group it
+ * commits): a change of the account's settings reaches ingestion within this time on every server.
  */
-const PRINCIPAL_CACHE_MS = 5_000;
-const PRINCIPAL_CACHE_SIZE = 10_000;
+const ACCOUNT_CACHE_MS = 5_000;
+const ACCOUNT_CACHE_SIZE = 10_000;
 
 export class AccountService {
-  private readonly principals = new Map<string, { principal: Principal; until: number }>();
   private readonly accounts = new Map<number, { account: Account; until: number }>();
 
   constructor(
     private readonly database: Database,
     private readonly clock: () => number = Date.now,
+    private readonly audit: AuditRecorder = noAudit,
   ) {}
 
-  /** Resolves a bearer token to its principal; null for unknown or revoked tokens. */
+  /**
+   * Resolves a bearer token to its principal; null for unknown or revoked tokens. Looked up on
+   * every request, in the primary (authentication runs before a request is sent to a replica): a
+   * revocation, or a new role or scope, holds from the next request on every server. The lookup
+   * is one indexed read; the last use is written at most once a minute.
+   */
   async authenticate(token: string): Promise<Principal | null> {
-    const hash = hashToken(token);
-    const now = Date.now();
-    const cached = this.principals.get(hash);
-    if (cached && cached.until > now) return cached.principal;
-    const principal = await this.lookup(hash);
-    if (principal) {
-      if (this.principals.size >= PRINCIPAL_CACHE_SIZE) this.principals.clear();
-      this.principals.set(hash, { principal, until: now + PRINCIPAL_CACHE_MS });
-    } else {
-      this.principals.delete(hash);
-    }
-    return principal;
-  }
-
-  private async lookup(tokenHash: string): Promise<Principal | null> {
-    const row = await store.findTokenPrincipal(this.database.db, tokenHash);
+    const row = await findTokenPrincipal(this.database.db, hashToken(token));
     if (!row) return null;
-    return { account: toAccount(row), userID: row.user_id };
+    const now = this.clock();
+    if (row.last_used_at === null || row.last_used_at < now - TOKEN_TOUCH_MS) await touchToken(this.database.db, row.id, row.token_id, now, now - TOKEN_TOUCH_MS);
+    return {
+      account: toAccount(row),
+      role: roleOf(row.role),
+      userID: row.user_id,
+      tokenID: row.token_id,
+      subscriberGroupIDs: groupIdsOf(row.subscriber_group_ids),
+      name: row.token_label,
+    };
   }
 
   async get(accountId: number): Promise<Account | null> {
@@ -88,18 +108,14 @@ export class AccountService {
     return row ? toAccount(row) : null;
   }
 
-  /**
-   * `get` for the ingest queue, which reads the account for every group it commits: trusted for
-   * as long as a resolved token is (PRINCIPAL_CACHE_MS), so a change of the account's settings
-   * reaches ingestion within that time on every server, as it reaches the API.
-   */
+  /** `get` for the ingest queue, which reads the account for every group it commits: up to ACCOUNT_CACHE_MS old. */
   async getCached(accountId: number): Promise<Account | null> {
     const now = Date.now();
     const cached = this.accounts.get(accountId);
     if (cached && cached.until > now) return cached.account;
     const account = await this.get(accountId);
-    if (this.accounts.size >= PRINCIPAL_CACHE_SIZE) this.accounts.clear();
-    if (account) this.accounts.set(accountId, { account, until: now + PRINCIPAL_CACHE_MS });
+    if (this.accounts.size >= ACCOUNT_CACHE_SIZE) this.accounts.clear();
+    if (account) this.accounts.set(accountId, { account, until: now + ACCOUNT_CACHE_MS });
     else this.accounts.delete(accountId);
     return account;
   }
@@ -109,7 +125,9 @@ export class AccountService {
    * fixes it keeps (null: the server's RETENTION_DAYS; 0: for ever). Fields left out stay.
    */
   async change(accountId: number, change: { smsEnabled?: boolean; retentionDays?: number | null }): Promise<Account | null> {
-    if (change.smsEnabled !== undefined || change.retentionDays !== undefined) await store.changeAccount(this.database.db, accountId, change);
+    if (change.smsEnabled !== undefined || change.retentionDays !== undefined) {
+      await this.changeLogged(accountId, (tx) => store.changeAccount(tx, accountId, change));
+    }
     return this.changed(accountId);
   }
 
@@ -117,13 +135,23 @@ export class AccountService {
   async changeSettings(accountId: number, part: Partial<AccountSettings>): Promise<Account | null> {
     const account = await this.get(accountId);
     if (!account) return null;
-    await store.changeAccount(this.database.db, accountId, { settings: JSON.stringify({ ...account.settings, ...part }) });
+    await this.changeLogged(accountId, (tx) => store.changeAccount(tx, accountId, { settings: JSON.stringify({ ...account.settings, ...part }) }));
     return this.changed(accountId);
   }
 
-  /** Every server reads the change within PRINCIPAL_CACHE_MS; this one at once. */
+  /** A change of the account's row, logged with the account before and after in its transaction. */
+  private async changeLogged(accountId: number, write: (tx: Db) => Promise<void>): Promise<void> {
+    await this.database.transaction(async (tx) => {
+      const before = await store.findAccount(tx, accountId);
+      await write(tx);
+      const after = await store.findAccount(tx, accountId);
+      if (!before || !after) return;
+      await this.audit.record(tx, accountId, { kind: 'account.update', objectId: accountId, before: auditView(toAccount(before)), after: auditView(toAccount(after)) });
+    });
+  }
+
+  /** The API reads the change at once (principals are read on every request); ingestion within ACCOUNT_CACHE_MS. */
   private async changed(accountId: number): Promise<Account | null> {
-    this.principals.clear();
     this.accounts.delete(accountId);
     return this.get(accountId);
   }
@@ -133,10 +161,8 @@ export class AccountService {
    * values are checked by the route. A new zone cuts days from then on (docs/coordinators/time-zones.md).
    */
   async changeProfile(accountId: number, change: { name?: string; timeZone?: string; locale?: AccountLocale }): Promise<Account | null> {
-    await store.changeAccountProfile(this.database.db, accountId, change, this.clock());
-    this.principals.clear();
-    this.accounts.delete(accountId);
-    return this.get(accountId);
+    await this.changeLogged(accountId, (tx) => store.changeAccountProfile(tx, accountId, change, this.clock()));
+    return this.changed(accountId);
   }
 
   async hasAnyAccount(): Promise<boolean> {
@@ -148,9 +174,9 @@ export class AccountService {
   }
 
   /**
-   * A new account with its first workspace user and API token. The token is returned here and
-   * never again; only its hash is kept. `login` defaults to `admin@<accountID>`; the user can
-   * sign in only once it has a password.
+   * A new account with its first workspace user and API token, both admins (the token named
+   * FIRST_TOKEN_NAME). The token is returned here and never again; only its hash is kept. `login`
+   * defaults to `admin@<accountID>`; the user can sign in only once it has a password.
    */
   async createAccount(input: {
     name: string;
@@ -165,8 +191,9 @@ export class AccountService {
     return this.database.transaction(async (tx) => {
       const account = await store.insertAccount(tx, input, now);
       const login = input.login ?? `admin@${account.id}`;
-      const userId = await insertUser(tx, account.id, login, passwordHash, now);
-      await store.insertToken(tx, { accountId: account.id, userId, tokenHash: hashToken(token), label: 'first token' }, now);
+      const userId = await insertUser(tx, account.id, { login, passwordHash }, now);
+      const tokenHash = hashToken(token);
+      await insertToken(tx, { accountId: account.id, userId, tokenHash, label: FIRST_TOKEN_NAME, role: 'admin', subscriberGroupIds: null }, now);
       return { account: toAccount(account), token, userLogin: login, ...(input.password ? { password: input.password } : {}) };
     });
   }
@@ -183,4 +210,15 @@ export function toAccount(row: AccountRow): Account {
     locale: row.locale === 'ru' ? 'ru' : 'en',
     settingsConfirmed: row.settings_confirmed_at !== null,
   };
+}
+
+/** The account as the audit log compares it: its settings, by part (`settings.gpsFilter`). */
+function auditView(account: Account): Record<string, unknown> {
+  const { id: _id, settings, settingsConfirmed: _confirmed, ...fields } = account;
+  return { ...fields, ...Object.fromEntries(Object.entries(settings).map(([part, value]) => [`settings.${part}`, value])) };
+}
+
+/** A stored scope: a JSON array of group ids, or null for the whole account. */
+export function groupIdsOf(stored: string | null): number[] | null {
+  return stored === null ? null : (JSON.parse(stored) as number[]);
 }

@@ -1,6 +1,6 @@
 import type { Db, Tx } from '../store/database.js';
 
-/** The statements of accounts and their API tokens. An account's own row is found by its id, the account's id. */
+/** The statements of accounts (their tokens: token-store.ts). An account's own row is found by its id, the account's id. */
 
 export type AccountRow = {
   id: number;
@@ -14,19 +14,7 @@ export type AccountRow = {
 };
 const accountColumns = ['id', 'name', 'time_zone', 'sms_enabled', 'settings', 'retention_days', 'locale', 'settings_confirmed_at'] as const;
 
-/** The account and user of a live API token, by the token's digest (the token finds the account). */
-export async function findTokenPrincipal(db: Db, tokenHash: string): Promise<(AccountRow & { user_id: number }) | null> {
-  const row = await db
-    .selectFrom('api_tokens as t')
-    .innerJoin('accounts as a', 'a.id', 't.account_id')
-    .select(['a.id', 'a.name', 'a.time_zone', 'a.sms_enabled', 'a.settings', 'a.retention_days', 'a.locale', 'a.settings_confirmed_at', 't.user_id'])
-    .where('t.token_hash', '=', tokenHash)
-    .where('t.revoked_at', 'is', null)
-    .executeTakeFirst();
-  return row ?? null;
-}
-
-export async function findAccount(db: Db, accountId: number): Promise<AccountRow | null> {
+export async function findAccount(db: Db | Tx, accountId: number): Promise<AccountRow | null> {
   const row = await db.selectFrom('accounts').select(accountColumns).where('id', '=', accountId).executeTakeFirst();
   return row ?? null;
 }
@@ -35,7 +23,7 @@ export async function findAccount(db: Db, accountId: number): Promise<AccountRow
  * The operator's change: the paid SMS option and the days of fixes kept; or the account's own
  * settings document (JSON); fields left out stay (at least one is given).
  */
-export async function changeAccount(db: Db, accountId: number, change: { smsEnabled?: boolean; retentionDays?: number | null; settings?: string }): Promise<void> {
+export async function changeAccount(db: Db | Tx, accountId: number, change: { smsEnabled?: boolean; retentionDays?: number | null; settings?: string }): Promise<void> {
   const set = {
     ...(change.smsEnabled === undefined ? {} : { sms_enabled: change.smsEnabled ? 1 : 0 }),
     ...(change.retentionDays === undefined ? {} : { retention_days: change.retentionDays }),
@@ -48,7 +36,7 @@ export async function changeAccount(db: Db, accountId: number, change: { smsEnab
  * The account's own change of its name, zone and language (fields left out stay); the first one
  * marks the zone and language as confirmed, which ends the workspace's first-sign-in question.
  */
-export async function changeAccountProfile(db: Db, accountId: number, change: { name?: string; timeZone?: string; locale?: string }, now: number): Promise<void> {
+export async function changeAccountProfile(db: Db | Tx, accountId: number, change: { name?: string; timeZone?: string; locale?: string }, now: number): Promise<void> {
   await db
     .updateTable('accounts')
     .set((eb) => ({
@@ -78,11 +66,4 @@ export async function insertAccount(tx: Tx, account: { name: string; timeZone: s
     .values({ name: account.name, time_zone: account.timeZone, sms_enabled: 0, created_at: now })
     .returning(accountColumns)
     .executeTakeFirstOrThrow();
-}
-
-export async function insertToken(tx: Tx, token: { accountId: number; userId: number; tokenHash: string; label: string }, now: number): Promise<void> {
-  await tx
-    .insertInto('api_tokens')
-    .values({ account_id: token.accountId, user_id: token.userId, token_hash: token.tokenHash, label: token.label, created_at: now })
-    .execute();
 }

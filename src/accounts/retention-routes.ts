@@ -29,6 +29,7 @@ export function retentionRoutes(accounts: AccountService, serverRetentionDays: n
     api.get(
       path,
       {
+        config: { permission: 'view' },
         schema: {
           tags,
           summary: 'How long this account’s data is kept',
@@ -48,6 +49,7 @@ export function retentionRoutes(accounts: AccountService, serverRetentionDays: n
     api.put(
       path,
       {
+        config: { permission: 'admin' },
         schema: {
           tags,
           summary: 'Set how long this account’s data is kept',

@@ -12,6 +12,10 @@ export interface UserRow {
   account_id: number;
   login: string;
   password_hash: string;
+  role: string;
+  subscriber_group_ids: string | null;
+  is_active: number;
+  must_change_password: number;
 }
 
 /** The session's user and expiry, with its account's columns (`id` is the account's). */
@@ -19,18 +23,42 @@ export type SessionRow = AccountRow & {
   user_id: number;
   expires_at: number;
   login: string;
+  setup_only: number;
+  role: string;
+  subscriber_group_ids: string | null;
+  is_active: number;
+  must_change_password: number;
 };
 
 /** The user a sign-in names (logins are unique across accounts). */
 export async function findUserByLogin(db: Db, login: string): Promise<UserRow | null> {
-  const row = await db.selectFrom('users').select(['id', 'account_id', 'login', 'password_hash']).where('login', '=', login).executeTakeFirst();
+  const row = await db
+    .selectFrom('users')
+    .select(['id', 'account_id', 'login', 'password_hash', 'role', 'subscriber_group_ids', 'is_active', 'must_change_password'])
+    .where('login', '=', login)
+    .executeTakeFirst();
   return row ?? null;
 }
 
-export async function insertUser(db: Db, accountId: number, login: string, passwordHash: string, now: number): Promise<number> {
+/** A user of the account; `name` defaults to the login, `role` to admin (the operator's and the first start's users). */
+export async function insertUser(
+  db: Db | Tx,
+  accountId: number,
+  user: { login: string; passwordHash: string; name?: string; role?: string; subscriberGroupIds?: string | null; mustChangePassword?: boolean },
+  now: number,
+): Promise<number> {
   const row = await db
     .insertInto('users')
-    .values({ account_id: accountId, login, password_hash: passwordHash, created_at: now })
+    .values({
+      account_id: accountId,
+      login: user.login,
+      password_hash: user.passwordHash,
+      name: user.name ?? user.login,
+      role: user.role ?? 'admin',
+      subscriber_group_ids: user.subscriberGroupIds ?? null,
+      must_change_password: user.mustChangePassword ? 1 : 0,
+      created_at: now,
+    })
     .returning('id')
     .executeTakeFirstOrThrow();
   return row.id;
@@ -47,8 +75,9 @@ export async function findPasswordHash(db: Db, accountId: number, userId: number
   return row?.password_hash ?? null;
 }
 
+/** The user's own new password, which is no longer a temporary one. */
 export async function setPasswordHash(tx: Tx, accountId: number, userId: number, passwordHash: string): Promise<void> {
-  await tx.updateTable('users').set({ password_hash: passwordHash }).where('account_id', '=', accountId).where('id', '=', userId).execute();
+  await tx.updateTable('users').set({ password_hash: passwordHash, must_change_password: 0 }).where('account_id', '=', accountId).where('id', '=', userId).execute();
 }
 
 /** Ended sessions of every account are forgotten as new ones begin (and by retention, hourly); the number removed. */
@@ -57,10 +86,20 @@ export async function deleteEndedSessions(executor: Db | Tx, now: number): Promi
   return Number(result.numDeletedRows);
 }
 
-export async function insertSession(tx: Tx, row: { tokenHash: string; accountId: number; userId: number; createdAt: number; expiresAt: number }): Promise<void> {
+export async function insertSession(
+  tx: Tx,
+  row: { tokenHash: string; accountId: number; userId: number; createdAt: number; expiresAt: number; setupOnly: boolean },
+): Promise<void> {
   await tx
     .insertInto('workspace_sessions')
-    .values({ token_hash: row.tokenHash, account_id: row.accountId, user_id: row.userId, created_at: row.createdAt, expires_at: row.expiresAt })
+    .values({
+      token_hash: row.tokenHash,
+      account_id: row.accountId,
+      user_id: row.userId,
+      created_at: row.createdAt,
+      expires_at: row.expiresAt,
+      setup_only: row.setupOnly ? 1 : 0,
+    })
     .execute();
 }
 
@@ -70,7 +109,8 @@ export async function findSession(db: Db, tokenHash: string): Promise<SessionRow
     .selectFrom('workspace_sessions as s')
     .innerJoin('users as u', (join) => join.onRef('u.id', '=', 's.user_id').onRef('u.account_id', '=', 's.account_id'))
     .innerJoin('accounts as a', 'a.id', 's.account_id')
-    .select(['s.user_id', 's.expires_at', 'u.login', 'a.id', 'a.name', 'a.time_zone', 'a.sms_enabled', 'a.settings', 'a.retention_days', 'a.locale', 'a.settings_confirmed_at'])
+    .select(['s.user_id', 's.expires_at', 's.setup_only', 'u.login', 'u.role', 'u.subscriber_group_ids', 'u.is_active', 'u.must_change_password'])
+    .select(['a.id', 'a.name', 'a.time_zone', 'a.sms_enabled', 'a.settings', 'a.retention_days', 'a.locale', 'a.settings_confirmed_at'])
     .where('s.token_hash', '=', tokenHash)
     .executeTakeFirst();
   return row ?? null;

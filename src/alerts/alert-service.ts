@@ -54,8 +54,10 @@ export class AlertService {
 
   /** Another account's alert, or none, is 404 code 1028; one handled already keeps who handled it first. */
   async handle(principal: Principal, alertId: number): Promise<void> {
-    const logins = await this.people.loginsOf(principal.account.id, [principal.userID]);
-    const user = { id: principal.userID, login: logins.get(principal.userID) ?? null };
+    // A token whose user was removed handles in its own name.
+    const { userID, name } = principal;
+    const login = userID === null ? name : ((await this.people.loginsOf(principal.account.id, [userID])).get(userID) ?? name);
+    const user = { id: userID, login };
     const found = await markHandled(this.database.db, principal.account.id, alertId, user, this.clock());
     if (!found) throw new ApiError('ALERT_NOT_FOUND', `no alert ${alertId}`);
   }

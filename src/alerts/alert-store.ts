@@ -111,7 +111,7 @@ export function listAlerts(db: Db, accountId: number, filter: AlertFilter): Prom
  * Marks an alert handled by this user, with their login as it is now (kept if the user goes); one
  * already handled keeps who handled it first. False when the account has no such alert.
  */
-export async function markHandled(db: Db, accountId: number, id: number, user: { id: number; login: string | null }, now: number): Promise<boolean> {
+export async function markHandled(db: Db, accountId: number, id: number, user: { id: number | null; login: string | null }, now: number): Promise<boolean> {
   await db
     .updateTable('alerts')
     .set({ handled_at: now, handled_by: user.id, handled_by_login: user.login })

@@ -18,6 +18,7 @@ export function customFieldRoutes(templates: CustomFieldService) {
     api.get(
       base,
       {
+        config: { permission: 'view' },
         schema: {
           tags,
           summary: 'Custom-field templates',
@@ -33,6 +34,7 @@ export function customFieldRoutes(templates: CustomFieldService) {
     api.get(
       one,
       {
+        config: { permission: 'view' },
         schema: {
           tags,
           summary: 'One custom-field template',
@@ -47,6 +49,7 @@ export function customFieldRoutes(templates: CustomFieldService) {
     api.post(
       base,
       {
+        config: { permission: 'edit' },
         schema: {
           tags,
           summary: 'Create a custom-field template',
@@ -66,6 +69,7 @@ export function customFieldRoutes(templates: CustomFieldService) {
     api.put(
       one,
       {
+        config: { permission: 'edit' },
         schema: {
           tags,
           summary: 'Replace a custom-field template',
@@ -84,6 +88,7 @@ export function customFieldRoutes(templates: CustomFieldService) {
     api.patch(
       one,
       {
+        config: { permission: 'edit' },
         schema: {
           tags,
           summary: 'Change the name or fields of a template',
@@ -102,6 +107,7 @@ export function customFieldRoutes(templates: CustomFieldService) {
     api.delete(
       one,
       {
+        config: { permission: 'edit' },
         schema: {
           tags,
           summary: 'Delete a custom-field template',

@@ -19,6 +19,7 @@ export function deliveryRoutes(log: DeliveryLog, secrets: SigningSecrets) {
     api.get(
       `${base}/deliveries`,
       {
+        config: { permission: 'view' },
         schema: {
           tags,
           summary: 'Deliveries of events, newest first, each with its attempts',
@@ -38,6 +39,7 @@ export function deliveryRoutes(log: DeliveryLog, secrets: SigningSecrets) {
     api.get(
       `${base}/deliveries/:deliveryID`,
       {
+        config: { permission: 'view' },
         schema: {
           tags,
           summary: 'One delivery with its attempts',
@@ -52,6 +54,7 @@ export function deliveryRoutes(log: DeliveryLog, secrets: SigningSecrets) {
     api.post(
       `${base}/deliveries/:deliveryID/resend`,
       {
+        config: { permission: 'edit' },
         schema: {
           tags,
           summary: 'Send a delivery again',
@@ -68,6 +71,7 @@ export function deliveryRoutes(log: DeliveryLog, secrets: SigningSecrets) {
     api.get(
       `${base}/signingSecret`,
       {
+        config: { permission: 'edit' },
         schema: {
           tags,
           summary: 'The secret that signs webhooks',
@@ -83,6 +87,7 @@ export function deliveryRoutes(log: DeliveryLog, secrets: SigningSecrets) {
     api.post(
       `${base}/signingSecret/rotate`,
       {
+        config: { permission: 'admin' },
         schema: {
           tags,
           summary: 'Rotate the signing secret',

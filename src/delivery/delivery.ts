@@ -3,6 +3,7 @@ import type { Registry } from 'prom-client';
 import type { AccountReader } from '../accounts/accounts.js';
 import { settings, type Config } from '../config.js';
 import type { Routes } from '../http/route-types.js';
+import type { AuditRecorder } from '../audit/audit.js';
 import type { Database } from '../store/database.js';
 import type { Resolver } from './address-safety.js';
 import { UnconfiguredChannel, type ChannelSender } from './channel-sender.js';
@@ -77,6 +78,8 @@ export interface DeliveryDependencies {
   attachments?: AttachmentSource;
   /** What each kind of event rule's message says (the signals module's); a signal's type number without. */
   eventLines?: EventLines;
+  /** Where signing-secret rotations are logged. */
+  audit?: AuditRecorder;
 }
 
 export interface Delivery {
@@ -88,9 +91,9 @@ export interface Delivery {
 }
 
 /** The delivery side of CONTRACT §4, composed: the outbox, the worker with a sender per channel, the log, the secrets. */
-export function createDelivery({ database, clock = Date.now, registry, settings: options, accounts, attachments, eventLines }: DeliveryDependencies): Delivery {
+export function createDelivery({ database, clock = Date.now, registry, settings: options, accounts, attachments, eventLines, audit }: DeliveryDependencies): Delivery {
   const outbox = new Outbox(database, clock);
-  const secrets = new SigningSecrets(database, clock);
+  const secrets = new SigningSecrets(database, clock, audit);
   // Cached as tokens are: a new language reaches messages within PRINCIPAL_CACHE_MS (at once on the server that saved it).
   const readerOf: MessageReaderOf = async (accountId) => {
     const account = await accounts?.getCached(accountId);

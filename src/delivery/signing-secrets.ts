@@ -1,3 +1,4 @@
+import { noAudit, REDACTED, type AuditRecorder } from '../audit/audit.js';
 import type { Database } from '../store/database.js';
 import { newSigningSecret, signingKey } from './signing.js';
 import { expireCurrentSecret, findCurrentSecret, insertCurrentSecret, liveSecrets } from './signing-secret-store.js';
@@ -17,6 +18,7 @@ export class SigningSecrets {
   constructor(
     private readonly database: Database,
     private readonly clock: () => number = Date.now,
+    private readonly audit: AuditRecorder = noAudit,
   ) {}
 
   /** The current secret, made now if the account has none yet. */
@@ -36,6 +38,8 @@ export class SigningSecrets {
     await this.database.transaction(async (tx) => {
       await expireCurrentSecret(tx, accountId, now + ROTATION_OVERLAP_MS);
       await insertCurrentSecret(tx, accountId, secret, now);
+      // The log says a new secret was made; its value is redacted like every secret.
+      await this.audit.record(tx, accountId, { kind: 'signingSecret.rotate', changes: { secret: { before: REDACTED, after: REDACTED } } });
     });
     this.cache.delete(accountId);
     return (await this.readCurrent(accountId))!;

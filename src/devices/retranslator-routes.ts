@@ -20,6 +20,7 @@ export function retranslatorRoutes(retranslators: EgtsRetranslators) {
     api.get(
       base,
       {
+        config: { permission: 'view' },
         schema: {
           tags,
           summary: 'List EGTS retranslators',
@@ -36,6 +37,7 @@ export function retranslatorRoutes(retranslators: EgtsRetranslators) {
     api.get(
       `${base}/:retranslatorID`,
       {
+        config: { permission: 'view' },
         schema: {
           tags,
           summary: 'One EGTS retranslator',
@@ -50,6 +52,7 @@ export function retranslatorRoutes(retranslators: EgtsRetranslators) {
     api.post(
       base,
       {
+        config: { permission: 'edit' },
         schema: {
           tags,
           summary: 'Allow an EGTS retranslator',
@@ -71,6 +74,7 @@ export function retranslatorRoutes(retranslators: EgtsRetranslators) {
     api.delete(
       `${base}/:retranslatorID`,
       {
+        config: { permission: 'edit' },
         schema: {
           tags,
           summary: 'Remove an EGTS retranslator',

@@ -30,6 +30,7 @@ export function employeeRoutes(employees: EmployeeService, probes = new DeviceKe
     api.get(
       base,
       {
+        config: { permission: 'view' },
         schema: {
           tags,
           summary: 'List employees',
@@ -47,6 +48,7 @@ export function employeeRoutes(employees: EmployeeService, probes = new DeviceKe
     api.get(
       `${base}/externalID/:externalID`,
       {
+        config: { permission: 'view' },
         schema: {
           tags,
           summary: 'One employee by external id',
@@ -61,6 +63,7 @@ export function employeeRoutes(employees: EmployeeService, probes = new DeviceKe
     api.get(
       `${base}/:subscriberID`,
       {
+        config: { permission: 'view' },
         schema: {
           tags,
           summary: 'One employee',
@@ -75,6 +78,7 @@ export function employeeRoutes(employees: EmployeeService, probes = new DeviceKe
     api.post(
       base,
       {
+        config: { permission: 'edit' },
         schema: {
           tags,
           summary: 'Create an employee (the only answer that shows its whole deviceKey)',
@@ -96,6 +100,7 @@ export function employeeRoutes(employees: EmployeeService, probes = new DeviceKe
     api.put(
       `${base}/:subscriberID`,
       {
+        config: { permission: 'edit' },
         schema: {
           tags,
           summary: 'Replace an employee',
@@ -114,6 +119,7 @@ export function employeeRoutes(employees: EmployeeService, probes = new DeviceKe
     api.patch(
       `${base}/:subscriberID`,
       {
+        config: { permission: 'edit' },
         schema: {
           tags,
           summary: 'Change some fields of an employee',
@@ -132,6 +138,7 @@ export function employeeRoutes(employees: EmployeeService, probes = new DeviceKe
     api.delete(
       `${base}/:subscriberID`,
       {
+        config: { permission: 'edit' },
         schema: {
           tags,
           summary: 'Delete an employee',

@@ -1,9 +1,10 @@
 import type { Account, AccountReader, Principal } from '../accounts/accounts.js';
+import { noAudit, type AuditRecorder } from '../audit/audit.js';
 import type { CustomFieldTemplates } from '../customfields/customfields.js';
 import { ApiError } from '../http/errors.js';
 import type { Database, Db, Tx } from '../store/database.js';
 import { isUniqueViolation } from '../store/errors.js';
-import type { ChangeRecorder } from '../events/events.js';
+import { initiatorOf, type ChangeRecorder } from '../events/events.js';
 import { EmployeeChanges, type EmployeeChange } from './employee-changes.js';
 import { EmployeePresence, type PresenceRow } from './employee-presence.js';
 import { hashDevicePassword, type DeviceProtocol } from './device-identity.js';
@@ -43,6 +44,8 @@ export interface EmployeeServiceOptions {
   onlineTimeoutMs?: number;
   /** Checks the custom-field template and values an employee names; none: not checked. */
   templates?: CustomFieldTemplates | null;
+  /** Where the changes made through the routes are logged, in their transaction. */
+  audit?: AuditRecorder;
 }
 
 export class EmployeeService {
@@ -56,9 +59,11 @@ export class EmployeeService {
   private readonly database: Database;
   private readonly clock: () => number;
   private readonly templates: CustomFieldTemplates | null;
+  private readonly audit: AuditRecorder;
 
-  constructor({ database, accounts, events, clock = Date.now, onlineTimeoutMs, templates = null }: EmployeeServiceOptions) {
+  constructor({ database, accounts, events, clock = Date.now, onlineTimeoutMs, templates = null, audit = noAudit }: EmployeeServiceOptions) {
     this.database = database;
+    this.audit = audit;
     this.clock = clock;
     this.templates = templates;
     this.deviceKeys = new DeviceKeys(database, clock);
@@ -71,7 +76,7 @@ export class EmployeeService {
       if (change.type !== 'add' && change.before.deviceKey) this.deviceKeys.forget(change.before.deviceKey);
       if (change.type !== 'delete' && change.after.deviceKey) this.deviceKeys.forget(change.after.deviceKey);
     });
-    this.groups = new SubscriberGroupService(database, clock);
+    this.groups = new SubscriberGroupService(database, clock, audit);
     this.presence = new EmployeePresence({ database, accounts, clock, onlineTimeoutMs, changes: this.changes });
   }
 
@@ -120,7 +125,8 @@ export class EmployeeService {
       const now = this.clock();
       const id = await this.writeGuarded(() => store.insertEmployee(tx, account.id, { ...toRow(draft), ...password }, now));
       const after = { ...draft, subscriberID: id };
-      await this.changes.commit(tx, account, [{ type: 'add', after }], { userID: principal.userID });
+      await this.changes.commit(tx, account, [{ type: 'add', after }], initiatorOf(principal));
+      await this.audit.record(tx, account.id, { kind: 'employee.create', objectId: id, after: withPasswordMark(after, input.devicePassword) });
       return after;
     });
   }
@@ -138,7 +144,8 @@ export class EmployeeService {
     await this.database.transaction(async (tx) => {
       const before = await this.lockLiving(tx, account, subscriberID);
       await store.markEmployeeDeleted(tx, account.id, subscriberID, this.clock());
-      await this.changes.commit(tx, account, [{ type: 'delete', before }], { userID: principal.userID });
+      await this.changes.commit(tx, account, [{ type: 'delete', before }], initiatorOf(principal));
+      await this.audit.record(tx, account.id, { kind: 'employee.delete', objectId: subscriberID, before });
     });
   }
 
@@ -224,7 +231,8 @@ export class EmployeeService {
       const after = change(before);
       await this.checkReferences(tx, account, after, before);
       await this.writeGuarded(() => store.updateEmployee(tx, account.id, subscriberID, { ...toRow(after), ...password }, this.clock()));
-      await this.changes.commit(tx, account, [{ type: 'edit', before, after }], { userID: principal.userID });
+      await this.changes.commit(tx, account, [{ type: 'edit', before, after }], initiatorOf(principal));
+      await this.audit.record(tx, account.id, { kind: 'employee.update', objectId: subscriberID, before, after: withPasswordMark(after, devicePassword) });
       return this.lockLiving(tx, account, subscriberID);
     });
   }
@@ -273,4 +281,9 @@ function changesDeviceOwner(change: EmployeeChange): boolean {
 async function passwordColumn(password: string | null | undefined): Promise<{ device_password?: string | null }> {
   if (password === undefined) return {};
   return { device_password: password === null ? null : await hashDevicePassword(password) };
+}
+
+/** The employee as the audit log compares it: a device password given marks the field changed (its value is never kept). */
+function withPasswordMark(employee: Employee, devicePassword: string | null | undefined): object {
+  return devicePassword === undefined ? employee : { ...employee, devicePassword: devicePassword === null ? null : 'set' };
 }

@@ -27,6 +27,8 @@ export type EmployeesDependencies = EmployeeServiceOptions;
 
 /** What other modules may call on employees: reads, and what devices and their fixes need. Changes go through the routes only. */
 export interface Employees extends EmployeeDirectory, EmployeeDevices {
+  /** Which of these ids name an employee group of the account (the scopes of users and tokens). */
+  existingGroupIds(accountId: number, ids: readonly number[]): Promise<number[]>;
   presence: PresenceSweep;
   /** Turns silent employees offline; started and stopped by main.ts. */
   sweeper: OnlineSweeper;
@@ -51,6 +53,7 @@ export function createEmployees(deps: EmployeesDependencies): Employees {
     findDeviceOwner: (protocol, identifier) => employees.findDeviceOwner(protocol, identifier),
     ingestTargetsOf: (tx, accountId, ids) => employees.ingestTargetsOf(tx, accountId, ids),
     fixesArrived: (tx, account, targets, newestFixMs, atMs) => employees.fixesArrived(tx, account, targets, newestFixMs, atMs),
+    existingGroupIds: (accountId, ids) => employees.groups.existingIds(accountId, ids),
     presence: employees.presence,
     authenticateDeviceRequest: deviceRequestAuthenticator(deps.accounts, (key) => employees.findByDeviceKey(key)),
     sweeper: new OnlineSweeper(employees.presence),

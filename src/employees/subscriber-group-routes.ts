@@ -18,6 +18,7 @@ export function subscriberGroupRoutes(groups: SubscriberGroupService) {
     api.get(
       base,
       {
+        config: { permission: 'view' },
         schema: {
           tags,
           summary: 'Employee groups',
@@ -33,6 +34,7 @@ export function subscriberGroupRoutes(groups: SubscriberGroupService) {
     api.get(
       one,
       {
+        config: { permission: 'view' },
         schema: {
           tags,
           summary: 'One employee group',
@@ -47,6 +49,7 @@ export function subscriberGroupRoutes(groups: SubscriberGroupService) {
     api.post(
       base,
       {
+        config: { permission: 'edit' },
         schema: {
           tags,
           summary: 'Create an employee group',
@@ -64,6 +67,7 @@ export function subscriberGroupRoutes(groups: SubscriberGroupService) {
     api.put(
       one,
       {
+        config: { permission: 'edit' },
         schema: {
           tags,
           summary: 'Replace an employee group',
@@ -82,6 +86,7 @@ export function subscriberGroupRoutes(groups: SubscriberGroupService) {
     api.patch(
       one,
       {
+        config: { permission: 'edit' },
         schema: {
           tags,
           summary: 'Change some fields of an employee group',
@@ -100,6 +105,7 @@ export function subscriberGroupRoutes(groups: SubscriberGroupService) {
     api.delete(
       one,
       {
+        config: { permission: 'edit' },
         schema: {
           tags,
           summary: 'Delete an employee group',

@@ -1,8 +1,9 @@
 import type { Account } from '../accounts/accounts.js';
+import { noAudit, type AuditRecorder } from '../audit/audit.js';
 import { ApiError, invalidField } from '../http/errors.js';
 import type { Database, Tx } from '../store/database.js';
 import type { SubscriberGroup, SubscriberGroupPatch, SubscriberGroupWrite } from './subscriber-group-schema.js';
-import { deleteGroup, findGroup, groupHasEmployees, insertGroup, listGroups, updateGroup } from './subscriber-group-store.js';
+import { deleteGroup, findGroup, groupHasEmployees, groupIdsAmong, insertGroup, listGroups, updateGroup } from './subscriber-group-store.js';
 
 const notFound = (id: number) => new ApiError('SUBSCRIBER_GROUP_NOT_FOUND', `no subscriber group ${id}`);
 
@@ -11,10 +12,16 @@ export class SubscriberGroupService {
   constructor(
     private readonly database: Database,
     private readonly clock: () => number = Date.now,
+    private readonly audit: AuditRecorder = noAudit,
   ) {}
 
   list(account: Account): Promise<SubscriberGroup[]> {
     return listGroups(this.database.db, account.id);
+  }
+
+  /** Which of these ids name a group of the account. */
+  existingIds(accountId: number, ids: readonly number[]): Promise<number[]> {
+    return groupIdsAmong(this.database.db, accountId, ids);
   }
 
   async get(account: Account, id: number): Promise<SubscriberGroup> {
@@ -25,7 +32,11 @@ export class SubscriberGroupService {
 
   async create(account: Account, input: SubscriberGroupWrite): Promise<SubscriberGroup> {
     const group = { name: input.name, regionID: input.regionID ?? null, comment: input.comment ?? '' };
-    return this.database.transaction(async (tx) => ({ subscriberGroupID: await insertGroup(tx, account.id, group, this.clock()), ...group }));
+    return this.database.transaction(async (tx) => {
+      const created = { subscriberGroupID: await insertGroup(tx, account.id, group, this.clock()), ...group };
+      await this.audit.record(tx, account.id, { kind: 'subscriberGroup.create', objectId: created.subscriberGroupID, after: created });
+      return created;
+    });
   }
 
   async replace(account: Account, id: number, input: SubscriberGroupWrite): Promise<void> {
@@ -44,11 +55,13 @@ export class SubscriberGroupService {
   /** A group that still has employees is kept: 409 code 1019, like a zone group with zones; nothing is deleted. */
   async delete(account: Account, id: number): Promise<void> {
     await this.database.transaction(async (tx) => {
-      if (!(await findGroup(tx, account.id, id, this.lock('update')))) throw notFound(id);
+      const before = await findGroup(tx, account.id, id, this.lock('update'));
+      if (!before) throw notFound(id);
       if (await groupHasEmployees(tx, account.id, id)) {
         throw new ApiError('SUBSCRIBER_GROUP_NOT_EMPTY', `subscriber group ${id} still has employees; nothing was deleted`);
       }
       await deleteGroup(tx, account.id, id);
+      await this.audit.record(tx, account.id, { kind: 'subscriberGroup.delete', objectId: id, before });
     });
   }
 
@@ -61,7 +74,9 @@ export class SubscriberGroupService {
     await this.database.transaction(async (tx) => {
       const before = await findGroup(tx, account.id, id, this.lock('update'));
       if (!before) throw notFound(id);
-      await updateGroup(tx, account.id, change(before), this.clock());
+      const after = change(before);
+      await updateGroup(tx, account.id, after, this.clock());
+      await this.audit.record(tx, account.id, { kind: 'subscriberGroup.update', objectId: id, before, after });
     });
   }
 

@@ -56,3 +56,10 @@ export async function groupHasEmployees(tx: Tx, accountId: number, id: number): 
 export async function deleteGroup(tx: Tx, accountId: number, id: number): Promise<void> {
   await tx.deleteFrom('subscriber_groups').where('account_id', '=', accountId).where('id', '=', id).execute();
 }
+
+/** Which of these ids name a group of the account (the scope of a user or token is checked against them). */
+export async function groupIdsAmong(db: Db, accountId: number, ids: readonly number[]): Promise<number[]> {
+  if (ids.length === 0) return [];
+  const rows = await db.selectFrom('subscriber_groups').select('id').where('account_id', '=', accountId).where('id', 'in', ids).execute();
+  return rows.map((row) => row.id);
+}

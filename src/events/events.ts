@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import type { Account } from '../accounts/accounts.js';
+import type { Account, Principal } from '../accounts/accounts.js';
 import type { Tx } from '../store/database.js';
 
 /**
@@ -8,8 +8,17 @@ import type { Tx } from '../store/database.js';
  * signals implements it (rules, signal ids, the outbox), so neither needs to know the other.
  */
 
-/** Who made a change (interface 2.10): a user (API token or workspace), the employee through the phone, or the service itself. */
-export type Initiator = { userID: number } | { subscriberID: number } | { agentID: number };
+/**
+ * Who made a change (interface 2.10): a user (API token or workspace), the employee through the
+ * phone, or the service itself; `tokenID` for an API token whose maker was removed.
+ */
+export type Initiator = { userID: number } | { tokenID: number } | { subscriberID: number } | { agentID: number };
+
+/** The initiator of a change made through the API or the workspace: the user, or the token that no user made. */
+export function initiatorOf(principal: Principal): Initiator {
+  if (principal.userID !== null) return { userID: principal.userID };
+  return { tokenID: principal.tokenID ?? 0 };
+}
 
 /**
  * `agentID` of the service's presence agent, the initiator of every `isOnline` flip (CONTRACT §4:

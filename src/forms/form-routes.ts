@@ -20,6 +20,7 @@ export function formRoutes(forms: FormService) {
     api.get(
       base,
       {
+        config: { permission: 'view' },
         schema: {
           tags,
           summary: 'The forms filled on the named tasks',
@@ -37,6 +38,7 @@ export function formRoutes(forms: FormService) {
     api.get(
       `${base}/:formID`,
       {
+        config: { permission: 'view' },
         schema: {
           tags,
           summary: 'One form',

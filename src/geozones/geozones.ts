@@ -1,4 +1,5 @@
 /** The face of geozones: what other modules may use of it (see .dependency-cruiser.mjs). */
+import type { AuditRecorder } from '../audit/audit.js';
 import type { CustomFieldTemplates } from '../customfields/customfields.js';
 import type { Routes } from '../http/route-types.js';
 import type { Database } from '../store/database.js';
@@ -18,6 +19,8 @@ export interface GeozonesDependencies {
   clock?: () => number;
   /** Checks the custom-field template and values a zone names; none: not checked. */
   templates?: CustomFieldTemplates | null;
+  /** Where changes of zones, groups and map objects are logged. */
+  audit?: AuditRecorder;
 }
 
 export interface Geozones {
@@ -28,11 +31,11 @@ export interface Geozones {
   routes: Routes;
 }
 
-export function createGeozones({ database, clock = Date.now, templates = null }: GeozonesDependencies): Geozones {
+export function createGeozones({ database, clock = Date.now, templates = null, audit }: GeozonesDependencies): Geozones {
   const lookup = new ZoneLookup(database);
-  const mapObjects = new MapObjectService(database, clock);
-  const zones = new ZoneService({ database, lookup, mapObjects, clock, templates });
-  const zoneGroups = new ZoneGroupService(database, clock);
+  const mapObjects = new MapObjectService(database, clock, audit);
+  const zones = new ZoneService({ database, lookup, mapObjects, clock, templates, audit });
+  const zoneGroups = new ZoneGroupService(database, clock, audit);
   return {
     lookup,
     places: mapObjects,

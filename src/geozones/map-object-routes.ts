@@ -17,6 +17,7 @@ export function mapObjectRoutes(objects: MapObjectService) {
     api.get(
       base,
       {
+        config: { permission: 'view' },
         schema: {
           tags,
           summary: 'List map objects',
@@ -33,6 +34,7 @@ export function mapObjectRoutes(objects: MapObjectService) {
     api.get(
       `${base}/:mapObjectID`,
       {
+        config: { permission: 'view' },
         schema: {
           tags,
           summary: 'One map object',
@@ -47,6 +49,7 @@ export function mapObjectRoutes(objects: MapObjectService) {
     api.post(
       base,
       {
+        config: { permission: 'edit' },
         schema: {
           tags,
           summary: 'Create a map object',
@@ -64,6 +67,7 @@ export function mapObjectRoutes(objects: MapObjectService) {
     api.put(
       `${base}/:mapObjectID`,
       {
+        config: { permission: 'edit' },
         schema: {
           tags,
           summary: 'Replace a map object',
@@ -82,6 +86,7 @@ export function mapObjectRoutes(objects: MapObjectService) {
     api.patch(
       `${base}/:mapObjectID`,
       {
+        config: { permission: 'edit' },
         schema: {
           tags,
           summary: 'Change some fields of a map object',
@@ -100,6 +105,7 @@ export function mapObjectRoutes(objects: MapObjectService) {
     api.delete(
       `${base}/:mapObjectID`,
       {
+        config: { permission: 'edit' },
         schema: {
           tags,
           summary: 'Delete a map object',

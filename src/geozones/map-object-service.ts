@@ -1,4 +1,5 @@
 import type { Account } from '../accounts/accounts.js';
+import { noAudit, type AuditRecorder } from '../audit/audit.js';
 import { ApiError } from '../http/errors.js';
 import { searchWords } from '../http/free-text.js';
 import { haversineMetres } from '../geo/geo.js';
@@ -14,6 +15,7 @@ export class MapObjectService {
   constructor(
     private readonly database: Database,
     private readonly clock: () => number = Date.now,
+    private readonly audit: AuditRecorder = noAudit,
   ) {}
 
   /**
@@ -66,8 +68,12 @@ export class MapObjectService {
   async create(account: Account, input: MapObjectWrite): Promise<MapObject> {
     const object = build(0, input);
     const now = this.clock();
-    const id = await insertMapObject(this.database.db, account.id, toColumns(object), now);
-    return { ...object, mapObjectID: id };
+    return this.database.transaction(async (tx) => {
+      const id = await insertMapObject(tx, account.id, toColumns(object), now);
+      const created = { ...object, mapObjectID: id };
+      await this.audit.record(tx, account.id, { kind: 'mapObject.create', objectId: id, after: created });
+      return created;
+    });
   }
 
   async replace(account: Account, mapObjectID: number, input: MapObjectWrite): Promise<void> {
@@ -88,11 +94,20 @@ export class MapObjectService {
   }
 
   async delete(account: Account, mapObjectID: number): Promise<void> {
-    if (!(await deleteMapObject(this.database.db, account.id, mapObjectID))) throw notFound(mapObjectID);
+    await this.database.transaction(async (tx) => {
+      const before = await findMapObject(tx, account.id, mapObjectID);
+      if (!before || !(await deleteMapObject(tx, account.id, mapObjectID))) throw notFound(mapObjectID);
+      await this.audit.record(tx, account.id, { kind: 'mapObject.delete', objectId: mapObjectID, before: fromRow(before) });
+    });
   }
 
   private async write(account: Account, mapObjectID: number, columns: Partial<Columns>): Promise<void> {
-    if (!(await updateMapObject(this.database.db, account.id, mapObjectID, columns, this.clock()))) throw notFound(mapObjectID);
+    await this.database.transaction(async (tx) => {
+      const before = await findMapObject(tx, account.id, mapObjectID);
+      if (!before || !(await updateMapObject(tx, account.id, mapObjectID, columns, this.clock()))) throw notFound(mapObjectID);
+      const after = await findMapObject(tx, account.id, mapObjectID);
+      await this.audit.record(tx, account.id, { kind: 'mapObject.update', objectId: mapObjectID, before: fromRow(before), after: after && fromRow(after) });
+    });
   }
 }
 

@@ -17,6 +17,7 @@ export function zoneGroupRoutes(groups: ZoneGroupService) {
     api.get(
       base,
       {
+        config: { permission: 'view' },
         schema: {
           tags,
           summary: 'List zone groups (route 16)',
@@ -30,6 +31,7 @@ export function zoneGroupRoutes(groups: ZoneGroupService) {
     api.get(
       `${base}/:zoneGroupID`,
       {
+        config: { permission: 'view' },
         schema: {
           tags,
           summary: 'One zone group (route 17)',
@@ -44,6 +46,7 @@ export function zoneGroupRoutes(groups: ZoneGroupService) {
     api.post(
       base,
       {
+        config: { permission: 'edit' },
         schema: {
           tags,
           summary: 'Create a zone group (route 18)',
@@ -61,6 +64,7 @@ export function zoneGroupRoutes(groups: ZoneGroupService) {
     api.put(
       `${base}/:zoneGroupID`,
       {
+        config: { permission: 'edit' },
         schema: {
           tags,
           summary: 'Replace a zone group (route 19)',
@@ -79,6 +83,7 @@ export function zoneGroupRoutes(groups: ZoneGroupService) {
     api.patch(
       `${base}/:zoneGroupID`,
       {
+        config: { permission: 'edit' },
         schema: {
           tags,
           summary: 'Change some fields of a zone group (route 20)',
@@ -97,6 +102,7 @@ export function zoneGroupRoutes(groups: ZoneGroupService) {
     api.delete(
       `${base}/:zoneGroupID`,
       {
+        config: { permission: 'edit' },
         schema: {
           tags,
           summary: 'Delete a zone group (route 21)',

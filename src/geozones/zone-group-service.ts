@@ -1,4 +1,5 @@
 import type { Account } from '../accounts/accounts.js';
+import { noAudit, type AuditRecorder } from '../audit/audit.js';
 import { ApiError, invalidField } from '../http/errors.js';
 import type { Database, Db, Tx } from '../store/database.js';
 import type { ZoneGroup, ZoneGroupPatch, ZoneGroupWrite } from './zone-group-schema.js';
@@ -13,6 +14,7 @@ export class ZoneGroupService {
   constructor(
     private readonly database: Database,
     private readonly clock: () => number = Date.now,
+    private readonly audit: AuditRecorder = noAudit,
   ) {}
 
   async list(account: Account): Promise<ZoneGroup[]> {
@@ -30,7 +32,9 @@ export class ZoneGroupService {
       if (group.parentID !== null) await this.checkParent(tx, account, group.parentID, null);
       const now = this.clock();
       const id = await insertZoneGroup(tx, account.id, { name: group.name, parent_id: group.parentID, region_id: group.regionID }, now);
-      return { ...group, zoneGroupID: id };
+      const created = { ...group, zoneGroupID: id };
+      await this.audit.record(tx, account.id, { kind: 'zoneGroup.create', objectId: id, after: created });
+      return created;
     });
   }
 
@@ -56,13 +60,14 @@ export class ZoneGroupService {
   async delete(account: Account, zoneGroupID: number): Promise<void> {
     await this.database.transaction(async (tx) => {
       await lockZoneWrites(tx, account.id);
-      await this.read(tx, account, zoneGroupID);
+      const before = await this.read(tx, account, zoneGroupID);
       const zone = await groupHasZones(tx, account.id, zoneGroupID);
       const child = await groupHasChildren(tx, account.id, zoneGroupID);
       if (zone || child) {
         throw new ApiError('ZONE_GROUP_NOT_EMPTY', `zone group ${zoneGroupID} still has ${zone ? 'zones' : 'child groups'}; nothing was deleted`);
       }
       await deleteZoneGroup(tx, account.id, zoneGroupID);
+      await this.audit.record(tx, account.id, { kind: 'zoneGroup.delete', objectId: zoneGroupID, before });
     });
   }
 
@@ -73,6 +78,7 @@ export class ZoneGroupService {
       const after = change(before);
       if (after.parentID !== null && after.parentID !== before.parentID) await this.checkParent(tx, account, after.parentID, zoneGroupID);
       await updateZoneGroup(tx, account.id, zoneGroupID, { name: after.name, parent_id: after.parentID, region_id: after.regionID }, this.clock());
+      await this.audit.record(tx, account.id, { kind: 'zoneGroup.update', objectId: zoneGroupID, before, after });
     });
   }
 

@@ -17,6 +17,7 @@ export function zoneRoutes(zones: ZoneService) {
     api.get(
       base,
       {
+        config: { permission: 'view' },
         schema: {
           tags,
           summary: 'List zones (route 8)',
@@ -34,6 +35,7 @@ export function zoneRoutes(zones: ZoneService) {
     api.get(
       `${base}/mapObjectCoordinates`,
       {
+        config: { permission: 'view' },
         schema: {
           tags,
           summary: 'Enabled zones containing a map object or a point (routes 10 and 11)',
@@ -51,6 +53,7 @@ export function zoneRoutes(zones: ZoneService) {
     api.get(
       `${base}/:zoneID`,
       {
+        config: { permission: 'view' },
         schema: {
           tags,
           summary: 'One zone (route 9)',
@@ -65,6 +68,7 @@ export function zoneRoutes(zones: ZoneService) {
     api.post(
       base,
       {
+        config: { permission: 'edit' },
         schema: {
           tags,
           summary: 'Create a zone (route 12)',
@@ -85,6 +89,7 @@ export function zoneRoutes(zones: ZoneService) {
     api.put(
       `${base}/:zoneID`,
       {
+        config: { permission: 'edit' },
         schema: {
           tags,
           summary: 'Replace a zone (route 13)',
@@ -105,6 +110,7 @@ export function zoneRoutes(zones: ZoneService) {
     api.patch(
       `${base}/:zoneID`,
       {
+        config: { permission: 'edit' },
         schema: {
           tags,
           summary: 'Change some fields of a zone (route 14)',
@@ -125,6 +131,7 @@ export function zoneRoutes(zones: ZoneService) {
     api.delete(
       `${base}/:zoneID`,
       {
+        config: { permission: 'edit' },
         schema: {
           tags,
           summary: 'Delete a zone (route 15)',

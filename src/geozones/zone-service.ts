@@ -1,4 +1,5 @@
 import type { Account } from '../accounts/accounts.js';
+import { noAudit, type AuditRecorder } from '../audit/audit.js';
 import type { CustomFieldTemplates } from '../customfields/customfields.js';
 import { ApiError, invalidField } from '../http/errors.js';
 import type { Database, Db, Tx } from '../store/database.js';
@@ -20,6 +21,8 @@ export interface ZoneServiceOptions {
   clock?: () => number;
   /** Checks the custom-field template and values a zone names; none: not checked. */
   templates?: CustomFieldTemplates | null;
+  /** Where changes are logged, in their transaction. */
+  audit?: AuditRecorder;
 }
 
 export class ZoneService {
@@ -28,8 +31,10 @@ export class ZoneService {
   private readonly mapObjects: MapObjectService;
   private readonly clock: () => number;
   private readonly templates: CustomFieldTemplates | null;
+  private readonly audit: AuditRecorder;
 
-  constructor({ database, lookup, mapObjects, clock = Date.now, templates = null }: ZoneServiceOptions) {
+  constructor({ database, lookup, mapObjects, clock = Date.now, templates = null, audit = noAudit }: ZoneServiceOptions) {
+    this.audit = audit;
     this.database = database;
     this.lookup = lookup;
     this.mapObjects = mapObjects;
@@ -55,7 +60,9 @@ export class ZoneService {
       await this.templates?.checkUse(tx, account.id, templateUse(zone), null);
       const now = this.clock();
       const id = await insertZone(tx, account.id, toZoneColumns(zone), version, now);
-      return { ...zone, zoneID: id };
+      const created = { ...zone, zoneID: id };
+      await this.audit.record(tx, account.id, { kind: 'zone.create', objectId: id, after: created });
+      return created;
     });
   }
 
@@ -74,7 +81,9 @@ export class ZoneService {
     await this.database.transaction(async (tx) => {
       await bumpZoneVersion(tx, account.id);
       // Throwing rolls the version bump back with the rest.
+      const before = await this.read(tx, account, zoneID);
       if (!(await deleteZone(tx, account.id, zoneID))) throw notFound(zoneID);
+      await this.audit.record(tx, account.id, { kind: 'zone.delete', objectId: zoneID, before });
     });
   }
 
@@ -115,6 +124,7 @@ export class ZoneService {
       if (after.zoneGroupID !== before.zoneGroupID) await checkGroup(tx, account, after.zoneGroupID);
       await this.templates?.checkUse(tx, account.id, templateUse(after), templateUse(before));
       await updateZone(tx, account.id, zoneID, toZoneColumns(after), version, this.clock());
+      await this.audit.record(tx, account.id, { kind: 'zone.update', objectId: zoneID, before, after });
     });
   }
 

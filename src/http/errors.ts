@@ -48,6 +48,12 @@ export const errorKinds = {
   REPORT_SCHEDULE_NOT_FOUND: { code: 1023, status: 404 },
   // Not in the contract's list: the EGTS retranslators of an account (docs/operators/devices-egts.md).
   RETRANSLATOR_NOT_FOUND: { code: 1024, status: 404 },
+  // Not in the contract's list: the role of the user or token may not do this (docs/integrators/users-and-tokens.md).
+  // FORBIDDEN (1016) stays the missing CSRF token's.
+  NOT_PERMITTED: { code: 1025, status: 403 },
+  // Not in the contract's list: the users and API tokens of an account (docs/integrators/users-and-tokens.md).
+  USER_NOT_FOUND: { code: 1026, status: 404 },
+  TOKEN_NOT_FOUND: { code: 1027, status: 404 },
   // Not in the contract's list: the workspace alerts (docs/integrators/alerts.md).
   ALERT_NOT_FOUND: { code: 1028, status: 404 },
   // Not in the contract's list: a form file (docs/integrators/mobile-app-api.md) that is not the account's.

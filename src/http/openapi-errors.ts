@@ -27,6 +27,8 @@ const notFound: Record<string, [ErrorKind, (id: string) => string]> = {
   formID: ['FORM_NOT_FOUND', (id) => `no form ${id}`],
   reportScheduleID: ['REPORT_SCHEDULE_NOT_FOUND', (id) => `no report schedule ${id}`],
   accountID: ['ROUTE_NOT_FOUND', (id) => `no account ${id}`],
+  userID: ['USER_NOT_FOUND', (id) => `no user ${id}`],
+  tokenID: ['TOKEN_NOT_FOUND', (id) => `no token ${id}`],
 };
 
 interface Parameter {
@@ -109,6 +111,8 @@ export function errorExample(status: number, method: string, path: string, opera
     case 401:
       return unauthorized(path);
     case 403:
+      // Under /v6/api a 403 is most often the role's (a cookie without its CSRF token is 1016).
+      if (path.startsWith('/v6/api/')) return envelope('NOT_PERMITTED', 'the viewer role may not do this: it needs a dispatcher or an admin');
       return envelope('FORBIDDEN', "a change made with the session cookie needs the session's x-csrf-token header");
     case 404:
       return missing(method, path, operation);

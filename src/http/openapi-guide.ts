@@ -15,6 +15,7 @@ const docs = {
   reports: '/docs/integrators/reports.html',
   clients: '/docs/integrators/clients.html',
   gpsFilter: '/docs/integrators/gps-filtering.html',
+  usersAndTokens: '/docs/integrators/users-and-tokens.html',
   timeZones: '/docs/coordinators/time-zones.html',
   workspace: '/docs/coordinators/workspace.html',
   security: '/docs/operators/security.html',
@@ -119,6 +120,10 @@ export const tags: Tag[] = [
     name: 'Account management',
     description: `The account's name, time zone and language, how long its data is kept, and its GPS filter. See [Data retention](${docs.retention}) and [GPS filtering](${docs.gpsFilter}).`,
   },
+  {
+    name: 'User management',
+    description: `The account's users and API tokens, each with a role (admin, dispatcher, viewer) and an optional scope of employee groups. See [Users, roles and API tokens](${docs.usersAndTokens}).`,
+  },
   { name: 'Tracker management', description: `EGTS retranslators: servers that forward a fleet's tracker data to this one. See [EGTS](${docs.egts}).` },
   {
     name: 'Mobile positioning',
@@ -137,7 +142,7 @@ export const tagGroups = [
   { name: 'Interface v6', tags: ['Positioning', 'Geozones', 'Map objects'] },
   {
     name: 'Management',
-    tags: ['Employee management', 'Task management', 'Custom fields', 'Forms', 'Files', 'Event management', 'Reports', 'Account management', 'Tracker management', 'Mobile positioning'],
+    tags: ['Employee management', 'Task management', 'Custom fields', 'Forms', 'Files', 'Event management', 'Reports', 'Account management', 'User management', 'Tracker management', 'Mobile positioning'],
   },
   { name: 'Phones, workspace and operator', tags: ['Employee app', 'Workspace', 'Operator'] },
 ];

@@ -2,6 +2,12 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Database } from '../store/database.js';
 import { readFromReplica } from '../store/replica.js';
 
+/** Whose requests these are, for what is counted per user: the token's, or the signed-in user's. */
+export function principalKey(request: FastifyRequest): string {
+  const { account, tokenID, userID } = request.principal;
+  return tokenID !== null ? `${account.id}:token ${tokenID}` : `${account.id}:user ${userID}`;
+}
+
 const READS = new Set(['GET', 'HEAD']);
 /** Past this many writers remembered, those whose window has passed are forgotten. */
 const PRUNE_AT = 10_000;
@@ -17,7 +23,7 @@ export function registerReplicaReads(api: FastifyInstance, database: Database): 
   const { replica } = database;
   if (!replica) return;
   const lastWrite = new Map<string, number>();
-  const writer = (request: FastifyRequest) => `${request.principal.account.id}:${request.principal.userID}`;
+  const writer = principalKey;
 
   api.addHook('onResponse', (request, _reply, done) => {
     if (!READS.has(request.method) && request.principal) {

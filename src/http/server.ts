@@ -1,6 +1,6 @@
 import fastifyCookie from '@fastify/cookie';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyBaseLogger, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyRequest, type RouteOptions } from 'fastify';
 import type { Config } from '../config.js';
 import type { Database } from '../store/database.js';
 import { version } from '../version.js';
@@ -9,7 +9,7 @@ import { docsSite } from './docs-site.js';
 import { registerIdempotency } from './idempotency.js';
 import { registerObservability, type Metrics } from './observability.js';
 import { registerOpenApi } from './openapi.js';
-import { registerReplicaReads } from './replica-reads.js';
+import { principalKey, registerReplicaReads } from './replica-reads.js';
 import { defaultRequestLimits, InFlightLimiter, serverWithDeadline } from './request-limits.js';
 import type { Api, Routes } from './route-types.js';
 import { validatorCompiler } from './validation.js';
@@ -26,6 +26,8 @@ export interface ServerOptions {
   trustProxy?: Config['TRUST_PROXY'];
   /** Why `/ready` answers 503 besides the database, or null (see registerObservability); default: never. */
   notReady?: () => string | null;
+  /** Sees every route as it is added, the server's own included (the role check's declarations). */
+  onRoute?: (route: RouteOptions) => void;
 }
 
 /**
@@ -33,7 +35,7 @@ export interface ServerOptions {
  * ids), cookies, the OpenAPI document and its reference, the documentation site at `/docs/`,
  * health and metrics; the modules' routes come on top.
  */
-export async function createServer({ database, metrics, logger = false, requestTimeoutMs, trustProxy, notReady }: ServerOptions): Promise<Api> {
+export async function createServer({ database, metrics, logger = false, requestTimeoutMs, trustProxy, notReady, onRoute }: ServerOptions): Promise<Api> {
   const app = Fastify({
     ...(typeof logger === 'boolean' ? { logger } : { loggerInstance: logger }),
     serverFactory: serverWithDeadline(requestTimeoutMs ?? defaultRequestLimits.requestTimeoutMs),
@@ -48,6 +50,7 @@ export async function createServer({ database, metrics, logger = false, requestT
     trustProxy: trustProxy ?? false,
     return503OnClosing: false,
   }).withTypeProvider<TypeBoxTypeProvider>();
+  if (onRoute) app.addHook('onRoute', onRoute);
   app.setValidatorCompiler(validatorCompiler);
   applyConventions(app);
 
@@ -74,9 +77,10 @@ export function apiRoutes({ database, clock, authenticate, maxInFlightPerUser, r
     api.addHook('onRequest', authenticate);
     // After authentication and before the body is read: one user cannot hold the server's memory.
     const inFlight = new InFlightLimiter(maxInFlightPerUser ?? defaultRequestLimits.maxInFlightPerUser);
-    api.addHook('onRequest', async (request, reply) => inFlight.enter(`${request.principal.account.id}:${request.principal.userID}`, reply));
+    api.addHook('onRequest', async (request, reply) => inFlight.enter(principalKey(request), reply));
     registerIdempotency(api, database, clock);
     registerReplicaReads(api, database);
     for (const moduleRoutes of routes) await api.register(moduleRoutes);
   };
 }
+

@@ -27,6 +27,7 @@ export function gpsFilterRoutes(accounts: AccountSettingsWriter) {
     api.get(
       path,
       {
+        config: { permission: 'view' },
         schema: {
           tags,
           summary: 'The GPS filter in effect for this account',
@@ -42,6 +43,7 @@ export function gpsFilterRoutes(accounts: AccountSettingsWriter) {
     api.put(
       path,
       {
+        config: { permission: 'admin' },
         schema: {
           tags,
           summary: 'Set this account’s GPS filter',

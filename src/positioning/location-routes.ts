@@ -16,6 +16,7 @@ export function locationRoutes(locations: LocationService, ingestBodyLimit: numb
     api.get(
       base,
       {
+        config: { permission: 'view' },
         schema: {
           tags,
           summary: 'GPS locations, newest first (route 1)',
@@ -34,6 +35,7 @@ export function locationRoutes(locations: LocationService, ingestBodyLimit: numb
     api.get(
       `/subscriberManagement/subscribers/lastLocations`,
       {
+        config: { permission: 'view' },
         schema: {
           tags: ['Employee management'],
           summary: 'Latest fix of each employee',
@@ -50,6 +52,7 @@ export function locationRoutes(locations: LocationService, ingestBodyLimit: numb
     api.get(
       `${base}/:locationID`,
       {
+        config: { permission: 'view' },
         schema: {
           tags,
           summary: 'One GPS location (route 2)',
@@ -64,6 +67,7 @@ export function locationRoutes(locations: LocationService, ingestBodyLimit: numb
     api.post(
       base,
       {
+        config: { permission: 'edit' },
         bodyLimit: ingestBodyLimit,
         schema: {
           tags,

@@ -51,6 +51,7 @@ export function mobilePositioningRoutes(locations: MobileLocations, tracks: Trac
     api.get(
       `${base}/locations`,
       {
+        config: { permission: 'view' },
         schema: {
           tags,
           summary: 'The employees’ positions, newest first',
@@ -68,6 +69,7 @@ export function mobilePositioningRoutes(locations: MobileLocations, tracks: Trac
     api.get(
       `${base}/locations/:locationID`,
       {
+        config: { permission: 'view' },
         schema: {
           tags,
           summary: 'One position of an employee',
@@ -82,6 +84,7 @@ export function mobilePositioningRoutes(locations: MobileLocations, tracks: Trac
     api.get(
       `${base}/tracks`,
       {
+        config: { permission: 'view' },
         schema: {
           tags,
           summary: 'The employees’ tracks overlapping the period',

@@ -16,6 +16,7 @@ export function subscriberRequestRoutes(requests: SubscriberRequestService) {
     api.post(
       base,
       {
+        config: { permission: 'edit' },
         schema: {
           tags,
           summary: 'Locate an employee now',
@@ -36,6 +37,7 @@ export function subscriberRequestRoutes(requests: SubscriberRequestService) {
     api.get(
       base,
       {
+        config: { permission: 'view' },
         schema: {
           tags,
           summary: 'Locate requests, newest first',
@@ -50,6 +52,7 @@ export function subscriberRequestRoutes(requests: SubscriberRequestService) {
     api.get(
       `${base}/:requestID`,
       {
+        config: { permission: 'view' },
         schema: {
           tags,
           summary: 'One locate request',

@@ -23,6 +23,7 @@ export function trackRoutes(tracks: TrackService, events: VehicleEventService, s
     api.get(
       `${base}/tracks`,
       {
+        config: { permission: 'view' },
         schema: {
           tags,
           summary: 'GPS tracks overlapping the period (route 3)',
@@ -41,6 +42,7 @@ export function trackRoutes(tracks: TrackService, events: VehicleEventService, s
     api.get(
       `${base}/tracks/:trackID`,
       {
+        config: { permission: 'view' },
         schema: {
           tags,
           summary: 'One GPS track (route 4)',
@@ -57,6 +59,7 @@ export function trackRoutes(tracks: TrackService, events: VehicleEventService, s
     api.get(
       `${base}/tracks/:trackID/locations`,
       {
+        config: { permission: 'view' },
         schema: {
           tags,
           summary: 'The fixes of a track (route 5)',
@@ -71,6 +74,7 @@ export function trackRoutes(tracks: TrackService, events: VehicleEventService, s
     api.get(
       `${base}/events`,
       {
+        config: { permission: 'view' },
         schema: {
           tags,
           summary: 'Vehicle events, grouped per vehicle (route 6)',
@@ -89,6 +93,7 @@ export function trackRoutes(tracks: TrackService, events: VehicleEventService, s
     api.get(
       `${base}/statistics`,
       {
+        config: { permission: 'view' },
         schema: {
           tags,
           summary: 'Vehicle statistics, grouped per vehicle (route 7)',

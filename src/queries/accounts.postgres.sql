@@ -10,24 +10,6 @@ WHERE
   "account_id" = $1
   AND "id" IN ($2, $3);
 
--- accounts/account-store.ts: findTokenPrincipal
-SELECT
-  "a"."id",
-  "a"."name",
-  "a"."time_zone",
-  "a"."sms_enabled",
-  "a"."settings",
-  "a"."retention_days",
-  "a"."locale",
-  "a"."settings_confirmed_at",
-  "t"."user_id"
-FROM
-  "api_tokens" AS "t"
-  INNER JOIN "accounts" AS "a" ON "a"."id" = "t"."account_id"
-WHERE
-  "t"."token_hash" = $1
-  AND "t"."revoked_at" IS NULL;
-
 -- accounts/account-store.ts: findAccount
 SELECT
   "id",
@@ -99,18 +81,224 @@ RETURNING
   "locale",
   "settings_confirmed_at";
 
--- accounts/account-store.ts: insertToken
+-- accounts/token-store.ts: findTokenPrincipal
+SELECT
+  "a"."id",
+  "a"."name",
+  "a"."time_zone",
+  "a"."sms_enabled",
+  "a"."settings",
+  "a"."retention_days",
+  "a"."locale",
+  "a"."settings_confirmed_at",
+  "t"."id" AS "token_id",
+  "t"."label" AS "token_label",
+  "t"."user_id",
+  "t"."role",
+  "t"."subscriber_group_ids",
+  "t"."last_used_at"
+FROM
+  "api_tokens" AS "t"
+  INNER JOIN "accounts" AS "a" ON "a"."id" = "t"."account_id"
+WHERE
+  "t"."token_hash" = $1
+  AND "t"."revoked_at" IS NULL;
+
+-- accounts/token-store.ts: touchToken
+UPDATE "api_tokens"
+SET
+  "last_used_at" = $1
+WHERE
+  "account_id" = $2
+  AND "id" = $3
+  AND (
+    "last_used_at" IS NULL
+    OR "last_used_at" < $4
+  );
+
+-- accounts/token-store.ts: listTokens
+SELECT
+  "id",
+  "label",
+  "role",
+  "subscriber_group_ids",
+  "created_at",
+  "last_used_at",
+  "revoked_at"
+FROM
+  "api_tokens"
+WHERE
+  "account_id" = $1
+ORDER BY
+  "id";
+
+-- accounts/token-store.ts: findToken
+SELECT
+  "id",
+  "label",
+  "role",
+  "subscriber_group_ids",
+  "created_at",
+  "last_used_at",
+  "revoked_at"
+FROM
+  "api_tokens"
+WHERE
+  "account_id" = $1
+  AND "id" = $2;
+
+-- accounts/token-store.ts: insertToken
 INSERT INTO
-  "api_tokens" ("account_id", "user_id", "token_hash", "label", "created_at")
+  "api_tokens" ("account_id", "user_id", "token_hash", "label", "role", "subscriber_group_ids", "created_at")
 VALUES
-  ($1, $2, $3, $4, $5);
+  ($1, $2, $3, $4, $5, $6, $7)
+RETURNING
+  "id",
+  "label",
+  "role",
+  "subscriber_group_ids",
+  "created_at",
+  "last_used_at",
+  "revoked_at";
+
+-- accounts/token-store.ts: changeToken
+UPDATE "api_tokens"
+SET
+  "label" = $1,
+  "role" = $2,
+  "subscriber_group_ids" = $3
+WHERE
+  "account_id" = $4
+  AND "id" = $5;
+
+-- accounts/token-store.ts: revokeToken
+UPDATE "api_tokens"
+SET
+  "revoked_at" = $1
+WHERE
+  "account_id" = $2
+  AND "id" = $3
+  AND "revoked_at" IS NULL;
+
+-- accounts/user-store.ts: listUsers
+SELECT
+  "id",
+  "login",
+  "name",
+  "role",
+  "subscriber_group_ids",
+  "is_active",
+  "last_sign_in_at"
+FROM
+  "users"
+WHERE
+  "account_id" = $1
+ORDER BY
+  "id";
+
+-- accounts/user-store.ts: findUser
+SELECT
+  "id",
+  "login",
+  "name",
+  "role",
+  "subscriber_group_ids",
+  "is_active",
+  "last_sign_in_at"
+FROM
+  "users"
+WHERE
+  "account_id" = $1
+  AND "id" = $2;
+
+-- accounts/user-store.ts: findUser (update lock)
+SELECT
+  "id",
+  "login",
+  "name",
+  "role",
+  "subscriber_group_ids",
+  "is_active",
+  "last_sign_in_at"
+FROM
+  "users"
+WHERE
+  "account_id" = $1
+  AND "id" = $2
+FOR UPDATE;
+
+-- accounts/user-store.ts: activeAdminIds
+SELECT
+  "id"
+FROM
+  "users"
+WHERE
+  "account_id" = $1
+  AND "role" = $2
+  AND "is_active" = $3;
+
+-- accounts/user-store.ts: activeAdminIds (update lock)
+SELECT
+  "id"
+FROM
+  "users"
+WHERE
+  "account_id" = $1
+  AND "role" = $2
+  AND "is_active" = $3
+FOR UPDATE;
+
+-- accounts/user-store.ts: changeUser
+UPDATE "users"
+SET
+  "name" = $1,
+  "role" = $2,
+  "subscriber_group_ids" = $3,
+  "is_active" = $4,
+  "password_hash" = $5,
+  "must_change_password" = $6
+WHERE
+  "account_id" = $7
+  AND "id" = $8;
+
+-- accounts/user-store.ts: deleteUserSessions
+DELETE FROM "workspace_sessions"
+WHERE
+  "account_id" = $1
+  AND "user_id" = $2;
+
+-- accounts/user-store.ts: forgetTokenMaker
+UPDATE "api_tokens"
+SET
+  "user_id" = $1
+WHERE
+  "account_id" = $2
+  AND "user_id" = $3;
+
+-- accounts/user-store.ts: deleteUser
+DELETE FROM "users"
+WHERE
+  "account_id" = $1
+  AND "id" = $2;
+
+-- accounts/user-store.ts: recordSignIn
+UPDATE "users"
+SET
+  "last_sign_in_at" = $1
+WHERE
+  "account_id" = $2
+  AND "id" = $3;
 
 -- accounts/session-store.ts: findUserByLogin
 SELECT
   "id",
   "account_id",
   "login",
-  "password_hash"
+  "password_hash",
+  "role",
+  "subscriber_group_ids",
+  "is_active",
+  "must_change_password"
 FROM
   "users"
 WHERE
@@ -118,9 +306,18 @@ WHERE
 
 -- accounts/session-store.ts: insertUser
 INSERT INTO
-  "users" ("account_id", "login", "password_hash", "created_at")
+  "users" (
+    "account_id",
+    "login",
+    "password_hash",
+    "name",
+    "role",
+    "subscriber_group_ids",
+    "must_change_password",
+    "created_at"
+  )
 VALUES
-  ($1, $2, $3, $4)
+  ($1, $2, $3, $4, $5, $6, $7, $8)
 RETURNING
   "id";
 
@@ -136,10 +333,11 @@ WHERE
 -- accounts/session-store.ts: setPasswordHash
 UPDATE "users"
 SET
-  "password_hash" = $1
+  "password_hash" = $1,
+  "must_change_password" = $2
 WHERE
-  "account_id" = $2
-  AND "id" = $3;
+  "account_id" = $3
+  AND "id" = $4;
 
 -- accounts/session-store.ts: deleteEndedSessions
 DELETE FROM "workspace_sessions"
@@ -148,15 +346,20 @@ WHERE
 
 -- accounts/session-store.ts: insertSession
 INSERT INTO
-  "workspace_sessions" ("token_hash", "account_id", "user_id", "created_at", "expires_at")
+  "workspace_sessions" ("token_hash", "account_id", "user_id", "created_at", "expires_at", "setup_only")
 VALUES
-  ($1, $2, $3, $4, $5);
+  ($1, $2, $3, $4, $5, $6);
 
 -- accounts/session-store.ts: findSession
 SELECT
   "s"."user_id",
   "s"."expires_at",
+  "s"."setup_only",
   "u"."login",
+  "u"."role",
+  "u"."subscriber_group_ids",
+  "u"."is_active",
+  "u"."must_change_password",
   "a"."id",
   "a"."name",
   "a"."time_zone",
@@ -221,3 +424,96 @@ WHERE
 DELETE FROM "sign_in_attempts"
 WHERE
   "since" <= $1;
+
+-- accounts/two-factor-store.ts: findTwoFactor
+SELECT
+  "totp_secret",
+  "totp_pending_secret",
+  "totp_last_step"
+FROM
+  "users"
+WHERE
+  "account_id" = $1
+  AND "id" = $2;
+
+-- accounts/two-factor-store.ts: setPendingSecret
+UPDATE "users"
+SET
+  "totp_pending_secret" = $1
+WHERE
+  "account_id" = $2
+  AND "id" = $3;
+
+-- accounts/two-factor-store.ts: enableTotp
+UPDATE "users"
+SET
+  "totp_secret" = $1,
+  "totp_pending_secret" = $2,
+  "totp_enabled_at" = $3,
+  "totp_last_step" = $4
+WHERE
+  "account_id" = $5
+  AND "id" = $6;
+
+-- accounts/two-factor-store.ts: disableTotp
+UPDATE "users"
+SET
+  "totp_secret" = $1,
+  "totp_pending_secret" = $2,
+  "totp_enabled_at" = $3,
+  "totp_last_step" = $4
+WHERE
+  "account_id" = $5
+  AND "id" = $6;
+
+-- accounts/two-factor-store.ts: takeTotpStep
+UPDATE "users"
+SET
+  "totp_last_step" = $1
+WHERE
+  "account_id" = $2
+  AND "id" = $3
+  AND (
+    "totp_last_step" IS NULL
+    OR "totp_last_step" < $4
+  );
+
+-- accounts/two-factor-store.ts: replaceRecoveryCodes
+DELETE FROM "recovery_codes"
+WHERE
+  "account_id" = $1
+  AND "user_id" = $2;
+
+INSERT INTO
+  "recovery_codes" ("account_id", "user_id", "code_hash")
+VALUES
+  ($1, $2, $3),
+  ($4, $5, $6);
+
+-- accounts/two-factor-store.ts: useRecoveryCode
+UPDATE "recovery_codes"
+SET
+  "used_at" = $1
+WHERE
+  "account_id" = $2
+  AND "user_id" = $3
+  AND "code_hash" = $4
+  AND "used_at" IS NULL;
+
+-- accounts/two-factor-store.ts: unusedRecoveryCodes
+SELECT
+  count(*) AS "n"
+FROM
+  "recovery_codes"
+WHERE
+  "account_id" = $1
+  AND "user_id" = $2
+  AND "used_at" IS NULL;
+
+-- accounts/two-factor-store.ts: endSetupOnly
+UPDATE "workspace_sessions"
+SET
+  "setup_only" = $1
+WHERE
+  "account_id" = $2
+  AND "user_id" = $3;

@@ -10,24 +10,6 @@ WHERE
   "account_id" = ?
   AND "id" IN (?, ?);
 
--- accounts/account-store.ts: findTokenPrincipal
-SELECT
-  "a"."id",
-  "a"."name",
-  "a"."time_zone",
-  "a"."sms_enabled",
-  "a"."settings",
-  "a"."retention_days",
-  "a"."locale",
-  "a"."settings_confirmed_at",
-  "t"."user_id"
-FROM
-  "api_tokens" AS "t"
-  INNER JOIN "accounts" AS "a" ON "a"."id" = "t"."account_id"
-WHERE
-  "t"."token_hash" = ?
-  AND "t"."revoked_at" IS NULL;
-
 -- accounts/account-store.ts: findAccount
 SELECT
   "id",
@@ -99,18 +81,197 @@ RETURNING
   "locale",
   "settings_confirmed_at";
 
--- accounts/account-store.ts: insertToken
+-- accounts/token-store.ts: findTokenPrincipal
+SELECT
+  "a"."id",
+  "a"."name",
+  "a"."time_zone",
+  "a"."sms_enabled",
+  "a"."settings",
+  "a"."retention_days",
+  "a"."locale",
+  "a"."settings_confirmed_at",
+  "t"."id" AS "token_id",
+  "t"."label" AS "token_label",
+  "t"."user_id",
+  "t"."role",
+  "t"."subscriber_group_ids",
+  "t"."last_used_at"
+FROM
+  "api_tokens" AS "t"
+  INNER JOIN "accounts" AS "a" ON "a"."id" = "t"."account_id"
+WHERE
+  "t"."token_hash" = ?
+  AND "t"."revoked_at" IS NULL;
+
+-- accounts/token-store.ts: touchToken
+UPDATE "api_tokens"
+SET
+  "last_used_at" = ?
+WHERE
+  "account_id" = ?
+  AND "id" = ?
+  AND (
+    "last_used_at" IS NULL
+    OR "last_used_at" < ?
+  );
+
+-- accounts/token-store.ts: listTokens
+SELECT
+  "id",
+  "label",
+  "role",
+  "subscriber_group_ids",
+  "created_at",
+  "last_used_at",
+  "revoked_at"
+FROM
+  "api_tokens"
+WHERE
+  "account_id" = ?
+ORDER BY
+  "id";
+
+-- accounts/token-store.ts: findToken
+SELECT
+  "id",
+  "label",
+  "role",
+  "subscriber_group_ids",
+  "created_at",
+  "last_used_at",
+  "revoked_at"
+FROM
+  "api_tokens"
+WHERE
+  "account_id" = ?
+  AND "id" = ?;
+
+-- accounts/token-store.ts: insertToken
 INSERT INTO
-  "api_tokens" ("account_id", "user_id", "token_hash", "label", "created_at")
+  "api_tokens" ("account_id", "user_id", "token_hash", "label", "role", "subscriber_group_ids", "created_at")
 VALUES
-  (?, ?, ?, ?, ?);
+  (?, ?, ?, ?, ?, ?, ?)
+RETURNING
+  "id",
+  "label",
+  "role",
+  "subscriber_group_ids",
+  "created_at",
+  "last_used_at",
+  "revoked_at";
+
+-- accounts/token-store.ts: changeToken
+UPDATE "api_tokens"
+SET
+  "label" = ?,
+  "role" = ?,
+  "subscriber_group_ids" = ?
+WHERE
+  "account_id" = ?
+  AND "id" = ?;
+
+-- accounts/token-store.ts: revokeToken
+UPDATE "api_tokens"
+SET
+  "revoked_at" = ?
+WHERE
+  "account_id" = ?
+  AND "id" = ?
+  AND "revoked_at" IS NULL;
+
+-- accounts/user-store.ts: listUsers
+SELECT
+  "id",
+  "login",
+  "name",
+  "role",
+  "subscriber_group_ids",
+  "is_active",
+  "last_sign_in_at"
+FROM
+  "users"
+WHERE
+  "account_id" = ?
+ORDER BY
+  "id";
+
+-- accounts/user-store.ts: findUser
+SELECT
+  "id",
+  "login",
+  "name",
+  "role",
+  "subscriber_group_ids",
+  "is_active",
+  "last_sign_in_at"
+FROM
+  "users"
+WHERE
+  "account_id" = ?
+  AND "id" = ?;
+
+-- accounts/user-store.ts: activeAdminIds
+SELECT
+  "id"
+FROM
+  "users"
+WHERE
+  "account_id" = ?
+  AND "role" = ?
+  AND "is_active" = ?;
+
+-- accounts/user-store.ts: changeUser
+UPDATE "users"
+SET
+  "name" = ?,
+  "role" = ?,
+  "subscriber_group_ids" = ?,
+  "is_active" = ?,
+  "password_hash" = ?,
+  "must_change_password" = ?
+WHERE
+  "account_id" = ?
+  AND "id" = ?;
+
+-- accounts/user-store.ts: deleteUserSessions
+DELETE FROM "workspace_sessions"
+WHERE
+  "account_id" = ?
+  AND "user_id" = ?;
+
+-- accounts/user-store.ts: forgetTokenMaker
+UPDATE "api_tokens"
+SET
+  "user_id" = ?
+WHERE
+  "account_id" = ?
+  AND "user_id" = ?;
+
+-- accounts/user-store.ts: deleteUser
+DELETE FROM "users"
+WHERE
+  "account_id" = ?
+  AND "id" = ?;
+
+-- accounts/user-store.ts: recordSignIn
+UPDATE "users"
+SET
+  "last_sign_in_at" = ?
+WHERE
+  "account_id" = ?
+  AND "id" = ?;
 
 -- accounts/session-store.ts: findUserByLogin
 SELECT
   "id",
   "account_id",
   "login",
-  "password_hash"
+  "password_hash",
+  "role",
+  "subscriber_group_ids",
+  "is_active",
+  "must_change_password"
 FROM
   "users"
 WHERE
@@ -118,9 +279,18 @@ WHERE
 
 -- accounts/session-store.ts: insertUser
 INSERT INTO
-  "users" ("account_id", "login", "password_hash", "created_at")
+  "users" (
+    "account_id",
+    "login",
+    "password_hash",
+    "name",
+    "role",
+    "subscriber_group_ids",
+    "must_change_password",
+    "created_at"
+  )
 VALUES
-  (?, ?, ?, ?)
+  (?, ?, ?, ?, ?, ?, ?, ?)
 RETURNING
   "id";
 
@@ -136,7 +306,8 @@ WHERE
 -- accounts/session-store.ts: setPasswordHash
 UPDATE "users"
 SET
-  "password_hash" = ?
+  "password_hash" = ?,
+  "must_change_password" = ?
 WHERE
   "account_id" = ?
   AND "id" = ?;
@@ -148,15 +319,20 @@ WHERE
 
 -- accounts/session-store.ts: insertSession
 INSERT INTO
-  "workspace_sessions" ("token_hash", "account_id", "user_id", "created_at", "expires_at")
+  "workspace_sessions" ("token_hash", "account_id", "user_id", "created_at", "expires_at", "setup_only")
 VALUES
-  (?, ?, ?, ?, ?);
+  (?, ?, ?, ?, ?, ?);
 
 -- accounts/session-store.ts: findSession
 SELECT
   "s"."user_id",
   "s"."expires_at",
+  "s"."setup_only",
   "u"."login",
+  "u"."role",
+  "u"."subscriber_group_ids",
+  "u"."is_active",
+  "u"."must_change_password",
   "a"."id",
   "a"."name",
   "a"."time_zone",
@@ -221,3 +397,96 @@ WHERE
 DELETE FROM "sign_in_attempts"
 WHERE
   "since" <= ?;
+
+-- accounts/two-factor-store.ts: findTwoFactor
+SELECT
+  "totp_secret",
+  "totp_pending_secret",
+  "totp_last_step"
+FROM
+  "users"
+WHERE
+  "account_id" = ?
+  AND "id" = ?;
+
+-- accounts/two-factor-store.ts: setPendingSecret
+UPDATE "users"
+SET
+  "totp_pending_secret" = ?
+WHERE
+  "account_id" = ?
+  AND "id" = ?;
+
+-- accounts/two-factor-store.ts: enableTotp
+UPDATE "users"
+SET
+  "totp_secret" = ?,
+  "totp_pending_secret" = ?,
+  "totp_enabled_at" = ?,
+  "totp_last_step" = ?
+WHERE
+  "account_id" = ?
+  AND "id" = ?;
+
+-- accounts/two-factor-store.ts: disableTotp
+UPDATE "users"
+SET
+  "totp_secret" = ?,
+  "totp_pending_secret" = ?,
+  "totp_enabled_at" = ?,
+  "totp_last_step" = ?
+WHERE
+  "account_id" = ?
+  AND "id" = ?;
+
+-- accounts/two-factor-store.ts: takeTotpStep
+UPDATE "users"
+SET
+  "totp_last_step" = ?
+WHERE
+  "account_id" = ?
+  AND "id" = ?
+  AND (
+    "totp_last_step" IS NULL
+    OR "totp_last_step" < ?
+  );
+
+-- accounts/two-factor-store.ts: replaceRecoveryCodes
+DELETE FROM "recovery_codes"
+WHERE
+  "account_id" = ?
+  AND "user_id" = ?;
+
+INSERT INTO
+  "recovery_codes" ("account_id", "user_id", "code_hash")
+VALUES
+  (?, ?, ?),
+  (?, ?, ?);
+
+-- accounts/two-factor-store.ts: useRecoveryCode
+UPDATE "recovery_codes"
+SET
+  "used_at" = ?
+WHERE
+  "account_id" = ?
+  AND "user_id" = ?
+  AND "code_hash" = ?
+  AND "used_at" IS NULL;
+
+-- accounts/two-factor-store.ts: unusedRecoveryCodes
+SELECT
+  count(*) AS "n"
+FROM
+  "recovery_codes"
+WHERE
+  "account_id" = ?
+  AND "user_id" = ?
+  AND "used_at" IS NULL;
+
+-- accounts/two-factor-store.ts: endSetupOnly
+UPDATE "workspace_sessions"
+SET
+  "setup_only" = ?
+WHERE
+  "account_id" = ?
+  AND "user_id" = ?;

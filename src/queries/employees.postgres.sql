@@ -296,6 +296,15 @@ WHERE
 LIMIT
   $3;
 
+-- employees/subscriber-group-store.ts: groupIdsAmong
+SELECT
+  "id"
+FROM
+  "subscriber_groups"
+WHERE
+  "account_id" = $1
+  AND "id" IN ($2, $3);
+
 -- employees/subscriber-group-store.ts: deleteGroup
 DELETE FROM "subscriber_groups"
 WHERE

@@ -283,6 +283,15 @@ WHERE
 LIMIT
   ?;
 
+-- employees/subscriber-group-store.ts: groupIdsAmong
+SELECT
+  "id"
+FROM
+  "subscriber_groups"
+WHERE
+  "account_id" = ?
+  AND "id" IN (?, ?);
+
 -- employees/subscriber-group-store.ts: deleteGroup
 DELETE FROM "subscriber_groups"
 WHERE

@@ -21,6 +21,7 @@ export function reportRoutes(reports: ReportService) {
       api.get(
         `/reports/${kind}`,
         {
+          config: { permission: 'view' },
           schema: {
             tags,
             summary,

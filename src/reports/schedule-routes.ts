@@ -14,6 +14,7 @@ export function scheduleRoutes(schedules: ScheduleService) {
     api.get(
       base,
       {
+        config: { permission: 'view' },
         schema: {
           tags,
           summary: 'Report schedules, by id',
@@ -27,6 +28,7 @@ export function scheduleRoutes(schedules: ScheduleService) {
     api.get(
       `${base}/:reportScheduleID`,
       {
+        config: { permission: 'view' },
         schema: {
           tags,
           summary: 'One report schedule',
@@ -41,6 +43,7 @@ export function scheduleRoutes(schedules: ScheduleService) {
     api.post(
       base,
       {
+        config: { permission: 'edit' },
         schema: {
           tags,
           summary: 'Create a report schedule',
@@ -62,6 +65,7 @@ export function scheduleRoutes(schedules: ScheduleService) {
     api.put(
       `${base}/:reportScheduleID`,
       {
+        config: { permission: 'edit' },
         schema: {
           tags,
           summary: 'Replace a report schedule',
@@ -80,6 +84,7 @@ export function scheduleRoutes(schedules: ScheduleService) {
     api.patch(
       `${base}/:reportScheduleID`,
       {
+        config: { permission: 'edit' },
         schema: {
           tags,
           summary: 'Change some fields of a report schedule',
@@ -98,6 +103,7 @@ export function scheduleRoutes(schedules: ScheduleService) {
     api.delete(
       `${base}/:reportScheduleID`,
       {
+        config: { permission: 'edit' },
         schema: {
           tags,
           summary: 'Delete a report schedule',

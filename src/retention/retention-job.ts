@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { cutoffMs, DAY_MS, retentionOf, type Account, type AccountReader, type WorkspaceSessions } from '../accounts/accounts.js';
+import type { AuditRetention } from '../audit/audit.js';
 import { deleteFinishedDeliveries } from '../delivery/delivery.js';
 import type { Files } from '../files/files.js';
 import { deleteExpiredIdempotencyKeys } from '../http/idempotency.js';
@@ -17,13 +18,15 @@ export interface RetentionSettings {
    * fewer), and the report schedules' sends (`report_runs`, never fewer than 31 days); 0: for ever.
    */
   deliveryRetentionDays: number;
+  /** AUDIT_RETENTION_DAYS: days the audit log is kept; 0: for ever. */
+  auditRetentionDays: number;
   /** Rows removed per transaction. */
   batchRows: number;
   /** Time between two runs. */
   intervalMs: number;
 }
 
-export const defaultRetentionSettings: RetentionSettings = { serverRetentionDays: 0, deliveryRetentionDays: 30, batchRows: 500, intervalMs: 3_600_000 };
+export const defaultRetentionSettings: RetentionSettings = { serverRetentionDays: 0, deliveryRetentionDays: 30, auditRetentionDays: 365, batchRows: 500, intervalMs: 3_600_000 };
 
 /** What one run removed. */
 export interface RetentionReport {
@@ -43,6 +46,7 @@ export interface RetentionReport {
   reportRuns: BatchCount;
   /** Form files: those of deleted tasks, and those older than the account keeps tracks. */
   files: BatchCount;
+  auditEntries: BatchCount;
   sessions: number;
 }
 
@@ -56,6 +60,8 @@ export interface RetentionJobOptions {
   positions: PositionRetention;
   /** Form files go with their task, and by age as tracks do. */
   files?: Pick<Files, 'removeExpired'>;
+  /** The audit log's entries older than AUDIT_RETENTION_DAYS; none: not purged here. */
+  audit?: AuditRetention;
   settings?: RetentionSettings;
   clock?: () => number;
 }
@@ -63,7 +69,7 @@ export interface RetentionJobOptions {
 /**
  * Retention (docs/operators/retention.md): hourly, each account's fixes older than its retention go, and
  * its tracks, vehicle events, statistics, closed zone visits and form files at four times that (form files of deleted tasks at once); finished
- * deliveries, report schedules' past sends, expired idempotency keys and ended sessions too. On PostgreSQL the weekly partitions of fixes older
+ * deliveries, report schedules' past sends, audit entries past AUDIT_RETENTION_DAYS, expired idempotency keys and ended sessions too. On PostgreSQL the weekly partitions of fixes older
  * than every account's cut-off are dropped whole and the rest deleted in small batches; on SQLite
  * everything goes in small batches, each its own short transaction, so ingestion waits at most
  * for one. Weeks of partitions ahead are made on every run as well.
@@ -78,6 +84,7 @@ export class RetentionJob {
   private readonly sessions: Pick<WorkspaceSessions, 'forgetEnded'>;
   private readonly positions: PositionRetention;
   private readonly files: Pick<Files, 'removeExpired'> | null;
+  private readonly audit: AuditRetention | null;
   private readonly settings: RetentionSettings;
   private readonly clock: () => number;
 
@@ -87,6 +94,7 @@ export class RetentionJob {
     this.sessions = options.sessions;
     this.positions = options.positions;
     this.files = options.files ?? null;
+    this.audit = options.audit ?? null;
     this.settings = options.settings ?? defaultRetentionSettings;
     this.clock = options.clock ?? Date.now;
   }
@@ -179,6 +187,12 @@ export class RetentionJob {
         // A form's pictures are kept as long as the tracks of the day they were taken.
         report.files = addCounts(report.files, await inBatches(() => files.removeExpired(account, derivedBeforeMs, batchRows), batchRows, stopped));
       }
+      const { audit } = this;
+      const { auditRetentionDays } = this.settings;
+      if (audit && auditRetentionDays > 0) {
+        const auditBeforeMs = now - auditRetentionDays * DAY_MS;
+        report.auditEntries = addCounts(report.auditEntries, await inBatches(() => audit.purgeBefore(account.id, auditBeforeMs, batchRows), batchRows, stopped));
+      }
       report.idempotencyKeys = addCounts(report.idempotencyKeys, await inBatches(() => deleteExpiredIdempotencyKeys(this.database, account.id, now, batchRows), batchRows, stopped));
     }
     report.sessions = await this.sessions.forgetEnded();
@@ -214,6 +228,7 @@ function emptyReport(): RetentionReport {
     idempotencyKeys: NO_ROWS,
     reportRuns: NO_ROWS,
     files: NO_ROWS,
+    auditEntries: NO_ROWS,
     sessions: 0,
   };
 }

@@ -17,6 +17,7 @@ export function eventRuleRoutes(rules: EventRuleService) {
     api.get(
       base,
       {
+        config: { permission: 'view' },
         schema: {
           tags,
           summary: 'List event rules',
@@ -32,6 +33,7 @@ export function eventRuleRoutes(rules: EventRuleService) {
     api.get(
       `${base}/:eventID`,
       {
+        config: { permission: 'view' },
         schema: {
           tags,
           summary: 'One event rule',
@@ -46,6 +48,7 @@ export function eventRuleRoutes(rules: EventRuleService) {
     api.post(
       base,
       {
+        config: { permission: 'edit' },
         schema: {
           tags,
           summary: 'Create an event rule',
@@ -67,6 +70,7 @@ export function eventRuleRoutes(rules: EventRuleService) {
     api.put(
       `${base}/:eventID`,
       {
+        config: { permission: 'edit' },
         schema: {
           tags,
           summary: 'Replace an event rule',
@@ -85,6 +89,7 @@ export function eventRuleRoutes(rules: EventRuleService) {
     api.patch(
       `${base}/:eventID`,
       {
+        config: { permission: 'edit' },
         schema: {
           tags,
           summary: 'Change some fields of an event rule',
@@ -103,6 +108,7 @@ export function eventRuleRoutes(rules: EventRuleService) {
     api.delete(
       `${base}/:eventID`,
       {
+        config: { permission: 'edit' },
         schema: {
           tags,
           summary: 'Delete an event rule',

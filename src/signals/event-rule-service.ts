@@ -1,5 +1,6 @@
 import Ajv from 'ajv';
 import type { Account, Principal } from '../accounts/accounts.js';
+import { noAudit, type AuditRecorder } from '../audit/audit.js';
 import { formatDateTime, parseDateTime } from '../http/datetime.js';
 import { ApiError, invalidField, missingField, type ValidationErrors } from '../http/errors.js';
 import type { Database, Db } from '../store/database.js';
@@ -25,6 +26,7 @@ export class EventRuleService {
   private readonly database: Database;
   private readonly employees: Pick<EmployeeDirectory, 'livingIds'>;
   private readonly clock: () => number;
+  private readonly audit: AuditRecorder;
 
   constructor(
     private readonly options: {
@@ -34,8 +36,11 @@ export class EventRuleService {
       /** WEBHOOK_ALLOW_PRIVATE: a rule's URL may be plain http. */
       allowPrivateAddresses: boolean;
       clock?: () => number;
+      /** Where rule changes are logged, in their transaction. */
+      audit?: AuditRecorder;
     },
   ) {
+    this.audit = options.audit ?? noAudit;
     this.database = options.database;
     this.employees = options.employees;
     this.clock = options.clock ?? Date.now;
@@ -52,8 +57,12 @@ export class EventRuleService {
   async create(principal: Principal, input: EventRuleWrite): Promise<EventRuleView> {
     const { account } = principal;
     const rule = await this.build(account, 0, input);
-    const id = await insertRule(this.database.db, account.id, rule, this.clock());
-    return toView({ ...rule, id }, account.timeZone);
+    return this.database.transaction(async (tx) => {
+      const id = await insertRule(tx, account.id, rule, this.clock());
+      const created = toView({ ...rule, id }, account.timeZone);
+      await this.audit.record(tx, account.id, { kind: 'rule.create', objectId: id, after: created });
+      return created;
+    });
   }
 
   async replace(principal: Principal, id: number, input: EventRuleWrite): Promise<void> {
@@ -72,7 +81,12 @@ export class EventRuleService {
   }
 
   async delete(principal: Principal, id: number): Promise<void> {
-    if (!(await deleteRule(this.database.db, principal.account.id, id))) throw notFound(id);
+    const { account } = principal;
+    await this.database.transaction(async (tx) => {
+      const before = await findRule(tx, account.id, id);
+      if (!before || !(await deleteRule(tx, account.id, id))) throw notFound(id);
+      await this.audit.record(tx, account.id, { kind: 'rule.delete', objectId: id, before: toView(before, account.timeZone) });
+    });
   }
 
   private async load(executor: Db, account: Account, id: number): Promise<StoredRule> {
@@ -82,7 +96,11 @@ export class EventRuleService {
   }
 
   private async save(account: Account, rule: StoredRule): Promise<void> {
-    await updateRule(this.database.db, account.id, rule, this.clock());
+    await this.database.transaction(async (tx) => {
+      const before = await this.load(tx, account, rule.id);
+      await updateRule(tx, account.id, rule, this.clock());
+      await this.audit.record(tx, account.id, { kind: 'rule.update', objectId: rule.id, before: toView(before, account.timeZone), after: toView(rule, account.timeZone) });
+    });
   }
 
   /** A complete rule from a body, with every check of CONTRACT §4; omitted fields take defaults. */

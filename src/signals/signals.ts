@@ -6,6 +6,7 @@ import type { ChangeRecorder } from '../events/events.js';
 import type { ZoneLookup } from '../geozones/geozones.js';
 import type { Routes } from '../http/route-types.js';
 import type { LatestFixes, PipelineSignals } from '../positioning/positioning.js';
+import type { AuditRecorder } from '../audit/audit.js';
 import type { Database } from '../store/database.js';
 import type { TaskReader } from '../tasks/tasks.js';
 import { ArrivalEstimator, type Logger } from './arrival-estimator.js';
@@ -47,6 +48,8 @@ export interface SignalsDependencies {
   allowPrivateAddresses: boolean;
   /** Travel times for estimated arrival; straight lines without. */
   router?: RouterSettings | null;
+  /** Where rule changes are logged. */
+  audit?: AuditRecorder;
 }
 
 export interface Signals {
@@ -60,14 +63,14 @@ export interface Signals {
   routes: Routes;
 }
 
-export function createSignals({ database, clock = Date.now, outbox, alerts, employees, zones, allowPrivateAddresses, router = null }: SignalsDependencies): Signals {
+export function createSignals({ database, clock = Date.now, outbox, alerts, employees, zones, allowPrivateAddresses, router = null, audit }: SignalsDependencies): Signals {
   const estimator = new ArrivalEstimator(router ? new OsrmRouter(router.url, router.timeoutMs) : null, router?.log ?? null);
   const dispatcher = new SignalDispatcher(outbox, alerts, clock);
   return {
     pipeline: new SignalDetection({ zones, dispatcher, estimator, signalIds: allocateSignalIds, employees }),
     taskArrivals: ({ tasks, fixes }) => new TaskArrivals(tasks, fixes, estimator),
     routerIdle: () => estimator.idle(),
-    routes: eventRuleRoutes(new EventRuleService({ database, employees, allowPrivateAddresses, clock })),
+    routes: eventRuleRoutes(new EventRuleService({ database, employees, allowPrivateAddresses, clock, audit })),
   };
 }
 

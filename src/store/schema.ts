@@ -39,6 +39,8 @@ export interface Schema {
   report_runs: ReportRunsTable;
   location_retention: LocationRetentionTable;
   alerts: AlertsTable;
+  audit_entries: AuditEntriesTable;
+  recovery_codes: RecoveryCodesTable;
 }
 
 export interface AccountsTable {
@@ -60,12 +62,19 @@ export interface AccountsTable {
 export interface ApiTokensTable {
   id: Generated<number>;
   account_id: number;
-  /** The workspace user the token acts for: the initiator (`userID`) of the changes it makes. */
-  user_id: number;
+  /** The user who made the token; null once that user is removed (the token is the account's). */
+  user_id: number | null;
   token_hash: string;
+  /** The token's name. */
   label: string;
   created_at: number;
   revoked_at: number | null;
+  /** `admin`, `dispatcher` or `viewer`. */
+  role: Generated<string>;
+  /** JSON array of employee group ids the token is limited to; null: the whole account. */
+  subscriber_group_ids: string | null;
+  /** When it last authenticated a request, to the minute (updated at most once a minute). */
+  last_used_at: number | null;
 }
 
 export interface UsersTable {
@@ -74,6 +83,23 @@ export interface UsersTable {
   login: string;
   password_hash: string;
   created_at: number;
+  name: Generated<string>;
+  /** `admin`, `dispatcher` or `viewer`. */
+  role: Generated<string>;
+  /** JSON array of employee group ids the user is limited to; null: the whole account. */
+  subscriber_group_ids: string | null;
+  /** 0: the user cannot sign in, and its sessions end. */
+  is_active: Generated<number>;
+  /** 1 while the password is a temporary one an admin set: the user must change it before anything else. */
+  must_change_password: Generated<number>;
+  last_sign_in_at: number | null;
+  /** The TOTP secret (base32) while the second factor is on; null when off. */
+  totp_secret: string | null;
+  /** A secret shown as a QR code and not yet confirmed with a code. */
+  totp_pending_secret: string | null;
+  totp_enabled_at: number | null;
+  /** The time step of the last code accepted: a code is good once. */
+  totp_last_step: number | null;
 }
 
 export interface SubscribersTable {
@@ -260,7 +286,7 @@ export interface MapObjectsTable {
   created_at: number;
   updated_at: number;
   /** The object's group id as the client gave it (not checked: Lokator keeps no map object groups). */
-  group_id: Generated<number | null>;
+  group_id: number | null;
 }
 
 export interface EventRulesTable {
@@ -358,6 +384,8 @@ export interface WorkspaceSessionsTable {
   created_at: number;
   /** Sliding: moved forward as the session is used. */
   expires_at: number;
+  /** 1: the account requires a second factor the user has not set up; the session may only set it up. */
+  setup_only: Generated<number>;
 }
 
 /** Employee groups (interface 2.9 subscriberGroupID). */
@@ -521,3 +549,31 @@ export interface AlertsTable {
   handled_by: number | null;
   handled_by_login: string | null;
 }
+
+/** Who changed what in an account, and every sign-in; kept AUDIT_RETENTION_DAYS. */
+export interface AuditEntriesTable {
+  id: Generated<number>;
+  account_id: number;
+  at: number;
+  /** `user`, `token` or `system`. */
+  actor_kind: string;
+  actor_id: number | null;
+  /** The user's login or the token's name when known. */
+  actor_label: string | null;
+  address: string | null;
+  /** What happened, `<object>.<verb>`: `employee.update`, `session.signIn`, … */
+  kind: string;
+  object_id: number | null;
+  /** `{field: {before, after}}` as JSON, secrets replaced. */
+  changes: string;
+}
+
+/** A user's one-time recovery codes for the second factor, as hashes; each is used once. */
+export interface RecoveryCodesTable {
+  id: Generated<number>;
+  account_id: number;
+  user_id: number;
+  code_hash: string;
+  used_at: number | null;
+}
+

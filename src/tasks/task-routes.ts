@@ -18,6 +18,7 @@ export function taskRoutes(tasks: TaskService) {
     api.get(
       base,
       {
+        config: { permission: 'view' },
         schema: {
           tags,
           summary: 'List tasks, by start date',
@@ -34,6 +35,7 @@ export function taskRoutes(tasks: TaskService) {
     api.get(
       `${base}/:taskID`,
       {
+        config: { permission: 'view' },
         schema: {
           tags,
           summary: 'One task',
@@ -48,6 +50,7 @@ export function taskRoutes(tasks: TaskService) {
     api.get(
       `${base}/:taskID/history`,
       {
+        config: { permission: 'view' },
         schema: {
           tags,
           summary: 'The history of a task',
@@ -65,6 +68,7 @@ export function taskRoutes(tasks: TaskService) {
     api.post(
       base,
       {
+        config: { permission: 'edit' },
         schema: {
           tags,
           summary: 'Create a task',
@@ -85,6 +89,7 @@ export function taskRoutes(tasks: TaskService) {
     api.put(
       `${base}/:taskID`,
       {
+        config: { permission: 'edit' },
         schema: {
           tags,
           summary: 'Replace a task',
@@ -105,6 +110,7 @@ export function taskRoutes(tasks: TaskService) {
     api.patch(
       `${base}/:taskID`,
       {
+        config: { permission: 'edit' },
         schema: {
           tags,
           summary: 'Change some fields of a task',
@@ -125,6 +131,7 @@ export function taskRoutes(tasks: TaskService) {
     api.delete(
       `${base}/:taskID`,
       {
+        config: { permission: 'edit' },
         schema: {
           tags,
           summary: 'Delete a task',

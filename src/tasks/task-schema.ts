@@ -292,6 +292,7 @@ export const TaskChange = Type.Object({
   userID: Type.Optional(Type.Integer({ description: 'the initiator, one of userID, subscriberID (the employee’s phone), agentID (the service); none for a creation older than the history' })),
   subscriberID: Type.Optional(Type.Integer()),
   agentID: Type.Optional(Type.Integer()),
+  tokenID: Type.Optional(Type.Integer({ description: 'an API token whose maker was removed' })),
   changedValues: Type.Record(Type.String(), Type.Unknown(), { description: 'the changed fields as they were before (interface 6.4’s changedValues)' }),
   newValues: Type.Record(Type.String(), Type.Unknown(), { description: 'the same fields as the change left them' }),
 });

@@ -1,5 +1,6 @@
 import type { Account, Principal } from '../accounts/accounts.js';
-import type { Change, ChangeRecorder, Initiator } from '../events/events.js';
+import { noAudit, type AuditRecorder } from '../audit/audit.js';
+import { initiatorOf, type Change, type ChangeRecorder, type Initiator } from '../events/events.js';
 import type { EmployeeDirectory } from '../employees/employees.js';
 import { actedAtMs } from '../http/acted-at.js';
 import { formatDateTime, parseDateTime } from '../http/datetime.js';
@@ -30,6 +31,8 @@ export interface TaskServiceOptions {
   templates?: CustomFieldTemplates | null;
   /** Which of these file ids are files uploaded for the task: a form's picture and file fields may name only those. None: not checked. */
   formFiles?: FormFileCheck | null;
+  /** Where every change is logged, in its transaction. */
+  audit?: AuditRecorder;
 }
 
 /** Which of `ids` are living files of the task, in the caller's transaction. */
@@ -46,8 +49,10 @@ export class TaskService {
   private readonly clock: () => number;
   private readonly templates: CustomFieldTemplates | null;
   private readonly formFiles: FormFileCheck | null;
+  private readonly audit: AuditRecorder;
 
-  constructor({ database, employees, events, clock = Date.now, templates = null, formFiles = null }: TaskServiceOptions) {
+  constructor({ database, employees, events, clock = Date.now, templates = null, formFiles = null, audit = noAudit }: TaskServiceOptions) {
+    this.audit = audit;
     this.database = database;
     this.employees = employees;
     this.events = events;
@@ -96,19 +101,19 @@ export class TaskService {
       await this.templates?.checkUse(tx, account.id, templateUse(task), null);
       const id = await store.insertTask(tx, account.id, toRow(task), task.creationMs, now);
       const [after] = await this.views(tx, account, [{ id, task }]);
-      await this.commit(tx, account, id, { type: 'add', after: after! }, { userID: principal.userID }, now);
+      await this.commit(tx, account, id, { type: 'add', after: after! }, initiatorOf(principal), now);
       return after!;
     });
   }
 
   async replace(principal: Principal, taskID: number, input: TaskWrite): Promise<void> {
-    await this.update(principal.account, taskID, null, { userID: principal.userID }, (before, now) =>
+    await this.update(principal.account, taskID, null, initiatorOf(principal), (before, now) =>
       taskFromBody(input, principal.account.timeZone, before, true, now),
     );
   }
 
   async patch(principal: Principal, taskID: number, input: TaskWrite): Promise<void> {
-    await this.update(principal.account, taskID, null, { userID: principal.userID }, (before, now) =>
+    await this.update(principal.account, taskID, null, initiatorOf(principal), (before, now) =>
       taskFromBody(input, principal.account.timeZone, before, false, now),
     );
   }
@@ -120,7 +125,7 @@ export class TaskService {
       const now = this.clock();
       await store.markTaskDeleted(tx, account.id, taskID, now);
       const [before] = await this.views(tx, account, [row]);
-      await this.commit(tx, account, taskID, { type: 'delete', before: before! }, { userID: principal.userID }, now);
+      await this.commit(tx, account, taskID, { type: 'delete', before: before! }, initiatorOf(principal), now);
     });
   }
 
@@ -259,6 +264,13 @@ export class TaskService {
    */
   private async commit(tx: Tx, account: Account, taskID: number, change: Change<Task>, initiator: Initiator, now: number, atMs = now): Promise<void> {
     await recordTaskChange(tx, account.id, taskID, change, initiator, atMs);
+    const verb = change.type === 'add' ? 'create' : change.type === 'edit' ? 'update' : 'delete';
+    await this.audit.record(tx, account.id, {
+      kind: `task.${verb}`,
+      objectId: taskID,
+      before: change.type === 'add' ? null : change.before,
+      after: change.type === 'delete' ? null : change.after,
+    });
     const assignees = [change.type === 'add' ? null : change.before.subscriberID, change.type === 'delete' ? null : change.after.subscriberID];
     await this.events.record(tx, account, 'task', [{ change, entityId: taskID, subscriberIds: assignees, initiator, atMs, firedMs: now }]);
   }

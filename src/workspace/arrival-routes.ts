@@ -1,10 +1,10 @@
 import { Type } from 'typebox';
-import type { Account, WorkspaceSessions } from '../accounts/accounts.js';
+import type { FastifyRequest } from 'fastify';
+import type { Account } from '../accounts/accounts.js';
 import { described, withExamples } from '../http/examples.js';
 import { IdList } from '../http/list-params.js';
 import { ErrorBody, type Api } from '../http/route-types.js';
 import { TaskArrival } from './arrival-schema.js';
-import { currentSession } from './workspace-routes.js';
 
 /** Estimated arrival of tasks' assignees (the signals module's, composed in app.ts). */
 export interface ArrivalEstimates {
@@ -26,11 +26,13 @@ const arrivalExample: TaskArrival = {
  * expected at its point. A workspace route, not /v6/api: the interface has estimated arrival only
  * as signal 24, and this answer is for the map, not for integrators.
  */
-export function arrivalRoutes(sessions: Pick<WorkspaceSessions, 'authenticate'>, arrivals: ArrivalEstimates) {
+export function arrivalRoutes(authenticate: (request: FastifyRequest) => Promise<void>, arrivals: ArrivalEstimates) {
   return async (api: Api) => {
+    api.addHook('onRequest', authenticate);
     api.get(
       '/workspace/api/arrivals',
       {
+        config: { permission: 'view' },
         schema: {
           tags: ['Workspace'],
           summary: 'Estimated arrival of the assignees of these tasks',
@@ -42,10 +44,7 @@ export function arrivalRoutes(sessions: Pick<WorkspaceSessions, 'authenticate'>,
           response: { 200: described(withExamples(Type.Array(TaskArrival), [arrivalExample]), 'the estimates'), 400: ErrorBody, 401: ErrorBody },
         },
       },
-      async (request) => {
-        const { session } = await currentSession(sessions, request);
-        return arrivals.estimate(session.principal.account, request.query.taskIDs);
-      },
+      async (request) => arrivals.estimate(request.principal.account, request.query.taskIDs),
     );
   };
 }

@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type, type Static } from 'typebox';
 import type { Account } from '../accounts/accounts.js';
-import { CSRF_HEADER, csrfMatches, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, passwordProblem, SESSION_COOKIE, SESSION_IDLE_MS, type Session, type WorkspaceSessions } from '../accounts/accounts.js';
+import { CSRF_HEADER, csrfMatches, ROLES, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, passwordProblem, SESSION_COOKIE, SESSION_IDLE_MS, type Session, type WorkspaceSessions } from '../accounts/accounts.js';
 import { described, withExamples } from '../http/examples.js';
 import { ApiError, invalidField } from '../http/errors.js';
 import { ErrorBody, NoContent, type Api } from '../http/route-types.js';
@@ -41,6 +41,9 @@ export interface WorkspaceSettings {
 const SessionView = Type.Object({
   login: Type.String(),
   userID: Type.Integer(),
+  role: Type.Union([Type.Literal(ROLES[0]), Type.Literal(ROLES[1]), Type.Literal(ROLES[2])], { description: 'what the user may do; the workspace hides what the role cannot' }),
+  subscriberGroupIDs: Type.Union([Type.Array(Type.Integer()), Type.Null()], { description: 'the employee groups the user is limited to; null: the whole account' }),
+  mustChangePassword: Type.Boolean({ description: 'the password is a temporary one an admin set: nothing but changing it is allowed until then' }),
   account: Type.Object({ accountID: Type.Integer(), name: Type.String(), timeZone: Type.String(), smsEnabled: Type.Boolean() }),
   csrfToken: Type.String({ description: `send it in the ${CSRF_HEADER} header with every change made with the session cookie` }),
   map: Type.Object({
@@ -50,6 +53,15 @@ const SessionView = Type.Object({
   }),
   devices: Type.Array(DeviceConnection, { description: 'the device protocols, in the order of src/devices/protocols.ts, and their ports' }),
   publicUrl: Type.Union([Type.String(), Type.Null()], { description: 'PUBLIC_URL: the address phones and trackers reach this server at; null when not set' }),
+  twoFactor: Type.Object(
+    {
+      enabled: Type.Boolean({ description: 'the user signs in with a TOTP code after the password' }),
+      required: Type.Boolean({ description: 'the account requires every user to' }),
+      setupRequired: Type.Boolean({ description: 'the session may only set the second factor up: the account requires it and the user has none' }),
+      recoveryCodesLeft: Type.Integer({ minimum: 0 }),
+    },
+    { description: 'the user’s second factor of sign-in' },
+  ),
 });
 const AppSettings = Type.Object({
   map: Type.Object({ tileUrl: Type.Union([Type.String(), Type.Null()]), attribution: Type.String() }),
@@ -59,10 +71,14 @@ const tags = ['Workspace'];
 const sessionExample = {
   login: 'dispatcher.anna',
   userID: 5,
+  role: 'dispatcher' as const,
+  subscriberGroupIDs: [3],
+  mustChangePassword: false,
   account: { accountID: 2, name: 'Rapid Couriers', timeZone: 'Europe/Moscow', smsEnabled: false },
   csrfToken: 'Xq3T9vLm2PaR8sKd1YwE6nBh',
   map: { tileUrl: 'https://tile.openstreetmap.org/{z}/{x}/{y}.png', attribution: '© OpenStreetMap contributors', placeSearch: true },
   publicUrl: 'https://track.rapid-couriers.example',
+  twoFactor: { enabled: true, required: false, setupRequired: false, recoveryCodesLeft: 9 },
   devices: [
     { protocol: 'osmand', label: 'OsmAnd', transport: 'http' as const, port: 5055, portSetting: 'OSMAND_PORT', password: false, keyHint: { en: 'The device identifier set in Traccar Client or the tracker.', ru: 'Идентификатор устройства из настроек Traccar Client или трекера.' } },
     { protocol: 'egts', label: 'EGTS', transport: 'tcp' as const, port: 5162, portSetting: 'EGTS_PORT', password: true, keyHint: { en: 'The terminal’s IMEI, else its terminal or object id (such as 866).', ru: 'IMEI терминала, иначе его идентификатор терминала или объекта (например, 866).' } },
@@ -82,15 +98,27 @@ const HEARTBEAT_MS = 25_000;
  * The workspace's own routes: sign-in and sign-out with a session cookie, and the live positions
  * stream of the map. Everything else the workspace does goes through /v6/api with the cookie.
  */
-export function workspaceRoutes(sessions: WorkspaceSessions, live: LiveFeed, settings: WorkspaceSettings) {
-  const view = (session: Session) => {
-    const { account, userID } = session.principal;
-    return { login: session.login, userID, account: accountView(account), csrfToken: session.csrfToken, ...settings };
+export function workspaceRoutes(sessions: WorkspaceSessions, authenticate: (request: FastifyRequest) => Promise<void>, live: LiveFeed, settings: WorkspaceSettings) {
+  const view = async (session: Session) => {
+    const { account, userID, role, subscriberGroupIDs } = session.principal;
+    const { enabled, required, recoveryCodesLeft } = await sessions.twoFactor.status(session);
+    return {
+      login: session.login,
+      userID: userID ?? 0,
+      role,
+      subscriberGroupIDs,
+      mustChangePassword: session.mustChangePassword,
+      account: accountView(account),
+      csrfToken: session.csrfToken,
+      ...settings,
+      twoFactor: { enabled, required, setupRequired: session.setupOnly, recoveryCodesLeft },
+    };
   };
 
-  const current = (request: FastifyRequest) => currentSession(sessions, request);
+  const current = (request: FastifyRequest) => request.workspaceSession ?? currentSession(sessions, request);
 
   return async (api: Api) => {
+    api.addHook('onRequest', authenticate);
     // Open live streams, each with its session's token. They would hold the server open on close; end them first.
     const streams = new Map<ServerResponse, string>();
     api.addHook('preClose', async () => {
@@ -111,37 +139,53 @@ export function workspaceRoutes(sessions: WorkspaceSessions, live: LiveFeed, set
     api.post(
       '/workspace/api/session',
       {
+        config: { permission: 'public' },
         schema: {
           tags,
           summary: 'Sign in to the workspace',
           description:
             'Sets the HttpOnly session cookie and answers the session with its CSRF token: every change made with the cookie must carry it in ' +
-            '`X-CSRF-Token`. Five wrong passwords for a login from one address lock that pair for 15 minutes (429 code 1012).',
+            '`X-CSRF-Token`. Five wrong passwords for a login from one address lock that pair for 15 minutes (429 code 1012). ' +
+            'A user with two-factor sign-in on sends `code` too (the app’s current code, or one of the recovery codes): without it the answer is ' +
+            '401 with `validationErrors.code` "is required", with a wrong one "is wrong"; five wrong codes lock the user’s codes for 15 minutes. ' +
+            'Where the account requires two-factor sign-in and the user has none, the session may only set it up (`twoFactor.setupRequired`). ' +
+            'Every sign-in and failed sign-in of a known login is in the audit log.',
           body: withExamples(
-            Type.Object({ login: Type.String({ minLength: 1, maxLength: 200 }), password: Type.String({ minLength: 1, maxLength: 1000 }) }, { additionalProperties: false }),
+            Type.Object(
+              {
+                login: Type.String({ minLength: 1, maxLength: 200 }),
+                password: Type.String({ minLength: 1, maxLength: 1000 }),
+                code: Type.Optional(Type.String({ maxLength: 64, description: 'the TOTP code (6 digits) or a recovery code' })),
+              },
+              { additionalProperties: false },
+            ),
             { login: 'dispatcher.anna', password: 'correct horse battery staple' },
+            { login: 'dispatcher.anna', password: 'correct horse battery staple', code: '492039' },
           ),
           response: { 200: Session, 400: ErrorBody, 401: ErrorBody, 429: ErrorBody },
         },
       },
       async (request, reply) => {
-        const result = await sessions.signIn(request.body.login, request.body.password, request.ip);
+        const result = await sessions.signIn(request.body.login, request.body.password, request.ip, request.body.code);
         if (!result.ok) {
           if (result.retryAfterSeconds !== undefined) {
             throw new ApiError('RATE_LIMITED', 'too many failed sign-ins; try again later', undefined, {
               'retry-after': String(result.retryAfterSeconds),
             });
           }
+          if (result.secondFactor === 'required') throw new ApiError('USER_UNAUTHORIZED', 'a second-factor code is required', { code: 'is required' });
+          if (result.secondFactor === 'wrong') throw new ApiError('USER_UNAUTHORIZED', 'wrong second-factor code', { code: 'is wrong' });
           throw new ApiError('USER_UNAUTHORIZED', 'wrong login or password');
         }
         setSessionCookie(request, reply, result.token);
-        return view(result.session);
+        return await view(result.session);
       },
     );
 
     api.get(
       '/workspace/api/session',
       {
+        config: { permission: 'view' },
         schema: {
           tags,
           summary: 'The signed-in user, account and map settings',
@@ -152,13 +196,14 @@ export function workspaceRoutes(sessions: WorkspaceSessions, live: LiveFeed, set
       async (request, reply) => {
         const { token, session } = await current(request);
         setSessionCookie(request, reply, token);
-        return view(session);
+        return await view(session);
       },
     );
 
     api.delete(
       '/workspace/api/session',
       {
+        config: { permission: 'view' },
         schema: {
           tags,
           summary: 'Sign out',
@@ -179,6 +224,7 @@ export function workspaceRoutes(sessions: WorkspaceSessions, live: LiveFeed, set
     api.put(
       '/workspace/api/password',
       {
+        config: { permission: 'view' },
         schema: {
           tags,
           summary: 'Change the signed-in user’s password',
@@ -217,6 +263,7 @@ export function workspaceRoutes(sessions: WorkspaceSessions, live: LiveFeed, set
     api.get(
       '/workspace/api/live',
       {
+        config: { permission: 'view' },
         schema: {
           tags,
           summary: 'Live positions (server-sent events)',
@@ -309,7 +356,7 @@ function setSessionCookie(request: FastifyRequest, reply: FastifyReply, token: s
 }
 
 /** The workspace's own changes need the session's CSRF token too (see src/http/auth.ts). */
-function requireCsrf(token: string, request: FastifyRequest): void {
+export function requireCsrf(token: string, request: FastifyRequest): void {
   if (!csrfMatches(token, request.headers[CSRF_HEADER] as string | undefined)) {
     throw new ApiError('FORBIDDEN', `a change made with the session cookie needs the session's ${CSRF_HEADER} header`);
   }

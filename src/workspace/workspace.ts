@@ -1,4 +1,5 @@
 /** The face of workspace: the coordinators' own routes, the live map and the built workspace (see .dependency-cruiser.mjs). */
+import type { FastifyRequest } from 'fastify';
 import type { WorkspaceSessions } from '../accounts/accounts.js';
 import type { AlertFeed } from '../alerts/alerts.js';
 import { settings as configSettings, type Config } from '../config.js';
@@ -8,10 +9,13 @@ import { arrivalRoutes, type ArrivalEstimates } from './arrival-routes.js';
 import { LiveFeed } from './live-feed.js';
 import { placeRoutes } from './place-routes.js';
 import { builtWorkspaceDir, workspaceStaticFiles } from './static-files.js';
+import { twoFactorRoutes } from './two-factor-routes.js';
 import { workspaceRoutes, type WorkspaceSettings } from './workspace-routes.js';
 
 export interface WorkspaceDependencies {
   sessions: WorkspaceSessions;
+  /** The onRequest hook of /workspace/api: the cookie's session (but for signing in), then the role against the route's permission. */
+  authenticate: (request: FastifyRequest) => Promise<void>;
   /** The latest fixes and each batch as it commits: the live map. */
   fixes: LiveFixes;
   /** What the live stream tells of alerts: the newest one and the unhandled count. */
@@ -38,7 +42,7 @@ export interface Workspace {
   routes(config: WorkspaceConfig, devices: WorkspaceSettings['devices']): Routes;
 }
 
-export function createWorkspace({ sessions, fixes, alerts, arrivals, places = null }: WorkspaceDependencies): Workspace {
+export function createWorkspace({ sessions, authenticate, fixes, alerts, arrivals, places = null }: WorkspaceDependencies): Workspace {
   const live = new LiveFeed(fixes, alerts);
   return {
     live,
@@ -46,8 +50,9 @@ export function createWorkspace({ sessions, fixes, alerts, arrivals, places = nu
       const settings = workspaceSettings(config, devices, places !== null);
       const builtDir = config.workspaceDir === undefined ? builtWorkspaceDir() : config.workspaceDir;
       return async (app) => {
-        await app.register(workspaceRoutes(sessions, live, settings));
-        await app.register(arrivalRoutes(sessions, arrivals));
+        await app.register(workspaceRoutes(sessions, authenticate, live, settings));
+        await app.register(arrivalRoutes(authenticate, arrivals));
+        await app.register(twoFactorRoutes(sessions, authenticate));
         // Without a geocoder there is no address search: the route is absent (404), as the search box is.
         if (places) await app.register(placeRoutes(sessions, places));
         if (builtDir) await app.register(workspaceStaticFiles(builtDir, settings.map));

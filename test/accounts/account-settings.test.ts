@@ -36,7 +36,7 @@ for (const dialect of dialects) {
     it('reads the first start’s defaults, changes only the fields given, and marks them confirmed', async () => {
       const first = await server.api.get(ACCOUNT);
       assert.equal(first.status, 200);
-      assert.deepEqual(first.body, { accountID: server.account.id, name: 'Test account', timeZone: 'UTC', locale: 'en', settingsConfirmed: false });
+      assert.deepEqual(first.body, { accountID: server.account.id, name: 'Test account', timeZone: 'UTC', locale: 'en', settingsConfirmed: false, twoFactorRequired: false });
 
       const patched = await server.api.patch(ACCOUNT, { timeZone: 'europe/moscow', locale: 'ru' });
       assert.equal(patched.status, 204, patched.text);
@@ -46,6 +46,7 @@ for (const dialect of dialects) {
         timeZone: 'Europe/Moscow',
         locale: 'ru',
         settingsConfirmed: true,
+        twoFactorRequired: false,
       });
       assert.equal((await server.api.patch(ACCOUNT, { name: '  Courier service  ' })).status, 204);
       const named = (await server.api.get(ACCOUNT)).body;

@@ -40,6 +40,8 @@ const ID_KEYS: Record<string, string> = {
   retranslatorID: 'retranslatorID',
   fileID: 'fileID',
   pictureID: 'fileID',
+  userID: 'userID',
+  tokenID: 'tokenID',
 };
 
 /**

@@ -207,6 +207,8 @@ export async function createTenant(baseUrl: string, tag: string): Promise<Tenant
   if (photo.status !== 201) throw new Error(`${marker}: photo upload answered ${photo.status} ${await photo.text()}`);
   const file = (await photo.json()) as { fileID: number };
   const retranslator = await ok(api.post('/v6/api/trackerManagement/egtsRetranslators', { dispatcherID: 2219, name: `${marker} platform`, password: 'Relay-Pass-01' }), 201, 'EGTS retranslator');
+  const user = (await ok(api.get('/v6/api/userManagement/users'), 200, 'users'))[0];
+  const token = await ok(api.post('/v6/api/userManagement/tokens', { name: `${marker} integration`, role: 'viewer' }), 201, 'API token');
   const locations = await ok(api.get(`${LOCATIONS}?subscriberIDs=${subscriberID}&count=1`), 200, 'locations');
   const tracks = await ok(api.get(`${TRACKS}?subscriberIDs=${subscriberID}`), 200, 'tracks');
   const deliveries = await ok(api.get(DELIVERIES), 200, 'deliveries');
@@ -231,6 +233,8 @@ export async function createTenant(baseUrl: string, tag: string): Promise<Tenant
     reportScheduleID: String(schedule.reportScheduleID),
     retranslatorID: String(retranslator.retranslatorID),
     fileID: String(file.fileID),
+    userID: String(user.userID),
+    tokenID: String(token.tokenID),
   };
   return tenant;
 }
@@ -273,5 +277,7 @@ export const GHOST_IDS: Record<string, string> = {
   requestID: '999999827',
   reportScheduleID: '999999821',
   retranslatorID: '999999817',
-  fileID: '999999811',
+  fileID: '999999807',
+  userID: '999999811',
+  tokenID: '999999809',
 };

@@ -27,6 +27,12 @@ export class ApiFailure extends Error {
 export interface SessionInfo {
   login: string;
   userID: number;
+  /** What the user may do: the workspace hides what the role cannot (the server refuses it anyway). */
+  role: 'admin' | 'dispatcher' | 'viewer';
+  /** The employee groups the user is limited to; null: the whole account. */
+  subscriberGroupIDs: number[] | null;
+  /** The password is a temporary one an admin set: the workspace asks for a new one first. */
+  mustChangePassword: boolean;
   account: { accountID: number; name: string; timeZone: string; smsEnabled: boolean };
   csrfToken: string;
   /** `placeSearch`: whether the maps have an address search (GEOCODER_URL is set). */
@@ -35,6 +41,8 @@ export interface SessionInfo {
   devices: DeviceConnection[];
   /** PUBLIC_URL: the address phones and trackers reach the server at; null when not set. */
   publicUrl: string | null;
+  /** The user's second factor; `setupRequired`: the account requires it and the session may only set it up. */
+  twoFactor: { enabled: boolean; required: boolean; setupRequired: boolean; recoveryCodesLeft: number };
 }
 
 /** A device protocol: where a device of it reports (port 0: the listener is off), and what its key is. */

@@ -5,7 +5,9 @@ import { api, ApiFailure, describe, setSession, type SessionInfo } from './api';
 import { DeliveriesPage } from './pages/deliveries';
 import { EventsPage } from './pages/events';
 import { MapPage } from './pages/map';
+import { PasswordForm } from './pages/password';
 import { SettingsPage } from './pages/settings';
+import { TwoFactorSetup } from './pages/two-factor';
 import { SignIn } from './pages/sign-in';
 import { useRoute } from './router';
 import { LANGUAGES, language, setLanguage, t, untranslated, type Language } from './i18n/i18n';
@@ -25,6 +27,7 @@ const TasksPage = lazy(() => import('./pages/tasks').then((m) => m.TasksPage));
 const MapObjectsPage = lazy(() => import('./pages/map-objects').then((m) => m.MapObjectsPage));
 const ReportsPage = lazy(() => import('./pages/reports').then((m) => m.ReportsPage));
 const AlertsPage = lazy(() => import('./pages/alerts/alerts-page').then((m) => m.AlertsPage));
+const AuditLogPage = lazy(() => import('./pages/audit-log').then((m) => m.AuditLogPage));
 
 const tabs = [
   { path: 'map', label: 'tab.map' },
@@ -134,6 +137,16 @@ function Workspace({ onLanguage }: { onLanguage: (language: Language) => void })
   }
   if (session === undefined) return <p class="loading">{t('app.loading')}</p>;
   if (session === null) return <SignIn onSignedIn={signedIn} languageSwitch={<LanguageSwitch onLanguage={onLanguage} />} />;
+  // A temporary password from an admin: nothing else until the user has chosen their own.
+  if (session.mustChangePassword) {
+    return (
+      <main class="must-change" aria-labelledby="must-change-title">
+        <h1 id="must-change-title">{t('people.mustChange')}</h1>
+        <p>{t('people.mustChangeIntro')}</p>
+        <PasswordForm onChanged={load} />
+      </main>
+    );
+  }
 
   const tab: Tab = tabs.some((t) => t.path === route[0]) ? (route[0] as Tab) : 'map';
   const signOut = async () => {
@@ -149,6 +162,24 @@ function Workspace({ onLanguage }: { onLanguage: (language: Language) => void })
     }
     signedIn(null);
   };
+
+  // The account requires a second factor this user has not set up: that comes first, and alone.
+  if (session.twoFactor.setupRequired) {
+    return (
+      <main class="sign-in two-factor-required">
+        <div class="sign-in-language">
+          <LanguageSwitch onLanguage={onLanguage} />
+        </div>
+        <h1>{t('twoFactor.setupTitle')}</h1>
+        <p>{t('twoFactor.setupIntro')}</p>
+        <TwoFactorSetup onDone={load} />
+        <button type="button" class="link" onClick={signOut}>
+          {t('app.signOut')}
+        </button>
+        <ErrorAlert message={signOutFailure} />
+      </main>
+    );
+  }
 
   return <SignedIn session={session} tab={tab} route={route} onLanguage={onLanguage} signOut={signOut} signOutFailure={signOutFailure} setup={setup} setupDone={setupDone} accountChanged={accountChanged} />;
 }
@@ -202,6 +233,7 @@ function SignedIn({ session, tab, route, onLanguage, signOut, signOutFailure, se
           </button>
         </header>
         <ErrorAlert message={signOutFailure} />
+        {session.role === 'viewer' && <p class="read-only-note">{t('people.readOnly')}</p>}
         <main id="main" tabIndex={-1}>
           {setup && <AccountSetup account={setup} onDone={setupDone} />}
           {tab === 'map' && <MapPage route={route.slice(1)} />}
@@ -215,10 +247,11 @@ function SignedIn({ session, tab, route, onLanguage, signOut, signOutFailure, se
               {tab === 'objects' && <MapObjectsPage />}
               {tab === 'reports' && <ReportsPage />}
               {tab === 'alerts' && <AlertsPage />}
+              {tab === 'settings' && route[1] === 'audit' && session.role === 'admin' && <AuditLogPage />}
             </Suspense>
           </PageBoundary>
           {tab === 'deliveries' && <DeliveriesPage />}
-          {tab === 'settings' && <SettingsPage />}
+          {tab === 'settings' && (route[1] !== 'audit' || session.role !== 'admin') && <SettingsPage />}
         </main>
       </AccountChangedContext.Provider>
       </AlertsContext.Provider>

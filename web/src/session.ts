@@ -11,6 +11,15 @@ export function useSessionInfo(): SessionInfo {
   return session;
 }
 
+/**
+ * Whether the signed-in role may do this (the server's rule, src/accounts/roles.ts): `edit` is a
+ * dispatcher's or an admin's, `admin` an admin's only. The workspace hides what it may not.
+ */
+export function useCan(permission: 'edit' | 'admin'): boolean {
+  const { role } = useSessionInfo();
+  return role === 'admin' || (permission === 'edit' && role === 'dispatcher');
+}
+
 /** The account's own settings (GET /v6/api/accountManagement/account). */
 export interface AccountSettings {
   accountID: number;
@@ -18,6 +27,7 @@ export interface AccountSettings {
   timeZone: string;
   locale: 'ru' | 'en';
   settingsConfirmed: boolean;
+  twoFactorRequired: boolean;
 }
 
 export const ACCOUNT = '/v6/api/accountManagement/account';

@@ -16,6 +16,8 @@ import { egtsRetranslators } from './0013-egts-retranslators.js';
 import { gpsFilter } from './0014-gps-filter.js';
 import { foldedTexts } from './0015-folded-texts.js';
 import { accountLanguage } from './0016-account-language.js';
+import { identity } from './0017-identity.js';
+import { auditTwoFactor } from './0018-audit-two-factor.js';
 import { alerts } from './0019-alerts.js';
 import { deviceConnections } from './0020-device-connections.js';
 import { formFiles } from './0021-form-files.js';
@@ -39,6 +41,8 @@ const migrations: Record<string, MigrationFactory> = {
   '0014-gps-filter': gpsFilter,
   '0015-folded-texts': foldedTexts,
   '0016-account-language': accountLanguage,
+  '0017-identity': identity,
+  '0018-audit-two-factor': auditTwoFactor,
   '0019-alerts': alerts,
   '0020-device-connections': deviceConnections,
   '0021-form-files': formFiles,

@@ -12,6 +12,8 @@ import { reportsEn } from './en/reports.js';
 import { alertsEn } from './en/alerts.js';
 import { replayEn } from './en/replay.js';
 import { mobileEn } from './en/mobile.js';
+import { auditEn } from './en/audit.js';
+import { peopleEn } from './en/people.js';
 
 /** The English catalogue: the source of every key and of the placeholders each message takes. */
-export const en = { ...appEn, ...settingsEn, ...mapEn, ...employeesEn, ...tasksEn, ...objectsEn, ...zonesEn, ...eventsEn, ...deliveriesEn, ...tracksEn, ...reportsEn, ...alertsEn, ...replayEn, ...mobileEn } as const;
+export const en = { ...appEn, ...settingsEn, ...mapEn, ...employeesEn, ...tasksEn, ...objectsEn, ...zonesEn, ...eventsEn, ...deliveriesEn, ...tracksEn, ...reportsEn, ...alertsEn, ...replayEn, ...mobileEn, ...auditEn, ...peopleEn } as const;

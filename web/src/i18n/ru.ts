@@ -14,6 +14,8 @@ import { reportsRu } from './ru/reports.js';
 import { alertsRu } from './ru/alerts.js';
 import { replayRu } from './ru/replay.js';
 import { mobileRu } from './ru/mobile.js';
+import { auditRu } from './ru/audit.js';
+import { peopleRu } from './ru/people.js';
 
 /** The Russian catalogue, of the English one's shape: a key missing here fails the typecheck. */
-export const ru: CatalogueOf<typeof en> = { ...appRu, ...settingsRu, ...mapRu, ...employeesRu, ...tasksRu, ...objectsRu, ...zonesRu, ...eventsRu, ...deliveriesRu, ...tracksRu, ...reportsRu, ...alertsRu, ...replayRu, ...mobileRu };
+export const ru: CatalogueOf<typeof en> = { ...appRu, ...settingsRu, ...mapRu, ...employeesRu, ...tasksRu, ...objectsRu, ...zonesRu, ...eventsRu, ...deliveriesRu, ...tracksRu, ...reportsRu, ...alertsRu, ...replayRu, ...mobileRu, ...auditRu, ...peopleRu };

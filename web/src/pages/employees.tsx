@@ -1,4 +1,5 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { useCan } from '../session';
 import { api, describe, query } from '../api';
 import { navigate } from '../router';
 import type { Employee, SubscriberGroup } from '../types';
@@ -19,6 +20,7 @@ const count = (n: number) => t('emp.count', { count: n });
  * every time after, with the key's last characters).
  */
 export function EmployeesPage({ route }: { route: string[] }) {
+  const canEdit = useCan('edit');
   const [view, newKind] = route;
   const [employees, setEmployees] = useState<Employee[] | null>(null);
   const [groups, setGroups] = useState<SubscriberGroup[]>([]);
@@ -73,26 +75,30 @@ export function EmployeesPage({ route }: { route: string[] }) {
         <h1 id="employees-title" tabIndex={-1} ref={heading}>
           {t('emp.title')}
         </h1>
-        <div class="actions" role="group" aria-label={t('emp.add')}>
-          <button type="button" onClick={() => navigate('employees', 'new')}>
-            {t('emp.new')}
-          </button>
-          <button type="button" onClick={() => navigate('employees', 'new', 'vehicle')}>
-            {t('emp.newVehicle')}
-          </button>
-        </div>
+        {canEdit && (
+          <div class="actions" role="group" aria-label={t('emp.add')}>
+            <button type="button" onClick={() => navigate('employees', 'new')}>
+              {t('emp.new')}
+            </button>
+            <button type="button" onClick={() => navigate('employees', 'new', 'vehicle')}>
+              {t('emp.newVehicle')}
+            </button>
+          </div>
+        )}
       </div>
       <StatusLine class="ok" message={status} />
       <LoadFailure message={loadError} onRetry={() => void reload()} />
       <div class="employees-layout">
         <EmployeeTable employees={employees} groups={groups} />
-        <GroupManager
-          title={t('emp.groups')}
-          path={EMPLOYEE_GROUPS}
-          idField="subscriberGroupID"
-          groups={groups.map((g) => ({ id: g.subscriberGroupID, name: g.name, members: members(g.subscriberGroupID) }))}
-          onChanged={groupsChanged}
-        />
+        {canEdit && (
+          <GroupManager
+            title={t('emp.groups')}
+            path={EMPLOYEE_GROUPS}
+            idField="subscriberGroupID"
+            groups={groups.map((g) => ({ id: g.subscriberGroupID, name: g.name, members: members(g.subscriberGroupID) }))}
+            onChanged={groupsChanged}
+          />
+        )}
       </div>
     </section>
   );

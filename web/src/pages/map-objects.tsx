@@ -1,4 +1,5 @@
 import type L from 'leaflet';
+import { useCan } from '../session';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { matchesWords, searchWords } from '../../../src/http/free-text';
 import { api, describe } from '../api';
@@ -18,6 +19,7 @@ type Editor = { kind: 'none' } | { kind: 'new'; key: number } | { kind: 'object'
  * is placed by clicking the map (or typing its coordinates), an existing one edited or deleted.
  */
 export function MapObjectsPage() {
+  const canEdit = useCan('edit');
   const [objects, setObjects] = useState<MapObject[] | null>(null);
   const [loadError, setLoadError] = useState('');
   const [status, setStatus] = useState('');
@@ -107,9 +109,11 @@ export function MapObjectsPage() {
         <h1 id="map-objects-title" tabIndex={-1}>
           {t('objects.title')}
         </h1>
-        <button type="button" onClick={() => (setStatus(''), show({ kind: 'new', key: ++newForms.current }))}>
-          {t('objects.add')}
-        </button>
+        {canEdit && (
+          <button type="button" onClick={() => (setStatus(''), show({ kind: 'new', key: ++newForms.current }))}>
+            {t('objects.add')}
+          </button>
+        )}
       </div>
       <StatusLine class="ok" message={status} />
       <LoadFailure message={loadError} onRetry={loadOrSay} />

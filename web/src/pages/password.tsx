@@ -14,7 +14,7 @@ function passwordProblem(password: string): string | null {
 }
 
 /** Changes the signed-in user's password; the server checks the current one and ends their other sessions. */
-export function PasswordForm() {
+export function PasswordForm({ onChanged }: { onChanged?: () => void } = {}) {
   const [current, setCurrent] = useState('');
   const [next, setNext] = useState('');
   const [errors, setErrors] = useState<{ currentPassword?: string; newPassword?: string }>({});
@@ -38,6 +38,7 @@ export function PasswordForm() {
       setCurrent('');
       setNext('');
       setStatus(t('password.changed'));
+      onChanged?.();
     } catch (error) {
       const fields = error instanceof ApiFailure ? error.envelope.validationErrors : undefined;
       if (fields?.currentPassword || fields?.newPassword) {

@@ -7,6 +7,8 @@ import { ErrorAlert } from '../ui/messages';
 export function SignIn({ onSignedIn, languageSwitch }: { onSignedIn: (session: SessionInfo) => void; languageSwitch: ComponentChildren }) {
   const [login, setLogin] = useState('');
   const [password, setPassword] = useState('');
+  /** Asked for once the server says the user signs in with a second factor. */
+  const [code, setCode] = useState<string | null>(null);
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
 
@@ -15,9 +17,17 @@ export function SignIn({ onSignedIn, languageSwitch }: { onSignedIn: (session: S
     setBusy(true);
     setError('');
     try {
-      onSignedIn(await api.post<SessionInfo>('/workspace/api/session', { login, password }));
+      onSignedIn(await api.post<SessionInfo>('/workspace/api/session', { login, password, ...(code === null ? {} : { code: code.trim() }) }));
     } catch (failure) {
-      setError(failure instanceof ApiFailure && failure.envelope.status === 401 ? t('signIn.wrong') : describe(failure));
+      const why = failure instanceof ApiFailure ? failure.field('code') : undefined;
+      if (why === 'is required') {
+        setCode('');
+      } else if (why) {
+        setError(t('signIn.codeWrong'));
+        setCode('');
+      } else {
+        setError(failure instanceof ApiFailure && failure.envelope.status === 401 ? t('signIn.wrong') : describe(failure));
+      }
     } finally {
       setBusy(false);
     }
@@ -43,6 +53,24 @@ export function SignIn({ onSignedIn, languageSwitch }: { onSignedIn: (session: S
             onInput={(e) => setPassword(e.currentTarget.value)}
           />
         </label>
+        {code !== null && (
+          <label>
+            {t('signIn.code')}
+            <input
+              name="code"
+              inputMode="numeric"
+              autocomplete="one-time-code"
+              required
+              autoFocus
+              aria-describedby="sign-in-code-hint"
+              value={code}
+              onInput={(e) => setCode(e.currentTarget.value)}
+            />
+            <span id="sign-in-code-hint" class="muted small">
+              {t('signIn.codeHint')}
+            </span>
+          </label>
+        )}
         <ErrorAlert message={error} />
         <button type="submit" disabled={busy}>
           {t('signIn.submit')}

@@ -17,7 +17,7 @@ function overlapEnd(timeZone: string): string {
  * The account's webhook signing secret (CONTRACT §4): shown read-only with a Copy button, and
  * rotated after a confirmation in a modal dialog, which keeps focus inside and closes with Escape.
  */
-export function SigningSecret({ timeZone }: { timeZone: string }) {
+export function SigningSecret({ timeZone, canRotate }: { timeZone: string; canRotate: boolean }) {
   const [secret, setSecret] = useState('');
   const [error, setError] = useState('');
   const [status, setStatus] = useState('');
@@ -96,9 +96,11 @@ export function SigningSecret({ timeZone }: { timeZone: string }) {
         <button type="button" class="secondary" disabled={!secret} onClick={() => void copy()}>
           {t('secret.copy')}
         </button>
-        <button type="button" class="danger" disabled={!secret} onClick={confirm}>
-          {t('secret.rotate')}
-        </button>
+        {canRotate && (
+          <button type="button" class="danger" disabled={!secret} onClick={confirm}>
+            {t('secret.rotate')}
+          </button>
+        )}
       </div>
       <StatusLine message={status} />
       <ErrorAlert message={error} />

@@ -1,4 +1,5 @@
 import type L from 'leaflet';
+import { useCan } from '../session';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, describe, query } from '../api';
 import { fitTo, MapView } from '../map/base-map';
@@ -30,6 +31,7 @@ type Editor = { kind: 'none' } | { kind: 'new'; key: number } | { kind: 'task'; 
  * changed, its history read, and its assignee's estimated arrival drawn on the map.
  */
 export function TasksPage({ route }: { route: string[] }) {
+  const canEdit = useCan('edit');
   const { account } = useSessionInfo();
   const [day, setDay] = useState(() => today(account.timeZone));
   const [statusFilter, setStatusFilter] = useState('');
@@ -165,9 +167,11 @@ export function TasksPage({ route }: { route: string[] }) {
         <h1 id="tasks-title" tabIndex={-1}>
           {t('tasks.title')}
         </h1>
-        <button type="button" onClick={() => (setStatus(''), show({ kind: 'new', key: ++newForms.current }))}>
-          {t('tasks.new')}
-        </button>
+        {canEdit && (
+          <button type="button" onClick={() => (setStatus(''), show({ kind: 'new', key: ++newForms.current }))}>
+            {t('tasks.new')}
+          </button>
+        )}
       </div>
       <div class="toolbar" role="search" aria-label={t('tasks.filter')}>
         <label>

@@ -1,4 +1,5 @@
 import type L from 'leaflet';
+import { useCan } from '../session';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, describe } from '../api';
 import { MapView } from '../map/base-map';
@@ -24,6 +25,7 @@ type Editor =
 
 
 export function ZonesPage() {
+  const canEdit = useCan('edit');
   const [zones, setZones] = useState<Zone[] | null>(null);
   const [groups, setGroups] = useState<ZoneGroup[]>([]);
   const [loadError, setLoadError] = useState('');
@@ -134,6 +136,7 @@ export function ZonesPage() {
   return (
     <section aria-labelledby="zones-title" class="zones-page">
       <h1 id="zones-title">{t('zones.title')}</h1>
+      {canEdit && (
       <div class="toolbar" role="group" aria-label={t('zones.addZone')}>
         {/* One button that changes its name, so the focus stays on it when drawing starts or stops. */}
         <button type="button" class={drawing ? 'secondary' : undefined} onClick={drawing ? cancelDrawing : drawZone}>
@@ -145,6 +148,7 @@ export function ZonesPage() {
         {drawing && <p class="drawing-hint">{t('zones.drawingHint')}</p>}
         <StatusLine class="ok" message={status} />
       </div>
+      )}
       <LoadFailure message={loadError} onRetry={loadOrSay} />
       <div class="zones-layout">
         <div class="zones-map">

@@ -1,4 +1,5 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { useCan } from '../../session';
 import { api, describe } from '../../api';
 import { navigate } from '../../router';
 import type { Employee } from '../../types';
@@ -10,6 +11,7 @@ import { t } from '../../i18n/i18n';
 
 /** `#/events`: the account's rules, each with Edit, Switch off/on and Delete. */
 export function RuleList() {
+  const canEdit = useCan('edit');
   const [rules, setRules] = useState<EventRule[] | null>(null);
   const [names, setNames] = useState<Map<number, string>>(new Map());
   const [saved] = useState(takeSaved);
@@ -66,9 +68,11 @@ export function RuleList() {
         <h1 id="events-title" tabIndex={-1} ref={heading}>
           {t('rules.title')}
         </h1>
-        <button type="button" onClick={() => navigate('events', 'new')}>
-          {t('rules.new')}
-        </button>
+        {canEdit && (
+          <button type="button" onClick={() => navigate('events', 'new')}>
+            {t('rules.new')}
+          </button>
+        )}
       </div>
       <StatusLine class="ok" message={status} />
       <ErrorAlert message={failure} />
@@ -112,6 +116,7 @@ interface RowProps {
 }
 
 function RuleRow({ rule, names, justSaved, onSwitch, onDelete }: RowProps) {
+  const canEdit = useCan('edit');
   const deleting = useConfirmStep();
   const busy = useRef(false);
   const row = useRef<HTMLTableRowElement>(null);
@@ -151,12 +156,16 @@ function RuleRow({ rule, names, justSaved, onSwitch, onDelete }: RowProps) {
             <button type="button" class="secondary" aria-describedby={nameId} onClick={() => navigate('events', rule.eventID)}>
               {t('rules.edit2')}
             </button>
-            <button type="button" class="secondary" aria-describedby={nameId} onClick={() => act(() => onSwitch(rule))}>
-              {rule.enabled ? t('rules.switchOff') : t('rules.switchOn')}
-            </button>
-            <button type="button" class="danger" aria-describedby={nameId} ref={deleting.askButton} onClick={deleting.ask}>
-              {t('rules.delete')}
-            </button>
+            {canEdit && (
+              <>
+                <button type="button" class="secondary" aria-describedby={nameId} onClick={() => act(() => onSwitch(rule))}>
+                  {rule.enabled ? t('rules.switchOff') : t('rules.switchOn')}
+                </button>
+                <button type="button" class="danger" aria-describedby={nameId} ref={deleting.askButton} onClick={deleting.ask}>
+                  {t('rules.delete')}
+                </button>
+              </>
+            )}
           </>
         )}
       </td>

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
+import { useCan } from '../../session';
 import { api, ApiFailure, describe } from '../../api';
 import type { ReportKind, ReportSchedule, ReportScheduleWrite } from '../../types';
 import { Field } from '../../ui/field';
@@ -40,6 +41,7 @@ function when(s: ReportSchedule): string {
 
 /** The account's report schedules: a list, and a form to make or change one. */
 export function ScheduleSection({ people }: { people: People }) {
+  const canEdit = useCan('edit');
   const [schedules, setSchedules] = useState<ReportSchedule[] | null>(null);
   const [draft, setDraft] = useState<Draft | null>(null);
   const [error, setError] = useState('');
@@ -112,17 +114,21 @@ export function ScheduleSection({ people }: { people: People }) {
             <li key={s.reportScheduleID}>
               <strong>{s.name}</strong>: {t('sched.line', { report: reportName(s.report), when: when(s), recipients: s.recipients.join(', ') })}
               {s.nextSendDate ? t('sched.next', { time: dayAndClock(s.nextSendDate) }) : t('sched.paused')}{' '}
-              <button type="button" class="link" onClick={() => setDraft(draftOf(s))} aria-label={t('sched.edit', { name: s.name })}>
-                {t('sched.editShort')}
-              </button>
-              <button type="button" class="link" onClick={() => void remove(s)} aria-label={t('sched.delete', { name: s.name })}>
-                {t('sched.deleteShort')}
-              </button>
+              {canEdit && (
+                <>
+                  <button type="button" class="link" onClick={() => setDraft(draftOf(s))} aria-label={t('sched.edit', { name: s.name })}>
+                    {t('sched.editShort')}
+                  </button>
+                  <button type="button" class="link" onClick={() => void remove(s)} aria-label={t('sched.delete', { name: s.name })}>
+                    {t('sched.deleteShort')}
+                  </button>
+                </>
+              )}
             </li>
           ))}
         </ul>
       )}
-      {!draft && (
+      {!draft && canEdit && (
         <button type="button" class="secondary" onClick={() => setDraft({ ...blank })}>
           {t('sched.add')}
         </button>
