@@ -14,6 +14,7 @@ export function alertRoutes(service: AlertService) {
     api.get(
       '/eventManagement/alerts',
       {
+        config: { permission: 'view' },
         schema: {
           tags,
           summary: 'Alerts: what the event rules fired, newest first',
@@ -33,6 +34,7 @@ export function alertRoutes(service: AlertService) {
     api.post(
       '/eventManagement/alerts/:alertID/handled',
       {
+        config: { permission: 'edit' },
         schema: {
           tags,
           summary: 'Mark an alert handled',

@@ -11,6 +11,7 @@ export function fileRoutes(files: FileService) {
     api.get(
       '/fileManagement/files/:fileID',
       {
+        config: { permission: 'view' },
         schema: {
           tags: ['Files'],
           summary: 'A picture or file an employee uploaded for a form',

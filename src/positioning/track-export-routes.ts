@@ -23,6 +23,7 @@ export function trackExportRoutes(exports: TrackExportService) {
     api.get(
       '/globalPositioningManagement/trackFile',
       {
+        config: { permission: 'view' },
         schema: {
           tags: ['Positioning'],
           summary: 'Tracks of a period as a GPX or KML file',

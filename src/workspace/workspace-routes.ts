@@ -323,6 +323,7 @@ export function workspaceRoutes(sessions: WorkspaceSessions, authenticate: (requ
     api.get(
       '/workspace/api/app-settings',
       {
+        config: { permission: 'public' },
         schema: {
           tags,
           summary: 'The settings the employee’s app needs before it is signed in',
