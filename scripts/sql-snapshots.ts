@@ -253,6 +253,7 @@ export const catalogue: Entry[] = [
   // employees
   { file: 'employees/employee-store.ts', name: 'listEmployees', run: ({ database }) => employees.listEmployees(database.db, ACCOUNT, { isActive: true, ids: [SUBSCRIBER, 11], groupIds: [4], limit: 100, offset: 100 }) },
   { file: 'employees/employee-store.ts', name: 'findEmployee', run: ({ database }) => employees.findEmployee(database.db, ACCOUNT, SUBSCRIBER) },
+  { file: 'employees/employee-store.ts', name: 'recordDeviceConnection', run: ({ tx }) => employees.recordDeviceConnection(tx, ACCOUNT, SUBSCRIBER, '203.0.113.7', T) },
   { file: 'employees/employee-store.ts', name: 'findEmployee (locked)', run: ({ tx }) => employees.findEmployee(tx, ACCOUNT, SUBSCRIBER, true), only: 'postgres' },
   { file: 'employees/employee-store.ts', name: 'findEmployeeByExternalId', run: ({ database }) => employees.findEmployeeByExternalId(database.db, ACCOUNT, 'TRUCK-7') },
   { file: 'employees/employee-store.ts', name: 'insertEmployee', run: ({ tx }) => employees.insertEmployee(tx, ACCOUNT, employeeRow, T) },

@@ -28,6 +28,15 @@ WHERE
   AND "id" = $2
   AND "deleted_at" IS NULL;
 
+-- employees/employee-store.ts: recordDeviceConnection
+UPDATE "subscribers"
+SET
+  "device_address" = $1,
+  "device_connected_at" = $2
+WHERE
+  "account_id" = $3
+  AND "id" = $4;
+
 -- employees/employee-store.ts: findEmployee (locked)
 SELECT
   *

@@ -28,6 +28,15 @@ WHERE
   AND "id" = ?
   AND "deleted_at" IS NULL;
 
+-- employees/employee-store.ts: recordDeviceConnection
+UPDATE "subscribers"
+SET
+  "device_address" = ?,
+  "device_connected_at" = ?
+WHERE
+  "account_id" = ?
+  AND "id" = ?;
+
 -- employees/employee-store.ts: findEmployeeByExternalId
 SELECT
   *

@@ -330,7 +330,7 @@ export function workspaceRoutes(sessions: WorkspaceSessions, authenticate: (requ
           description:
             'For the employee’s app at `/m/`: the map’s tiles and the OsmAnd port Traccar Client reports to. Nothing of an account: ' +
             'it answers without a session or key.',
-          response: { 200: described(withExamples(AppSettings, { map: sessionExample.map, osmandPort: 5055 }), 'the map and the OsmAnd port (0: off)') },
+          response: { 200: described(withExamples(AppSettings, { map: { tileUrl: sessionExample.map.tileUrl, attribution: sessionExample.map.attribution }, osmandPort: 5055 }), 'the map and the OsmAnd port (0: off)') },
         },
       },
       async () => ({ map: settings.map, osmandPort: settings.devices.find((device) => device.protocol === 'osmand')?.port ?? 0 }),

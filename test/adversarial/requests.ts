@@ -125,6 +125,8 @@ function knownBodies(tenant: Tenant): Record<string, unknown> {
     'POST /v6/api/subscriberManagement/subscriberRequests': { subscriberID: Number(tenant.ids.subscriberID) },
     // The password is write-only: no read shows one to send back.
     'POST /v6/api/trackerManagement/egtsRetranslators': { dispatcherID: 2219, name: `${tenant.marker} platform`, password: 'Relay-Pass-01' },
+    // A user's password is write-only: no read shows one to send back.
+    'POST /v6/api/userManagement/users': { login: `${tenant.marker}-dispatcher`, name: `${tenant.marker} dispatcher`, role: 'dispatcher', password: PASSWORD },
     // A position the employee's app took a minute ago: no read lists them in this shape.
     'POST /mobile/v1/locations': [{ locationDate: new Date(NOW - 60_000).toISOString(), latitude: 55.7558, longitude: 37.6173, accuracy: 12 }],
   };

@@ -39,6 +39,7 @@ const ID_KEYS: Record<string, string> = {
   accountID: 'accountID',
   retranslatorID: 'retranslatorID',
   fileID: 'fileID',
+  alertID: 'alertID',
   pictureID: 'fileID',
   userID: 'userID',
   tokenID: 'tokenID',

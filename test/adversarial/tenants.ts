@@ -214,6 +214,9 @@ export async function createTenant(baseUrl: string, tag: string): Promise<Tenant
   const deliveries = await ok(api.get(DELIVERIES), 200, 'deliveries');
   if (!tracks.length) throw new Error(`${marker}: the drive made no track`);
   if (!deliveries.data.length) throw new Error(`${marker}: the employee change made no delivery`);
+  // The same change alerts the workspace (the rule's alertWorkspace is on by default).
+  const alerts = await ok(api.get('/v6/api/eventManagement/alerts'), 200, 'alerts');
+  if (!alerts.data.length) throw new Error(`${marker}: the employee change made no alert`);
   tenant.ids = {
     accountID: String(created.accountID),
     subscriberID: String(subscriberID),
@@ -233,6 +236,7 @@ export async function createTenant(baseUrl: string, tag: string): Promise<Tenant
     reportScheduleID: String(schedule.reportScheduleID),
     retranslatorID: String(retranslator.retranslatorID),
     fileID: String(file.fileID),
+    alertID: String(alerts.data[0].alertID),
     userID: String(user.userID),
     tokenID: String(token.tokenID),
   };
@@ -278,6 +282,7 @@ export const GHOST_IDS: Record<string, string> = {
   reportScheduleID: '999999821',
   retranslatorID: '999999817',
   fileID: '999999807',
+  alertID: '999999803',
   userID: '999999811',
   tokenID: '999999809',
 };

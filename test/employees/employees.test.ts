@@ -48,6 +48,11 @@ for (const dialect of dialects) {
         deviceKey: r.body.deviceKey,
         deviceProtocol: null,
         hasDevicePassword: false,
+        // Lokator's own: a person or a vehicle, and the device it reports with.
+        kind: 'person',
+        deviceType: 'phone',
+        vehiclePlate: '',
+        vehicleModel: '',
       });
       // The device key is the phone's credential: shown whole once, in this answer, then only its end.
       const { deviceKey, ...read } = r.body;
@@ -105,6 +110,11 @@ for (const dialect of dialects) {
         customFieldsFormTemplateID: template,
         deviceProtocol: null,
         hasDevicePassword: false,
+        // Lokator's own: a person or a vehicle, and the device it reports with.
+        kind: 'person',
+        deviceType: 'phone',
+        vehiclePlate: '',
+        vehicleModel: '',
         vehicleSettings: { speedLimit: 70, prolongedSpeedSeconds: 60, fuelFillThreshold: 10, fuelDrainThreshold: 10, sensorLimits: [{ sensorID: 1, min: -20, max: 8 }], initialOdometer: 0 },
       });
       assert.equal('somethingUnknown' in r.body, false);

@@ -155,7 +155,8 @@ describe('workspace in the browser: deliveries and the signing secret', needsBro
     await until('the account', async () => (await accountForm.getByLabel('Name', { exact: true }).inputValue()) === 'Test account');
     assert.equal(await accountForm.getByLabel('Time zone', { exact: true }).inputValue(), 'UTC');
     const account = page.getByRole('definition');
-    assert.deepEqual(await account.allInnerTexts(), ['Off: event rules cannot send SMS (the operator turns it on)', 'coordinator']);
+    // The signed-in user's role, then the account's SMS, then who is signed in.
+    assert.deepEqual(await account.allInnerTexts(), ['Admin', 'Off: event rules cannot send SMS (the operator turns it on)', 'coordinator']);
     const field = page.getByLabel('Signing secret', { exact: true });
     await until('the secret', async () => (await field.inputValue()) !== '');
     assert.equal(await field.inputValue(), before);

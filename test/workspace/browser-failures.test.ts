@@ -142,13 +142,14 @@ describe('workspace in the browser: code that fails to load', needsBrowser, () =
   test('a tab opened while the server restarts says so and loads itself again, not staying blank', async () => {
     const { page } = workspace;
     let asked = 0;
-    await page.route('**/assets/index-*.js', (route) => (++asked === 1 ? route.fulfill({ status: 503, contentType: 'text/plain', body: 'restarting' }) : route.fallback()));
+    // The workspace's entry script (web/vite.config.ts names it `workspace`), refused once as by a restarting server.
+    await page.route('**/assets/workspace-*.js', (route) => (++asked === 1 ? route.fulfill({ status: 503, contentType: 'text/plain', body: 'restarting' }) : route.fallback()));
     await page.goto('/#/map');
     // The same address with another hash loads no document: a reload does.
     await page.reload();
     await page.getByText('The server is unreachable or restarting: the page will load again in a few seconds.').waitFor();
     await page.getByRole('heading', { name: 'Map', level: 1 }).waitFor({ timeout: 15_000 });
     assert.equal(await page.locator('#reload-note').isVisible(), false, 'the note is gone with the reload');
-    await page.unroute('**/assets/index-*.js');
+    await page.unroute('**/assets/workspace-*.js');
   });
 });
