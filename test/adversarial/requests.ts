@@ -118,6 +118,9 @@ export async function ownBody(baseUrl: string, operations: Operation[], operatio
  * credentials; a locate request for the employee no request has located yet (one a minute each);
  * a position from the employee's app.
  */
+/** Each user a good body creates has a login of its own (logins are unique in an account). */
+let usersMade = 0;
+
 function knownBodies(tenant: Tenant): Record<string, unknown> {
   return {
     'POST /workspace/api/session': { login: tenant.login, password: PASSWORD },
@@ -126,7 +129,7 @@ function knownBodies(tenant: Tenant): Record<string, unknown> {
     // The password is write-only: no read shows one to send back.
     'POST /v6/api/trackerManagement/egtsRetranslators': { dispatcherID: 2219, name: `${tenant.marker} platform`, password: 'Relay-Pass-01' },
     // A user's password is write-only: no read shows one to send back.
-    'POST /v6/api/userManagement/users': { login: `${tenant.marker}-dispatcher`, name: `${tenant.marker} dispatcher`, role: 'dispatcher', password: PASSWORD },
+    'POST /v6/api/userManagement/users': { login: `${tenant.marker}-dispatcher-${(usersMade += 1)}`, name: `${tenant.marker} dispatcher`, role: 'dispatcher', password: PASSWORD },
     // A position the employee's app took a minute ago: no read lists them in this shape.
     'POST /mobile/v1/locations': [{ locationDate: new Date(NOW - 60_000).toISOString(), latitude: 55.7558, longitude: 37.6173, accuracy: 12 }],
   };

@@ -56,7 +56,8 @@ for (const dialect of dialects) {
       });
       // The device key is the phone's credential: shown whole once, in this answer, then only its end.
       const { deviceKey, ...read } = r.body;
-      const view = { ...read, deviceKeyHint: `…${String(deviceKey).slice(-4)}` };
+      // Reads add the device's status: nothing has connected yet.
+      const view = { ...read, deviceKeyHint: `…${String(deviceKey).slice(-4)}`, deviceStatus: { lastAddress: null, lastConnectionDate: null, lastDataDate: null } };
       assert.deepEqual((await server.api.get(`${SUBSCRIBERS}/${id}`)).body, view);
       assert.deepEqual((await server.api.get(`${SUBSCRIBERS}/externalID/EMP-1`)).body, view);
       const listed = (await server.api.get(SUBSCRIBERS)).body as Record<string, unknown>[];

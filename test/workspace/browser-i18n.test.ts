@@ -29,9 +29,9 @@ const PAGES = [
   { path: 'settings', ru: 'Настройки', en: 'Settings' },
 ];
 
-/** The page's texts but those naming the account's users by their logins (data, in whatever script they were typed). */
+/** The page's texts but those naming the account's users and tokens (data, in whatever script they were typed). */
 async function ofTheWorkspace(page: Page): Promise<string[]> {
-  return (await readPage(page)).filter((text) => !/\b(coordinator|admin@\d+)\b/.test(text));
+  return (await readPage(page)).filter((text) => !/\b(coordinator|admin@\d+|First token)\b/.test(text));
 }
 
 /** Opens each view and collects what is not in `language`; the page's loading notes are waited out. */
