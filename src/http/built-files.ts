@@ -77,7 +77,8 @@ export async function compressUnchanging(request: FastifyRequest, reply: Fastify
   const encoding = /\bbr\b/.test(accepted) ? 'br' : /\bgzip\b/.test(accepted) ? 'gzip' : null;
   reply.header('vary', 'accept-encoding');
   if (!encoding) return payload;
-  const key = `${encoding} ${request.url}`;
+  // By route, not by address: a query string must not make another copy (each is a megabyte or so).
+  const key = `${encoding} ${request.routeOptions.url ?? request.url.split('?')[0]}`;
   let entry = compressedOnce.get(key);
   if (entry?.source !== payload) {
     const body = encoding === 'br' ? await brotli(payload, { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } }) : await gzip(payload);
